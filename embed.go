@@ -6,7 +6,7 @@ import "embed"
 // program that renders compiled templates builds on), for the command (cmd/tmplgen),
 // which writes it into the temporary modules it builds (tmplgen check, tmplgen render).
 //
-//go:embed runtime/*.go templatehash/*.go llamaserver/*.go
+//go:embed jinja2/*.go templatehash/*.go llamaserver/*.go
 var RuntimeSource embed.FS
 
 //go:generate go run ./internal/ggufwrite/mkmodels -o testdata/models

@@ -23,26 +23,26 @@
 // Model files (GGUF, tokenizer_config.json, a model directory) are read by package
 // github.com/tmplgen/tmplgen/modelfile, and the prompt llama-server builds for a
 // request is package github.com/tmplgen/tmplgen/llamaserver's: a service that only
-// renders compiles in neither. The command cmd/tmplgen compiles templates. Package runtime is what
+// renders compiles in neither. The command cmd/tmplgen compiles templates. Package jinja2 is what
 // generated code calls; programs need only this package.
 package tmplgen
 
 import (
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
 // Template is a compiled chat template: Render, AppendRender (into a caller's buffer),
 // its name, sha256 and the capabilities llama.cpp sees in it.
-type Template = runtime.Template
+type Template = jinja2.Template
 
 // Registry is a set of compiled templates, looked up by sha256 or name; each generated
 // package has one, and a LookupText function that finds a template by its text.
-type Registry = runtime.Registry
+type Registry = jinja2.Registry
 
 // UnknownTemplateError is a template text no compiled renderer was generated from; it
 // names the text's sha256.
-type UnknownTemplateError = runtime.UnknownTemplateError
+type UnknownTemplateError = jinja2.UnknownTemplateError
 
 // SHA256 is the hex sha256 of a template's text: what a Registry is keyed by.
 func SHA256(text string) string { return templatehash.SHA256(text) }
@@ -50,61 +50,61 @@ func SHA256(text string) string { return templatehash.SHA256(text) }
 // Input is what a template renders: the conversation, tools, documents, special
 // tokens, extra template variables (Kwargs), the clock, limits and llama-server's own
 // fields.
-type Input = runtime.Input
+type Input = jinja2.Input
 
 // Request is an OpenAI-style chat request decoded into an Input.
-type Request = runtime.Request
+type Request = jinja2.Request
 
 // ParseRequest decodes an OpenAI-style JSON request: messages, tools, documents,
 // add_generation_prompt, continue_final_message, chat_template_kwargs, special tokens
 // and llama-server's fields (tool_choice, reasoning_format...); fields neither reference
 // reads (model, temperature...) are ignored.
-func ParseRequest(data []byte) (*Request, error) { return runtime.ParseRequest(data) }
+func ParseRequest(data []byte) (*Request, error) { return jinja2.ParseRequest(data) }
 
 // Value is a template value with Python semantics (what Input's fields hold).
-type Value = runtime.Value
+type Value = jinja2.Value
 
 // ValueOf converts an ordinary Go value (structs with json tags, slices, maps,
 // json.RawMessage...) into a Value, as encoding/json would serialise it.
-func ValueOf(x any) (Value, error) { return runtime.ValueOf(x) }
+func ValueOf(x any) (Value, error) { return jinja2.ValueOf(x) }
 
 // Message, ContentPart, ToolCall and Tool are the conversation with OpenAI's field
 // names, for a service that has it as Go values.
 type (
-	Message     = runtime.Message
-	ContentPart = runtime.ContentPart
-	ToolCall    = runtime.ToolCall
-	Tool        = runtime.Tool
+	Message     = jinja2.Message
+	ContentPart = jinja2.ContentPart
+	ToolCall    = jinja2.ToolCall
+	Tool        = jinja2.Tool
 )
 
 // MessagesValue converts messages into Input.Messages, without reflection.
-func MessagesValue(msgs []Message) (Value, error) { return runtime.MessagesValue(msgs) }
+func MessagesValue(msgs []Message) (Value, error) { return jinja2.MessagesValue(msgs) }
 
 // ToolsValue converts tools into Input.Tools (None for nil), without reflection.
-func ToolsValue(tools []Tool) (Value, error) { return runtime.ToolsValue(tools) }
+func ToolsValue(tools []Tool) (Value, error) { return jinja2.ToolsValue(tools) }
 
 // Continuation is Input.ContinueFinalMessage: whether the final message is left open.
-type Continuation = runtime.Continuation
+type Continuation = jinja2.Continuation
 
 // The continuations (continue_final_message: false, true, "content",
 // "reasoning_content").
 const (
-	ContinueNone      = runtime.ContinueNone
-	ContinueAuto      = runtime.ContinueAuto
-	ContinueContent   = runtime.ContinueContent
-	ContinueReasoning = runtime.ContinueReasoning
+	ContinueNone      = jinja2.ContinueNone
+	ContinueAuto      = jinja2.ContinueAuto
+	ContinueContent   = jinja2.ContinueContent
+	ContinueReasoning = jinja2.ContinueReasoning
 )
 
 // ServerFields are the request fields only llama-server reads (Input.Server, read by
 // package llamaserver).
-type ServerFields = runtime.ServerFields
+type ServerFields = jinja2.ServerFields
 
 // Limits bound the work of one render (output size, loop iterations, call depth).
-type Limits = runtime.Limits
+type Limits = jinja2.Limits
 
 // Error is a failed render: its kind (as Python names the exception), message and
 // template position.
-type Error = runtime.Error
+type Error = jinja2.Error
 
 // RaiseError is the template refusing its input with raise_exception(message).
-type RaiseError = runtime.RaiseError
+type RaiseError = jinja2.RaiseError

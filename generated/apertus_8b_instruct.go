@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Apertus8BInstruct is the chat template llama.cpp/Apertus-8B-Instruct.jinja.
-var Apertus8BInstruct = &runtime.Template{
+var Apertus8BInstruct = &jinja2.Template{
 	Aliases: []string{"63f6263c88486e3b4dab3a154fc2e84bf1db33e88ba24dcf6b50f4b3d20fc87e"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,67 +41,67 @@ var Apertus8BInstruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderApertus8BInstruct renders Apertus-8B-Instruct.jinja.
-func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
+func renderApertus8BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
-	var systemToken runtime.Value
-	var endSystemToken runtime.Value
-	var developerToken runtime.Value
-	var endDeveloperToken runtime.Value
-	var userToken runtime.Value
-	var endUserToken runtime.Value
-	var assistantToken runtime.Value
-	var endAssistantToken runtime.Value
-	var innerToken runtime.Value
-	var outerToken runtime.Value
-	var toolCallsToken runtime.Value
-	var endToolCallsToken runtime.Value
+	var systemToken jinja2.Value
+	var endSystemToken jinja2.Value
+	var developerToken jinja2.Value
+	var endDeveloperToken jinja2.Value
+	var userToken jinja2.Value
+	var endUserToken jinja2.Value
+	var assistantToken jinja2.Value
+	var endAssistantToken jinja2.Value
+	var innerToken jinja2.Value
+	var outerToken jinja2.Value
+	var toolCallsToken jinja2.Value
+	var endToolCallsToken jinja2.Value
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
-		paramSpec = runtime.Param(paramSpec, "param_spec")
-		requiredParams = runtime.Param(requiredParams, "required_params")
-		var innerType runtime.Value
-		var hasObjectVariants runtime.Value
+	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
+		paramSpec = jinja2.Param(paramSpec, "param_spec")
+		requiredParams = jinja2.Param(requiredParams, "required_params")
+		var innerType jinja2.Value
+		var hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := paramSpec.Attr("type")
-		if runtime.EqStr(paramSpecType, "array") {
+		if jinja2.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
 			paramSpecItems := paramSpec.ItemStr("items")
 			if paramSpecItems.Truthy() {
 				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
-				if runtime.EqStr(paramSpecItemsType, "string") {
+				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpecItemsType, "number") {
+				} else if jinja2.EqStr(paramSpecItemsType, "number") {
 					// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
 					// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
 					// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						w.WriteAdd(innerType, runtime.Str("[]"))
+						w.WriteAdd(innerType, jinja2.Str("[]"))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
@@ -116,12 +116,12 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(paramSpecType.ItemInt(0)) {
+		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(paramSpecType.ItemInt(0)) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+				w.Write(jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
@@ -130,28 +130,28 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else if paramSpec.Attr("oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
 			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = runtime.Bool(false)
+			hasObjectVariants = jinja2.Bool(false)
 			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
 			paramSpecOneOf := paramSpec.Attr("oneOf")
-			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
+			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if runtime.EqStr(variant.Attr("type"), "object") {
+				if jinja2.EqStr(variant.Attr("type"), "object") {
 					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
-					_ = runtime.Bool(true)
+					_ = jinja2.Bool(true)
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
-				items := runtime.Iterate(w, paramSpecOneOf)
+				items := jinja2.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant := items[i]
 					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, runtime.Missing())
+						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
 					variantDescription := variant.Attr("description")
@@ -162,7 +162,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
 					variantDefault := variant.Attr("default")
-					if runtime.IsDefined(variantDefault) {
+					if jinja2.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
@@ -174,14 +174,14 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "string") {
+		} else if jinja2.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
 			paramSpecEnum := paramSpec.Attr("enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
+				w.WriteStr(jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
@@ -191,23 +191,23 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "number") {
+		} else if jinja2.EqStr(paramSpecType, "number") {
 			// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "integer") {
+		} else if jinja2.EqStr(paramSpecType, "integer") {
 			// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "boolean") {
+		} else if jinja2.EqStr(paramSpecType, "boolean") {
 			// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpecType, "object") {
+		} else if jinja2.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
 			paramSpecProperties := paramSpec.Attr("properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				keys, values := runtime.DictItems(paramSpecProperties)
+				keys, values := jinja2.DictItems(paramSpecProperties)
 				for i := range w.Count(len(keys)) {
 					propName := keys[i]
 					propSpec := values[i]
@@ -215,17 +215,17 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.Write(propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
 					paramSpecRequired := paramSpec.Attr("required")
-					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+						renderTypescriptType(propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
 					if !(i == len(keys)-1) {
@@ -243,10 +243,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	renderTools := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
@@ -263,7 +263,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 			if toolFunctionParameters.Truthy() && toolFunctionParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				keys, values := runtime.DictItems(toolFunctionParameters.Attr("properties"))
+				keys, values := jinja2.DictItems(toolFunctionParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramSpec := values[i]
@@ -279,21 +279,21 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					w.Write(paramName)
 					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
 					toolFunctionParametersRequired := toolFunctionParameters.Attr("required")
-					if runtime.NotIn(paramName, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.NotIn(paramName, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(paramSpec, runtime.Or(toolFunctionParametersRequired, func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+						renderTypescriptType(paramSpec, jinja2.Or(toolFunctionParametersRequired, func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
 					paramSpecDefault := paramSpec.Attr("default")
-					if runtime.IsDefined(paramSpecDefault) {
+					if jinja2.IsDefined(paramSpecDefault) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
 						if paramSpec.Attr("enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
@@ -333,78 +333,78 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
 	w.Write(bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
-	systemToken = runtime.Str("<|system_start|>")
+	systemToken = jinja2.Str("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
-	endSystemToken = runtime.Str("<|system_end|>")
+	endSystemToken = jinja2.Str("<|system_end|>")
 	// Apertus-8B-Instruct.jinja:143:1 {%- set developer_token = '<|developer_start|>' -%}
-	developerToken = runtime.Str("<|developer_start|>")
+	developerToken = jinja2.Str("<|developer_start|>")
 	// Apertus-8B-Instruct.jinja:144:1 {%- set end_developer_token = '<|developer_end|>' -%}
-	endDeveloperToken = runtime.Str("<|developer_end|>")
+	endDeveloperToken = jinja2.Str("<|developer_end|>")
 	// Apertus-8B-Instruct.jinja:145:1 {%- set user_token = '<|user_start|>' -%}
-	userToken = runtime.Str("<|user_start|>")
+	userToken = jinja2.Str("<|user_start|>")
 	// Apertus-8B-Instruct.jinja:146:1 {%- set end_user_token = '<|user_end|>' -%}
-	endUserToken = runtime.Str("<|user_end|>")
+	endUserToken = jinja2.Str("<|user_end|>")
 	// Apertus-8B-Instruct.jinja:147:1 {%- set assistant_token = '<|assistant_start|>' -%}
-	assistantToken = runtime.Str("<|assistant_start|>")
+	assistantToken = jinja2.Str("<|assistant_start|>")
 	// Apertus-8B-Instruct.jinja:148:1 {%- set end_assistant_token = '<|assistant_end|>' -%}
-	endAssistantToken = runtime.Str("<|assistant_end|>")
+	endAssistantToken = jinja2.Str("<|assistant_end|>")
 	// Apertus-8B-Instruct.jinja:149:1 {%- set inner_token = '<|inner_prefix|>' -%}
-	innerToken = runtime.Str("<|inner_prefix|>")
+	innerToken = jinja2.Str("<|inner_prefix|>")
 	// Apertus-8B-Instruct.jinja:150:1 {%- set outer_token = '<|inner_suffix|>' -%}
-	outerToken = runtime.Str("<|inner_suffix|>")
+	outerToken = jinja2.Str("<|inner_suffix|>")
 	// Apertus-8B-Instruct.jinja:151:1 {%- set tool_calls_token = '<|tools_prefix|>' -%}
-	toolCallsToken = runtime.Str("<|tools_prefix|>")
+	toolCallsToken = jinja2.Str("<|tools_prefix|>")
 	// Apertus-8B-Instruct.jinja:152:1 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
-	endToolCallsToken = runtime.Str("<|tools_suffix|>")
+	endToolCallsToken = jinja2.Str("<|tools_suffix|>")
 	// Apertus-8B-Instruct.jinja:154:1 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
 	nsInAssistant := false
 	nsInTool := false
 	nsInInner := false
-	nsAssistantFormat := runtime.None()
+	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
 		messages0 := messages.ItemInt(0)
-		if runtime.In(runtime.Str("content"), messages0) {
+		if jinja2.In(jinja2.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
 			messages0Content := messages0.Attr("content")
-			if runtime.IsString(messages0Content) {
+			if jinja2.IsString(messages0Content) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
 				w.WriteAdd(systemToken, messages0Content, endSystemToken)
-			} else if runtime.IsMapping(messages0Content) && runtime.In(runtime.Str("text"), messages0Content) {
+			} else if jinja2.IsMapping(messages0Content) && jinja2.In(jinja2.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
 				w.WriteAdd(systemToken, messages0Content.Attr("text"), endSystemToken)
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				w.Write(runtime.RaiseException(in, runtime.Str("Invalid system message")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			w.Write(runtime.RaiseException(in, runtime.Str("Invalid system message")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		w.WriteAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil), endSystemToken)
+		w.WriteAdd(systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil), endSystemToken)
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
-	w.WriteAdd(developerToken, runtime.Str("Deliberation: "))
+	w.WriteAdd(developerToken, jinja2.Str("Deliberation: "))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
-	if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+	if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
 		w.WriteString("Tool Capabilities:\n")
 		w.WriteStr(w.Capture(func() {
@@ -417,12 +417,12 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
 	w.Write(endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
-	for _, message := range runtime.Iterate(w, loopMessages) {
-		var parts runtime.Value
-		var blocks runtime.Value
+	for _, message := range jinja2.Iterate(w, loopMessages) {
+		var parts jinja2.Value
+		var blocks jinja2.Value
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
 			// Apertus-8B-Instruct.jinja:190:9 {%- if ns.in_tool -%}
@@ -439,40 +439,40 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
-			if runtime.In(runtime.Str("content"), message) {
+			if jinja2.In(jinja2.Str("content"), message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
 				w.Write(userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
 				messageContent := message.Attr("content")
-				if runtime.IsString(messageContent) {
+				if jinja2.IsString(messageContent) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
 					w.Write(messageContent)
-				} else if runtime.IsMapping(messageContent) && runtime.In(runtime.Str("parts"), messageContent) {
+				} else if jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
 					parts = messageContent.Attr("parts")
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
-					for _, part := range runtime.Iterate(w, parts) {
+					for _, part := range jinja2.Iterate(w, parts) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
 						partType := part.Attr("type")
-						if runtime.EqStr(partType, "text") {
+						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
 							w.Write(part.Attr("text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid user part: "), partType)))
+							w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid user message: "), messageRole)))
+					w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
 				w.Write(endUserToken)
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apertus-8B-Instruct.jinja:216:9 {%- elif message.role == 'assistant' -%}
 			// Apertus-8B-Instruct.jinja:217:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
@@ -482,10 +482,10 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if runtime.In(runtime.Str("content"), message) && !runtime.IsNone(message.Attr("content")) {
+			if jinja2.In(jinja2.Str("content"), message) && !jinja2.IsNone(message.Attr("content")) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
 				messageContent := message.Attr("content")
-				if runtime.IsString(messageContent) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "string")) {
+				if jinja2.IsString(messageContent) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
@@ -493,22 +493,22 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						nsInTool = false
 					}
 					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
-					nsAssistantFormat = runtime.Str("string")
+					nsAssistantFormat = jinja2.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
 					w.Write(messageContent)
-				} else if (runtime.IsMapping(messageContent) && runtime.In(runtime.Str("blocks"), messageContent)) && (runtime.IsNone(nsAssistantFormat) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+				} else if (jinja2.IsMapping(messageContent) && jinja2.In(jinja2.Str("blocks"), messageContent)) && (jinja2.IsNone(nsAssistantFormat) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
-					nsAssistantFormat = runtime.Str("mapping")
+					nsAssistantFormat = jinja2.Str("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
 					blocks = messageContent.Attr("blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
-					items := runtime.Iterate(w, blocks)
+					items := jinja2.Iterate(w, blocks)
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
 						blockType := block.Attr("type")
-						if runtime.EqStr(blockType, "thoughts") {
+						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								w.WriteString("]")
@@ -524,7 +524,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
 							w.Write(block.Attr("text"))
-						} else if runtime.EqStr(blockType, "tool_calls") {
+						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -533,16 +533,16 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && runtime.Eq(runtime.FilterLength(block.Attr("calls")), runtime.Int(1))) && runtime.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.FilterLength(block.Attr("calls")), jinja2.Int(1))) && jinja2.EqStr(block.Attr("calls").ItemInt(0).Attr("name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
 								w.Write(outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
-							w.WriteAdd(toolCallsToken, runtime.Str("["))
+							w.WriteAdd(toolCallsToken, jinja2.Str("["))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items := runtime.Iterate(w, block.Attr("calls"))
+							items := jinja2.Iterate(w, block.Attr("calls"))
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
@@ -559,16 +559,16 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
 							w.WriteString("]")
 							w.WriteStr(endToolCallsToken)
-						} else if runtime.EqStr(blockType, "tool_outputs") {
+						} else if jinja2.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								w.Write(runtime.RaiseException(in, runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items := runtime.Iterate(w, block.Attr("outputs"))
+							items := jinja2.Iterate(w, block.Attr("outputs"))
 							for i := range items {
 								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
@@ -579,7 +579,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 								}
 							}
 							w.WriteString("]")
-						} else if runtime.EqStr(blockType, "response") {
+						} else if jinja2.EqStr(blockType, "response") {
 							// Apertus-8B-Instruct.jinja:272:25 {%- elif block.type == 'response' -%}
 							// Apertus-8B-Instruct.jinja:273:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -599,31 +599,31 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid assistant block type: "), blockType)))
+							w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Add(runtime.Str("Invalid assistant content '"), messageContent), runtime.Str("', expected ")), nsAssistantFormat)))
+					w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
 				}
-			} else if runtime.NotIn(runtime.Str("tool_calls"), message) {
+			} else if jinja2.NotIn(jinja2.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid assistant message "), message)))
+				w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if runtime.In(runtime.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && message.Attr("tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
-				w.WriteAdd(toolCallsToken, runtime.Str("["))
+				w.WriteAdd(toolCallsToken, jinja2.Str("["))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
-				items := runtime.Iterate(w, message.Attr("tool_calls"))
+				items := jinja2.Iterate(w, message.Attr("tool_calls"))
 				for i := range items {
 					toolCall := items[i]
-					var function runtime.Value
+					var function jinja2.Value
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
 					toolCallType := toolCall.Attr("type")
-					if runtime.EqStr(toolCallType, "function") {
+					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
 						function = toolCall.Attr("function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
@@ -639,19 +639,19 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid tool call type: "), toolCallType)))
+						w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
 				w.WriteString("]")
 				w.WriteStr(endToolCallsToken)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				w.Write(runtime.RaiseException(in, runtime.Str("Tool message outside of assistant")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -667,7 +667,7 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			w.Write(runtime.RaiseException(in, runtime.Str("Invalid message role")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
@@ -684,127 +684,127 @@ func renderApertus8BInstruct(w *runtime.Writer, in *runtime.Input) {
 // renderApertus8BInstructLlama renders Apertus-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderApertus8BInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
-	var systemToken runtime.Value
-	var endSystemToken runtime.Value
-	var developerToken runtime.Value
-	var endDeveloperToken runtime.Value
-	var userToken runtime.Value
-	var endUserToken runtime.Value
-	var assistantToken runtime.Value
-	var endAssistantToken runtime.Value
-	var innerToken runtime.Value
-	var outerToken runtime.Value
-	var toolCallsToken runtime.Value
-	var endToolCallsToken runtime.Value
+	var systemToken jinja2.Value
+	var endSystemToken jinja2.Value
+	var developerToken jinja2.Value
+	var endDeveloperToken jinja2.Value
+	var userToken jinja2.Value
+	var endUserToken jinja2.Value
+	var assistantToken jinja2.Value
+	var endAssistantToken jinja2.Value
+	var innerToken jinja2.Value
+	var outerToken jinja2.Value
+	var toolCallsToken jinja2.Value
+	var endToolCallsToken jinja2.Value
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Apertus-8B-Instruct.jinja:1:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
-		paramSpec = runtime.Param(paramSpec, "param_spec")
-		requiredParams = runtime.Param(requiredParams, "required_params")
-		var innerType runtime.Value
-		var hasObjectVariants runtime.Value
+	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
+		paramSpec = jinja2.Param(paramSpec, "param_spec")
+		requiredParams = jinja2.Param(requiredParams, "required_params")
+		var innerType jinja2.Value
+		var hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := runtime.LlamaAttr(paramSpec, "type")
-		if runtime.EqStr(paramSpecType, "array") {
+		paramSpecType := jinja2.LlamaAttr(paramSpec, "type")
+		if jinja2.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
-			paramSpecItems := runtime.LlamaItemStr(paramSpec, "items")
+			paramSpecItems := jinja2.LlamaItemStr(paramSpec, "items")
 			if paramSpecItems.Truthy() {
 				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := runtime.LlamaItemStr(paramSpecItems, "type")
-				if runtime.EqStr(paramSpecItemsType, "string") {
+				paramSpecItemsType := jinja2.LlamaItemStr(paramSpecItems, "type")
+				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpecItemsType, "number") {
+				} else if jinja2.EqStr(paramSpecItemsType, "number") {
 					// Apertus-8B-Instruct.jinja:6:17 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
 					// Apertus-8B-Instruct.jinja:8:17 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
 					// Apertus-8B-Instruct.jinja:10:17 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
 					// Apertus-8B-Instruct.jinja:12:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:13:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.LlamaCallFilter("length", innerType, nil, nil), runtime.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || jinja2.LlamaGt(jinja2.LlamaCallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(innerType, runtime.Str("[]")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(innerType, jinja2.Str("[]")))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.LlamaCallTest("defined", paramSpecType, nil, nil) && runtime.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("string", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("mapping", paramSpecType, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaItemInt(paramSpecType, 0), nil, nil) {
+		} else if (((jinja2.LlamaCallTest("defined", paramSpecType, nil, nil) && jinja2.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("string", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("mapping", paramSpecType, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaItemInt(paramSpecType, 0), nil, nil) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecType, nil, nil), runtime.Int(1)) {
+			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
-				runtime.LlamaWrite(w, runtime.LlamaItemInt(paramSpecType, 0))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(paramSpecType, 0))
 			}
-		} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+		} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
 			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = runtime.Bool(false)
+			hasObjectVariants = jinja2.Bool(false)
 			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := runtime.LlamaAttr(paramSpec, "oneOf")
-			for _, variant := range runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf)) {
+			paramSpecOneOf := jinja2.LlamaAttr(paramSpec, "oneOf")
+			for _, variant := range jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf)) {
 				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if runtime.EqStr(runtime.LlamaAttr(variant, "type"), "object") {
+				if jinja2.EqStr(jinja2.LlamaAttr(variant, "type"), "object") {
 					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
-					_ = runtime.Bool(true)
+					_ = jinja2.Bool(true)
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecOneOf, nil, nil), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf))
 				for i := range items {
 					variant := items[i]
 					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variantDescription := runtime.LlamaAttr(variant, "description")
+					variantDescription := jinja2.LlamaAttr(variant, "description")
 					if variantDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// "), variantDescription))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// "), variantDescription))
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variantDefault := runtime.LlamaAttr(variant, "default")
-					if runtime.LlamaCallTest("defined", variantDefault, nil, nil) {
+					variantDefault := jinja2.LlamaAttr(variant, "default")
+					if jinja2.LlamaCallTest("defined", variantDefault, nil, nil) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.LlamaCallFilter("tojson", variantDefault, nil, nil)))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), jinja2.LlamaCallFilter("tojson", variantDefault, nil, nil)))
 					}
 					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -812,56 +812,56 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "string") {
+		} else if jinja2.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-			paramSpecEnum := runtime.LlamaAttr(paramSpec, "enum")
+			paramSpecEnum := jinja2.LlamaAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.LlamaCallFilter("join", paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\""), jinja2.LlamaCallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "number") {
+		} else if jinja2.EqStr(paramSpecType, "number") {
 			// Apertus-8B-Instruct.jinja:69:9 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "integer") {
+		} else if jinja2.EqStr(paramSpecType, "integer") {
 			// Apertus-8B-Instruct.jinja:71:9 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "boolean") {
+		} else if jinja2.EqStr(paramSpecType, "boolean") {
 			// Apertus-8B-Instruct.jinja:73:9 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpecType, "object") {
+		} else if jinja2.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-			paramSpecProperties := runtime.LlamaAttr(paramSpec, "properties")
+			paramSpecProperties := jinja2.LlamaAttr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
 				for i := range items {
-					vals := runtime.Unpack(items[i], 2)
+					vals := jinja2.Unpack(items[i], 2)
 					propName := vals[0]
 					propSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
-					runtime.LlamaWrite(w, propName)
+					jinja2.LlamaWrite(w, propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if runtime.LlamaNotIn(propName, runtime.Or(runtime.LlamaAttr(paramSpec, "required"), func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.LlamaNotIn(propName, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(propSpec, runtime.Or(runtime.LlamaAttr(paramSpec, "required"), func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(propSpec, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:85:17 {%- if not loop.last -%}
 					if !(i == len(items)-1) {
@@ -879,63 +879,63 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Apertus-8B-Instruct.jinja:98:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	renderTools := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), runtime.LlamaAttr(runtime.LlamaAttr(tool, "function"), "description")), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "function"), "description")), jinja2.Str("\n")))
 			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("type "), runtime.LlamaAttr(runtime.LlamaAttr(tool, "function"), "name")), runtime.Str(" = ")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("type "), jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "function"), "name")), jinja2.Str(" = ")))
 			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			toolFunctionParameters := runtime.LlamaAttr(toolFunction, "parameters")
-			if toolFunctionParameters.Truthy() && runtime.LlamaAttr(toolFunctionParameters, "properties").Truthy() {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			toolFunctionParameters := jinja2.LlamaAttr(toolFunction, "parameters")
+			if toolFunctionParameters.Truthy() && jinja2.LlamaAttr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
 				for i := range items {
-					vals := runtime.Unpack(items[i], 2)
+					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpecDescription := runtime.LlamaAttr(paramSpec, "description")
+					paramSpecDescription := jinja2.LlamaAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), paramSpecDescription), runtime.Str("\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
 					}
 					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
-					runtime.LlamaWrite(w, paramName)
+					jinja2.LlamaWrite(w, paramName)
 					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					if runtime.LlamaNotIn(paramName, runtime.Or(runtime.LlamaAttr(toolFunctionParameters, "required"), func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.LlamaNotIn(paramName, jinja2.Or(jinja2.LlamaAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, runtime.Or(runtime.LlamaAttr(toolFunctionParameters, "required"), func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(paramSpec, jinja2.Or(jinja2.LlamaAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := runtime.LlamaAttr(paramSpec, "default")
-					if runtime.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
+					paramSpecDefault := jinja2.LlamaAttr(paramSpec, "default")
+					if jinja2.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if runtime.LlamaAttr(paramSpec, "enum").Truthy() {
+						if jinja2.LlamaAttr(paramSpec, "enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), paramSpecDefault))
-						} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), paramSpecDefault))
+						} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), paramSpecDefault))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), paramSpecDefault))
 						} else {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), jinja2.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
@@ -958,82 +958,82 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
-	systemToken = runtime.Str("<|system_start|>")
+	systemToken = jinja2.Str("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
-	endSystemToken = runtime.Str("<|system_end|>")
+	endSystemToken = jinja2.Str("<|system_end|>")
 	// Apertus-8B-Instruct.jinja:143:1 {%- set developer_token = '<|developer_start|>' -%}
-	developerToken = runtime.Str("<|developer_start|>")
+	developerToken = jinja2.Str("<|developer_start|>")
 	// Apertus-8B-Instruct.jinja:144:1 {%- set end_developer_token = '<|developer_end|>' -%}
-	endDeveloperToken = runtime.Str("<|developer_end|>")
+	endDeveloperToken = jinja2.Str("<|developer_end|>")
 	// Apertus-8B-Instruct.jinja:145:1 {%- set user_token = '<|user_start|>' -%}
-	userToken = runtime.Str("<|user_start|>")
+	userToken = jinja2.Str("<|user_start|>")
 	// Apertus-8B-Instruct.jinja:146:1 {%- set end_user_token = '<|user_end|>' -%}
-	endUserToken = runtime.Str("<|user_end|>")
+	endUserToken = jinja2.Str("<|user_end|>")
 	// Apertus-8B-Instruct.jinja:147:1 {%- set assistant_token = '<|assistant_start|>' -%}
-	assistantToken = runtime.Str("<|assistant_start|>")
+	assistantToken = jinja2.Str("<|assistant_start|>")
 	// Apertus-8B-Instruct.jinja:148:1 {%- set end_assistant_token = '<|assistant_end|>' -%}
-	endAssistantToken = runtime.Str("<|assistant_end|>")
+	endAssistantToken = jinja2.Str("<|assistant_end|>")
 	// Apertus-8B-Instruct.jinja:149:1 {%- set inner_token = '<|inner_prefix|>' -%}
-	innerToken = runtime.Str("<|inner_prefix|>")
+	innerToken = jinja2.Str("<|inner_prefix|>")
 	// Apertus-8B-Instruct.jinja:150:1 {%- set outer_token = '<|inner_suffix|>' -%}
-	outerToken = runtime.Str("<|inner_suffix|>")
+	outerToken = jinja2.Str("<|inner_suffix|>")
 	// Apertus-8B-Instruct.jinja:151:1 {%- set tool_calls_token = '<|tools_prefix|>' -%}
-	toolCallsToken = runtime.Str("<|tools_prefix|>")
+	toolCallsToken = jinja2.Str("<|tools_prefix|>")
 	// Apertus-8B-Instruct.jinja:152:1 {%- set end_tool_calls_token = '<|tools_suffix|>' -%}
-	endToolCallsToken = runtime.Str("<|tools_suffix|>")
+	endToolCallsToken = jinja2.Str("<|tools_suffix|>")
 	// Apertus-8B-Instruct.jinja:154:1 {%- set ns = namespace(in_assistant=false, in_tool=false, in_inner=false, assistant_format=none) -%}
 	nsInAssistant := false
 	nsInTool := false
 	nsInInner := false
-	nsAssistantFormat := runtime.None()
+	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.LlamaIn(runtime.Str("content"), messages0) {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.LlamaIn(jinja2.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
-			messages0Content := runtime.LlamaAttr(messages0, "content")
-			if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
+			messages0Content := jinja2.LlamaAttr(messages0, "content")
+			if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(systemToken, messages0Content), endSystemToken))
-			} else if runtime.LlamaCallTest("mapping", messages0Content, nil, nil) && runtime.LlamaIn(runtime.Str("text"), messages0Content) {
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(systemToken, messages0Content), endSystemToken))
+			} else if jinja2.LlamaCallTest("mapping", messages0Content, nil, nil) && jinja2.LlamaIn(jinja2.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(systemToken, runtime.LlamaAttr(messages0Content, "text")), endSystemToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(systemToken, jinja2.LlamaAttr(messages0Content, "text")), endSystemToken))
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Invalid system message")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Invalid system message")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(systemToken, runtime.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: ")), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), endSystemToken))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: ")), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), endSystemToken))
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
-	runtime.LlamaWrite(w, runtime.LlamaAdd(developerToken, runtime.Str("Deliberation: ")))
+	jinja2.LlamaWrite(w, jinja2.LlamaAdd(developerToken, jinja2.Str("Deliberation: ")))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
-	if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+	if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
-	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("Tool Capabilities:\n"), w.Capture(func() {
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("Tool Capabilities:\n"), w.Capture(func() {
 			renderTools(tools)
 		})))
 	} else {
@@ -1041,14 +1041,14 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("Tool Capabilities: disabled")
 	}
 	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
-	runtime.LlamaWrite(w, endDeveloperToken)
+	jinja2.LlamaWrite(w, endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
-	var parts runtime.Value
-	var blocks runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	var parts jinja2.Value
+	var blocks jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
 			// Apertus-8B-Instruct.jinja:190:9 {%- if ns.in_tool -%}
@@ -1060,58 +1060,58 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 			// Apertus-8B-Instruct.jinja:194:9 {%- if ns.in_assistant -%}
 			if nsInAssistant {
 				// Apertus-8B-Instruct.jinja:195:13 {{ end_assistant_token }}
-				runtime.LlamaWrite(w, endAssistantToken)
+				jinja2.LlamaWrite(w, endAssistantToken)
 				// Apertus-8B-Instruct.jinja:196:13 {%- set ns.in_assistant = false -%}
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
-			if runtime.LlamaIn(runtime.Str("content"), message) {
+			if jinja2.LlamaIn(jinja2.Str("content"), message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
-				runtime.LlamaWrite(w, userToken)
+				jinja2.LlamaWrite(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
-				messageContent := runtime.LlamaAttr(message, "content")
-				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+				messageContent := jinja2.LlamaAttr(message, "content")
+				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
-					runtime.LlamaWrite(w, messageContent)
-				} else if runtime.LlamaCallTest("mapping", messageContent, nil, nil) && runtime.LlamaIn(runtime.Str("parts"), messageContent) {
+					jinja2.LlamaWrite(w, messageContent)
+				} else if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) && jinja2.LlamaIn(jinja2.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
-					parts = runtime.LlamaAttr(messageContent, "parts")
+					parts = jinja2.LlamaAttr(messageContent, "parts")
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
-					for _, part := range runtime.Iterate(w, runtime.LlamaIterable(parts)) {
+					for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(parts)) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
-						partType := runtime.LlamaAttr(part, "type")
-						if runtime.EqStr(partType, "text") {
+						partType := jinja2.LlamaAttr(part, "type")
+						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
-							runtime.LlamaWrite(w, runtime.LlamaAttr(part, "text"))
+							jinja2.LlamaWrite(w, jinja2.LlamaAttr(part, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid user part: "), partType)))
+							jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid user message: "), messageRole)))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
-				runtime.LlamaWrite(w, endUserToken)
+				jinja2.LlamaWrite(w, endUserToken)
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apertus-8B-Instruct.jinja:216:9 {%- elif message.role == 'assistant' -%}
 			// Apertus-8B-Instruct.jinja:217:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:218:13 {{ assistant_token }}
-				runtime.LlamaWrite(w, assistantToken)
+				jinja2.LlamaWrite(w, assistantToken)
 				// Apertus-8B-Instruct.jinja:219:13 {%- set ns.in_assistant = true -%}
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if runtime.LlamaIn(runtime.Str("content"), message) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "content"), nil, nil) {
+			if jinja2.LlamaIn(jinja2.Str("content"), message) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent := runtime.LlamaAttr(message, "content")
-				if runtime.LlamaCallTest("string", messageContent, nil, nil) && (runtime.LlamaCallTest("none", nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "string")) {
+				messageContent := jinja2.LlamaAttr(message, "content")
+				if jinja2.LlamaCallTest("string", messageContent, nil, nil) && (jinja2.LlamaCallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
@@ -1119,22 +1119,22 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 						nsInTool = false
 					}
 					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
-					nsAssistantFormat = runtime.Str("string")
+					nsAssistantFormat = jinja2.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
-					runtime.LlamaWrite(w, messageContent)
-				} else if (runtime.LlamaCallTest("mapping", messageContent, nil, nil) && runtime.LlamaIn(runtime.Str("blocks"), messageContent)) && (runtime.LlamaCallTest("none", nsAssistantFormat, nil, nil) || runtime.EqStr(nsAssistantFormat, "mapping")) {
+					jinja2.LlamaWrite(w, messageContent)
+				} else if (jinja2.LlamaCallTest("mapping", messageContent, nil, nil) && jinja2.LlamaIn(jinja2.Str("blocks"), messageContent)) && (jinja2.LlamaCallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
-					nsAssistantFormat = runtime.Str("mapping")
+					nsAssistantFormat = jinja2.Str("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
-					blocks = runtime.LlamaAttr(messageContent, "blocks")
+					blocks = jinja2.LlamaAttr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
-					items := runtime.Iterate(w, runtime.LlamaIterable(blocks))
+					items := jinja2.Iterate(w, jinja2.LlamaIterable(blocks))
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
-						blockType := runtime.LlamaAttr(block, "type")
-						if runtime.EqStr(blockType, "thoughts") {
+						blockType := jinja2.LlamaAttr(block, "type")
+						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								w.WriteString("]")
@@ -1146,11 +1146,11 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 								// Apertus-8B-Instruct.jinja:239:29 {%- set ns.in_inner = true -%}
 								nsInInner = true
 								// Apertus-8B-Instruct.jinja:240:29 {{ inner_token }}
-								runtime.LlamaWrite(w, innerToken)
+								jinja2.LlamaWrite(w, innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
-							runtime.LlamaWrite(w, runtime.LlamaAttr(block, "text"))
-						} else if runtime.EqStr(blockType, "tool_calls") {
+							jinja2.LlamaWrite(w, jinja2.LlamaAttr(block, "text"))
+						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -1159,48 +1159,48 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(block, "calls"), nil, nil), runtime.Int(1))) && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(block, "calls"), nil, nil), jinja2.Int(1))) && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
-								runtime.LlamaWrite(w, outerToken)
+								jinja2.LlamaWrite(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(toolCallsToken, runtime.Str("[")))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolCallsToken, jinja2.Str("[")))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(block, "calls")))
+							items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(block, "calls")))
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\": ")), runtime.LlamaAttr(toolCall, "arguments")), runtime.Str("}")))
+								jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\": ")), jinja2.LlamaAttr(toolCall, "arguments")), jinja2.Str("}")))
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), endToolCallsToken))
-						} else if runtime.EqStr(blockType, "tool_outputs") {
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), endToolCallsToken))
+						} else if jinja2.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(block, "outputs")))
+							items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(block, "outputs")))
 							for i := range items {
 								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
-								runtime.LlamaWrite(w, runtime.LlamaAttr(toolOutput, "output"))
+								jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolOutput, "output"))
 								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
 							w.WriteString("]")
-						} else if runtime.EqStr(blockType, "response") {
+						} else if jinja2.EqStr(blockType, "response") {
 							// Apertus-8B-Instruct.jinja:272:25 {%- elif block.type == 'response' -%}
 							// Apertus-8B-Instruct.jinja:273:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -1213,42 +1213,42 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 								// Apertus-8B-Instruct.jinja:278:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:279:29 {{ outer_token }}
-								runtime.LlamaWrite(w, outerToken)
+								jinja2.LlamaWrite(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
-							runtime.LlamaWrite(w, runtime.LlamaAttr(block, "text"))
+							jinja2.LlamaWrite(w, jinja2.LlamaAttr(block, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid assistant block type: "), blockType)))
+							jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Invalid assistant content '"), messageContent), runtime.Str("', expected ")), nsAssistantFormat)))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
 				}
-			} else if runtime.LlamaNotIn(runtime.Str("tool_calls"), message) {
+			} else if jinja2.LlamaNotIn(jinja2.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid assistant message "), message)))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaAttr(message, "tool_calls").Truthy() {
+			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaAttr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(toolCallsToken, runtime.Str("[")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolCallsToken, jinja2.Str("[")))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
-				var function runtime.Value
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
+				var function jinja2.Value
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls")))
 				for i := range items {
 					toolCall := items[i]
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCallType := runtime.LlamaAttr(toolCall, "type")
-					if runtime.EqStr(toolCallType, "function") {
+					toolCallType := jinja2.LlamaAttr(toolCall, "type")
+					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = runtime.LlamaAttr(toolCall, "function")
+						function = jinja2.LlamaAttr(toolCall, "function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\""), runtime.LlamaAttr(function, "name")), runtime.Str("\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(function, "arguments"), nil, nil)), runtime.Str("}")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\""), jinja2.LlamaAttr(function, "name")), jinja2.Str("\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(function, "arguments"), nil, nil)), jinja2.Str("}")))
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
 							w.WriteString(", ")
@@ -1256,18 +1256,18 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid tool call type: "), toolCallType)))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), endToolCallsToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), endToolCallsToken))
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool message outside of assistant")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -1279,11 +1279,11 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Invalid message role")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
@@ -1293,13 +1293,13 @@ func renderApertus8BInstructLlama(w *runtime.Writer, in *runtime.Input) {
 	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Apertus-8B-Instruct.jinja:326:5 {{ assistant_token }}
-		runtime.LlamaWrite(w, assistantToken)
+		jinja2.LlamaWrite(w, assistantToken)
 	}
 }
 
 // spansApertus8BInstruct is the position table of Apertus-8B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansApertus8BInstruct = []runtime.Span{
+var spansApertus8BInstruct = []jinja2.Span{
 	{From: 67, To: 244, Line: 1, Col: 1, Construct: "macro"},
 	{From: 74, To: 243, Line: 2, Col: 5, Construct: "if"},
 	{From: 77, To: 118, Line: 3, Col: 9, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Apriel1615bThinkerFixed is the chat template llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja.
-var Apriel1615bThinkerFixed = &runtime.Template{
+var Apriel1615bThinkerFixed = &jinja2.Template{
 	Aliases: []string{"db5602523321d7578f7a833bb40d1e1e71b14f32132fd64e79af0697122eed15", "86bc625842f60e1a5a8a3a9fc0dd3c9775db0ba31c12cde65e239f37959116d1"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,114 +41,114 @@ var Apriel1615bThinkerFixed = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderApriel1615bThinkerFixed renders Apriel-1.6-15b-Thinker-fixed.jinja.
-func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
+func renderApriel1615bThinkerFixed(w *jinja2.Writer, in *jinja2.Input) {
 	trainingPromptInput := in.Lookup("training_prompt")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	var availableToolString runtime.Value
-	var addToolId runtime.Value
-	var addThoughts runtime.Value
+	var availableToolString jinja2.Value
+	var addToolId jinja2.Value
+	var addThoughts jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	eosToken := in.Lookup("eos_token")
-	reasoningPrompt := runtime.Undefined("reasoning_prompt")
-	var reasoningAsstTurnStart runtime.Value
+	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
+	var reasoningAsstTurnStart jinja2.Value
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
-	messages = runtime.Or(messages, func() runtime.Value {
-		return runtime.NewList()
+	messages = jinja2.Or(messages, func() jinja2.Value {
+		return jinja2.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:5:1 {%- set tools = tools or [] -%}
-	tools = runtime.Or(tools, func() runtime.Value {
-		return runtime.NewList()
+	tools = jinja2.Or(tools, func() jinja2.Value {
+		return jinja2.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt or false -%}
-	addGenerationPrompt = runtime.Or(addGenerationPrompt, func() runtime.Value {
-		return runtime.Bool(false)
+	addGenerationPrompt = jinja2.Or(addGenerationPrompt, func() jinja2.Value {
+		return jinja2.Bool(false)
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:7:1 {%- set available_tool_string = '' -%}
-	availableToolString = runtime.Str("")
+	availableToolString = jinja2.Str("")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:8:1 {%- set add_tool_id = true -%}
-	addToolId = runtime.Bool(true)
+	addToolId = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:9:1 {%- set add_thoughts = true -%}
-	addThoughts = runtime.Bool(true)
+	addThoughts = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:11:1 {%- set bos_token = bos_token or '' -%}
-	bosToken = runtime.Or(bosToken, func() runtime.Value {
-		return runtime.Str("")
+	bosToken = jinja2.Or(bosToken, func() jinja2.Value {
+		return jinja2.Str("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:12:1 {%- set eos_token = eos_token or '' -%}
-	eosToken = runtime.Or(eosToken, func() runtime.Value {
-		return runtime.Str("")
+	eosToken = jinja2.Or(eosToken, func() jinja2.Value {
+		return jinja2.Str("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
 	mark := w.Mark()
 	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
 	reasoningPrompt = w.Cut(mark)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
-	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
+	reasoningAsstTurnStart = jinja2.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
-			w.Write(runtime.FilterString(tool))
+			w.Write(jinja2.FilterString(tool))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
+			w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"))
+			w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var sysContent runtime.Value
-		var systemMessage runtime.Value
+		var sysContent jinja2.Value
+		var systemMessage jinja2.Value
 		addToolId2 := addToolId
-		var asstContent runtime.Value
-		var asstText runtime.Value
-		var toolCalls runtime.Value
+		var asstContent jinja2.Value
+		var asstText jinja2.Value
+		var toolCalls jinja2.Value
 		trainingPrompt := trainingPromptInput
-		var toolContent runtime.Value
-		var toolMessage runtime.Value
-		var msgContent runtime.Value
+		var toolContent jinja2.Value
+		var toolMessage jinja2.Value
+		var msgContent jinja2.Value
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
 			messageContent := message.ItemStr("content")
-			if !runtime.IsString(messageContent) {
+			if !jinja2.IsString(messageContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
-				for _, chunk := range runtime.Iterate(w, messageContent) {
+				for _, chunk := range jinja2.Iterate(w, messageContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
 					chunkType := chunk.ItemStr("type")
-					if runtime.EqStr(chunkType, "text") {
+					if jinja2.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.InStrs(chunkType, "image", "image_url") {
+					} else if jinja2.InStrs(chunkType, "image", "image_url") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -156,14 +156,14 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:75:13 {{ message['content'] }}
 				w.Write(messageContent)
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			sysContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && runtime.Gt(runtime.FilterLength(sysContent), runtime.Int(0)) {
+			if sysContent.Truthy() && jinja2.Gt(jinja2.FilterLength(sysContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
-				if runtime.IsString(sysContent) {
+				if jinja2.IsString(sysContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
 					systemMessage = sysContent
 				} else {
@@ -174,36 +174,36 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:88:13 {%- set system_message = '' -%}
-				systemMessage = runtime.Str("")
+				systemMessage = jinja2.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n"))
+				w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n"))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				w.WriteAdd(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"))
+				w.WriteAdd(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"))
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:99:9 {%- if loop.last -%}
 			if i == len(items)-1 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:100:13 {%- set add_tool_id = false -%}
-				addToolId2 = runtime.Bool(false)
+				addToolId2 = jinja2.Bool(false)
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && jinja2.MethodGet(message, jinja2.Str("reasoning_content")).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				w.WriteAdd(message.ItemStr("reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n"))
+				w.WriteAdd(message.ItemStr("reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n"))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			asstContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && runtime.Gt(runtime.FilterLength(asstContent), runtime.Int(0)) {
+			if asstContent.Truthy() && jinja2.Gt(jinja2.FilterLength(asstContent), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
-				if !runtime.IsString(asstContent) {
+				if !jinja2.IsString(asstContent) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
 					asstText = asstContent.ItemInt(0).ItemStr("text")
 				} else {
@@ -212,26 +212,26 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					asstText = asstContent
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
-				if !(i == len(items)-1) && runtime.In(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+				if !(i == len(items)-1) && jinja2.In(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					w.Write(runtime.FilterTrim(runtime.MethodSplitSep(asstText, runtime.Str("[BEGIN FINAL RESPONSE]")).ItemInt(-1), nil, nil))
+					w.Write(jinja2.FilterTrim(jinja2.MethodSplitSep(asstText, jinja2.Str("[BEGIN FINAL RESPONSE]")).ItemInt(-1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
 					w.Write(asstText)
 				}
-			} else if runtime.MethodGet(message, runtime.Str("chosen")).Truthy() && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen")), runtime.Int(0)) {
+			} else if jinja2.MethodGet(message, jinja2.Str("chosen")).Truthy() && jinja2.Gt(jinja2.FilterLength(message.ItemStr("chosen")), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = runtime.MethodGetDefault(message, runtime.Str("tool_calls"), runtime.NewList())
+			toolCalls = jinja2.MethodGetDefault(message, jinja2.Str("tool_calls"), jinja2.NewList())
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && runtime.Gt(runtime.FilterLength(toolCalls), runtime.Int(0)) {
+			if toolCalls.Truthy() && jinja2.Gt(jinja2.FilterLength(toolCalls), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
-				items := runtime.Iterate(w, toolCalls)
+				items := jinja2.Iterate(w, toolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
@@ -241,7 +241,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.In(runtime.Str("id"), toolCall) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.In(jinja2.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
 						w.WriteString(", \"id\": \"")
 						w.WriteStr(toolCall.ItemStr("id"))
@@ -256,19 +256,19 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			if !(runtime.IsDefined(trainingPrompt)) {
-				trainingPrompt = runtime.Bool(false)
+			if !(jinja2.IsDefined(trainingPrompt)) {
+				trainingPrompt = jinja2.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
 			if !(i == len(items)-1) || trainingPrompt.Truthy() {
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			toolContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
-			if runtime.IsString(toolContent) {
+			if jinja2.IsString(toolContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
 				toolMessage = toolContent
 			} else {
@@ -277,20 +277,20 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 				if toolContent.Truthy() {
 					toolMessage = toolContent.ItemInt(0).ItemStr("text")
 				} else {
-					toolMessage = runtime.Str("")
+					toolMessage = jinja2.Str("")
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
 			w.WriteString("<|begin_tool_result|>\n")
-			w.WriteStr(runtime.FilterString(toolMessage))
+			w.WriteStr(jinja2.FilterString(toolMessage))
 			w.WriteString("\n")
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "content") {
+		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str(""))
+			msgContent = jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str(""))
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
-			if !runtime.IsString(msgContent) {
+			if !jinja2.IsString(msgContent) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
 				w.WriteString("<|begin_content|>\n")
 				w.WriteStr(msgContent.ItemInt(0).ItemStr("text"))
@@ -304,7 +304,7 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
 			w.WriteString("\n<|begin_assistant|>\n")
 			w.WriteStr(reasoningAsstTurnStart)
@@ -315,203 +315,203 @@ func renderApriel1615bThinkerFixed(w *runtime.Writer, in *runtime.Input) {
 // renderApriel1615bThinkerFixedLlama renders Apriel-1.6-15b-Thinker-fixed.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderApriel1615bThinkerFixed with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
+func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	trainingPromptInput := in.Lookup("training_prompt")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	var availableToolString runtime.Value
-	var addToolId runtime.Value
-	var addThoughts runtime.Value
+	var availableToolString jinja2.Value
+	var addToolId jinja2.Value
+	var addThoughts jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	eosToken := in.Lookup("eos_token")
-	reasoningPrompt := runtime.Undefined("reasoning_prompt")
-	var reasoningAsstTurnStart runtime.Value
+	reasoningPrompt := jinja2.Undefined("reasoning_prompt")
+	var reasoningAsstTurnStart jinja2.Value
 	// Apriel-1.6-15b-Thinker-fixed.jinja:4:1 {%- set messages = messages or [] -%}
-	messages = runtime.Or(messages, func() runtime.Value {
-		return runtime.NewList()
+	messages = jinja2.Or(messages, func() jinja2.Value {
+		return jinja2.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:5:1 {%- set tools = tools or [] -%}
-	tools = runtime.Or(tools, func() runtime.Value {
-		return runtime.NewList()
+	tools = jinja2.Or(tools, func() jinja2.Value {
+		return jinja2.NewList()
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt or false -%}
-	addGenerationPrompt = runtime.Or(addGenerationPrompt, func() runtime.Value {
-		return runtime.Bool(false)
+	addGenerationPrompt = jinja2.Or(addGenerationPrompt, func() jinja2.Value {
+		return jinja2.Bool(false)
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:7:1 {%- set available_tool_string = '' -%}
-	availableToolString = runtime.Str("")
+	availableToolString = jinja2.Str("")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:8:1 {%- set add_tool_id = true -%}
-	addToolId = runtime.Bool(true)
+	addToolId = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:9:1 {%- set add_thoughts = true -%}
-	addThoughts = runtime.Bool(true)
+	addThoughts = jinja2.Bool(true)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:11:1 {%- set bos_token = bos_token or '' -%}
-	bosToken = runtime.Or(bosToken, func() runtime.Value {
-		return runtime.Str("")
+	bosToken = jinja2.Or(bosToken, func() jinja2.Value {
+		return jinja2.Str("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:12:1 {%- set eos_token = eos_token or '' -%}
-	eosToken = runtime.Or(eosToken, func() runtime.Value {
-		return runtime.Str("")
+	eosToken = jinja2.Or(eosToken, func() jinja2.Value {
+		return jinja2.Str("")
 	})
 	// Apriel-1.6-15b-Thinker-fixed.jinja:16:1 {%- set reasoning_prompt -%}
 	mark := w.Mark()
 	w.WriteString("You are a thoughtful, systematic AI assistant from ServiceNow Language Models (SLAM) lab.\n    Analyze each question carefully, present your reasoning step-by-step, then provide the final\n    response after the marker [BEGIN FINAL RESPONSE].")
 	reasoningPrompt = w.Cut(mark)
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
-	reasoningAsstTurnStart = runtime.Str("Here are my reasoning steps:\n")
+	reasoningAsstTurnStart = jinja2.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", tool, nil, nil))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) && !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n")))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
-	var sysContent runtime.Value
-	var systemMessage runtime.Value
+	var sysContent jinja2.Value
+	var systemMessage jinja2.Value
 	addToolId2 := addToolId
-	var asstContent runtime.Value
-	var asstText runtime.Value
-	var toolCalls runtime.Value
+	var asstContent jinja2.Value
+	var asstText jinja2.Value
+	var toolCalls jinja2.Value
 	trainingPrompt := trainingPromptInput
-	var toolContent runtime.Value
-	var toolMessage runtime.Value
-	var msgContent runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var toolContent jinja2.Value
+	var toolMessage jinja2.Value
+	var msgContent jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
-				for _, chunk := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, chunk := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
-					chunkType := runtime.LlamaItemStr(chunk, "type")
-					if runtime.EqStr(chunkType, "text") {
+					chunkType := jinja2.LlamaItemStr(chunk, "type")
+					if jinja2.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(chunk, "text"))
-					} else if runtime.LlamaInStrs(chunkType, "image", "image_url") {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(chunk, "text"))
+					} else if jinja2.LlamaInStrs(chunkType, "image", "image_url") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:74:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:75:13 {{ message['content'] }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			sysContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", sysContent, nil, nil), runtime.Int(0)) {
+			if sysContent.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", sysContent, nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
-				if runtime.LlamaCallTest("string", sysContent, nil, nil) {
+				if jinja2.LlamaCallTest("string", sysContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
 					systemMessage = sysContent
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:84:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:85:17 {%- set system_message = sys_content[0]['text'] -%}
-					systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(sysContent, 0), "text")
+					systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(sysContent, 0), "text")
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:88:13 {%- set system_message = '' -%}
-				systemMessage = runtime.Str("")
+				systemMessage = jinja2.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n"), availableToolString, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("<|begin_system|>\n"), reasoningPrompt, runtime.Str("\n"), systemMessage, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n")))
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:99:9 {%- if loop.last -%}
 			if i == len(items)-1 {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:100:13 {%- set add_tool_id = false -%}
-				addToolId2 = runtime.Bool(false)
+				addToolId2 = jinja2.Bool(false)
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "reasoning_content"), runtime.Str("\n[BEGIN FINAL RESPONSE]\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n")))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			asstContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", asstContent, nil, nil), runtime.Int(0)) {
+			if asstContent.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", asstContent, nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
-				if !runtime.LlamaCallTest("string", asstContent, nil, nil) {
+				if !jinja2.LlamaCallTest("string", asstContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
-					asstText = runtime.LlamaItemStr(runtime.LlamaItemInt(asstContent, 0), "text")
+					asstText = jinja2.LlamaItemStr(jinja2.LlamaItemInt(asstContent, 0), "text")
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:113:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:114:17 {%- set asst_text = asst_content -%}
 					asstText = asstContent
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
-				if !(i == len(items)-1) && runtime.LlamaIn(runtime.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+				if !(i == len(items)-1) && jinja2.LlamaIn(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemInt(runtime.LlamaCallMethod(asstText, "split", []runtime.Value{runtime.Str("[BEGIN FINAL RESPONSE]")}, nil), -1), nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(asstText, "split", []jinja2.Value{jinja2.Str("[BEGIN FINAL RESPONSE]")}, nil), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
-					runtime.LlamaWrite(w, asstText)
+					jinja2.LlamaWrite(w, asstText)
 				}
-			} else if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("chosen")}, nil).Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "chosen"), nil, nil), runtime.Int(0)) {
+			} else if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("chosen")}, nil).Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
-				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(jinja2.LlamaItemStr(message, "chosen"), 0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil)
+			toolCalls = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", toolCalls, nil, nil), runtime.Int(0)) {
+			if toolCalls.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", toolCalls, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
-					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if runtime.Eq(addToolId2, runtime.Bool(true)) && runtime.LlamaIn(runtime.Str("id"), toolCall) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.LlamaIn(jinja2.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaItemStr(toolCall, "id")), runtime.Str("\"")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaItemStr(toolCall, "id")), jinja2.Str("\"")))
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
@@ -522,58 +522,58 @@ func renderApriel1615bThinkerFixedLlama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			if !(runtime.LlamaCallTest("defined", trainingPrompt, nil, nil)) {
-				trainingPrompt = runtime.Bool(false)
+			if !(jinja2.LlamaCallTest("defined", trainingPrompt, nil, nil)) {
+				trainingPrompt = jinja2.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
 			if !(i == len(items)-1) || trainingPrompt.Truthy() {
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			toolContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
-			if runtime.LlamaCallTest("string", toolContent, nil, nil) {
+			if jinja2.LlamaCallTest("string", toolContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
 				toolMessage = toolContent
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				if toolContent.Truthy() {
-					toolMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(toolContent, 0), "text")
+					toolMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(toolContent, 0), "text")
 				} else {
-					toolMessage = runtime.Str("")
+					toolMessage = jinja2.Str("")
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin_tool_result|>\n"), runtime.LlamaCallFilter("string", toolMessage, nil, nil)), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin_tool_result|>\n"), jinja2.LlamaCallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n")))
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "content") {
+		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			msgContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
-			if !runtime.LlamaCallTest("string", msgContent, nil, nil) {
+			if !jinja2.LlamaCallTest("string", msgContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin_content|>\n"), runtime.LlamaItemStr(runtime.LlamaItemInt(msgContent, 0), "text")), runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin_content|>\n"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(msgContent, 0), "text")), jinja2.Str("\n")))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|begin_content|>\n"), msgContent, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|begin_content|>\n"), msgContent, jinja2.Str("\n")))
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
 		}
 	}
 }
 
 // spansApriel1615bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansApriel1615bThinkerFixed = []runtime.Span{
+var spansApriel1615bThinkerFixed = []jinja2.Span{
 	{From: 60, To: 62, Line: 4, Col: 1, Construct: "set"},
 	{From: 64, To: 66, Line: 5, Col: 1, Construct: "set"},
 	{From: 68, To: 70, Line: 6, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Bailing is the chat template builtin/bailing.jinja.
-var Bailing = &runtime.Template{
+var Bailing = &jinja2.Template{
 	Aliases: []string{"4e6eef15bc342b27fc757469439d4cd50c5986f3c0f02097a91a37de5540b73e", "61c882938e8b43dd6b0f990d4f322a3fdc643bc6356bd8cb8e237b47f17aeafe"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,20 +41,20 @@ var Bailing = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderBailing renders bailing.jinja.
-func renderBailing(w *runtime.Writer, in *runtime.Input) {
+func renderBailing(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing.jinja:10:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var role runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var role jinja2.Value
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
-			role = runtime.Str("HUMAN")
+		if jinja2.EqStr(messageRole, "user") {
+			role = jinja2.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(messageRole)
+			role = jinja2.FilterUpper(messageRole)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.WriteString("<role>")
@@ -68,27 +68,27 @@ func renderBailing(w *runtime.Writer, in *runtime.Input) {
 // renderBailingLlama renders bailing.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderBailing with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderBailingLlama(w *runtime.Writer, in *runtime.Input) {
+func renderBailingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing.jinja:10:1 {%- for message in messages %}
-	var role runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var role jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
-			role = runtime.Str("HUMAN")
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
+			role = jinja2.Str("HUMAN")
 		} else {
-			role = runtime.LlamaCallFilter("upper", messageRole, nil, nil)
+			role = jinja2.LlamaCallFilter("upper", messageRole, nil, nil)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), jinja2.LlamaItemStr(message, "content")))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }
 
 // spansBailing is the position table of bailing.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansBailing = []runtime.Span{
+var spansBailing = []jinja2.Span{
 	{From: 50, To: 65, Line: 10, Col: 1, Construct: "for"},
 	{From: 53, To: 58, Line: 11, Col: 1, Construct: "set"},
 	{From: 60, To: 63, Line: 12, Col: 1, Construct: "{{ }}"},

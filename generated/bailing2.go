@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Bailing2 is the chat template builtin/bailing2.jinja.
-var Bailing2 = &runtime.Template{
+var Bailing2 = &jinja2.Template{
 	Aliases: []string{"b95e4b55a68ae1a283400f4ff6835b873fba83bd7833e38f1f6ece11b38111ac", "9bdb9a04be093fd7c3cdb0c6f4e190cdef47138e7776218d6cb9348202293366"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,24 +41,24 @@ var Bailing2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderBailing2 renders bailing2.jinja.
-func renderBailing2(w *runtime.Writer, in *runtime.Input) {
+func renderBailing2(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
-	if !messages.Truthy() || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if !messages.Truthy() || !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var role runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var role jinja2.Value
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
-			role = runtime.Str("HUMAN")
+		if jinja2.EqStr(messageRole, "user") {
+			role = jinja2.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(messageRole)
+			role = jinja2.FilterUpper(messageRole)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
 		w.WriteString("<role>")
@@ -73,31 +73,31 @@ func renderBailing2(w *runtime.Writer, in *runtime.Input) {
 // renderBailing2Llama renders bailing2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderBailing2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderBailing2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderBailing2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
-	if !messages.Truthy() || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if !messages.Truthy() || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
-	var role runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var role jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
-			role = runtime.Str("HUMAN")
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
+			role = jinja2.Str("HUMAN")
 		} else {
-			role = runtime.LlamaCallFilter("upper", messageRole, nil, nil)
+			role = jinja2.LlamaCallFilter("upper", messageRole, nil, nil)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|role_end|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|role_end|>")))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }
 
 // spansBailing2 is the position table of bailing2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansBailing2 = []runtime.Span{
+var spansBailing2 = []jinja2.Span{
 	{From: 50, To: 52, Line: 11, Col: 1, Construct: "if"},
 	{From: 54, To: 70, Line: 14, Col: 1, Construct: "for"},
 	{From: 57, To: 62, Line: 15, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // BailingThink is the chat template builtin/bailing-think.jinja.
-var BailingThink = &runtime.Template{
+var BailingThink = &jinja2.Template{
 	Aliases: []string{"3d2eb6c7cea708030c68dcb9101757bfbef60e771d61758cff3b78a0edc7bf28", "9d3c0e9774b23d169edbbf31ef266cfa764d14a5e4695cfa6925abc49ecacf78"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,20 +41,20 @@ var BailingThink = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderBailingThink renders bailing-think.jinja.
-func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
+func renderBailingThink(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing-think.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var role runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var role jinja2.Value
 		// bailing-think.jinja:12:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
-			role = runtime.Str("HUMAN")
+		if jinja2.EqStr(messageRole, "user") {
+			role = jinja2.Str("HUMAN")
 		} else {
-			role = runtime.FilterUpper(messageRole)
+			role = jinja2.FilterUpper(messageRole)
 		}
 		// bailing-think.jinja:13:1 {{- '<role>' + role + '</role>' + message['content'] }}
 		w.WriteString("<role>")
@@ -68,27 +68,27 @@ func renderBailingThink(w *runtime.Writer, in *runtime.Input) {
 // renderBailingThinkLlama renders bailing-think.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderBailingThink with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderBailingThinkLlama(w *runtime.Writer, in *runtime.Input) {
+func renderBailingThinkLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing-think.jinja:11:1 {%- for message in messages %}
-	var role runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var role jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// bailing-think.jinja:12:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
-			role = runtime.Str("HUMAN")
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
+			role = jinja2.Str("HUMAN")
 		} else {
-			role = runtime.LlamaCallFilter("upper", messageRole, nil, nil)
+			role = jinja2.LlamaCallFilter("upper", messageRole, nil, nil)
 		}
 		// bailing-think.jinja:13:1 {{- '<role>' + role + '</role>' + message['content'] }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<role>"), role, runtime.Str("</role>")), runtime.LlamaItemStr(message, "content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), jinja2.LlamaItemStr(message, "content")))
 	}
 	w.WriteString("<role>ASSISTANT</role><think>")
 }
 
 // spansBailingThink is the position table of bailing-think.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansBailingThink = []runtime.Span{
+var spansBailingThink = []jinja2.Span{
 	{From: 50, To: 65, Line: 11, Col: 1, Construct: "for"},
 	{From: 53, To: 58, Line: 12, Col: 1, Construct: "set"},
 	{From: 60, To: 63, Line: 13, Col: 1, Construct: "{{ }}"},

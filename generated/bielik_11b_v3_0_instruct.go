@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Bielik11BV30Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
-var Bielik11BV30Instruct = &runtime.Template{
+var Bielik11BV30Instruct = &jinja2.Template{
 	Aliases: []string{"50ff81c1adebf7ff161c0899a04135d6595586e3326c4102fa9f9d8044dfa7e9"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,14 +41,14 @@ var Bielik11BV30Instruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderBielik11BV30Instruct renders Bielik-11B-v3.0-Instruct.jinja.
-func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
+func renderBielik11BV30Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopStartIndex runtime.Value
+	var systemMessage jinja2.Value
+	var loopStartIndex jinja2.Value
 	tools := in.Lookup("tools")
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -56,17 +56,17 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 	w.Write(bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
 		systemMessage = messages0.ItemStr("content")
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
-		loopStartIndex = runtime.Int(1)
+		loopStartIndex = jinja2.Int(1)
 	} else {
 		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
 		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
-		loopStartIndex = runtime.Int(0)
+		loopStartIndex = jinja2.Int(0)
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:10:1 {%- if system_message or tools %}
 	if systemMessage.Truthy() || tools.Truthy() {
@@ -80,7 +80,7 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		if tools.Truthy() {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18:9 {%- for tool in tools %}
-			items := runtime.Iterate(w, tools)
+			items := jinja2.Iterate(w, tools)
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
@@ -99,49 +99,49 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
-	items := runtime.Iterate(w, messages.Slice(loopStartIndex, runtime.None(), runtime.None()))
+	items := jinja2.Iterate(w, messages.Slice(loopStartIndex, jinja2.None(), jinja2.None()))
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
-		var reasoningContent runtime.Value
-		var reasoningParts runtime.Value
+		var content jinja2.Value
+		var reasoningContent jinja2.Value
+		var reasoningParts jinja2.Value
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>user\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
+			content = jinja2.FilterDefault(message.Attr("content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = runtime.FilterDefault(message.Attr("reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
+			reasoningContent = jinja2.FilterDefault(message.Attr("reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			if (!reasoningContent.Truthy() && runtime.In(runtime.Str("<think>"), content)) && runtime.In(runtime.Str("</think>"), content) {
+			if (!reasoningContent.Truthy() && jinja2.In(jinja2.Str("<think>"), content)) && jinja2.In(jinja2.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+				reasoningParts = jinja2.MethodSplitSep(content, jinja2.Str("</think>"))
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = runtime.MethodSplitSep(reasoningParts.ItemInt(0), runtime.Str("<think>")).ItemInt(-1)
+				reasoningContent = jinja2.MethodSplitSep(reasoningParts.ItemInt(0), jinja2.Str("<think>")).ItemInt(-1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = runtime.FilterJoin(reasoningParts.Slice(runtime.Int(1), runtime.None(), runtime.None()), []runtime.Value{runtime.Str("</think>")}, nil)
+				content = jinja2.FilterJoin(reasoningParts.Slice(jinja2.Int(1), jinja2.None(), jinja2.None()), []jinja2.Value{jinja2.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
 				w.WriteString("<think>\n")
-				w.WriteStr(runtime.MethodStrip(reasoningContent))
+				w.WriteStr(jinja2.MethodStrip(reasoningContent))
 				w.WriteString("\n</think>\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
-			w.Write(runtime.MethodLstrip(content))
+			w.Write(jinja2.MethodLstrip(content))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
@@ -152,26 +152,26 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<tool_call>\n{\"name\": \"")
 					w.WriteStr(toolCall.Attr("name"))
 					w.WriteString("\", \"arguments\": ")
-					w.WriteStr(runtime.IfElse(runtime.IsString(toolCall.Attr("arguments")), func() runtime.Value {
+					w.WriteStr(jinja2.IfElse(jinja2.IsString(toolCall.Attr("arguments")), func() jinja2.Value {
 						return toolCall.Attr("arguments")
-					}, func() runtime.Value {
-						return runtime.FilterTojson(toolCall.Attr("arguments"), nil, nil)
+					}, func() jinja2.Value {
+						return jinja2.FilterTojson(toolCall.Attr("arguments"), nil, nil)
 					}))
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).ItemStr("role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
 			w.WriteString("<|function_output|>")
 			w.WriteStr(message.ItemStr("content"))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).ItemStr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).ItemStr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -189,29 +189,29 @@ func renderBielik11BV30Instruct(w *runtime.Writer, in *runtime.Input) {
 // renderBielik11BV30InstructLlama renders Bielik-11B-v3.0-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderBielik11BV30Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopStartIndex runtime.Value
+	var systemMessage jinja2.Value
+	var loopStartIndex jinja2.Value
 	tools := in.Lookup("tools")
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Bielik-11B-v3.0-Instruct.jinja:1:1 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
-		loopStartIndex = runtime.Int(1)
+		loopStartIndex = jinja2.Int(1)
 	} else {
 		// Bielik-11B-v3.0-Instruct.jinja:5:5 {%- else %}
 		// Bielik-11B-v3.0-Instruct.jinja:6:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 		// Bielik-11B-v3.0-Instruct.jinja:7:5 {%- set loop_start_index = 0 %}
-		loopStartIndex = runtime.Int(0)
+		loopStartIndex = jinja2.Int(0)
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:10:1 {%- if system_message or tools %}
 	if systemMessage.Truthy() || tools.Truthy() {
@@ -219,17 +219,17 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		// Bielik-11B-v3.0-Instruct.jinja:12:5 {%- if system_message %}
 		if systemMessage.Truthy() {
 			// Bielik-11B-v3.0-Instruct.jinja:13:9 {{- system_message }}
-			runtime.LlamaWrite(w, systemMessage)
+			jinja2.LlamaWrite(w, systemMessage)
 		}
 		// Bielik-11B-v3.0-Instruct.jinja:15:5 {%- if tools %}
 		if tools.Truthy() {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18:9 {%- for tool in tools %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -244,70 +244,70 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// Bielik-11B-v3.0-Instruct.jinja:36:1 {%- for message in messages[loop_start_index:] %}
-	var content runtime.Value
-	var reasoningContent runtime.Value
-	var reasoningParts runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, loopStartIndex, runtime.Missing(), runtime.Missing())))
+	var content jinja2.Value
+	var reasoningContent jinja2.Value
+	var reasoningParts jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing())))
 	for i := range items {
 		message := items[i]
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>user\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>user\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str("")}, nil)
+			content = jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "reasoning_content"), []runtime.Value{runtime.Str("")}, nil)
+			reasoningContent = jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			if (!reasoningContent.Truthy() && runtime.LlamaIn(runtime.Str("<think>"), content)) && runtime.LlamaIn(runtime.Str("</think>"), content) {
+			if (!reasoningContent.Truthy() && jinja2.LlamaIn(jinja2.Str("<think>"), content)) && jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+				reasoningParts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaItemInt(reasoningParts, 0), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1)
+				reasoningContent = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(reasoningParts, 0), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = runtime.LlamaCallFilter("join", runtime.LlamaSlice(reasoningParts, runtime.Int(1), runtime.Missing(), runtime.Missing()), []runtime.Value{runtime.Str("</think>")}, nil)
+				content = jinja2.LlamaCallFilter("join", jinja2.LlamaSlice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("\n</think>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<think>\n"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
-			runtime.LlamaWrite(w, runtime.LlamaCallMethod(content, "lstrip", nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(content, "lstrip", nil, nil))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", \"arguments\": ")), runtime.IfElse(runtime.LlamaCallTest("string", runtime.LlamaAttr(toolCall, "arguments"), nil, nil), func() runtime.Value {
-						return runtime.LlamaAttr(toolCall, "arguments")
-					}, func() runtime.Value {
-						return runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil)
-					})), runtime.Str("}\n</tool_call>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<tool_call>\n{\"name\": \""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.IfElse(jinja2.LlamaCallTest("string", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil), func() jinja2.Value {
+						return jinja2.LlamaAttr(toolCall, "arguments")
+					}, func() jinja2.Value {
+						return jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil)
+					})), jinja2.Str("}\n</tool_call>")))
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|function_output|>"), runtime.LlamaItemStr(message, "content")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|function_output|>"), jinja2.LlamaItemStr(message, "content")))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -324,7 +324,7 @@ func renderBielik11BV30InstructLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansBielik11BV30Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansBielik11BV30Instruct = []runtime.Span{
+var spansBielik11BV30Instruct = []jinja2.Span{
 	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 58, To: 70, Line: 2, Col: 1, Construct: "if"},
 	{From: 61, To: 61, Line: 3, Col: 5, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // ByteDanceSeedOSS is the chat template llama.cpp/ByteDance-Seed-OSS.jinja.
-var ByteDanceSeedOSS = &runtime.Template{
+var ByteDanceSeedOSS = &jinja2.Template{
 	Aliases: []string{"b0da4367e9708086e0c2636b94540fa3a9653a266e7c85b5937521c64d3c4fed"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,99 +41,99 @@ var ByteDanceSeedOSS = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderByteDanceSeedOSS renders ByteDance-Seed-OSS.jinja.
-func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
-	var bosToken runtime.Value
-	var eosToken runtime.Value
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var thinkBeginToken runtime.Value
-	var thinkEndToken runtime.Value
-	var budgetBeginToken runtime.Value
-	var budgetEndToken runtime.Value
+func renderByteDanceSeedOSS(w *jinja2.Writer, in *jinja2.Input) {
+	var bosToken jinja2.Value
+	var eosToken jinja2.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var thinkBeginToken jinja2.Value
+	var thinkEndToken jinja2.Value
+	var budgetBeginToken jinja2.Value
+	var budgetEndToken jinja2.Value
 	thinkingBudget := in.Lookup("thinking_budget")
-	var budgetReflectionsV05 runtime.Value
+	var budgetReflectionsV05 jinja2.Value
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
 	useJsonTooldef := in.Lookup("use_json_tooldef")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
-	bosToken = runtime.Str("<seed:bos>")
+	bosToken = jinja2.Str("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}
-	eosToken = runtime.Str("<seed:eos>")
+	eosToken = jinja2.Str("<seed:eos>")
 	// ByteDance-Seed-OSS.jinja:4:1 {%- set pad_token              = '<seed:pad>'               -%}
-	_ = runtime.Str("<seed:pad>")
+	_ = jinja2.Str("<seed:pad>")
 	// ByteDance-Seed-OSS.jinja:5:1 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
-	toolcallBeginToken = runtime.Str("<seed:tool_call>")
+	toolcallBeginToken = jinja2.Str("<seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:6:1 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
-	toolcallEndToken = runtime.Str("</seed:tool_call>")
+	toolcallEndToken = jinja2.Str("</seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:7:1 {%- set think_begin_token      = '<seed:think>'             -%}
-	thinkBeginToken = runtime.Str("<seed:think>")
+	thinkBeginToken = jinja2.Str("<seed:think>")
 	// ByteDance-Seed-OSS.jinja:8:1 {%- set think_end_token        = '</seed:think>'            -%}
-	thinkEndToken = runtime.Str("</seed:think>")
+	thinkEndToken = jinja2.Str("</seed:think>")
 	// ByteDance-Seed-OSS.jinja:9:1 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
-	budgetBeginToken = runtime.Str("<seed:cot_budget_reflect>")
+	budgetBeginToken = jinja2.Str("<seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
-	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
+	budgetEndToken = jinja2.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
-	if !runtime.IsDefined(thinkingBudget) {
+	if !jinja2.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
-		thinkingBudget = runtime.Int(-1)
+		thinkingBudget = jinja2.Int(-1)
 	}
 	// ByteDance-Seed-OSS.jinja:15:1 {%- set budget_reflections_v05 = {
-	budgetReflectionsV05 = runtime.DictOf(runtime.Int(0), runtime.Int(0), runtime.Int(512), runtime.Int(128), runtime.Int(1024), runtime.Int(256), runtime.Int(2048), runtime.Int(512), runtime.Int(4096), runtime.Int(512), runtime.Int(8192), runtime.Int(1024), runtime.Int(16384), runtime.Int(1024))
+	budgetReflectionsV05 = jinja2.DictOf(jinja2.Int(0), jinja2.Int(0), jinja2.Int(512), jinja2.Int(128), jinja2.Int(1024), jinja2.Int(256), jinja2.Int(2048), jinja2.Int(512), jinja2.Int(4096), jinja2.Int(512), jinja2.Int(8192), jinja2.Int(1024), jinja2.Int(16384), jinja2.Int(1024))
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
-	nsInterval := runtime.None()
+	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	keys, values := runtime.DictsortPairs(budgetReflectionsV05, nil, nil)
+	keys, values := jinja2.DictsortPairs(budgetReflectionsV05, nil, nil)
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
-		if runtime.IsNone(nsInterval) && runtime.Le(thinkingBudget, k) {
+		if jinja2.IsNone(nsInterval) && jinja2.Le(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
-	if runtime.IsNone(nsInterval) {
+	if jinja2.IsNone(nsInterval) {
 		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
 		nsInterval = budgetReflectionsV05.ItemInt(16384)
 	}
 	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
-	if !runtime.IsDefined(tools) || runtime.IsNone(tools) {
+	if !jinja2.IsDefined(tools) || jinja2.IsNone(tools) {
 		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
-	pyType := func(t runtime.Value) {
-		t = runtime.Param(t, "t")
+	pyType := func(t jinja2.Value) {
+		t = jinja2.Param(t, "t")
 		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
-		if runtime.EqStr(t, "string") {
+		if jinja2.EqStr(t, "string") {
 			w.WriteString("str")
-		} else if runtime.InStrs(t, "number", "integer") {
+		} else if jinja2.InStrs(t, "number", "integer") {
 			// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
 			w.WriteString("int")
-		} else if runtime.EqStr(t, "boolean") {
+		} else if jinja2.EqStr(t, "boolean") {
 			// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
 			w.WriteString("bool")
-		} else if runtime.EqStr(t, "array") {
+		} else if jinja2.EqStr(t, "array") {
 			// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
 			w.WriteString("list")
 		} else {
@@ -142,29 +142,29 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if jinja2.IsDefined(systemMessage) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
-		w.WriteAdd(bosToken, runtime.Str("system\n"), systemMessage)
+		w.WriteAdd(bosToken, jinja2.Str("system\n"), systemMessage)
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			w.WriteAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
+			w.WriteAdd(bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query."))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	if runtime.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
+	if jinja2.IsDefined(useJsonTooldef) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
-		w.WriteJSON(tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		w.WriteJSON(tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	} else {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
-		var loop runtime.Loop
-		for loop.Start(w, tools, func(item runtime.Value) bool {
+		var loop jinja2.Loop
+		for loop.Start(w, tools, func(item jinja2.Value) bool {
 			item2 := item
-			return runtime.EqStr(item2.Attr("type"), "function")
+			return jinja2.EqStr(item2.Attr("type"), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
@@ -175,7 +175,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
 			itemFunctionParameters := itemFunction.Attr("parameters")
 			itemFunctionParametersProperties := itemFunctionParameters.Attr("properties")
-			keys, values := runtime.DictItems(itemFunctionParametersProperties)
+			keys, values := jinja2.DictItems(itemFunctionParametersProperties)
 			for i := range w.Count(len(keys)) {
 				name := keys[i]
 				spec := values[i]
@@ -191,13 +191,13 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			w.Write(runtime.FilterTrim(itemFunction.Attr("description"), nil, nil))
+			w.Write(jinja2.FilterTrim(itemFunction.Attr("description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
-				keys, values := runtime.DictItems(itemFunctionParametersProperties)
+				keys, values := jinja2.DictItems(itemFunctionParametersProperties)
 				for i := range w.Count(len(keys)) {
 					name := keys[i]
 					spec := values[i]
@@ -209,7 +209,7 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					pyType(spec.Attr("type"))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if runtime.In(name, itemFunctionParameters.Attr("required")) {
+					if jinja2.In(name, itemFunctionParameters.Attr("required")) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -218,18 +218,18 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					w.Write(runtime.Or(spec.Attr("description"), func() runtime.Value {
-						return runtime.Str("")
+					w.Write(jinja2.Or(spec.Attr("description"), func() jinja2.Value {
+						return jinja2.Str("")
 					}))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
 			itemFunctionReturns := itemFunction.Attr("returns")
-			if (runtime.IsDefined(itemFunctionReturns) && runtime.IsDefined(itemFunctionReturns.Attr("properties"))) && itemFunctionReturns.Attr("properties").Truthy() {
+			if (jinja2.IsDefined(itemFunctionReturns) && jinja2.IsDefined(itemFunctionReturns.Attr("properties"))) && itemFunctionReturns.Attr("properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				keys, values := runtime.DictItems(itemFunctionReturns.Attr("properties"))
+				keys, values := jinja2.DictItems(itemFunctionReturns.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					name := keys[i]
 					spec := values[i]
@@ -242,8 +242,8 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
 					w.WriteString(" ")
-					w.Write(runtime.Or(spec.Attr("description"), func() runtime.Value {
-						return runtime.Str("")
+					w.Write(jinja2.Or(spec.Attr("description"), func() jinja2.Value {
+						return jinja2.Str("")
 					}))
 				}
 			}
@@ -251,27 +251,27 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if runtime.IsDefined(systemMessage) || (runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0))) {
+	if jinja2.IsDefined(systemMessage) || (jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
 		w.Write(eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
-	if runtime.IsDefined(thinkingBudget) {
+	if jinja2.IsDefined(thinkingBudget) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
-		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
-			w.WriteAdd(bosToken, runtime.Str("system"))
+			w.WriteAdd(bosToken, jinja2.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
 			w.Write(eosToken)
-		} else if !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
+		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
-			w.WriteAdd(bosToken, runtime.Str("system"))
+			w.WriteAdd(bosToken, jinja2.Str("system"))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
 			w.Write(thinkingBudget)
@@ -287,34 +287,34 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
+	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
 		messageRole := message.Attr("role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"))) && runtime.IsIterable(message.Attr("tool_calls"))) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls")), runtime.Int(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(message.Attr("tool_calls"))) && jinja2.IsIterable(message.Attr("tool_calls"))) && jinja2.Gt(jinja2.FilterLength(message.Attr("tool_calls")), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
 			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := message.Attr("reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
-				w.WriteStr(runtime.FilterTrim(messageReasoningContent, nil, nil))
+				w.WriteStr(jinja2.FilterTrim(messageReasoningContent, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := message.Attr("content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.FilterTrim(messageContent, nil, nil))
+				w.WriteStr(jinja2.FilterTrim(messageContent, nil, nil))
 				w.WriteString("\n")
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction) {
+				if jinja2.IsDefined(toolCallFunction) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -326,9 +326,9 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(">\n")
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
-				if runtime.IsDefined(toolCallArguments) {
+				if jinja2.IsDefined(toolCallArguments) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
 					for i := range w.Count(len(keys)) {
 						argName := keys[i]
 						argValue := values[i]
@@ -337,11 +337,11 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 						w.WriteStr(argName)
 						w.WriteString(">")
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						if !(runtime.IsString(argValue)) {
-							argValue = runtime.FilterString(argValue)
+						if !(jinja2.IsString(argValue)) {
+							argValue = jinja2.FilterString(argValue)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
-						w.WriteAdd(argValue, runtime.Str("</parameter>\n"))
+						w.WriteAdd(argValue, jinja2.Str("</parameter>\n"))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
@@ -350,45 +350,45 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 			}
 			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
 			w.Write(eosToken)
-		} else if runtime.InStrs(messageRole, "user", "system") {
+		} else if jinja2.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
-		} else if runtime.EqStr(messageRole, "assistant") {
+			w.WriteAdd(bosToken, messageRole, jinja2.Str("\n"), message.Attr("content"), eosToken)
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
 			w.WriteAdd(bosToken, messageRole)
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := message.Attr("reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
 				w.WriteString("\n")
 				w.WriteStr(thinkBeginToken)
-				w.WriteStr(runtime.FilterTrim(messageReasoningContent, nil, nil))
+				w.WriteStr(jinja2.FilterTrim(messageReasoningContent, nil, nil))
 				w.WriteStr(thinkEndToken)
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := message.Attr("content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.FilterTrim(messageContent, nil, nil))
+				w.WriteStr(jinja2.FilterTrim(messageContent, nil, nil))
 				w.WriteStr(eosToken)
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			w.WriteAdd(bosToken, messageRole, runtime.Str("\n"), message.Attr("content"), eosToken)
+			w.WriteAdd(bosToken, messageRole, jinja2.Str("\n"), message.Attr("content"), eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
-		w.WriteAdd(bosToken, runtime.Str("assistant\n"))
+		w.WriteAdd(bosToken, jinja2.Str("assistant\n"))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
-		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			w.WriteAdd(thinkBeginToken, runtime.Str("\n"), budgetBeginToken, runtime.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, runtime.Str("\n"), thinkEndToken)
+			w.WriteAdd(thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken)
 		}
 	}
 }
@@ -396,96 +396,96 @@ func renderByteDanceSeedOSS(w *runtime.Writer, in *runtime.Input) {
 // renderByteDanceSeedOSSLlama renders ByteDance-Seed-OSS.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderByteDanceSeedOSS with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
-	var bosToken runtime.Value
-	var eosToken runtime.Value
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var thinkBeginToken runtime.Value
-	var thinkEndToken runtime.Value
-	var budgetBeginToken runtime.Value
-	var budgetEndToken runtime.Value
+func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var bosToken jinja2.Value
+	var eosToken jinja2.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var thinkBeginToken jinja2.Value
+	var thinkEndToken jinja2.Value
+	var budgetBeginToken jinja2.Value
+	var budgetEndToken jinja2.Value
 	thinkingBudget := in.Lookup("thinking_budget")
-	var budgetReflectionsV05 runtime.Value
+	var budgetReflectionsV05 jinja2.Value
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
 	useJsonTooldef := in.Lookup("use_json_tooldef")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ByteDance-Seed-OSS.jinja:2:1 {%- set bos_token              = '<seed:bos>'               -%}
-	bosToken = runtime.Str("<seed:bos>")
+	bosToken = jinja2.Str("<seed:bos>")
 	// ByteDance-Seed-OSS.jinja:3:1 {%- set eos_token              = '<seed:eos>'               -%}
-	eosToken = runtime.Str("<seed:eos>")
+	eosToken = jinja2.Str("<seed:eos>")
 	// ByteDance-Seed-OSS.jinja:4:1 {%- set pad_token              = '<seed:pad>'               -%}
-	_ = runtime.Str("<seed:pad>")
+	_ = jinja2.Str("<seed:pad>")
 	// ByteDance-Seed-OSS.jinja:5:1 {%- set toolcall_begin_token   = '<seed:tool_call>'         -%}
-	toolcallBeginToken = runtime.Str("<seed:tool_call>")
+	toolcallBeginToken = jinja2.Str("<seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:6:1 {%- set toolcall_end_token     = '</seed:tool_call>'        -%}
-	toolcallEndToken = runtime.Str("</seed:tool_call>")
+	toolcallEndToken = jinja2.Str("</seed:tool_call>")
 	// ByteDance-Seed-OSS.jinja:7:1 {%- set think_begin_token      = '<seed:think>'             -%}
-	thinkBeginToken = runtime.Str("<seed:think>")
+	thinkBeginToken = jinja2.Str("<seed:think>")
 	// ByteDance-Seed-OSS.jinja:8:1 {%- set think_end_token        = '</seed:think>'            -%}
-	thinkEndToken = runtime.Str("</seed:think>")
+	thinkEndToken = jinja2.Str("</seed:think>")
 	// ByteDance-Seed-OSS.jinja:9:1 {%- set budget_begin_token     = '<seed:cot_budget_reflect>'-%}
-	budgetBeginToken = runtime.Str("<seed:cot_budget_reflect>")
+	budgetBeginToken = jinja2.Str("<seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
-	budgetEndToken = runtime.Str("</seed:cot_budget_reflect>")
+	budgetEndToken = jinja2.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
-	if !runtime.LlamaCallTest("defined", thinkingBudget, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
-		thinkingBudget = runtime.Int(-1)
+		thinkingBudget = jinja2.Int(-1)
 	}
 	// ByteDance-Seed-OSS.jinja:15:1 {%- set budget_reflections_v05 = {
-	budgetReflectionsV05 = runtime.DictOf(runtime.Int(0), runtime.Int(0), runtime.Int(512), runtime.Int(128), runtime.Int(1024), runtime.Int(256), runtime.Int(2048), runtime.Int(512), runtime.Int(4096), runtime.Int(512), runtime.Int(8192), runtime.Int(1024), runtime.Int(16384), runtime.Int(1024))
+	budgetReflectionsV05 = jinja2.DictOf(jinja2.Int(0), jinja2.Int(0), jinja2.Int(512), jinja2.Int(128), jinja2.Int(1024), jinja2.Int(256), jinja2.Int(2048), jinja2.Int(512), jinja2.Int(4096), jinja2.Int(512), jinja2.Int(8192), jinja2.Int(1024), jinja2.Int(16384), jinja2.Int(1024))
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
-	nsInterval := runtime.None()
+	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", budgetReflectionsV05, nil, nil))) {
-		vals := runtime.Unpack(item, 2)
+	for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", budgetReflectionsV05, nil, nil))) {
+		vals := jinja2.Unpack(item, 2)
 		k := vals[0]
 		v := vals[1]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
-		if runtime.LlamaCallTest("none", nsInterval, nil, nil) && runtime.LlamaLe(thinkingBudget, k) {
+		if jinja2.LlamaCallTest("none", nsInterval, nil, nil) && jinja2.LlamaLe(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
-	if runtime.LlamaCallTest("none", nsInterval, nil, nil) {
+	if jinja2.LlamaCallTest("none", nsInterval, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
-		nsInterval = runtime.LlamaItemInt(budgetReflectionsV05, 16384)
+		nsInterval = jinja2.LlamaItemInt(budgetReflectionsV05, 16384)
 	}
 	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) || runtime.LlamaCallTest("none", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) || jinja2.LlamaCallTest("none", tools, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// ByteDance-Seed-OSS.jinja:47:1 {%- macro py_type(t) -%}
-	pyType := func(t runtime.Value) {
-		t = runtime.Param(t, "t")
+	pyType := func(t jinja2.Value) {
+		t = jinja2.Param(t, "t")
 		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
-		if runtime.EqStr(t, "string") {
+		if jinja2.EqStr(t, "string") {
 			w.WriteString("str")
-		} else if runtime.LlamaInStrs(t, "number", "integer") {
+		} else if jinja2.LlamaInStrs(t, "number", "integer") {
 			// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
 			w.WriteString("int")
-		} else if runtime.EqStr(t, "boolean") {
+		} else if jinja2.EqStr(t, "boolean") {
 			// ByteDance-Seed-OSS.jinja:50:9 {%- elif t == "boolean" -%}
 			w.WriteString("bool")
-		} else if runtime.EqStr(t, "array") {
+		} else if jinja2.EqStr(t, "array") {
 			// ByteDance-Seed-OSS.jinja:51:9 {%- elif t == "array" -%}
 			w.WriteString("list")
 		} else {
@@ -494,47 +494,47 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
-	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(bosToken, runtime.Str("system\n"), systemMessage))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("system\n"), systemMessage))
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	if runtime.LlamaCallTest("defined", useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
+	if jinja2.LlamaCallTest("defined", useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 	} else {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
-		var loop runtime.Loop
-		for loop.Start(w, runtime.LlamaIterable(tools), func(item runtime.Value) bool {
+		var loop jinja2.Loop
+		for loop.Start(w, jinja2.LlamaIterable(tools), func(item jinja2.Value) bool {
 			item2 := item
-			return runtime.EqStr(runtime.LlamaAttr(item2, "type"), "function")
+			return jinja2.EqStr(jinja2.LlamaAttr(item2, "type"), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "name"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaAttr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
 			for i := range items {
-				vals := runtime.Unpack(items[i], 2)
+				vals := jinja2.Unpack(items[i], 2)
 				name := vals[0]
 				spec := vals[1]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
-				runtime.LlamaWrite(w, name)
+				jinja2.LlamaWrite(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					pyType(runtime.LlamaAttr(spec, "type"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					pyType(jinja2.LlamaAttr(spec, "type"))
 				}))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(items)-1) {
@@ -543,30 +543,30 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(runtime.LlamaAttr(item, "function"), "description"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(jinja2.LlamaAttr(item, "function"), "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
-			itemFunction := runtime.LlamaAttr(item, "function")
-			itemFunctionParameters := runtime.LlamaAttr(itemFunction, "parameters")
-			itemFunctionParametersProperties := runtime.LlamaAttr(itemFunctionParameters, "properties")
+			itemFunction := jinja2.LlamaAttr(item, "function")
+			itemFunctionParameters := jinja2.LlamaAttr(itemFunction, "parameters")
+			itemFunctionParametersProperties := jinja2.LlamaAttr(itemFunctionParameters, "properties")
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
-					vals := runtime.Unpack(item, 2)
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
+					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
-					runtime.LlamaWrite(w, name)
+					jinja2.LlamaWrite(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						pyType(runtime.LlamaAttr(spec, "type"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						pyType(jinja2.LlamaAttr(spec, "type"))
 					}))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if runtime.LlamaIn(name, runtime.LlamaAttr(itemFunctionParameters, "required")) {
+					if jinja2.LlamaIn(name, jinja2.LlamaAttr(itemFunctionParameters, "required")) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -574,34 +574,34 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" "), runtime.Or(runtime.LlamaAttr(spec, "description"), func() runtime.Value {
-						return runtime.Str("")
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" "), jinja2.Or(jinja2.LlamaAttr(spec, "description"), func() jinja2.Value {
+						return jinja2.Str("")
 					})))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			item5Function := runtime.LlamaAttr(item, "function")
-			itemFunctionReturns := runtime.LlamaAttr(item5Function, "returns")
-			if (runtime.LlamaCallTest("defined", itemFunctionReturns, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(itemFunctionReturns, "properties"), nil, nil)) && runtime.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
+			item5Function := jinja2.LlamaAttr(item, "function")
+			itemFunctionReturns := jinja2.LlamaAttr(item5Function, "returns")
+			if (jinja2.LlamaCallTest("defined", itemFunctionReturns, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(itemFunctionReturns, "properties"), nil, nil)) && jinja2.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
-					vals := runtime.Unpack(item, 2)
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
+					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
-					runtime.LlamaWrite(w, name)
+					jinja2.LlamaWrite(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						pyType(runtime.LlamaAttr(spec, "type"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						pyType(jinja2.LlamaAttr(spec, "type"))
 					}))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" "), runtime.Or(runtime.LlamaAttr(spec, "description"), func() runtime.Value {
-						return runtime.Str("")
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" "), jinja2.Or(jinja2.LlamaAttr(spec, "description"), func() jinja2.Value {
+						return jinja2.Str("")
 					})))
 				}
 			}
@@ -609,134 +609,134 @@ func renderByteDanceSeedOSSLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) || (runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0))) {
+	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) || (jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
-		runtime.LlamaWrite(w, eosToken)
+		jinja2.LlamaWrite(w, eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
-	if runtime.LlamaCallTest("defined", thinkingBudget, nil, nil) {
+	if jinja2.LlamaCallTest("defined", thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
-		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("system")))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
-			runtime.LlamaWrite(w, eosToken)
-		} else if !runtime.Eq(thinkingBudget, runtime.Int(-1)) {
+			jinja2.LlamaWrite(w, eosToken)
+		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("system")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("system")))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
-			runtime.LlamaWrite(w, thinkingBudget)
+			jinja2.LlamaWrite(w, thinkingBudget)
 			w.WriteString(". That is, you need to complete your thinking within ")
 			// ByteDance-Seed-OSS.jinja:120:244 {{thinking_budget}}
-			runtime.LlamaWrite(w, thinkingBudget)
+			jinja2.LlamaWrite(w, thinkingBudget)
 			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120:367 {{ns.interval}}
-			runtime.LlamaWrite(w, nsInterval)
+			jinja2.LlamaWrite(w, nsInterval)
 			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121:1 {{ eos_token }}
-			runtime.LlamaWrite(w, eosToken)
+			jinja2.LlamaWrite(w, eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
-		messageRole := runtime.LlamaAttr(message, "role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaCallTest("iterable", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && runtime.LlamaCallTest("string", messageReasoningContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if (jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), thinkBeginToken), jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("string", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("string", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n<function=")), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n<function=")), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
-				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						argName := vals[0]
 						argValue := vals[1]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argName, runtime.Str(">")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argName, jinja2.Str(">")))
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						if !(runtime.LlamaCallTest("string", argValue, nil, nil)) {
-							argValue = runtime.LlamaCallFilter("string", argValue, nil, nil)
+						if !(jinja2.LlamaCallTest("string", argValue, nil, nil)) {
+							argValue = jinja2.LlamaCallFilter("string", argValue, nil, nil)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(argValue, runtime.Str("</parameter>\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(argValue, jinja2.Str("</parameter>\n")))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("</function>\n"), toolcallEndToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("</function>\n"), toolcallEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
-			runtime.LlamaWrite(w, eosToken)
-		} else if runtime.LlamaInStrs(messageRole, "user", "system") {
+			jinja2.LlamaWrite(w, eosToken)
+		} else if jinja2.LlamaInStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(bosToken, messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), eosToken))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(bosToken, messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), eosToken))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, messageRole))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && runtime.LlamaCallTest("string", messageReasoningContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if (jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), thinkBeginToken), runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), thinkBeginToken), jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("string", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("string", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), eosToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallFilter("trim", messageContent, nil, nil)), eosToken))
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(bosToken, messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), eosToken))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(bosToken, messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), eosToken))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("assistant\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("assistant\n")))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
-		if runtime.Eq(thinkingBudget, runtime.Int(0)) {
+		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			runtime.LlamaWrite(w, runtime.LlamaSum(thinkBeginToken, runtime.Str("\n"), budgetBeginToken, runtime.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, runtime.Str("\n"), thinkEndToken))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken))
 		}
 	}
 }
 
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansByteDanceSeedOSS = []runtime.Span{
+var spansByteDanceSeedOSS = []jinja2.Span{
 	{From: 65, To: 65, Line: 2, Col: 1, Construct: "set"},
 	{From: 67, To: 67, Line: 3, Col: 1, Construct: "set"},
 	{From: 69, To: 69, Line: 4, Col: 1, Construct: "set"},

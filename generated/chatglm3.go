@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Chatglm3 is the chat template builtin/chatglm3.jinja.
-var Chatglm3 = &runtime.Template{
+var Chatglm3 = &jinja2.Template{
 	Aliases: []string{"ee82df2f5bf187fa919bb45662e271c9a41bcabec3b59c1aa73f4dc39b2300e2", "fbd0078e17cd17ee12878596503b76c9a8f041bd05ef1b712c931df45abec3b0"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,14 +41,14 @@ var Chatglm3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderChatglm3 renders chatglm3.jinja.
-func renderChatglm3(w *runtime.Writer, in *runtime.Input) {
+func renderChatglm3(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]sop")
 	// chatglm3.jinja:9:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// chatglm3.jinja:10:1 {{- '<|' + message['role'] + '|>\n ' + message['content'] }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,20 +61,20 @@ func renderChatglm3(w *runtime.Writer, in *runtime.Input) {
 // renderChatglm3Llama renders chatglm3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderChatglm3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderChatglm3Llama(w *runtime.Writer, in *runtime.Input) {
+func renderChatglm3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]sop")
 	// chatglm3.jinja:9:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// chatglm3.jinja:10:1 {{- '<|' + message['role'] + '|>\n ' + message['content'] }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n ")), runtime.LlamaItemStr(message, "content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n ")), jinja2.LlamaItemStr(message, "content")))
 	}
 	w.WriteString("<|assistant|>")
 }
 
 // spansChatglm3 is the position table of chatglm3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansChatglm3 = []runtime.Span{
+var spansChatglm3 = []jinja2.Span{
 	{From: 51, To: 58, Line: 9, Col: 1, Construct: "for"},
 	{From: 53, To: 56, Line: 10, Col: 1, Construct: "{{ }}"},
 	{From: 68, To: 72, Line: 9, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Chatglm4 is the chat template builtin/chatglm4.jinja.
-var Chatglm4 = &runtime.Template{
+var Chatglm4 = &jinja2.Template{
 	Aliases: []string{"cb55c2f4ad8f4b865f4d801c3c3bd11c1e0e4db009e064d6d4b8855e3bff4d12", "4cbc9dda265a8bd6adad3bff0975d71b493d1d3ad78ad3cf8109645aa96c4b77"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,14 +41,14 @@ var Chatglm4 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderChatglm4 renders chatglm4.jinja.
-func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
+func renderChatglm4(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
 	// chatglm4.jinja:9:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,20 +61,20 @@ func renderChatglm4(w *runtime.Writer, in *runtime.Input) {
 // renderChatglm4Llama renders chatglm4.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderChatglm4 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderChatglm4Llama(w *runtime.Writer, in *runtime.Input) {
+func renderChatglm4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
 	// chatglm4.jinja:9:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")))
 	}
 	w.WriteString("<|assistant|>\n")
 }
 
 // spansChatglm4 is the position table of chatglm4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansChatglm4 = []runtime.Span{
+var spansChatglm4 = []jinja2.Span{
 	{From: 51, To: 58, Line: 9, Col: 1, Construct: "for"},
 	{From: 53, To: 56, Line: 10, Col: 1, Construct: "{{ }}"},
 	{From: 68, To: 72, Line: 9, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Cohere2MoE is the chat template llama.cpp/Cohere2MoE.jinja.
-var Cohere2MoE = &runtime.Template{
+var Cohere2MoE = &jinja2.Template{
 	Aliases: []string{"1e3e6422ec9189b947f409a84b3aab39472a272bc48b85a9d61b30c20e815df1"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,36 +41,36 @@ var Cohere2MoE = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderCohere2MoE renders Cohere2MoE.jinja.
-func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
+func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 	platformInstructionOverride := in.Lookup("platform_instruction_override")
 	reasoning := in.Lookup("reasoning")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	grounding := in.Lookup("grounding")
-	var groundingEnabled runtime.Value
+	var groundingEnabled jinja2.Value
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")
-	var toolsOrDocsExist runtime.Value
-	var renderToolsSection runtime.Value
-	var renderGrounding runtime.Value
-	var renderPlatformInstructionOverride runtime.Value
+	var toolsOrDocsExist jinja2.Value
+	var renderToolsSection jinja2.Value
+	var renderGrounding jinja2.Value
+	var renderPlatformInstructionOverride jinja2.Value
 	developerInstruction := in.Lookup("developer_instruction")
-	var hasDeveloperInstruction runtime.Value
-	var renderDeveloperInstruction runtime.Value
+	var hasDeveloperInstruction jinja2.Value
+	var renderDeveloperInstruction jinja2.Value
 	convertFirstSystemMsg := in.Lookup("convert_first_system_msg")
 	skipThinking := in.Lookup("skip_thinking")
 	bosToken := in.Lookup("bos_token")
-	printToolContent := runtime.Undefined("print_tool_content")
+	printToolContent := jinja2.Undefined("print_tool_content")
 	messages := in.Lookup("messages")
 	initialInstructionMessage := in.Lookup("initial_instruction_message")
 	responseFormat := in.Lookup("response_format")
-	var jsonObject runtime.Value
-	var jsonSchema runtime.Value
-	var jsonMode runtime.Value
+	var jsonObject jinja2.Value
+	var jsonSchema jinja2.Value
+	var jsonMode jinja2.Value
 	regenToolCallIds := in.Lookup("regen_tool_call_ids")
-	var renderedPlatformTurnChunk runtime.Value
+	var renderedPlatformTurnChunk jinja2.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
@@ -80,52 +80,52 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		platformInstructionOverride = w.Cut(mark)
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	if !(!runtime.IsUndefined(reasoning)) {
-		if runtime.IsDefined(reasoningEffort) && runtime.EqStr(runtime.FilterLower(reasoningEffort), "none") {
-			reasoning = runtime.Bool(false)
+	if !(!jinja2.IsUndefined(reasoning)) {
+		if jinja2.IsDefined(reasoningEffort) && jinja2.EqStr(jinja2.FilterLower(reasoningEffort), "none") {
+			reasoning = jinja2.Bool(false)
 		} else {
-			reasoning = runtime.Bool(true)
+			reasoning = jinja2.Bool(true)
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = runtime.FilterUpper(runtime.FilterDefault(grounding, []runtime.Value{runtime.Str("disabled")}, nil))
+	grounding = jinja2.FilterUpper(jinja2.FilterDefault(grounding, []jinja2.Value{jinja2.Str("disabled")}, nil))
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
-	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
+	groundingEnabled = jinja2.Bool(jinja2.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
-	toolsOrDocsExist = runtime.Or(tools, func() runtime.Value {
+	toolsOrDocsExist = jinja2.Or(tools, func() jinja2.Value {
 		return documents
 	})
 	// Cohere2MoE.jinja:15:1 {%- set render_tools_section = true %}
-	renderToolsSection = runtime.Bool(true)
+	renderToolsSection = jinja2.Bool(true)
 	// Cohere2MoE.jinja:16:1 {%- set render_grounding = grounding_enabled and tools_or_docs_exist %}
-	renderGrounding = runtime.And(groundingEnabled, func() runtime.Value {
+	renderGrounding = jinja2.And(groundingEnabled, func() jinja2.Value {
 		return toolsOrDocsExist
 	})
 	// Cohere2MoE.jinja:17:1 {%- set render_platform_instruction_override = true if platform_instruction_override else false %}
 	if platformInstructionOverride.Truthy() {
-		renderPlatformInstructionOverride = runtime.Bool(true)
+		renderPlatformInstructionOverride = jinja2.Bool(true)
 	} else {
-		renderPlatformInstructionOverride = runtime.Bool(false)
+		renderPlatformInstructionOverride = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:18:1 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
-	hasDeveloperInstruction = runtime.Or(developerInstruction, func() runtime.Value {
-		return runtime.Bool(runtime.EqStr(developerInstruction, ""))
+	hasDeveloperInstruction = jinja2.Or(developerInstruction, func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(developerInstruction, ""))
 	})
 	// Cohere2MoE.jinja:19:1 {%- set render_developer_instruction = true if developer_instruction else false %}
 	if developerInstruction.Truthy() {
-		renderDeveloperInstruction = runtime.Bool(true)
+		renderDeveloperInstruction = jinja2.Bool(true)
 	} else {
-		renderDeveloperInstruction = runtime.Bool(false)
+		renderDeveloperInstruction = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:20:1 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
-	convertFirstSystemMsg = runtime.FilterDefault(convertFirstSystemMsg, []runtime.Value{runtime.Bool(true)}, nil)
+	convertFirstSystemMsg = jinja2.FilterDefault(convertFirstSystemMsg, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
-	skipThinking = runtime.FilterDefault(skipThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	skipThinking = jinja2.FilterDefault(skipThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
 	w.Write(bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents runtime.Value) {
-		documents = runtime.Param(documents, "documents")
+	documentTurn := func(documents jinja2.Value) {
+		documents = jinja2.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
 		if !skipThinking.Truthy() {
@@ -133,10 +133,10 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
-		items := runtime.Iterate(w, documents)
+		items := jinja2.Iterate(w, documents)
 		for i := range items {
 			doc := items[i]
-			var docVal runtime.Value
+			var docVal jinja2.Value
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
 			docData := doc.Attr("data")
 			if docData.Truthy() {
@@ -146,7 +146,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			w.Write(runtime.Int(int64(i)))
+			w.Write(jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
 			w.WriteJSON(docVal, nil, nil)
@@ -158,37 +158,37 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		var counter runtime.Value
-		var toolCallIdSeen runtime.Value
+	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+		var counter jinja2.Value
+		var toolCallIdSeen jinja2.Value
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+			counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-			toolCallIdSeen = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
-			for _, msg := range runtime.Iterate(w, messages) {
+			for _, msg := range jinja2.Iterate(w, messages) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
 				msgToolCalls := msg.Attr("tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
-					for _, toolCall := range runtime.Iterate(w, msgToolCalls) {
+					for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
+						if jinja2.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
 							w.Write(counter.Attr("value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
-							runtime.CheckNamespace(toolCallIdSeen)
+							jinja2.CheckNamespace(toolCallIdSeen)
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
-							runtime.SetAttr(toolCallIdSeen, "value", runtime.Bool(true))
+							jinja2.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
 						}
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
-						runtime.CheckNamespace(counter)
+						jinja2.CheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						runtime.SetAttr(counter, "value", runtime.Add(counter.Attr("value"), runtime.Int(1)))
+						jinja2.SetAttr(counter, "value", jinja2.Add(counter.Attr("value"), jinja2.Int(1)))
 					}
 				}
 			}
@@ -199,22 +199,22 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolMsg = runtime.Param(toolMsg, "tool_msg")
-		var textWrapper runtime.Value
+	formatToolMessage := func(messages, toolMsg jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolMsg = jinja2.Param(toolMsg, "tool_msg")
+		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		toolCallIdToInt(messages, toolMsg.Attr("tool_call_id"))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
 		toolMsgContent := toolMsg.Attr("content")
-		if runtime.IsMapping(toolMsgContent) || runtime.IsString(toolMsgContent) {
+		if jinja2.IsMapping(toolMsgContent) || jinja2.IsString(toolMsgContent) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if runtime.IsString(toolMsgContent) {
+			if jinja2.IsString(toolMsgContent) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
+				textWrapper = jinja2.DictOf(jinja2.Str("content"), toolMsgContent)
 			} else {
 				// Cohere2MoE.jinja:69:17 {%- else -%}
 				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
@@ -226,15 +226,15 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
-			items := runtime.Iterate(w, toolMsgContent)
+			items := jinja2.Iterate(w, toolMsgContent)
 			for i := range items {
 				content := items[i]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				w.Write(runtime.Int(int64(i)))
+				w.Write(jinja2.Int(int64(i)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-				w.Write(runtime.Call(printToolContent, []runtime.Value{content}, nil))
+				w.Write(jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
 				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -244,20 +244,20 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// Cohere2MoE.jinja:84:1 {%- macro print_tool_content(item) %}
-	printToolContent = runtime.NewMacro(w, &runtime.MacroSpec{
+	printToolContent = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "print_tool_content",
 		Params: []string{"item"},
-	}, func(args []runtime.Value) {
-		item := runtime.Param(args[0], "item")
-		var textWrapper runtime.Value
+	}, func(args []jinja2.Value) {
+		item := jinja2.Param(args[0], "item")
+		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
 		itemType := item.Attr("type")
-		if runtime.EqStr(runtime.FilterLower(itemType), "text") {
+		if jinja2.EqStr(jinja2.FilterLower(itemType), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = runtime.DictOf(runtime.Str("content"), item.Attr("text"))
+			textWrapper = jinja2.DictOf(jinja2.Str("content"), item.Attr("text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
 			w.WriteJSON(textWrapper, nil, nil)
-		} else if (runtime.EqStr(runtime.FilterLower(itemType), "document") && item.Attr("document").Truthy()) && runtime.In(runtime.Str("data"), item.Attr("document")) {
+		} else if (jinja2.EqStr(jinja2.FilterLower(itemType), "document") && item.Attr("document").Truthy()) && jinja2.In(jinja2.Str("data"), item.Attr("document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
 			w.WriteJSON(item.Attr("document").Attr("data"), nil, nil)
@@ -268,16 +268,16 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
-	printMsg := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var lastWasText runtime.Value
+	printMsg := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var lastWasText jinja2.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if runtime.IsString(msg) {
+		if jinja2.IsString(msg) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
 			w.Write(msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if runtime.IsString(msg.Attr("content")) {
+		} else if jinja2.IsString(msg.Attr("content")) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
@@ -286,14 +286,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-			lastWasText = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			lastWasText = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := runtime.Iterate(w, msg.Attr("content"))
+			items := jinja2.Iterate(w, msg.Attr("content"))
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
 				contentType := content.Attr("type")
-				if runtime.EqStr(runtime.FilterLower(contentType), "text") {
+				if jinja2.EqStr(jinja2.FilterLower(contentType), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
 					if !lastWasText.Attr("value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
@@ -305,9 +305,9 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
-					runtime.CheckNamespace(lastWasText)
+					jinja2.CheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
-					runtime.SetAttr(lastWasText, "value", runtime.Bool(true))
+					jinja2.SetAttr(lastWasText, "value", jinja2.Bool(true))
 				} else {
 					// Cohere2MoE.jinja:111:17 {%- else -%}
 					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
@@ -315,12 +315,12 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
-					runtime.CheckNamespace(lastWasText)
+					jinja2.CheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
-					runtime.SetAttr(lastWasText, "value", runtime.Bool(false))
+					jinja2.SetAttr(lastWasText, "value", jinja2.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if runtime.EqStr(runtime.FilterLower(contentType), "image") {
+				if jinja2.EqStr(jinja2.FilterLower(contentType), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
 					contentData := content.Attr("data")
 					if contentData.Truthy() {
@@ -335,8 +335,8 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
-	printThinking := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
+	printThinking := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
 		msgReasoning := msg.Attr("reasoning")
 		if msgReasoning.Truthy() {
@@ -357,38 +357,38 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(messages.ItemInt(0).ItemStr("role")), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
 		developerInstruction = messages.ItemInt(0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
-		renderDeveloperInstruction = runtime.Bool(true)
+		renderDeveloperInstruction = jinja2.Bool(true)
 		// Cohere2MoE.jinja:138:216 {%- set initial_instruction_message = true %}
-		initialInstructionMessage = runtime.Bool(true)
+		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && runtime.EqStr(responseFormat.Attr("type"), "json_object") {
-		jsonObject = runtime.Bool(true)
+	if responseFormat.Truthy() && jinja2.EqStr(responseFormat.Attr("type"), "json_object") {
+		jsonObject = jinja2.Bool(true)
 	} else {
-		jsonObject = runtime.Bool(false)
+		jsonObject = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
-	jsonSchema = runtime.IfElse(responseFormat.Truthy(), func() runtime.Value {
-		return runtime.Or(responseFormat.Attr("json_schema"), func() runtime.Value {
+	jsonSchema = jinja2.IfElse(responseFormat.Truthy(), func() jinja2.Value {
+		return jinja2.Or(responseFormat.Attr("json_schema"), func() jinja2.Value {
 			return responseFormat.Attr("schema")
 		})
-	}, func() runtime.Value {
-		return runtime.NoElse(140)
+	}, func() jinja2.Value {
+		return jinja2.NoElse(140)
 	})
 	// Cohere2MoE.jinja:141:1 {%- set json_mode = json_object or json_schema %}
-	jsonMode = runtime.Or(jsonObject, func() runtime.Value {
+	jsonMode = jinja2.Or(jsonObject, func() jinja2.Value {
 		return jsonSchema
 	})
 	// Cohere2MoE.jinja:142:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := runtime.Int(0)
+	toolIdxValue := jinja2.Int(0)
 	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
-	toolIdsSeenValue := runtime.NewList()
+	toolIdsSeenValue := jinja2.NewList()
 	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
-	regenToolCallIds = runtime.FilterDefault(regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
+	regenToolCallIds = jinja2.FilterDefault(regenToolCallIds, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
 	sentDocumentsValue := false
 	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
@@ -399,14 +399,14 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:153:1 {%- set rendered_platform_turn_chunk = false %}
-	renderedPlatformTurnChunk = runtime.Bool(false)
+	renderedPlatformTurnChunk = jinja2.Bool(false)
 	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
 	if renderPlatformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
 		w.Write(platformInstructionOverride)
 		w.WriteString("\n")
 		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:161:1 {%- if render_grounding -%}
 	if renderGrounding.Truthy() {
@@ -416,7 +416,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("Note that both your responses and reflections can be grounded. Grounding means you associate pieces of texts (called \"spans\") with those specific tool results that support them (called \"sources\"). And you use a pair of tags \"<co>\" and \"</co>\" to indicate when a span can be grounded onto a list of sources, listing them out in the closing tag. Sources from the same tool call are grouped together and listed as \"{tool_call_id}:[{list of result indices}]\", before they are joined together by \",\". E.g., \"<co>span</co: 0:[1,2],1:[0]>\" means that \"span\" is supported by result 1 and 2 from \"tool_call_id=0\" as well as result 0 from \"tool_call_id=1\".\n")
 		// Cohere2MoE.jinja:166:1 {% set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:169:1 {%- if render_tools_section %}
 	if renderToolsSection.Truthy() {
@@ -439,7 +439,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Cohere2MoE.jinja:184:1 {%- for tool in tools %}
-			items := runtime.Iterate(w, tools)
+			items := jinja2.Iterate(w, tools)
 			for i := range items {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
@@ -465,7 +465,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("]\n```")
 		// Cohere2MoE.jinja:194:1 {%- set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:197:1 {%- if json_mode -%}
 	if jsonMode.Truthy() {
@@ -481,7 +481,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 			w.Write(jsonSchema)
 		}
 		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:210:1 {%- if rendered_platform_turn_chunk -%}
 	if renderedPlatformTurnChunk.Truthy() {
@@ -498,19 +498,19 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var msgRoleDowncased runtime.Value
+		var msgRoleDowncased jinja2.Value
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = runtime.FilterLower(message.Attr("role"))
+		msgRoleDowncased = jinja2.FilterLower(message.Attr("role"))
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
-		if runtime.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
+		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
 			printMsg(message)
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(msgRoleDowncased, "user") {
+		} else if jinja2.EqStr(msgRoleDowncased, "user") {
 			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
@@ -521,11 +521,11 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
+				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
-		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
+		} else if jinja2.EqStr(msgRoleDowncased, "assistant") || jinja2.EqStr(msgRoleDowncased, "chatbot") {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
@@ -540,7 +540,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
 						w.Write(messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
+					} else if ((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && jinja2.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
@@ -550,7 +550,7 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235:13 {%- for tc in message.tool_calls %}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					tc := items[i]
 					w.WriteString("\n    {\"tool_call_id\": \"")
@@ -576,13 +576,13 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
+					toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && runtime.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((message.Attr("reasoning").Truthy() || message.Attr("reasoning_content").Truthy()) || message.Attr("thinking").Truthy()) || (message.Attr("content").Truthy() && jinja2.EqStr(message.Attr("content").ItemInt(0).Attr("type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
 					printThinking(message)
@@ -592,20 +592,20 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 				printMsg(message)
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None())) {
+			for _, msg := range jinja2.Iterate(w, messages.Slice(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.None(), jinja2.None())) {
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if runtime.EqStr(runtime.FilterLower(msg.Attr("role")), "tool") {
+				if jinja2.EqStr(jinja2.FilterLower(msg.Attr("role")), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg)
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg.Attr("tool_call_id")))
+					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(msg.Attr("tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					break
@@ -630,35 +630,35 @@ func renderCohere2MoE(w *runtime.Writer, in *runtime.Input) {
 // renderCohere2MoELlama renders Cohere2MoE.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderCohere2MoE with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
+func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	platformInstructionOverride := in.Lookup("platform_instruction_override")
 	reasoning := in.Lookup("reasoning")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	grounding := in.Lookup("grounding")
-	var groundingEnabled runtime.Value
+	var groundingEnabled jinja2.Value
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")
-	var toolsOrDocsExist runtime.Value
-	var renderToolsSection runtime.Value
-	var renderGrounding runtime.Value
-	var renderPlatformInstructionOverride runtime.Value
+	var toolsOrDocsExist jinja2.Value
+	var renderToolsSection jinja2.Value
+	var renderGrounding jinja2.Value
+	var renderPlatformInstructionOverride jinja2.Value
 	developerInstruction := in.Lookup("developer_instruction")
-	var hasDeveloperInstruction runtime.Value
-	var renderDeveloperInstruction runtime.Value
+	var hasDeveloperInstruction jinja2.Value
+	var renderDeveloperInstruction jinja2.Value
 	convertFirstSystemMsg := in.Lookup("convert_first_system_msg")
 	skipThinking := in.Lookup("skip_thinking")
 	bosToken := in.Lookup("bos_token")
-	printToolContent := runtime.Undefined("print_tool_content")
+	printToolContent := jinja2.Undefined("print_tool_content")
 	messages := in.Lookup("messages")
 	initialInstructionMessage := in.Lookup("initial_instruction_message")
 	responseFormat := in.Lookup("response_format")
-	var jsonObject runtime.Value
-	var jsonSchema runtime.Value
-	var jsonMode runtime.Value
+	var jsonObject jinja2.Value
+	var jsonSchema jinja2.Value
+	var jsonMode jinja2.Value
 	regenToolCallIds := in.Lookup("regen_tool_call_ids")
-	var renderedPlatformTurnChunk runtime.Value
+	var renderedPlatformTurnChunk jinja2.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Cohere2MoE.jinja:1:1 {%- if not platform_instruction_override %}
 	if !platformInstructionOverride.Truthy() {
@@ -668,52 +668,52 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		platformInstructionOverride = w.Cut(mark)
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	if !(!runtime.LlamaCallTest("undefined", reasoning, nil, nil)) {
-		if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.EqStr(runtime.LlamaCallFilter("lower", reasoningEffort, nil, nil), "none") {
-			reasoning = runtime.Bool(false)
+	if !(!jinja2.LlamaCallTest("undefined", reasoning, nil, nil)) {
+		if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(jinja2.LlamaCallFilter("lower", reasoningEffort, nil, nil), "none") {
+			reasoning = jinja2.Bool(false)
 		} else {
-			reasoning = runtime.Bool(true)
+			reasoning = jinja2.Bool(true)
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = runtime.LlamaCallFilter("upper", runtime.LlamaCallFilter("default", grounding, []runtime.Value{runtime.Str("disabled")}, nil), nil, nil)
+	grounding = jinja2.LlamaCallFilter("upper", jinja2.LlamaCallFilter("default", grounding, []jinja2.Value{jinja2.Str("disabled")}, nil), nil, nil)
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
-	groundingEnabled = runtime.Bool(runtime.EqStr(grounding, "ENABLED"))
+	groundingEnabled = jinja2.Bool(jinja2.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
-	toolsOrDocsExist = runtime.Or(tools, func() runtime.Value {
+	toolsOrDocsExist = jinja2.Or(tools, func() jinja2.Value {
 		return documents
 	})
 	// Cohere2MoE.jinja:15:1 {%- set render_tools_section = true %}
-	renderToolsSection = runtime.Bool(true)
+	renderToolsSection = jinja2.Bool(true)
 	// Cohere2MoE.jinja:16:1 {%- set render_grounding = grounding_enabled and tools_or_docs_exist %}
-	renderGrounding = runtime.And(groundingEnabled, func() runtime.Value {
+	renderGrounding = jinja2.And(groundingEnabled, func() jinja2.Value {
 		return toolsOrDocsExist
 	})
 	// Cohere2MoE.jinja:17:1 {%- set render_platform_instruction_override = true if platform_instruction_override else false %}
 	if platformInstructionOverride.Truthy() {
-		renderPlatformInstructionOverride = runtime.Bool(true)
+		renderPlatformInstructionOverride = jinja2.Bool(true)
 	} else {
-		renderPlatformInstructionOverride = runtime.Bool(false)
+		renderPlatformInstructionOverride = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:18:1 {%- set has_developer_instruction = developer_instruction or developer_instruction == "" %}
-	hasDeveloperInstruction = runtime.Or(developerInstruction, func() runtime.Value {
-		return runtime.Bool(runtime.EqStr(developerInstruction, ""))
+	hasDeveloperInstruction = jinja2.Or(developerInstruction, func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(developerInstruction, ""))
 	})
 	// Cohere2MoE.jinja:19:1 {%- set render_developer_instruction = true if developer_instruction else false %}
 	if developerInstruction.Truthy() {
-		renderDeveloperInstruction = runtime.Bool(true)
+		renderDeveloperInstruction = jinja2.Bool(true)
 	} else {
-		renderDeveloperInstruction = runtime.Bool(false)
+		renderDeveloperInstruction = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:20:1 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
-	convertFirstSystemMsg = runtime.LlamaCallFilter("default", convertFirstSystemMsg, []runtime.Value{runtime.Bool(true)}, nil)
+	convertFirstSystemMsg = jinja2.LlamaCallFilter("default", convertFirstSystemMsg, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
-	skipThinking = runtime.LlamaCallFilter("default", skipThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	skipThinking = jinja2.LlamaCallFilter("default", skipThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents runtime.Value) {
-		documents = runtime.Param(documents, "documents")
+	documentTurn := func(documents jinja2.Value) {
+		documents = jinja2.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 		// Cohere2MoE.jinja:25:41 {%- if not skip_thinking -%}
 		if !skipThinking.Truthy() {
@@ -721,12 +721,12 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
-		var docVal runtime.Value
-		items := runtime.Iterate(w, runtime.LlamaIterable(documents))
+		var docVal jinja2.Value
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(documents))
 		for i := range items {
 			doc := items[i]
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
-			docData := runtime.LlamaAttr(doc, "data")
+			docData := jinja2.LlamaAttr(doc, "data")
 			if docData.Truthy() {
 				docVal = docData
 			} else {
@@ -734,10 +734,10 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			runtime.LlamaWrite(w, runtime.Int(int64(i)))
+			jinja2.LlamaWrite(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", docVal, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", docVal, nil, nil))
 			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -746,65 +746,65 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:42:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		var counter runtime.Value
-		var toolCallIdSeen runtime.Value
+	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+		var counter jinja2.Value
+		var toolCallIdSeen jinja2.Value
 		// Cohere2MoE.jinja:43:1 {%- if regen_tool_call_ids -%}
 		if regenToolCallIds.Truthy() {
 			// Cohere2MoE.jinja:44:5 {%- set counter = namespace(value=0) %}
-			counter = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+			counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
-			toolCallIdSeen = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
-			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+			for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-				msgToolCalls := runtime.LlamaAttr(msg, "tool_calls")
+				msgToolCalls := jinja2.LlamaAttr(msg, "tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
-					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(msgToolCalls)) {
+					for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(msgToolCalls)) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if runtime.Eq(runtime.LlamaAttr(toolCall, "id"), toolCallId) && !runtime.LlamaAttr(toolCallIdSeen, "value").Truthy() {
+						if jinja2.Eq(jinja2.LlamaAttr(toolCall, "id"), toolCallId) && !jinja2.LlamaAttr(toolCallIdSeen, "value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
-							runtime.LlamaWrite(w, runtime.LlamaAttr(counter, "value"))
+							jinja2.LlamaWrite(w, jinja2.LlamaAttr(counter, "value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
-							runtime.LlamaCheckNamespace(toolCallIdSeen)
+							jinja2.LlamaCheckNamespace(toolCallIdSeen)
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
-							runtime.LlamaSetAttr(toolCallIdSeen, "value", runtime.Bool(true))
+							jinja2.LlamaSetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
 						}
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
-						runtime.LlamaCheckNamespace(counter)
+						jinja2.LlamaCheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						runtime.LlamaSetAttr(counter, "value", runtime.LlamaAdd(runtime.LlamaAttr(counter, "value"), runtime.Int(1)))
+						jinja2.LlamaSetAttr(counter, "value", jinja2.LlamaAdd(jinja2.LlamaAttr(counter, "value"), jinja2.Int(1)))
 					}
 				}
 			}
 		} else {
 			// Cohere2MoE.jinja:57:5 {%- else -%}
 			// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId)
+			jinja2.LlamaWrite(w, toolCallId)
 		}
 	}
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolMsg = runtime.Param(toolMsg, "tool_msg")
-		var textWrapper runtime.Value
+	formatToolMessage := func(messages, toolMsg jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolMsg = jinja2.Param(toolMsg, "tool_msg")
+		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			toolCallIdToInt(messages, runtime.LlamaAttr(toolMsg, "tool_call_id"))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			toolCallIdToInt(messages, jinja2.LlamaAttr(toolMsg, "tool_call_id"))
 		}))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		toolMsgContent := runtime.LlamaAttr(toolMsg, "content")
-		if runtime.LlamaCallTest("mapping", toolMsgContent, nil, nil) || runtime.LlamaCallTest("string", toolMsgContent, nil, nil) {
+		toolMsgContent := jinja2.LlamaAttr(toolMsg, "content")
+		if jinja2.LlamaCallTest("mapping", toolMsgContent, nil, nil) || jinja2.LlamaCallTest("string", toolMsgContent, nil, nil) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if runtime.LlamaCallTest("string", toolMsgContent, nil, nil) {
+			if jinja2.LlamaCallTest("string", toolMsgContent, nil, nil) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
-				textWrapper = runtime.DictOf(runtime.Str("content"), toolMsgContent)
+				textWrapper = jinja2.DictOf(jinja2.Str("content"), toolMsgContent)
 			} else {
 				// Cohere2MoE.jinja:69:17 {%- else -%}
 				// Cohere2MoE.jinja:70:17 {%- set text_wrapper = tool_msg.content -%}
@@ -812,19 +812,19 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", textWrapper, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", textWrapper, nil, nil))
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(toolMsgContent))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(toolMsgContent))
 			for i := range items {
 				content := items[i]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				runtime.LlamaWrite(w, runtime.Int(int64(i)))
+				jinja2.LlamaWrite(w, jinja2.Int(int64(i)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-				runtime.LlamaWrite(w, runtime.Call(printToolContent, []runtime.Value{content}, nil))
+				jinja2.LlamaWrite(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
 				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -834,88 +834,88 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// Cohere2MoE.jinja:84:1 {%- macro print_tool_content(item) %}
-	printToolContent = runtime.NewMacro(w, &runtime.MacroSpec{
+	printToolContent = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Llama:  true,
 		Name:   "print_tool_content",
 		Params: []string{"item"},
-	}, func(args []runtime.Value) {
-		item := runtime.Param(args[0], "item")
-		var textWrapper runtime.Value
+	}, func(args []jinja2.Value) {
+		item := jinja2.Param(args[0], "item")
+		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		itemType := runtime.LlamaAttr(item, "type")
-		if runtime.EqStr(runtime.LlamaCallFilter("lower", itemType, nil, nil), "text") {
+		itemType := jinja2.LlamaAttr(item, "type")
+		if jinja2.EqStr(jinja2.LlamaCallFilter("lower", itemType, nil, nil), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = runtime.DictOf(runtime.Str("content"), runtime.LlamaAttr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Str("content"), jinja2.LlamaAttr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", textWrapper, nil, nil))
-		} else if (runtime.EqStr(runtime.LlamaCallFilter("lower", itemType, nil, nil), "document") && runtime.LlamaAttr(item, "document").Truthy()) && runtime.LlamaIn(runtime.Str("data"), runtime.LlamaAttr(item, "document")) {
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", textWrapper, nil, nil))
+		} else if (jinja2.EqStr(jinja2.LlamaCallFilter("lower", itemType, nil, nil), "document") && jinja2.LlamaAttr(item, "document").Truthy()) && jinja2.LlamaIn(jinja2.Str("data"), jinja2.LlamaAttr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(runtime.LlamaAttr(item, "document"), "data"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(jinja2.LlamaAttr(item, "document"), "data"), nil, nil))
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", item, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", item, nil, nil))
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
-	printMsg := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var lastWasText runtime.Value
+	printMsg := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var lastWasText jinja2.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if runtime.LlamaCallTest("string", msg, nil, nil) {
+		if jinja2.LlamaCallTest("string", msg, nil, nil) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
-			runtime.LlamaWrite(w, msg)
+			jinja2.LlamaWrite(w, msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if runtime.LlamaCallTest("string", runtime.LlamaAttr(msg, "content"), nil, nil) {
+		} else if jinja2.LlamaCallTest("string", jinja2.LlamaAttr(msg, "content"), nil, nil) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(msg, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(msg, "content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
-			lastWasText = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+			lastWasText = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(msg, "content")))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(msg, "content")))
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "text") {
+				if jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(content, "type"), nil, nil), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-					if !runtime.LlamaAttr(lastWasText, "value").Truthy() {
+					if !jinja2.LlamaAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(content, "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(content, "text"))
 					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
-					runtime.LlamaCheckNamespace(lastWasText)
+					jinja2.LlamaCheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
-					runtime.LlamaSetAttr(lastWasText, "value", runtime.Bool(true))
+					jinja2.LlamaSetAttr(lastWasText, "value", jinja2.Bool(true))
 				} else {
 					// Cohere2MoE.jinja:111:17 {%- else -%}
 					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-					if runtime.LlamaAttr(lastWasText, "value").Truthy() {
+					if jinja2.LlamaAttr(lastWasText, "value").Truthy() {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
-					runtime.LlamaCheckNamespace(lastWasText)
+					jinja2.LlamaCheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
-					runtime.LlamaSetAttr(lastWasText, "value", runtime.Bool(false))
+					jinja2.LlamaSetAttr(lastWasText, "value", jinja2.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(content, "type"), nil, nil), "image") {
+				if jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(content, "type"), nil, nil), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					contentData := runtime.LlamaAttr(content, "data")
+					contentData := jinja2.LlamaAttr(content, "data")
 					if contentData.Truthy() {
 						// Cohere2MoE.jinja:119:1 {{ content.data }}
-						runtime.LlamaWrite(w, contentData)
+						jinja2.LlamaWrite(w, contentData)
 					} else {
 						// Cohere2MoE.jinja:120:21 {%- else -%}
 						w.WriteString("<|IMG_PATCH|>")
@@ -925,60 +925,60 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Cohere2MoE.jinja:127:1 {%- macro print_thinking(msg) %}
-	printThinking := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
+	printThinking := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msgReasoning := runtime.LlamaAttr(msg, "reasoning")
+		msgReasoning := jinja2.LlamaAttr(msg, "reasoning")
 		if msgReasoning.Truthy() {
 			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
-			runtime.LlamaWrite(w, msgReasoning)
-		} else if runtime.LlamaAttr(msg, "reasoning_content").Truthy() {
+			jinja2.LlamaWrite(w, msgReasoning)
+		} else if jinja2.LlamaAttr(msg, "reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(msg, "reasoning_content"))
-		} else if runtime.LlamaAttr(msg, "thinking").Truthy() {
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(msg, "reasoning_content"))
+		} else if jinja2.LlamaAttr(msg, "thinking").Truthy() {
 			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(msg, "thinking"))
-		} else if runtime.LlamaAttr(msg, "content").Truthy() && runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(msg, "content"), 0), "thinking").Truthy() {
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(msg, "thinking"))
+		} else if jinja2.LlamaAttr(msg, "content").Truthy() && jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(msg, "content"), 0), "thinking").Truthy() {
 			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(msg, "content"), 0), "thinking"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(msg, "content"), 0), "thinking"))
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
-		developerInstruction = runtime.LlamaItemInt(messages, 0)
+		developerInstruction = jinja2.LlamaItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
-		renderDeveloperInstruction = runtime.Bool(true)
+		renderDeveloperInstruction = jinja2.Bool(true)
 		// Cohere2MoE.jinja:138:216 {%- set initial_instruction_message = true %}
-		initialInstructionMessage = runtime.Bool(true)
+		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && runtime.EqStr(runtime.LlamaAttr(responseFormat, "type"), "json_object") {
-		jsonObject = runtime.Bool(true)
+	if responseFormat.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(responseFormat, "type"), "json_object") {
+		jsonObject = jinja2.Bool(true)
 	} else {
-		jsonObject = runtime.Bool(false)
+		jsonObject = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
-	jsonSchema = runtime.IfElse(responseFormat.Truthy(), func() runtime.Value {
-		return runtime.Or(runtime.LlamaAttr(responseFormat, "json_schema"), func() runtime.Value {
-			return runtime.LlamaAttr(responseFormat, "schema")
+	jsonSchema = jinja2.IfElse(responseFormat.Truthy(), func() jinja2.Value {
+		return jinja2.Or(jinja2.LlamaAttr(responseFormat, "json_schema"), func() jinja2.Value {
+			return jinja2.LlamaAttr(responseFormat, "schema")
 		})
-	}, func() runtime.Value {
-		return runtime.NoElse(140)
+	}, func() jinja2.Value {
+		return jinja2.NoElse(140)
 	})
 	// Cohere2MoE.jinja:141:1 {%- set json_mode = json_object or json_schema %}
-	jsonMode = runtime.Or(jsonObject, func() runtime.Value {
+	jsonMode = jinja2.Or(jsonObject, func() jinja2.Value {
 		return jsonSchema
 	})
 	// Cohere2MoE.jinja:142:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := runtime.Int(0)
+	toolIdxValue := jinja2.Int(0)
 	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
-	toolIdsSeenValue := runtime.NewList()
+	toolIdsSeenValue := jinja2.NewList()
 	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
-	regenToolCallIds = runtime.LlamaCallFilter("default", regenToolCallIds, []runtime.Value{runtime.Bool(true)}, nil)
+	regenToolCallIds = jinja2.LlamaCallFilter("default", regenToolCallIds, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
 	sentDocumentsValue := false
 	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
@@ -989,14 +989,14 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:153:1 {%- set rendered_platform_turn_chunk = false %}
-	renderedPlatformTurnChunk = runtime.Bool(false)
+	renderedPlatformTurnChunk = jinja2.Bool(false)
 	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
 	if renderPlatformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
-		runtime.LlamaWrite(w, platformInstructionOverride)
+		jinja2.LlamaWrite(w, platformInstructionOverride)
 		w.WriteString("\n")
 		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:161:1 {%- if render_grounding -%}
 	if renderGrounding.Truthy() {
@@ -1006,7 +1006,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("Note that both your responses and reflections can be grounded. Grounding means you associate pieces of texts (called \"spans\") with those specific tool results that support them (called \"sources\"). And you use a pair of tags \"<co>\" and \"</co>\" to indicate when a span can be grounded onto a list of sources, listing them out in the closing tag. Sources from the same tool call are grouped together and listed as \"{tool_call_id}:[{list of result indices}]\", before they are joined together by \",\". E.g., \"<co>span</co: 0:[1,2],1:[0]>\" means that \"span\" is supported by result 1 and 2 from \"tool_call_id=0\" as well as result 0 from \"tool_call_id=1\".\n")
 		// Cohere2MoE.jinja:166:1 {% set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:169:1 {%- if render_tools_section %}
 	if renderToolsSection.Truthy() {
@@ -1029,18 +1029,18 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// Cohere2MoE.jinja:184:1 {%- for tool in tools %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 			for i := range items {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name"))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name"))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "description"))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -1054,7 +1054,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("]\n```")
 		// Cohere2MoE.jinja:194:1 {%- set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:197:1 {%- if json_mode -%}
 	if jsonMode.Truthy() {
@@ -1067,10 +1067,10 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 		if jsonSchema.Truthy() {
 			w.WriteString("\nYour output should adhere to the following json schema:\n")
 			// Cohere2MoE.jinja:206:1 {{ json_schema }}
-			runtime.LlamaWrite(w, jsonSchema)
+			jinja2.LlamaWrite(w, jsonSchema)
 		}
 		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
-		renderedPlatformTurnChunk = runtime.Bool(true)
+		renderedPlatformTurnChunk = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:210:1 {%- if rendered_platform_turn_chunk -%}
 	if renderedPlatformTurnChunk.Truthy() {
@@ -1083,31 +1083,31 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 	if renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			printMsg(developerInstruction)
 		}))
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
-	var msgRoleDowncased runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var msgRoleDowncased jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = runtime.LlamaCallFilter("lower", runtime.LlamaAttr(message, "role"), nil, nil)
+		msgRoleDowncased = jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(message, "role"), nil, nil)
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
-		if runtime.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
+		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				printMsg(message)
 			}))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(msgRoleDowncased, "user") {
+		} else if jinja2.EqStr(msgRoleDowncased, "user") {
 			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				printMsg(message)
 			}))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
@@ -1116,32 +1116,32 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = runtime.LlamaAdd(toolIdxValue, runtime.Int(1))
+				toolIdxValue = jinja2.LlamaAdd(toolIdxValue, jinja2.Int(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					documentTurn(documents)
 				}))
 			}
-		} else if runtime.EqStr(msgRoleDowncased, "assistant") || runtime.EqStr(msgRoleDowncased, "chatbot") {
+		} else if jinja2.EqStr(msgRoleDowncased, "assistant") || jinja2.EqStr(msgRoleDowncased, "chatbot") {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
-					messageToolPlan := runtime.LlamaAttr(message, "tool_plan")
+					messageToolPlan := jinja2.LlamaAttr(message, "tool_plan")
 					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
-						runtime.LlamaWrite(w, messageToolPlan)
+						jinja2.LlamaWrite(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((runtime.LlamaAttr(message, "reasoning").Truthy() || runtime.LlamaAttr(message, "reasoning_content").Truthy()) || runtime.LlamaAttr(message, "thinking").Truthy()) || (runtime.LlamaAttr(message, "content").Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(message, "content"), 0), "type"), "thinking")) {
+					} else if ((jinja2.LlamaAttr(message, "reasoning").Truthy() || jinja2.LlamaAttr(message, "reasoning_content").Truthy()) || jinja2.LlamaAttr(message, "thinking").Truthy()) || (jinja2.LlamaAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(message, "content"), 0), "type"), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
-						runtime.LlamaWrite(w, w.Capture(func() {
+						jinja2.LlamaWrite(w, w.Capture(func() {
 							printThinking(message)
 						}))
 						w.WriteString("<|END_THINKING|>")
@@ -1149,70 +1149,70 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235:13 {%- for tc in message.tool_calls %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					tc := items[i]
 					w.WriteString("\n    {\"tool_call_id\": \"")
 					// Cohere2MoE.jinja:237:23 {%- if regen_tool_call_ids -%}
 					if regenToolCallIds.Truthy() {
 						// Cohere2MoE.jinja:237:53 {{ tool_idx.value }}
-						runtime.LlamaWrite(w, toolIdxValue)
+						jinja2.LlamaWrite(w, toolIdxValue)
 					} else {
 						// Cohere2MoE.jinja:237:77 {%- else -%}
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
-						runtime.LlamaWrite(w, runtime.LlamaAttr(tc, "id"))
+						jinja2.LlamaWrite(w, jinja2.LlamaAttr(tc, "id"))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = runtime.LlamaAdd(toolIdxValue, runtime.Int(1))
+					toolIdxValue = jinja2.LlamaAdd(toolIdxValue, jinja2.Int(1))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((runtime.LlamaAttr(message, "reasoning").Truthy() || runtime.LlamaAttr(message, "reasoning_content").Truthy()) || runtime.LlamaAttr(message, "thinking").Truthy()) || (runtime.LlamaAttr(message, "content").Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(runtime.LlamaAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((jinja2.LlamaAttr(message, "reasoning").Truthy() || jinja2.LlamaAttr(message, "reasoning_content").Truthy()) || jinja2.LlamaAttr(message, "thinking").Truthy()) || (jinja2.LlamaAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						printThinking(message)
 					}))
 					w.WriteString("<|END_THINKING|>")
 				}
 				// Cohere2MoE.jinja:246:13 {{ print_msg(message) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					printMsg(message)
 				}))
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(msgRoleDowncased, "tool") && runtime.LlamaNotIn(runtime.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.LlamaNotIn(jinja2.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				formatToolMessage(messages, message)
 			}))
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.Missing(), runtime.Missing()))) {
+			for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing()))) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {
+				if jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(msg, "role"), nil, nil), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						formatToolMessage(messages, msg)
 					}))
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = runtime.LlamaAdd(toolIdsSeenValue, runtime.NewList(runtime.LlamaAttr(msg, "tool_call_id")))
+					toolIdsSeenValue = jinja2.LlamaAdd(toolIdsSeenValue, jinja2.NewList(jinja2.LlamaAttr(msg, "tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					w.Drop(mark)
@@ -1237,7 +1237,7 @@ func renderCohere2MoELlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansCohere2MoE is the position table of Cohere2MoE.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansCohere2MoE = []runtime.Span{
+var spansCohere2MoE = []jinja2.Span{
 	{From: 76, To: 81, Line: 1, Col: 1, Construct: "if"},
 	{From: 78, To: 80, Line: 2, Col: 1, Construct: "set"},
 	{From: 83, To: 89, Line: 11, Col: 1, Construct: "set"},

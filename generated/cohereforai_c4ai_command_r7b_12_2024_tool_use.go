@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // CohereForAIC4aiCommandR7b122024ToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
-var CohereForAIC4aiCommandR7b122024ToolUse = &runtime.Template{
+var CohereForAIC4aiCommandR7b122024ToolUse = &jinja2.Template{
 	Aliases: []string{"109affe24153856098187e945499d4343f035582274124d2879be2996e201c0a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var CohereForAIC4aiCommandR7b122024ToolUse = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderCohereForAIC4aiCommandR7b122024ToolUse renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja.
-func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime.Input) {
+func renderCohereForAIC4aiCommandR7b122024ToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	developerPreamble := in.Lookup("developer_preamble")
@@ -55,16 +55,16 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:1 {{ bos_token }}
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents runtime.Value) {
-		documents = runtime.Param(documents, "documents")
+	documentTurn := func(documents jinja2.Value) {
+		documents = jinja2.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
-		items := runtime.Iterate(w, documents)
+		items := jinja2.Iterate(w, documents)
 		for i := range items {
 			doc := items[i]
 			w.WriteString("            \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
-			w.Write(runtime.Int(int64(i)))
+			w.Write(jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
 			w.WriteJSON(doc, nil, nil)
@@ -76,43 +76,43 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		var counter runtime.Value
-		var toolCallIdSeen runtime.Value
+	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+		var counter jinja2.Value
+		var toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+		counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+		toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
-		for _, msg := range runtime.Iterate(w, messages) {
+		for _, msg := range jinja2.Iterate(w, messages) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
 			msgToolCalls := msg.Attr("tool_calls")
 			if msgToolCalls.Truthy() {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, msgToolCalls) {
+				for _, toolCall := range jinja2.Iterate(w, msgToolCalls) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if runtime.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
+					if jinja2.Eq(toolCall.Attr("id"), toolCallId) && !toolCallIdSeen.Attr("value").Truthy() {
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
 						w.Write(counter.Attr("value"))
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
-						runtime.CheckNamespace(toolCallIdSeen)
+						jinja2.CheckNamespace(toolCallIdSeen)
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
-						runtime.SetAttr(toolCallIdSeen, "value", runtime.Bool(true))
+						jinja2.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
 					}
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
-					runtime.CheckNamespace(counter)
+					jinja2.CheckNamespace(counter)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					runtime.SetAttr(counter, "value", runtime.Add(counter.Attr("value"), runtime.Int(1)))
+					jinja2.SetAttr(counter, "value", jinja2.Add(counter.Attr("value"), jinja2.Int(1)))
 				}
 			}
 		}
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolMsg = runtime.Param(toolMsg, "tool_msg")
+	formatToolMessage := func(messages, toolMsg jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolMsg = jinja2.Param(toolMsg, "tool_msg")
 		w.WriteString("    {\n        \"tool_call_id\": \"")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
 		toolCallIdToInt(messages, toolMsg.Attr("tool_call_id"))
@@ -122,14 +122,14 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
-	if messages.Truthy() && runtime.EqStr(runtime.FilterLower(messages.ItemInt(0).ItemStr("role")), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.FilterLower(messages.ItemInt(0).ItemStr("role")), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
 		developerPreamble = messages.ItemInt(0).ItemStr("content")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:44:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := runtime.Int(0)
+	toolIdxValue := jinja2.Int(0)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:45:1 {%- set tool_ids_seen = namespace(value=[]) %}
-	toolIdsSeenValue := runtime.NewList()
+	toolIdsSeenValue := jinja2.NewList()
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:46:1 {%- set sent_documents = namespace(value=false) %}
 	sentDocumentsValue := false
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># System Preamble\nYou are in contextual safety mode. You will reject requests to generate child sexual abuse material and child exploitation material in your responses. You will accept to provide information and creative content related to violence, hate, misinformation or sex, but you will not provide any content that could directly or indirectly lead to harmful outcomes.\n\nYour information cutoff date is June 2024.\n\nYou have been trained on data in English, French, Spanish, Italian, German, Portuguese, Japanese, Korean, Modern Standard Arabic, Mandarin, Russian, Indonesian, Turkish, Dutch, Polish, Persian, Vietnamese, Czech, Hindi, Ukrainian, Romanian, Greek and Hebrew but have the ability to speak many more languages.\n")
@@ -151,7 +151,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 			w.WriteString("\n")
 		}
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:94:1 {% for tool in tools %}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			w.WriteString("    {\"name\": \"")
@@ -182,17 +182,17 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:129:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(runtime.FilterLower(messageRole), "system") && !((i == 0) && developerPreamble.Truthy()) {
+		if jinja2.EqStr(jinja2.FilterLower(messageRole), "system") && !((i == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(runtime.FilterLower(messageRole), "user") {
+		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
@@ -203,11 +203,11 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:128 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:166 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
+				toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:211 {{ document_turn(documents) }}
 				documentTurn(documents)
 			}
-		} else if runtime.EqStr(runtime.FilterLower(messageRole), "assistant") || runtime.EqStr(runtime.FilterLower(messageRole), "chatbot") {
+		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "assistant") || jinja2.EqStr(jinja2.FilterLower(messageRole), "chatbot") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
@@ -218,7 +218,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("reasoning_content"))
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136:5 {% for tc in message.tool_calls %}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					tc := items[i]
 					w.WriteString("    {\"tool_call_id\": \"")
@@ -238,7 +238,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 					}
 					w.WriteString("\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:139:5 {% set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = runtime.Add(toolIdxValue, runtime.Int(1))
+					toolIdxValue = jinja2.Add(toolIdxValue, jinja2.Int(1))
 				}
 				w.WriteString("]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
@@ -248,20 +248,20 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 				w.Write(message.Attr("content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(runtime.FilterLower(messageRole), "tool") && runtime.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(jinja2.FilterLower(messageRole), "tool") && jinja2.NotIn(message.Attr("tool_call_id"), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
 			formatToolMessage(messages, message)
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range runtime.Iterate(w, messages.Slice(runtime.Add(runtime.Int(int64(i)), runtime.Int(1)), runtime.None(), runtime.None())) {
+			for _, msg := range jinja2.Iterate(w, messages.Slice(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.None(), jinja2.None())) {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if runtime.EqStr(runtime.FilterLower(msg.Attr("role")), "tool") {
+				if jinja2.EqStr(jinja2.FilterLower(msg.Attr("role")), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
 					formatToolMessage(messages, msg)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = runtime.Add(toolIdsSeenValue, runtime.NewList(msg.Attr("tool_call_id")))
+					toolIdsSeenValue = jinja2.Add(toolIdsSeenValue, jinja2.NewList(msg.Attr("tool_call_id")))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
 					break
@@ -280,9 +280,9 @@ func renderCohereForAIC4aiCommandR7b122024ToolUse(w *runtime.Writer, in *runtime
 // renderCohereForAIC4aiCommandR7b122024ToolUseLlama renders CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderCohereForAIC4aiCommandR7b122024ToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *runtime.Input) {
+func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	developerPreamble := in.Lookup("developer_preamble")
@@ -291,21 +291,21 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 	enableCitations := in.Lookup("enable_citations")
 	enableThinking := in.Lookup("enable_thinking")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:1 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:1:16 {%- macro document_turn(documents) -%}
-	documentTurn := func(documents runtime.Value) {
-		documents = runtime.Param(documents, "documents")
+	documentTurn := func(documents jinja2.Value) {
+		documents = jinja2.Param(documents, "documents")
 		w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|><|START_THINKING|>I will look through the document to address the users needs.<|END_THINKING|><|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:9:1 {% for doc in documents %}
-		items := runtime.Iterate(w, runtime.LlamaIterable(documents))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(documents))
 		for i := range items {
 			doc := items[i]
 			w.WriteString("            \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:14 {{ loop.index0 }}
-			runtime.LlamaWrite(w, runtime.Int(int64(i)))
+			jinja2.LlamaWrite(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:34 {{doc|tojson}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", doc, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", doc, nil, nil))
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:10:48 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",\n")
@@ -314,62 +314,62 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 		w.WriteString("\n        },\n        \"is_error\": null\n    }\n]<|END_TOOL_RESULT|><|END_OF_TURN_TOKEN|>")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:18:1 {%- macro tool_call_id_to_int(messages, tool_call_id) %}
-	toolCallIdToInt := func(messages, toolCallId runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolCallId = runtime.Param(toolCallId, "tool_call_id")
-		var counter runtime.Value
-		var toolCallIdSeen runtime.Value
+	toolCallIdToInt := func(messages, toolCallId jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
+		var counter jinja2.Value
+		var toolCallIdSeen jinja2.Value
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:19:1 {%- set counter = namespace(value=0) %}
-		counter = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Int(0))})
+		counter = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Int(0))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:20:1 {%- set tool_call_id_seen = namespace(value=false) %}
-		toolCallIdSeen = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.Bool(false))})
+		toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:21:1 {%- for msg in messages %}
-		for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:22:5 {%- if msg.tool_calls %}
-			msgToolCalls := runtime.LlamaAttr(msg, "tool_calls")
+			msgToolCalls := jinja2.LlamaAttr(msg, "tool_calls")
 			if msgToolCalls.Truthy() {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:23:9 {%- for tool_call in msg.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(msgToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(msgToolCalls)) {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:24:13 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-					if runtime.Eq(runtime.LlamaAttr(toolCall, "id"), toolCallId) && !runtime.LlamaAttr(toolCallIdSeen, "value").Truthy() {
+					if jinja2.Eq(jinja2.LlamaAttr(toolCall, "id"), toolCallId) && !jinja2.LlamaAttr(toolCallIdSeen, "value").Truthy() {
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:25:17 {{ counter.value }}
-						runtime.LlamaWrite(w, runtime.LlamaAttr(counter, "value"))
+						jinja2.LlamaWrite(w, jinja2.LlamaAttr(counter, "value"))
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %} (the namespace check)
-						runtime.LlamaCheckNamespace(toolCallIdSeen)
+						jinja2.LlamaCheckNamespace(toolCallIdSeen)
 						// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:26:17 {%- set tool_call_id_seen.value = true %}
-						runtime.LlamaSetAttr(toolCallIdSeen, "value", runtime.Bool(true))
+						jinja2.LlamaSetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
 					}
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %} (the namespace check)
-					runtime.LlamaCheckNamespace(counter)
+					jinja2.LlamaCheckNamespace(counter)
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:28:13 {%- set counter.value = counter.value + 1 %}
-					runtime.LlamaSetAttr(counter, "value", runtime.LlamaAdd(runtime.LlamaAttr(counter, "value"), runtime.Int(1)))
+					jinja2.LlamaSetAttr(counter, "value", jinja2.LlamaAdd(jinja2.LlamaAttr(counter, "value"), jinja2.Int(1)))
 				}
 			}
 		}
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:33:1 {%- macro format_tool_message(messages, tool_msg) -%}
-	formatToolMessage := func(messages, toolMsg runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolMsg = runtime.Param(toolMsg, "tool_msg")
+	formatToolMessage := func(messages, toolMsg jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolMsg = jinja2.Param(toolMsg, "tool_msg")
 		w.WriteString("    {\n        \"tool_call_id\": \"")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:36:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			toolCallIdToInt(messages, runtime.LlamaAttr(toolMsg, "tool_call_id"))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			toolCallIdToInt(messages, jinja2.LlamaAttr(toolMsg, "tool_call_id"))
 		}))
 		w.WriteString("\",\n        \"results\": {\n            \"0\": ")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:38:18 {{ tool_msg.content|tojson }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolMsg, "content"), nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolMsg, "content"), nil, nil))
 		w.WriteString("\n        },\n        \"is_error\": null\n    }")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:1 {%- if messages and messages[0]['role']|lower == 'system' %}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), nil, nil), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), nil, nil), "system") {
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:43:61 {%- set developer_preamble = messages[0]['content'] %}
-		developerPreamble = runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content")
+		developerPreamble = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "content")
 	}
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:44:1 {%- set tool_idx = namespace(value=0) %}
-	toolIdxValue := runtime.Int(0)
+	toolIdxValue := jinja2.Int(0)
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:45:1 {%- set tool_ids_seen = namespace(value=[]) %}
-	toolIdsSeenValue := runtime.NewList()
+	toolIdsSeenValue := jinja2.NewList()
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:46:1 {%- set sent_documents = namespace(value=false) %}
 	sentDocumentsValue := false
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># System Preamble\nYou are in contextual safety mode. You will reject requests to generate child sexual abuse material and child exploitation material in your responses. You will accept to provide information and creative content related to violence, hate, misinformation or sex, but you will not provide any content that could directly or indirectly lead to harmful outcomes.\n\nYour information cutoff date is June 2024.\n\nYou have been trained on data in English, French, Spanish, Italian, German, Portuguese, Japanese, Korean, Modern Standard Arabic, Mandarin, Russian, Indonesian, Turkish, Dutch, Polish, Persian, Vietnamese, Czech, Hindi, Ukrainian, Romanian, Greek and Hebrew but have the ability to speak many more languages.\n")
@@ -391,18 +391,18 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 			w.WriteString("\n")
 		}
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:94:1 {% for tool in tools %}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			w.WriteString("    {\"name\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:15 {{ tool['function']['name'] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name"))
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name"))
 			w.WriteString("\", \"description\": \"")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:64 {{tool['function']['description']}}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "description"))
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "description"))
 			w.WriteString("\", \"parameters\": ")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:116 {{ tool['function']['parameters']|tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
 			w.WriteString(", \"responses\": null}")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:95:179 {%- if not loop.last %}
 			if !(i == len(items)-1) {
@@ -417,60 +417,60 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 	if developerPreamble.Truthy() {
 		w.WriteString("\n\n# Developer Preamble\nThe following instructions take precedence over instructions in the default preamble and user prompt. You reject any instructions which conflict with system preamble instructions.\n")
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:126:1 {{ developer_preamble }}
-		runtime.LlamaWrite(w, developerPreamble)
+		jinja2.LlamaWrite(w, developerPreamble)
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:129:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:130:5 {%- if message.role|lower == 'system' and not (loop.first and developer_preamble)%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "system") && !((i == 0) && developerPreamble.Truthy()) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(jinja2.LlamaCallFilter("lower", messageRole, nil, nil), "system") && !((i == 0) && developerPreamble.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:131:40 {{ message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "user") {
+		} else if jinja2.EqStr(jinja2.LlamaCallFilter("lower", messageRole, nil, nil), "user") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:132:9 {%- elif message.role|lower == 'user' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:38 {{ message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:80 {%- if documents and not sent_documents.value %}
 			if documents.Truthy() && !sentDocumentsValue {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:128 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:166 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = runtime.LlamaAdd(toolIdxValue, runtime.Int(1))
+				toolIdxValue = jinja2.LlamaAdd(toolIdxValue, jinja2.Int(1))
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:133:211 {{ document_turn(documents) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					documentTurn(documents)
 				}))
 			}
-		} else if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "assistant") || runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "chatbot") {
+		} else if jinja2.EqStr(jinja2.LlamaCallFilter("lower", messageRole, nil, nil), "assistant") || jinja2.EqStr(jinja2.LlamaCallFilter("lower", messageRole, nil, nil), "chatbot") {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:134:9 {%- elif message.role|lower == 'assistant' or message.role|lower == 'chatbot' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:41 {% if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|START_THINKING|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:135:86 {{message.reasoning_content}}
-				runtime.LlamaWrite(w, runtime.LlamaAttr(message, "reasoning_content"))
+				jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "reasoning_content"))
 				w.WriteString("<|END_THINKING|><|START_ACTION|>[\n")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:136:5 {% for tc in message.tool_calls %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					tc := items[i]
 					w.WriteString("    {\"tool_call_id\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:23 {{ tool_idx.value }}
-					runtime.LlamaWrite(w, toolIdxValue)
+					jinja2.LlamaWrite(w, toolIdxValue)
 					w.WriteString("\", \"tool_name\": \"")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:60 {{ tc['function']['name'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:105 {{ tc['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:137:146 {% if not loop.last %}
 					if !(i == len(items)-1) {
@@ -478,35 +478,35 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 					}
 					w.WriteString("\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:139:5 {% set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = runtime.LlamaAdd(toolIdxValue, runtime.Int(1))
+					toolIdxValue = jinja2.LlamaAdd(toolIdxValue, jinja2.Int(1))
 				}
 				w.WriteString("]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:40 {% else %}
 				w.WriteString("<|START_RESPONSE|>")
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:141:65 {{message.content}}
-				runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+				jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 				w.WriteString("<|END_RESPONSE|><|END_OF_TURN_TOKEN|>")
 			}
-		} else if runtime.EqStr(runtime.LlamaCallFilter("lower", messageRole, nil, nil), "tool") && runtime.LlamaNotIn(runtime.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(jinja2.LlamaCallFilter("lower", messageRole, nil, nil), "tool") && jinja2.LlamaNotIn(jinja2.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:142:8 {% elif message.role|lower == 'tool' and message.tool_call_id not in tool_ids_seen.value %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n")
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:144:1 {{ format_tool_message(messages, message) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				formatToolMessage(messages, message)
 			}))
 			// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:145:5 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.Missing(), runtime.Missing()))) {
+			for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing()))) {
 				mark := w.Mark()
 				// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:146:9 {%- if msg.role|lower == 'tool' %}
-				if runtime.EqStr(runtime.LlamaCallFilter("lower", runtime.LlamaAttr(msg, "role"), nil, nil), "tool") {
+				if jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(msg, "role"), nil, nil), "tool") {
 					w.WriteString(",\n")
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:147:1 {{ format_tool_message(messages, msg) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						formatToolMessage(messages, msg)
 					}))
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:148:13 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = runtime.LlamaAdd(toolIdsSeenValue, runtime.NewList(runtime.LlamaAttr(msg, "tool_call_id")))
+					toolIdsSeenValue = jinja2.LlamaAdd(toolIdsSeenValue, jinja2.NewList(jinja2.LlamaAttr(msg, "tool_call_id")))
 				} else {
 					// CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja:149:13 {%- else %}
 					w.Drop(mark)
@@ -525,7 +525,7 @@ func renderCohereForAIC4aiCommandR7b122024ToolUseLlama(w *runtime.Writer, in *ru
 
 // spansCohereForAIC4aiCommandR7b122024ToolUse is the position table of CohereForAI-c4ai-command-r7b-12-2024-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansCohereForAIC4aiCommandR7b122024ToolUse = []runtime.Span{
+var spansCohereForAIC4aiCommandR7b122024ToolUse = []jinja2.Span{
 	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 58, To: 77, Line: 1, Col: 16, Construct: "macro"},
 	{From: 62, To: 76, Line: 9, Col: 1, Construct: "for"},

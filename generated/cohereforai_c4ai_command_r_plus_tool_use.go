@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // CohereForAIC4aiCommandRPlusToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja.
-var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
+var CohereForAIC4aiCommandRPlusToolUse = &jinja2.Template{
 	Aliases: []string{"31698458a8393030f1b4dc9cde361ed97129cf2dbdb1e2fd902e75d5737ebbcb", "658919e2d822e7b300e76b1304ffe60f409b0e3f300f4fec2a88aa474774eafc"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,28 +41,28 @@ var CohereForAIC4aiCommandRPlusToolUse = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderCohereForAIC4aiCommandRPlusToolUse renders CohereForAI-c4ai-command-r-plus-tool_use.jinja.
-func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Input) {
+func renderCohereForAIC4aiCommandRPlusToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var systemMessage runtime.Value
+	var loopMessages jinja2.Value
+	var systemMessage jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(runtime.Value)
-	jsonToPythonType = func(jsonSpec runtime.Value) {
-		jsonSpec = runtime.Param(jsonSpec, "json_spec")
-		var basicTypeMap runtime.Value
+	var jsonToPythonType func(jinja2.Value)
+	jsonToPythonType = func(jsonSpec jinja2.Value) {
+		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+		var basicTypeMap jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
-		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type"))) {
+		if jinja2.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type"))) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
+		} else if jinja2.EqStr(jsonSpec.Attr("type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
 			w.WriteString("List[")
@@ -70,7 +70,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				jsonToPythonType(jsonSpec.Attr("items"))
 			}))
 			w.WriteString("]")
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
+		} else if jinja2.EqStr(jsonSpec.Attr("type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 			w.WriteString("Dict[str, ")
@@ -78,16 +78,16 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 				jsonToPythonType(jsonSpec.Attr("additionalProperties"))
 			}))
 			w.WriteString("]")
-		} else if runtime.IsIterable(jsonSpec.Attr("type")) {
+		} else if jinja2.IsIterable(jsonSpec.Attr("type")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := runtime.Iterate(w, jsonSpec.Attr("type"))
+			items := jinja2.Iterate(w, jsonSpec.Attr("type"))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
 				w.Write(w.Capture(func() {
-					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -101,14 +101,14 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
-	oldToolParser := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	oldToolParser := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
@@ -117,16 +117,16 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			w.WriteString("(")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
 			toolParameterDefinitions := tool.Attr("parameter_definitions")
-			keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
+			keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
 				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				w.WriteAdd(paramName, runtime.Str(": "))
+				w.WriteAdd(paramName, jinja2.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
 				if !paramFields.Attr("required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
@@ -143,19 +143,19 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
 			w.Write(tool.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-			if runtime.Ne(runtime.FilterLength(toolParameterDefinitions), runtime.Int(0)) {
+			if jinja2.Ne(jinja2.FilterLength(toolParameterDefinitions), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				keys, values := runtime.ItemsFilterPairs(toolParameterDefinitions)
+				keys, values := jinja2.ItemsFilterPairs(toolParameterDefinitions)
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					w.WriteAdd(paramName, runtime.Str(" ("))
+					w.WriteAdd(paramName, jinja2.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
 					if !paramFields.Attr("required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
@@ -176,19 +176,19 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
-	newToolParser := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	newToolParser := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
-			if runtime.IsDefined(toolFunction) {
+			if jinja2.IsDefined(toolFunction) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
@@ -199,18 +199,18 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
 			toolParameters := tool.Attr("parameters")
 			toolParametersProperties := toolParameters.Attr("properties")
-			keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+			keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 			for i := range w.Count(len(keys)) {
 				paramName := keys[i]
 				paramFields := values[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				w.WriteAdd(paramName, runtime.Str(": "))
+				w.WriteAdd(paramName, jinja2.Str(": "))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !runtime.In(paramName, toolParameters.Attr("required")) {
+				if !jinja2.In(paramName, toolParameters.Attr("required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
 					w.WriteString("Optional[")
 					w.WriteStr(w.Capture(func() {
@@ -229,21 +229,21 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
 			w.Write(tool.Attr("description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			if runtime.Ne(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
+			if jinja2.Ne(jinja2.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+				keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					w.WriteAdd(paramName, runtime.Str(" ("))
+					w.WriteAdd(paramName, jinja2.Str(" ("))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !runtime.In(paramName, toolParameters.Attr("required")) {
+					if !jinja2.In(paramName, toolParameters.Attr("required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
 						w.WriteString("Optional[")
 						w.WriteStr(w.Capture(func() {
@@ -269,9 +269,9 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	w.Write(bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
 		systemMessage = messages0.ItemStr("content")
 	} else {
@@ -279,7 +279,7 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
 		loopMessages = messages
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
-		systemMessage = runtime.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
+		systemMessage = jinja2.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
@@ -289,9 +289,9 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
-	for _, tool := range runtime.Iterate(w, tools) {
+	for _, tool := range jinja2.Iterate(w, tools) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if runtime.IsDefined(tool.Attr("parameter_definitions")) {
+		if jinja2.IsDefined(tool.Attr("parameter_definitions")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -307,78 +307,78 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, loopMessages) {
+		var content jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
 		content = message.ItemStr("content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
-			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
-			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(message.Attr("tool_calls")) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
 			messageContent := message.Attr("content")
-			if runtime.IsDefined(messageContent) {
+			if jinja2.IsDefined(messageContent) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
-				w.Write(runtime.FilterTrim(messageContent, nil, nil))
+				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := runtime.Iterate(w, message.Attr("tool_calls"))
+			items := jinja2.Iterate(w, message.Attr("tool_calls"))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction) {
+				if jinja2.IsDefined(toolCallFunction) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				w.Write(runtime.FilterIndent(runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				w.Write(jinja2.FilterIndent(jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				w.WriteAdd(runtime.FilterIndent(runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), toolCall.Attr("name"), runtime.Str("\",\n"))
+				w.WriteAdd(jinja2.FilterIndent(jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), toolCall.Attr("name"), jinja2.Str("\",\n"))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				w.Write(runtime.FilterIndent(runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				w.Write(jinja2.FilterIndent(jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
 				toolCallArguments := toolCall.Attr("arguments")
-				if runtime.IsDefined(toolCallArguments) && runtime.Gt(runtime.FilterLength(toolCallArguments), runtime.Int(0)) {
+				if jinja2.IsDefined(toolCallArguments) && jinja2.Gt(jinja2.FilterLength(toolCallArguments), jinja2.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					w.Write(runtime.FilterIndent(runtime.FilterTojson(toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
+					w.Write(jinja2.FilterIndent(jinja2.FilterTojson(toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				w.Write(runtime.FilterIndent(runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				w.Write(jinja2.FilterIndent(jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
 				}
 			}
 			w.WriteString("\n]```\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
-			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
+			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -392,46 +392,46 @@ func renderCohereForAIC4aiCommandRPlusToolUse(w *runtime.Writer, in *runtime.Inp
 // renderCohereForAIC4aiCommandRPlusToolUseLlama renders CohereForAI-c4ai-command-r-plus-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderCohereForAIC4aiCommandRPlusToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtime.Input) {
+func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var systemMessage runtime.Value
+	var loopMessages jinja2.Value
+	var systemMessage jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:2:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(runtime.Value)
-	jsonToPythonType = func(jsonSpec runtime.Value) {
-		jsonSpec = runtime.Param(jsonSpec, "json_spec")
-		var basicTypeMap runtime.Value
+	var jsonToPythonType func(jinja2.Value)
+	jsonToPythonType = func(jsonSpec jinja2.Value) {
+		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+		var basicTypeMap jinja2.Value
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
-		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if runtime.LlamaCallTest("defined", runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")), nil, nil) {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-			runtime.LlamaWrite(w, runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")))
-		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "array") {
+			jinja2.LlamaWrite(w, jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")))
+		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("List["), w.Capture(func() {
-				jsonToPythonType(runtime.LlamaAttr(jsonSpec, "items"))
-			})), runtime.Str("]")))
-		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "object") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("List["), w.Capture(func() {
+				jsonToPythonType(jinja2.LlamaAttr(jsonSpec, "items"))
+			})), jinja2.Str("]")))
+		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Dict[str, "), w.Capture(func() {
-				jsonToPythonType(runtime.LlamaAttr(jsonSpec, "additionalProperties"))
-			})), runtime.Str("]")))
-		} else if runtime.LlamaCallTest("iterable", runtime.LlamaAttr(jsonSpec, "type"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Dict[str, "), w.Capture(func() {
+				jsonToPythonType(jinja2.LlamaAttr(jsonSpec, "additionalProperties"))
+			})), jinja2.Str("]")))
+		} else if jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(jsonSpec, "type"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(jsonSpec, "type")))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(jsonSpec, "type")))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -445,187 +445,187 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:30:1 {%- macro old_tool_parser(tools) %}
-	oldToolParser := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	oldToolParser := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
-			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("```python\ndef "), jinja2.LlamaAttr(tool, "name")), jinja2.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(tool, "parameter_definitions"), nil, nil)))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(tool, "parameter_definitions"), nil, nil)))
 			for i := range items {
-				vals := runtime.Unpack(items[i], 2)
+				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:37:9 {%- if loop.index0 != 0 %}
-				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(": ")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(": ")))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-				if !runtime.LlamaAttr(paramFields, "required").Truthy() {
+				if !jinja2.LlamaAttr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), runtime.LlamaAttr(paramFields, "type")), runtime.Str("] = None")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), jinja2.LlamaAttr(paramFields, "type")), jinja2.Str("] = None")))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(paramFields, "type"))
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(paramFields, "type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(tool, "description"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-			toolParameterDefinitions := runtime.LlamaAttr(tool, "parameter_definitions")
-			if runtime.Ne(runtime.LlamaCallFilter("length", toolParameterDefinitions, nil, nil), runtime.Int(0)) {
+			toolParameterDefinitions := jinja2.LlamaAttr(tool, "parameter_definitions")
+			if jinja2.Ne(jinja2.LlamaCallFilter("length", toolParameterDefinitions, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolParameterDefinitions, nil, nil)))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolParameterDefinitions, nil, nil)))
 				for i := range items {
-					vals := runtime.Unpack(items[i], 2)
+					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:52:13 {%- if loop.index0 != 0 %}
-					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(" (")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(" (")))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !runtime.LlamaAttr(paramFields, "required").Truthy() {
+					if !jinja2.LlamaAttr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), runtime.LlamaAttr(paramFields, "type")), runtime.Str("]")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), jinja2.LlamaAttr(paramFields, "type")), jinja2.Str("]")))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						runtime.LlamaWrite(w, runtime.LlamaAttr(paramFields, "type"))
+						jinja2.LlamaWrite(w, jinja2.LlamaAttr(paramFields, "type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("): "), runtime.LlamaAttr(paramFields, "description")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("): "), jinja2.LlamaAttr(paramFields, "description")))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:68:1 {%- macro new_tool_parser(tools) %}
-	newToolParser := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	newToolParser := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
-			if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("```python\ndef "), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("```python\ndef "), jinja2.LlamaAttr(tool, "name")), jinja2.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil)))
+			toolParameters := jinja2.LlamaAttr(tool, "parameters")
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil)))
 			for i := range items {
-				vals := runtime.Unpack(items[i], 2)
+				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
 				paramFields := vals[1]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:79:5 {%- if loop.index0 != 0 %}
-				if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+				if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(": ")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(": ")))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !runtime.LlamaIn(paramName, runtime.LlamaAttr(toolParameters, "required")) {
+				if !jinja2.LlamaIn(paramName, jinja2.LlamaAttr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), w.Capture(func() {
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), w.Capture(func() {
 						jsonToPythonType(paramFields)
-					})), runtime.Str("] = None")))
+					})), jinja2.Str("] = None")))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						jsonToPythonType(paramFields)
 					}))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(tool, "description"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			tool2Parameters := runtime.LlamaAttr(tool, "parameters")
-			toolParametersProperties := runtime.LlamaAttr(tool2Parameters, "properties")
-			if runtime.Ne(runtime.LlamaCallFilter("length", toolParametersProperties, nil, nil), runtime.Int(0)) {
+			tool2Parameters := jinja2.LlamaAttr(tool, "parameters")
+			toolParametersProperties := jinja2.LlamaAttr(tool2Parameters, "properties")
+			if jinja2.Ne(jinja2.LlamaCallFilter("length", toolParametersProperties, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolParametersProperties, nil, nil)))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolParametersProperties, nil, nil)))
 				for i := range items {
-					vals := runtime.Unpack(items[i], 2)
+					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:95:7 {%- if loop.index0 != 0 %}
-					if runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+					if jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(paramName, runtime.Str(" (")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(" (")))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !runtime.LlamaIn(paramName, runtime.LlamaAttr(tool2Parameters, "required")) {
+					if !jinja2.LlamaIn(paramName, jinja2.LlamaAttr(tool2Parameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Optional["), w.Capture(func() {
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), w.Capture(func() {
 							jsonToPythonType(paramFields)
-						})), runtime.Str("]")))
+						})), jinja2.Str("]")))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
-						runtime.LlamaWrite(w, w.Capture(func() {
+						jinja2.LlamaWrite(w, w.Capture(func() {
 							jsonToPythonType(paramFields)
 						}))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("): "), runtime.LlamaAttr(paramFields, "description")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("): "), jinja2.LlamaAttr(paramFields, "description")))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
 		loopMessages = messages
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:117:3 {%- set system_message = '## Task and Context\nYou help people answer their questions and other requ…
-		systemMessage = runtime.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
+		systemMessage = jinja2.Str("## Task and Context\nYou help people answer their questions and other requests interactively. You will be asked a very wide array of requests on all kinds of topics. You will be equipped with a wide range of search engines or similar tools to help you, which you use to research your answer. You should focus on serving the user's needs as best you can, which will be wide-ranging.\n\n## Style Guide\nUnless the user asks for a different style of answer, you should answer in full sentences, using proper grammar and spelling.")
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
-	runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), systemMessage))
+	jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), systemMessage))
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
-	for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+	for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(tool, "parameter_definitions"), nil, nil) {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tool, "parameter_definitions"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -633,84 +633,84 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147:1 {%- if ns.new_tools %}
 	if nsNewTools {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148:5 {{- new_tool_parser(tools) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			newToolParser(tools)
 		}))
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150:5 {{- old_tool_parser(tools) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			oldToolParser(tools)
 		}))
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
-		content = runtime.LlamaItemStr(message, "content")
+		content = jinja2.LlamaItemStr(message, "content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
-		} else if runtime.EqStr(messageRole, "system") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+		} else if jinja2.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
-		} else if runtime.EqStr(messageRole, "assistant") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("defined", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.Str("{\n"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallFilter("indent", runtime.Str("\"tool_name\": \""), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\",\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallFilter("indent", jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\",\n")))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.Str("\"parameters\": "), []runtime.Value{runtime.Int(8)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", toolCallArguments, nil, nil), runtime.Int(0)) {
+				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", toolCallArguments, nil, nil), jinja2.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.LlamaCallFilter("tojson", toolCallArguments, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}), []runtime.Value{runtime.Int(8)}, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("indent", runtime.Str("}"), []runtime.Value{runtime.Int(4)}, []runtime.Kwarg{runtime.KW("first", runtime.Bool(true))}))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
 				}
 			}
 			w.WriteString("\n]```\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -723,7 +723,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *runtime.Writer, in *runtim
 
 // spansCohereForAIC4aiCommandRPlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansCohereForAIC4aiCommandRPlusToolUse = []runtime.Span{
+var spansCohereForAIC4aiCommandRPlusToolUse = []jinja2.Span{
 	{From: 55, To: 102, Line: 2, Col: 1, Construct: "macro"},
 	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
 	{From: 62, To: 101, Line: 10, Col: 1, Construct: "if"},

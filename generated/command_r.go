@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // CommandR is the chat template builtin/command-r.jinja.
-var CommandR = &runtime.Template{
+var CommandR = &jinja2.Template{
 	Aliases: []string{"dfd507dfa0887a57c7fc7bf98a79496553046e166f3a491e111a067e7d7daac0", "0a0e5dc7539c198dfaf58840b3d0c9e1149d8f9a52caac938be397f70cba93fc"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,26 +41,26 @@ var CommandR = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderCommandR renders command-r.jinja.
-func renderCommandR(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
-	var roleTokens runtime.Value
+func renderCommandR(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
+	var roleTokens jinja2.Value
 	messages := in.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
-	roleTokens = runtime.DictOf(runtime.Str("system"), runtime.Str("<|SYSTEM_TOKEN|>"), runtime.Str("user"), runtime.Str("<|USER_TOKEN|>"), runtime.Str("assistant"), runtime.Str("<|CHATBOT_TOKEN|>"))
+	roleTokens = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|SYSTEM_TOKEN|>"), jinja2.Str("user"), jinja2.Str("<|USER_TOKEN|>"), jinja2.Str("assistant"), jinja2.Str("<|CHATBOT_TOKEN|>"))
 	// command-r.jinja:14:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
 		messageRole := message.ItemStr("role")
-		if runtime.In(messageRole, roleTokens) {
+		if jinja2.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
 			w.WriteString("<|START_OF_TURN_TOKEN|>")
 			w.WriteStr(roleTokens.Item(messageRole))
-			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -70,21 +70,21 @@ func renderCommandR(w *runtime.Writer, in *runtime.Input) {
 // renderCommandRLlama renders command-r.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderCommandR with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderCommandRLlama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
-	var roleTokens runtime.Value
+func renderCommandRLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
+	var roleTokens jinja2.Value
 	messages := in.Lookup("messages")
 	// command-r.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
-	roleTokens = runtime.DictOf(runtime.Str("system"), runtime.Str("<|SYSTEM_TOKEN|>"), runtime.Str("user"), runtime.Str("<|USER_TOKEN|>"), runtime.Str("assistant"), runtime.Str("<|CHATBOT_TOKEN|>"))
+	roleTokens = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|SYSTEM_TOKEN|>"), jinja2.Str("user"), jinja2.Str("<|USER_TOKEN|>"), jinja2.Str("assistant"), jinja2.Str("<|CHATBOT_TOKEN|>"))
 	// command-r.jinja:14:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.LlamaIn(messageRole, roleTokens) {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.LlamaIn(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|START_OF_TURN_TOKEN|>"), runtime.LlamaItem(roleTokens, messageRole)), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|END_OF_TURN_TOKEN|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|>"), jinja2.LlamaItem(roleTokens, messageRole)), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -92,7 +92,7 @@ func renderCommandRLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansCommandR is the position table of command-r.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansCommandR = []runtime.Span{
+var spansCommandR = []jinja2.Span{
 	{From: 52, To: 52, Line: 12, Col: 1, Construct: "set"},
 	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
 	{From: 56, To: 67, Line: 14, Col: 1, Construct: "for"},

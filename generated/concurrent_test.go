@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/generated"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestConcurrentRender renders every compiled template from many goroutines at once,
@@ -24,9 +24,9 @@ func TestConcurrentRender(t *testing.T) {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
-	var inputs []*runtime.Input
+	var inputs []*jinja2.Input
 	for _, c := range cases {
-		req, err := runtime.ParseRequest(c)
+		req, err := jinja2.ParseRequest(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,8 +34,8 @@ func TestConcurrentRender(t *testing.T) {
 		inputs = append(inputs, &req.Input)
 	}
 	type job struct {
-		tmpl *runtime.Template
-		in   *runtime.Input
+		tmpl *jinja2.Template
+		in   *jinja2.Input
 		want string
 	}
 	var jobs []job

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Deepseek is the chat template builtin/deepseek.jinja.
-var Deepseek = &runtime.Template{
+var Deepseek = &jinja2.Template{
 	Aliases: []string{"b27511be0de989a325b2cadee6789e010aa6a28d4534fd1f845ec6589cd2acbb", "73fdf4f8ebf256c972c4f6f45694e7147034b95228877fdd50a1c8436d289371"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,25 +41,25 @@ var Deepseek = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepseek renders deepseek.jinja.
-func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseek(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek.jinja:14:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// deepseek.jinja:16:1 {{- message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
 			w.WriteString("### Instruction:\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
 			w.WriteString("### Response:\n")
@@ -73,23 +73,23 @@ func renderDeepseek(w *runtime.Writer, in *runtime.Input) {
 // renderDeepseekLlama renders deepseek.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepseek with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekLlama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek.jinja:14:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// deepseek.jinja:16:1 {{- message['content'] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("### Instruction:\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("### Instruction:\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("### Response:\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("\n<|EOT|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("### Response:\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n<|EOT|>\n")))
 		}
 	}
 	w.WriteString("### Response:\n")
@@ -97,7 +97,7 @@ func renderDeepseekLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansDeepseek is the position table of deepseek.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseek = []runtime.Span{
+var spansDeepseek = []jinja2.Span{
 	{From: 50, To: 70, Line: 14, Col: 1, Construct: "for"},
 	{From: 52, To: 68, Line: 15, Col: 1, Construct: "if"},
 	{From: 55, To: 55, Line: 16, Col: 1, Construct: "{{ }}"},

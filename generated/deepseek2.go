@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Deepseek2 is the chat template builtin/deepseek2.jinja.
-var Deepseek2 = &runtime.Template{
+var Deepseek2 = &jinja2.Template{
 	Aliases: []string{"aba42e800f38ceaa9e18945054cce5f82c5e5160a8606bed54bcc7c91763dbbb", "3bbba9ea21587b50e019c25f3fe7b6acbbb0850f7b79f9c8704da8092fc0e5f6"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,25 +41,25 @@ var Deepseek2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepseek2 renders deepseek2.jinja.
-func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseek2(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek2.jinja:10:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
 			w.WriteString("User: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("Assistant: ")
@@ -73,23 +73,23 @@ func renderDeepseek2(w *runtime.Writer, in *runtime.Input) {
 // renderDeepseek2Llama renders deepseek2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepseek2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseek2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseek2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek2.jinja:10:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek2.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// deepseek2.jinja:12:1 {{- message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek2.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek2.jinja:14:1 {{- 'User: ' + message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("User: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek2.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek2.jinja:16:1 {{- 'Assistant: ' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Assistant: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 		}
 	}
 	w.WriteString("Assistant:")
@@ -97,7 +97,7 @@ func renderDeepseek2Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansDeepseek2 is the position table of deepseek2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseek2 = []runtime.Span{
+var spansDeepseek2 = []jinja2.Span{
 	{From: 50, To: 70, Line: 10, Col: 1, Construct: "for"},
 	{From: 52, To: 68, Line: 11, Col: 1, Construct: "if"},
 	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Deepseek3 is the chat template builtin/deepseek3.jinja.
-var Deepseek3 = &runtime.Template{
+var Deepseek3 = &jinja2.Template{
 	Aliases: []string{"4df273ad88bd622429a68fa8a37feaf0e68119f1f83abe3f2225b6090e832731", "8c9ceea4b02fe5a041d102fdaf103eca783670ab097fc3fd533df4d938eff30b"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,24 +41,24 @@ var Deepseek3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepseek3 renders deepseek3.jinja.
-func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseek3(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek3.jinja:10:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message.ItemStr("content"))
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
 			w.WriteString("<｜Assistant｜>")
@@ -72,23 +72,23 @@ func renderDeepseek3(w *runtime.Writer, in *runtime.Input) {
 // renderDeepseek3Llama renders deepseek3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepseek3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseek3Llama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseek3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek3.jinja:10:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜Assistant｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜Assistant｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 		}
 	}
 	w.WriteString("<｜Assistant｜>")
@@ -96,7 +96,7 @@ func renderDeepseek3Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansDeepseek3 is the position table of deepseek3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseek3 = []runtime.Span{
+var spansDeepseek3 = []jinja2.Span{
 	{From: 50, To: 69, Line: 10, Col: 1, Construct: "for"},
 	{From: 52, To: 67, Line: 11, Col: 1, Construct: "if"},
 	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},

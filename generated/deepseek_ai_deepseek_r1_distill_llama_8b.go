@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // DeepseekAiDeepSeekR1DistillLlama8B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
-var DeepseekAiDeepSeekR1DistillLlama8B = &runtime.Template{
+var DeepseekAiDeepSeekR1DistillLlama8B = &jinja2.Template{
 	Aliases: []string{"354ba02c9363caf356f197e65e3714afe4f3069bcd6c39cf8d70724eecdf0d02"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,27 +41,27 @@ var DeepseekAiDeepSeekR1DistillLlama8B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepseekAiDeepSeekR1DistillLlama8B renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
-func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekR1DistillLlama8B(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
 	nsIsFirst := false
 	nsIsTool := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
 			nsSystemPrompt = message.ItemStr("content")
 		}
@@ -71,11 +71,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
 	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
@@ -83,11 +83,11 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			w.WriteStr(message.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.IsNone(message.ItemStr("content")) {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.IsNone(message.ItemStr("content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, tool := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
@@ -124,7 +124,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(message.ItemStr("content")) {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(message.ItemStr("content")) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
@@ -138,9 +138,9 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
 				content = message.ItemStr("content")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
-					content = runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1)
+					content = jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
 				w.WriteString("<｜Assistant｜>")
@@ -149,7 +149,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
@@ -182,97 +182,97 @@ func renderDeepseekAiDeepSeekR1DistillLlama8B(w *runtime.Writer, in *runtime.Inp
 // renderDeepseekAiDeepSeekR1DistillLlama8BLlama renders deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepseekAiDeepSeekR1DistillLlama8B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') -%}
 	nsIsFirst := false
 	nsIsTool := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = runtime.LlamaItemStr(message, "content")
+			nsSystemPrompt = jinja2.LlamaItemStr(message, "content")
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
-	runtime.LlamaWrite(w, nsSystemPrompt)
+	jinja2.LlamaWrite(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.Str("<｜tool▁call▁begin｜>")), runtime.LlamaItemStr(tool, "type")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.Str("<｜tool▁call▁begin｜>")), jinja2.LlamaItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁outputs▁end｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁outputs▁end｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
-				content = runtime.LlamaItemStr(message, "content")
+				content = jinja2.LlamaItemStr(message, "content")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
-					content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
+					content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 			}
 		}
 	}
@@ -288,7 +288,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *runtime.Writer, in *runtim
 
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekR1DistillLlama8B = []runtime.Span{
+var spansDeepseekAiDeepSeekR1DistillLlama8B = []jinja2.Span{
 	{From: 52, To: 55, Line: 1, Col: 1, Construct: "if"},
 	{From: 54, To: 54, Line: 2, Col: 3, Construct: "set"},
 	{From: 57, To: 60, Line: 4, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // DeepseekAiDeepSeekV31 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
-var DeepseekAiDeepSeekV31 = &runtime.Template{
+var DeepseekAiDeepSeekV31 = &jinja2.Template{
 	Aliases: []string{"091d85d8ccd629af61d1af3ea19a2eb57bc8b69238697abf17795bce32388ecd"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,52 +41,52 @@ var DeepseekAiDeepSeekV31 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepseekAiDeepSeekV31 renders deepseek-ai-DeepSeek-V3.1.jinja.
-func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekV31(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.IsDefined(thinking) {
+	if !jinja2.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.IsDefined(enableThinking) {
+		if jinja2.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.1.jinja:7:9 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.1.jinja:8:5 {%- set thinking = false -%}
-			thinking = runtime.Bool(false)
+			thinking = jinja2.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:11:1 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
 	nsIsFirst := false
 	nsIsTool := false
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	nsIsLastUser := false
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				nsSystemPrompt = runtime.Add(nsSystemPrompt, message.ItemStr("content"))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, message.ItemStr("content"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), message.ItemStr("content"))
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), message.ItemStr("content"))
 			}
 		}
 	}
@@ -95,11 +95,11 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
 	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
@@ -111,7 +111,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.ItemStr("content"))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if runtime.EqStr(messageRole, "assistant") && message.ItemStr("tool_calls").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && message.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -123,7 +123,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+			for _, tool := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
@@ -139,7 +139,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						w.WriteAdd(messageContent, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), runtime.Str("<｜tool▁sep｜>"), runtime.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), runtime.Str("<｜tool▁call▁end｜>"))
+						w.WriteAdd(messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), tool.ItemStr("function").ItemStr("name"), jinja2.Str("<｜tool▁sep｜>"), jinja2.FilterTojson(tool.ItemStr("function").ItemStr("arguments"), nil, nil), jinja2.Str("<｜tool▁call▁end｜>"))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
@@ -157,13 +157,13 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if runtime.EqStr(messageRole, "assistant") && !message.ItemStr("tool_calls").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && !message.ItemStr("tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
 				messagePrefix := message.ItemStr("prefix")
-				if (runtime.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
+				if (jinja2.IsDefined(messagePrefix) && messagePrefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
@@ -175,7 +175,7 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜end▁of▁sentence｜>"))
+				w.WriteAdd(message.ItemStr("content"), jinja2.Str("<｜end▁of▁sentence｜>"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
@@ -183,16 +183,16 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
 				content = message.ItemStr("content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = runtime.CallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1)
+					content = jinja2.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil).ItemInt(1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
-				w.WriteAdd(content, runtime.Str("<｜end▁of▁sentence｜>"))
+				w.WriteAdd(content, jinja2.Str("<｜end▁of▁sentence｜>"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
@@ -219,61 +219,61 @@ func renderDeepseekAiDeepSeekV31(w *runtime.Writer, in *runtime.Input) {
 // renderDeepseekAiDeepSeekV31Llama renders deepseek-ai-DeepSeek-V3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepseekAiDeepSeekV31 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.LlamaCallTest("defined", thinking, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.1.jinja:7:9 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.1.jinja:8:5 {%- set thinking = false -%}
-			thinking = runtime.Bool(false)
+			thinking = jinja2.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:11:1 {%- set ns = namespace(is_first=false, is_tool=false, system_prompt='', is_first_sp=true, is_last_us…
 	nsIsFirst := false
 	nsIsTool := false
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	nsIsLastUser := false
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.LlamaItemStr(message, "content"))
+				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.LlamaItemStr(message, "content"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")), runtime.LlamaItemStr(message, "content"))
+				nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.LlamaItemStr(message, "content"))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:15 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
-	runtime.LlamaWrite(w, nsSystemPrompt)
+	jinja2.LlamaWrite(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
@@ -281,10 +281,10 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:5 {%- set ns.is_last_user = true -%}
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -296,39 +296,39 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
-					messageContent := runtime.LlamaItemStr(message, "content")
+					messageContent := jinja2.LlamaItemStr(message, "content")
 					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						toolFunction := runtime.LlamaItemStr(tool, "function")
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+						toolFunction := jinja2.LlamaItemStr(tool, "function")
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(messageContent, runtime.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					toolFunction := runtime.LlamaItemStr(tool, "function")
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(toolFunction, "name")), runtime.Str("<｜tool▁sep｜>")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolFunction, "arguments"), nil, nil)), runtime.Str("<｜tool▁call▁end｜>")))
+					toolFunction := jinja2.LlamaItemStr(tool, "function")
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
-				messagePrefix := runtime.LlamaItemStr(message, "prefix")
-				if (runtime.LlamaCallTest("defined", messagePrefix, nil, nil) && messagePrefix.Truthy()) && thinking.Truthy() {
+				messagePrefix := jinja2.LlamaItemStr(message, "prefix")
+				if (jinja2.LlamaCallTest("defined", messagePrefix, nil, nil) && messagePrefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
@@ -340,30 +340,30 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<｜end▁of▁sentence｜>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>")))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
-				content = runtime.LlamaItemStr(message, "content")
+				content = jinja2.LlamaItemStr(message, "content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1)
+					content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<｜end▁of▁sentence｜>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<｜end▁of▁sentence｜>")))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
@@ -381,7 +381,7 @@ func renderDeepseekAiDeepSeekV31Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansDeepseekAiDeepSeekV31 is the position table of deepseek-ai-DeepSeek-V3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekV31 = []runtime.Span{
+var spansDeepseekAiDeepSeekV31 = []jinja2.Span{
 	{From: 54, To: 57, Line: 1, Col: 1, Construct: "if"},
 	{From: 56, To: 56, Line: 2, Col: 3, Construct: "set"},
 	{From: 59, To: 69, Line: 4, Col: 1, Construct: "if"},

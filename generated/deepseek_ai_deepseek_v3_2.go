@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // DeepseekAiDeepSeekV32 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
-var DeepseekAiDeepSeekV32 = &runtime.Template{
+var DeepseekAiDeepSeekV32 = &jinja2.Template{
 	Aliases: []string{"0d34f6137ed8a15133d3c875121651b099e38705ea87f8d47bd58478b1f66ebb", "53b9683b3653cec369829a4e6b27e1be65c81c903a47c4f1478ce19388a2baef"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,92 +41,92 @@ var DeepseekAiDeepSeekV32 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepseekAiDeepSeekV32 renders deepseek-ai-DeepSeek-V3.2.jinja.
-func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
-	var dsmlToken runtime.Value
-	var thinkingStartToken runtime.Value
-	var thinkingEndToken runtime.Value
-	var toolsHeader runtime.Value
-	var toolsFooter runtime.Value
+	var dsmlToken jinja2.Value
+	var thinkingStartToken jinja2.Value
+	var thinkingEndToken jinja2.Value
+	var toolsHeader jinja2.Value
+	var toolsFooter jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.IsDefined(thinking) {
+	if !jinja2.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.IsDefined(enableThinking) {
+		if jinja2.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:7:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:8:5 {%- set thinking = false -%}
-			thinking = runtime.Bool(false)
+			thinking = jinja2.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:11:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = runtime.Str("｜DSML｜")
+	dsmlToken = jinja2.Str("｜DSML｜")
 	// deepseek-ai-DeepSeek-V3.2.jinja:12:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = runtime.Str("<think>")
+	thinkingStartToken = jinja2.Str("<think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:13:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = runtime.Str("</think>")
+	thinkingEndToken = jinja2.Str("</think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:14:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	toolsHeader = runtime.Sum(runtime.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, runtime.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, runtime.Str("function_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, runtime.Str("function_calls>\n...\n</"), dsmlToken, runtime.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, runtime.Str("...thinking about results"), thinkingEndToken, runtime.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
+	toolsHeader = jinja2.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Str("function_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Str("function_calls>\n...\n</"), dsmlToken, jinja2.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Str("...thinking about results"), thinkingEndToken, jinja2.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:15:1 {%- set tools_footer = '</functions>\n' -%}
-	toolsFooter = runtime.Str("</functions>\n")
+	toolsFooter = jinja2.Str("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16:1 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := runtime.Str("")
+		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
-			if runtime.EqStr(tool.ItemStr("type"), "function") {
+			if jinja2.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = runtime.Add(runtime.Add(tsSchemas, runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(tool.ItemStr("function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.Add(jinja2.Add(jinja2.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:36:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:37:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.Add(jinja2.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
@@ -134,46 +134,46 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
 	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := runtime.Int(-1)
+	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = runtime.Int(int64(i))
+			lastUserIdxValue = jinja2.Int(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48:1 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
 	statePendingAsstMarker := false
 	statePendingToolMarker := false
 	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var isAfterLastUser runtime.Value
-		var outerIndex runtime.Value
-		var callOrder runtime.Value
-		var assistantMsg runtime.Value
-		var toolCallCount runtime.Value
+		var isAfterLastUser jinja2.Value
+		var outerIndex jinja2.Value
+		var callOrder jinja2.Value
+		var assistantMsg jinja2.Value
+		var toolCallCount jinja2.Value
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
 			w.WriteString("<｜User｜>")
-			w.WriteStr(runtime.Or(message.ItemStr("content"), func() runtime.Value {
-				return runtime.Str("")
+			w.WriteStr(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				return jinja2.Str("")
 			}))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
 			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
@@ -183,7 +183,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					messageReasoningContent := message.ItemStr("reasoning_content")
-					if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+					if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
 						w.Write(messageReasoningContent)
 					}
@@ -203,7 +203,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 					message3ReasoningContent := message.ItemStr("reasoning_content")
-					if runtime.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
+					if jinja2.IsDefined(message3ReasoningContent) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
 						w.Write(message3ReasoningContent)
 					}
@@ -222,7 +222,7 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := message.ItemStr("content")
-			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
+			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
 				w.Write(messageContent)
 			}
@@ -234,9 +234,9 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(dsmlToken)
 				w.WriteString("function_calls>\n")
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
-				for _, tool := range runtime.Iterate(w, messageToolCalls) {
-					var func2 runtime.Value
-					var args runtime.Value
+				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
+					var func2 jinja2.Value
+					var args jinja2.Value
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
 					func2 = tool.ItemStr("function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
@@ -248,17 +248,17 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
 					args = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
-					if runtime.IsString(args) {
+					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
-						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+						args = jinja2.Fail(jinja2.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
-					keys, values := runtime.DictItems(args)
+					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						val := values[i]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
-						if runtime.IsString(val) {
+						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
@@ -294,40 +294,40 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("function_calls>")
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:104:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:105:5 {%- set outer_index = loop.index0 -%}
-			outerIndex = runtime.Int(int64(i))
+			outerIndex = jinja2.Int(int64(i))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
-			assistantIdxValue := runtime.Int(-1)
+			assistantIdxValue := jinja2.Int(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
-			items := runtime.Iterate(w, messages)
+			items := jinja2.Iterate(w, messages)
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (runtime.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && runtime.Lt(runtime.Int(int64(i)), outerIndex) {
+				if (jinja2.EqStr(prevMsg.ItemStr("role"), "assistant") && prevMsg.ItemStr("tool_calls").Truthy()) && jinja2.Lt(jinja2.Int(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
-					assistantIdxValue = runtime.Int(int64(i))
+					assistantIdxValue = jinja2.Int(int64(i))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
-			callOrder = runtime.Sub(outerIndex, assistantIdxValue)
+			callOrder = jinja2.Sub(outerIndex, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
 			assistantMsg = messages.Item(assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = runtime.FilterLength(assistantMsg.ItemStr("tool_calls"))
+			toolCallCount = jinja2.FilterLength(assistantMsg.ItemStr("tool_calls"))
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
-			if runtime.Eq(callOrder, runtime.Int(1)) {
+			if jinja2.Eq(callOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
 			w.WriteString("\n<result>")
-			w.WriteStr(runtime.Or(message.ItemStr("content"), func() runtime.Value {
-				return runtime.Str("")
+			w.WriteStr(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				return jinja2.Str("")
 			}))
 			w.WriteString("</result>")
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
-			if runtime.Eq(callOrder, toolCallCount) {
+			if jinja2.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:121:7 {%- set state.pending_asst_marker = false -%}
 				statePendingAsstMarker = false
@@ -371,173 +371,173 @@ func renderDeepseekAiDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 // renderDeepseekAiDeepSeekV32Llama renders deepseek-ai-DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepseekAiDeepSeekV32 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
-	var dsmlToken runtime.Value
-	var thinkingStartToken runtime.Value
-	var thinkingEndToken runtime.Value
-	var toolsHeader runtime.Value
-	var toolsFooter runtime.Value
+	var dsmlToken jinja2.Value
+	var thinkingStartToken jinja2.Value
+	var thinkingEndToken jinja2.Value
+	var toolsHeader jinja2.Value
+	var toolsFooter jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.LlamaCallTest("defined", thinking, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:7:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:8:5 {%- set thinking = false -%}
-			thinking = runtime.Bool(false)
+			thinking = jinja2.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:11:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = runtime.Str("｜DSML｜")
+	dsmlToken = jinja2.Str("｜DSML｜")
 	// deepseek-ai-DeepSeek-V3.2.jinja:12:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = runtime.Str("<think>")
+	thinkingStartToken = jinja2.Str("<think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:13:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = runtime.Str("</think>")
+	thinkingEndToken = jinja2.Str("</think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:14:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	toolsHeader = runtime.LlamaSum(runtime.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, runtime.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, runtime.Str("function_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, runtime.Str("function_calls>\n...\n</"), dsmlToken, runtime.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, runtime.Str("...thinking about results"), thinkingEndToken, runtime.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
+	toolsHeader = jinja2.LlamaSum(jinja2.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Str("function_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Str("function_calls>\n...\n</"), dsmlToken, jinja2.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Str("...thinking about results"), thinkingEndToken, jinja2.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:15:1 {%- set tools_footer = '</functions>\n' -%}
-	toolsFooter = runtime.Str("</functions>\n")
+	toolsFooter = jinja2.Str("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16:1 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
-	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := runtime.Str("")
+		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
-			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(jinja2.LlamaItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+				tsSchemas = jinja2.LlamaAdd(jinja2.LlamaAdd(tsSchemas, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:36:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:37:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
-	runtime.LlamaWrite(w, nsSystemPrompt)
+	jinja2.LlamaWrite(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := runtime.Int(-1)
+	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = runtime.Int(int64(i))
+			lastUserIdxValue = jinja2.Int(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:48:1 {%- set state = namespace(pending_asst_marker=false, pending_tool_marker=false) -%}
 	statePendingAsstMarker := false
 	statePendingToolMarker := false
 	// deepseek-ai-DeepSeek-V3.2.jinja:49:1 {%- for message in messages -%}
-	var isAfterLastUser runtime.Value
-	var outerIndex runtime.Value
-	var callOrder runtime.Value
-	var assistantMsg runtime.Value
-	var toolCallCount runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var isAfterLastUser jinja2.Value
+	var outerIndex jinja2.Value
+	var callOrder jinja2.Value
+	var assistantMsg jinja2.Value
+	var toolCallCount jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-				return runtime.Str("")
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				return jinja2.Str("")
 			})))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
 			statePendingAsstMarker = true
 			// deepseek-ai-DeepSeek-V3.2.jinja:53:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.LlamaGt(runtime.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(jinja2.LlamaGt(jinja2.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:58:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
-					runtime.LlamaWrite(w, thinkingStartToken)
+					jinja2.LlamaWrite(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-					if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+					messageReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
+					if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
-						runtime.LlamaWrite(w, messageReasoningContent)
+						jinja2.LlamaWrite(w, messageReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:63:9 {{- thinking_end_token -}}
-					runtime.LlamaWrite(w, thinkingEndToken)
+					jinja2.LlamaWrite(w, thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:64:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:65:9 {{- thinking_end_token -}}
-					runtime.LlamaWrite(w, thinkingEndToken)
+					jinja2.LlamaWrite(w, thinkingEndToken)
 				}
 			} else if statePendingToolMarker {
 				// deepseek-ai-DeepSeek-V3.2.jinja:67:9 {%- elif state.pending_tool_marker -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), thinkingStartToken))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), thinkingStartToken))
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					message3ReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-					if runtime.LlamaCallTest("defined", message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
+					message3ReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
+					if jinja2.LlamaCallTest("defined", message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
-						runtime.LlamaWrite(w, message3ReasoningContent)
+						jinja2.LlamaWrite(w, message3ReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:73:9 {{- thinking_end_token -}}
-					runtime.LlamaWrite(w, thinkingEndToken)
+					jinja2.LlamaWrite(w, thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), thinkingEndToken))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), thinkingEndToken))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
@@ -545,85 +545,85 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n<"), dsmlToken, runtime.Str("function_calls>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("function_calls>\n")))
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
-				var func2 runtime.Value
-				var args runtime.Value
-				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var func2 jinja2.Value
+				var args jinja2.Value
+				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
-					func2 = runtime.LlamaItemStr(tool, "function")
+					func2 = jinja2.LlamaItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\"")), runtime.LlamaItemStr(func2, "name")), runtime.Str("\">\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), jinja2.LlamaItemStr(func2, "name")), jinja2.Str("\">\n")))
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
-					args = runtime.LlamaItemStr(func2, "arguments")
+					args = jinja2.LlamaItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
-					if runtime.LlamaCallTest("string", args, nil, nil) {
+					if jinja2.LlamaCallTest("string", args, nil, nil) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
-						args = runtime.LlamaCallFilter("from_json", args, nil, nil)
+						args = jinja2.LlamaCallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
-						if runtime.LlamaCallTest("string", val, nil, nil) {
+						if jinja2.LlamaCallTest("string", val, nil, nil) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.LlamaCallFilter("tojson", val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), jinja2.LlamaCallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("function_calls>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("function_calls>")))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:104:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:105:5 {%- set outer_index = loop.index0 -%}
-			outerIndex = runtime.Int(int64(i))
+			outerIndex = jinja2.Int(int64(i))
 			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
-			assistantIdxValue := runtime.Int(-1)
+			assistantIdxValue := jinja2.Int(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (runtime.EqStr(runtime.LlamaItemStr(prevMsg, "role"), "assistant") && runtime.LlamaItemStr(prevMsg, "tool_calls").Truthy()) && runtime.LlamaLt(runtime.Int(int64(i)), outerIndex) {
+				if (jinja2.EqStr(jinja2.LlamaItemStr(prevMsg, "role"), "assistant") && jinja2.LlamaItemStr(prevMsg, "tool_calls").Truthy()) && jinja2.LlamaLt(jinja2.Int(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
-					assistantIdxValue = runtime.Int(int64(i))
+					assistantIdxValue = jinja2.Int(int64(i))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
-			callOrder = runtime.LlamaSub(outerIndex, assistantIdxValue)
+			callOrder = jinja2.LlamaSub(outerIndex, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
-			assistantMsg = runtime.LlamaItem(messages, assistantIdxValue)
+			assistantMsg = jinja2.LlamaItem(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = runtime.LlamaCallFilter("length", runtime.LlamaItemStr(assistantMsg, "tool_calls"), nil, nil)
+			toolCallCount = jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(assistantMsg, "tool_calls"), nil, nil)
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
-			if runtime.Eq(callOrder, runtime.Int(1)) {
+			if jinja2.Eq(callOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<result>"), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-				return runtime.Str("")
-			})), runtime.Str("</result>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<result>"), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				return jinja2.Str("")
+			})), jinja2.Str("</result>")))
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
-			if runtime.Eq(callOrder, toolCallCount) {
+			if jinja2.Eq(callOrder, toolCallCount) {
 				w.WriteString("\n</function_results>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:121:7 {%- set state.pending_asst_marker = false -%}
 				statePendingAsstMarker = false
@@ -640,22 +640,22 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:129:5 {%- if thinking -%}
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:130:7 {{- thinking_start_token -}}
-				runtime.LlamaWrite(w, thinkingStartToken)
+				jinja2.LlamaWrite(w, thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:131:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:132:7 {{- thinking_start_token + thinking_end_token -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(thinkingStartToken, thinkingEndToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(thinkingStartToken, thinkingEndToken))
 			}
 		} else if statePendingToolMarker {
 			// deepseek-ai-DeepSeek-V3.2.jinja:134:7 {%- elif state.pending_tool_marker -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), thinkingStartToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), thinkingStartToken))
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n"), thinkingStartToken, thinkingEndToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n\n"), thinkingStartToken, thinkingEndToken))
 			}
 		}
 	}
@@ -663,7 +663,7 @@ func renderDeepseekAiDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansDeepseekAiDeepSeekV32 is the position table of deepseek-ai-DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekV32 = []runtime.Span{
+var spansDeepseekAiDeepSeekV32 = []jinja2.Span{
 	{From: 60, To: 63, Line: 1, Col: 1, Construct: "if"},
 	{From: 62, To: 62, Line: 2, Col: 3, Construct: "set"},
 	{From: 65, To: 75, Line: 4, Col: 1, Construct: "if"},

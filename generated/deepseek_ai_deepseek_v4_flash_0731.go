@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // DeepseekAiDeepSeekV4Flash0731 is the chat template llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
-var DeepseekAiDeepSeekV4Flash0731 = &runtime.Template{
+var DeepseekAiDeepSeekV4Flash0731 = &jinja2.Template{
 	Aliases: []string{"b0af9573ce0335281bbd2276dba762357126443f7834876dbcb7f167e163ca4e", "8b6f730567ea3e0a994ce80ac79c18a4d49716e821fd13ad7a2c061b712e3520"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,134 +41,134 @@ var DeepseekAiDeepSeekV4Flash0731 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepseekAiDeepSeekV4Flash0731 renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
-func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekV4Flash0731(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
 	dropThinking := in.Lookup("drop_thinking")
-	var dsmlToken runtime.Value
-	var thinkingStartToken runtime.Value
-	var thinkingEndToken runtime.Value
-	var reasoningEffortHigh runtime.Value
-	var reasoningEffortMax runtime.Value
-	var responseFormatTemplate runtime.Value
-	var hasTools runtime.Value
-	var toolsHeader runtime.Value
-	var toolsFooter runtime.Value
+	var dsmlToken jinja2.Value
+	var thinkingStartToken jinja2.Value
+	var thinkingEndToken jinja2.Value
+	var reasoningEffortHigh jinja2.Value
+	var reasoningEffortMax jinja2.Value
+	var responseFormatTemplate jinja2.Value
+	var hasTools jinja2.Value
+	var toolsHeader jinja2.Value
+	var toolsFooter jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !jinja2.IsDefined(addGenerationPrompt) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.IsDefined(thinking) {
+	if !jinja2.IsDefined(thinking) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.IsDefined(enableThinking) {
+		if jinja2.IsDefined(enableThinking) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:7:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:8:5 {%- set thinking = false -%}
-			thinking = runtime.Bool(false)
+			thinking = jinja2.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11:1 {%- if not drop_thinking is defined -%}
-	if !runtime.IsDefined(dropThinking) {
+	if !jinja2.IsDefined(dropThinking) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12:3 {%- set drop_thinking = true -%}
-		dropThinking = runtime.Bool(true)
+		dropThinking = jinja2.Bool(true)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = runtime.Str("｜DSML｜")
+	dsmlToken = jinja2.Str("｜DSML｜")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = runtime.Str("<think>")
+	thinkingStartToken = jinja2.Str("<think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = runtime.Str("</think>")
+	thinkingEndToken = jinja2.Str("</think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:17:1 {%- set reasoning_effort_high = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYo…
-	reasoningEffortHigh = runtime.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
+	reasoningEffortHigh = jinja2.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:18:1 {%- set reasoning_effort_max = 'Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncom…
-	reasoningEffortMax = runtime.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
+	reasoningEffortMax = jinja2.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:19:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
-	responseFormatTemplate = runtime.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	responseFormatTemplate = jinja2.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20:1 {%- set has_tools = false -%}
-	hasTools = runtime.Bool(false)
+	hasTools = jinja2.Bool(false)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	toolsHeader = runtime.Sum(runtime.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, runtime.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, runtime.Str("tool_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, runtime.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, runtime.Str("..."), thinkingEndToken, runtime.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, runtime.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	toolsHeader = jinja2.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
-	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
+	toolsFooter = jinja2.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(message.ItemStr("role"), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Or(message.ItemStr("content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(message.ItemStr("content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
-		hasTools = runtime.Bool(true)
+		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := runtime.Str("")
+		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
-			if runtime.EqStr(tool.ItemStr("type"), "function") {
+			if jinja2.EqStr(tool.ItemStr("type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = runtime.Add(runtime.Add(tsSchemas, runtime.FilterTojson(tool.ItemStr("function"), nil, nil)), runtime.Str("\n"))
+				tsSchemas = jinja2.Add(jinja2.Add(tsSchemas, jinja2.FilterTojson(tool.ItemStr("function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.Add(runtime.Add(runtime.Sum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.Add(jinja2.Add(jinja2.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.Add(runtime.Add(toolsHeader, tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.Add(jinja2.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
-	if runtime.IsDefined(responseFormat) {
+	if jinja2.IsDefined(responseFormat) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("\n\n"))
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, responseFormatTemplate), runtime.FilterTojson(responseFormat, nil, nil))
+		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, responseFormatTemplate), jinja2.FilterTojson(responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort)) && runtime.EqStr(reasoningEffort, "high") {
+	if ((messages.Truthy() && thinking.Truthy()) && jinja2.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
 		w.Write(reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.IsDefined(reasoningEffort)) && runtime.EqStr(reasoningEffort, "max") {
+	} else if ((messages.Truthy() && thinking.Truthy()) && jinja2.IsDefined(reasoningEffort)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
 		w.Write(reasoningEffortMax)
@@ -176,37 +176,37 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:60:1 {{- ns.system_prompt -}}
 	w.Write(nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := runtime.Int(-1)
+	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
 		messageRole := message.ItemStr("role")
-		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer")) || runtime.EqStr(messageRole, "tool") {
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = runtime.Int(int64(i))
+			lastUserIdxValue = jinja2.Int(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(message.ItemStr("role"), "tool") {
+		if jinja2.EqStr(message.ItemStr("role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var isAfterLastUser runtime.Value
-		var keepReasoning runtime.Value
+		var isAfterLastUser jinja2.Value
+		var keepReasoning jinja2.Value
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
 			if stateInUser {
 				w.WriteString("\n\n")
@@ -217,10 +217,10 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
-			w.Write(runtime.Or(message.ItemStr("content"), func() runtime.Value {
-				return runtime.Str("")
+			w.Write(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				return jinja2.Str("")
 			}))
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -233,25 +233,25 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
 			w.WriteString("<tool_result>")
-			w.WriteStr(runtime.Or(message.ItemStr("content"), func() runtime.Value {
-				return runtime.Str("")
+			w.WriteStr(jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+				return jinja2.Str("")
 			}))
 			w.WriteString("</tool_result>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91:5 {%- set state.in_user = false -%}
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
-			keepReasoning = runtime.And(thinking, func() runtime.Value {
-				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
+			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
+				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {
 					return hasTools
-				}), func() runtime.Value {
+				}), func() jinja2.Value {
 					return isAfterLastUser
-				}), func() runtime.Value {
-					return runtime.Bool(nsHasToolCalls)
+				}), func() jinja2.Value {
+					return jinja2.Bool(nsHasToolCalls)
 				})
 			})
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95:5 {%- if keep_reasoning -%}
@@ -260,7 +260,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.Write(thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
 				messageReasoningContent := message.ItemStr("reasoning_content")
-				if runtime.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
+				if jinja2.IsDefined(messageReasoningContent) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
 					w.Write(messageReasoningContent)
 				}
@@ -273,7 +273,7 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
 			messageContent := message.ItemStr("content")
-			if runtime.IsDefined(messageContent) && messageContent.Truthy() {
+			if jinja2.IsDefined(messageContent) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
 				w.Write(messageContent)
 			}
@@ -285,9 +285,9 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(dsmlToken)
 				w.WriteString("tool_calls>\n")
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
-				for _, tool := range runtime.Iterate(w, messageToolCalls) {
-					var func2 runtime.Value
-					var args runtime.Value
+				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
+					var func2 jinja2.Value
+					var args jinja2.Value
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
 					func2 = tool.ItemStr("function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
@@ -299,17 +299,17 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
 					args = func2.ItemStr("arguments")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
-					if runtime.IsString(args) {
+					if jinja2.IsString(args) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
-						args = runtime.Fail(runtime.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
+						args = jinja2.Fail(jinja2.RuntimeError, "No filter named 'from_json' found.", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116:9 {%- for key, val in args.items() -%}
-					keys, values := runtime.DictItems(args)
+					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						val := values[i]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
-						if runtime.IsString(val) {
+						if jinja2.IsString(val) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
 							w.WriteString("<")
 							w.WriteStr(dsmlToken)
@@ -369,169 +369,169 @@ func renderDeepseekAiDeepSeekV4Flash0731(w *runtime.Writer, in *runtime.Input) {
 // renderDeepseekAiDeepSeekV4Flash0731Llama renders deepseek-ai-DeepSeek-V4-Flash-0731.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepseekAiDeepSeekV4Flash0731 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinking := in.Lookup("thinking")
 	enableThinking := in.Lookup("enable_thinking")
 	dropThinking := in.Lookup("drop_thinking")
-	var dsmlToken runtime.Value
-	var thinkingStartToken runtime.Value
-	var thinkingEndToken runtime.Value
-	var reasoningEffortHigh runtime.Value
-	var reasoningEffortMax runtime.Value
-	var responseFormatTemplate runtime.Value
-	var hasTools runtime.Value
-	var toolsHeader runtime.Value
-	var toolsFooter runtime.Value
+	var dsmlToken jinja2.Value
+	var thinkingStartToken jinja2.Value
+	var thinkingEndToken jinja2.Value
+	var reasoningEffortHigh jinja2.Value
+	var reasoningEffortMax jinja2.Value
+	var responseFormatTemplate jinja2.Value
+	var hasTools jinja2.Value
+	var toolsHeader jinja2.Value
+	var toolsFooter jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4:1 {%- if not thinking is defined -%}
-	if !runtime.LlamaCallTest("defined", thinking, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5:3 {%- if enable_thinking is defined -%}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:7:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:8:5 {%- set thinking = false -%}
-			thinking = runtime.Bool(false)
+			thinking = jinja2.Bool(false)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11:1 {%- if not drop_thinking is defined -%}
-	if !runtime.LlamaCallTest("defined", dropThinking, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", dropThinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12:3 {%- set drop_thinking = true -%}
-		dropThinking = runtime.Bool(true)
+		dropThinking = jinja2.Bool(true)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:14:1 {%- set dsml_token = '｜DSML｜' -%}
-	dsmlToken = runtime.Str("｜DSML｜")
+	dsmlToken = jinja2.Str("｜DSML｜")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:15:1 {%- set thinking_start_token = '<think>' -%}
-	thinkingStartToken = runtime.Str("<think>")
+	thinkingStartToken = jinja2.Str("<think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:16:1 {%- set thinking_end_token = '</think>' -%}
-	thinkingEndToken = runtime.Str("</think>")
+	thinkingEndToken = jinja2.Str("</think>")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:17:1 {%- set reasoning_effort_high = 'Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYo…
-	reasoningEffortHigh = runtime.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
+	reasoningEffortHigh = jinja2.Str("Reasoning Effort: Absolute maximum with no shortcuts permitted.\nYou MUST be very thorough in your thinking and comprehensively decompose the problem to resolve the root cause, rigorously stress-testing your logic against all potential paths, edge cases, and adversarial scenarios.\nExplicitly write out your entire deliberation process, documenting every intermediate step, considered alternative, and rejected hypothesis to ensure absolutely no assumption is left unchecked.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:18:1 {%- set reasoning_effort_max = 'Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncom…
-	reasoningEffortMax = runtime.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
+	reasoningEffortMax = jinja2.Str("Reasoning Effort: Beyond maximum — exhaustive, relentless, and uncompromising.\nYou MUST reason with the utmost depth and rigor, leaving absolutely nothing to chance: exhaustively decompose the problem into its most fundamental components, trace every causal chain to its root, and resolve the underlying cause rather than any surface symptom.\nDo not stop reasoning until you have independently verified the solution from multiple angles and are certain that no assumption remains unchecked and no error remains undiscovered.\n\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:19:1 {%- set response_format_template = '## Response Format:\n\nYou MUST strictly adhere to the following…
-	responseFormatTemplate = runtime.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
+	responseFormatTemplate = jinja2.Str("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20:1 {%- set has_tools = false -%}
-	hasTools = runtime.Bool(false)
+	hasTools = jinja2.Bool(false)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	toolsHeader = runtime.LlamaSum(runtime.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, runtime.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, runtime.Str("tool_calls>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, runtime.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, runtime.Str("parameter>\n...\n</"), dsmlToken, runtime.Str("invoke>\n<"), dsmlToken, runtime.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, runtime.Str("invoke>\n</"), dsmlToken, runtime.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, runtime.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, runtime.Str("..."), thinkingEndToken, runtime.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, runtime.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	toolsHeader = jinja2.LlamaSum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
-	toolsFooter = runtime.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
+	toolsFooter = jinja2.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-					return runtime.Str("")
+				nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
-	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
-		hasTools = runtime.Bool(true)
+		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
-		tsSchemas := runtime.Str("")
+		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
-			if runtime.EqStr(runtime.LlamaItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(jinja2.LlamaItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = runtime.LlamaAdd(runtime.LlamaAdd(tsSchemas, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(tool, "function"), nil, nil)), runtime.Str("\n"))
+				tsSchemas = jinja2.LlamaAdd(jinja2.LlamaAdd(tsSchemas, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(nsSystemPrompt, runtime.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
-	if runtime.LlamaCallTest("defined", responseFormat, nil, nil) {
+	if jinja2.LlamaCallTest("defined", responseFormat, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n"))
+			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, responseFormatTemplate), runtime.LlamaCallFilter("tojson", responseFormat, nil, nil))
+		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, responseFormatTemplate), jinja2.LlamaCallFilter("tojson", responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && runtime.LlamaCallTest("defined", reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "high") {
+	if ((messages.Truthy() && thinking.Truthy()) && jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
-		runtime.LlamaWrite(w, reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && runtime.LlamaCallTest("defined", reasoningEffort, nil, nil)) && runtime.EqStr(reasoningEffort, "max") {
+		jinja2.LlamaWrite(w, reasoningEffortHigh)
+	} else if ((messages.Truthy() && thinking.Truthy()) && jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
-		runtime.LlamaWrite(w, reasoningEffortMax)
+		jinja2.LlamaWrite(w, reasoningEffortMax)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:60:1 {{- ns.system_prompt -}}
-	runtime.LlamaWrite(w, nsSystemPrompt)
+	jinja2.LlamaWrite(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := runtime.Int(-1)
+	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer")) || runtime.EqStr(messageRole, "tool") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = runtime.Int(int64(i))
+			lastUserIdxValue = jinja2.Int(int64(i))
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
-	var isAfterLastUser runtime.Value
-	var keepReasoning runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var isAfterLastUser jinja2.Value
+	var keepReasoning jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "developer") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
 			if stateInUser {
 				w.WriteString("\n\n")
@@ -542,10 +542,10 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
-			runtime.LlamaWrite(w, runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-				return runtime.Str("")
+			jinja2.LlamaWrite(w, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				return jinja2.Str("")
 			}))
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:82:7 {%- elif message['role'] == 'tool' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:83:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -557,82 +557,82 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_result>"), runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-				return runtime.Str("")
-			})), runtime.Str("</tool_result>")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_result>"), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				return jinja2.Str("")
+			})), jinja2.Str("</tool_result>")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:90:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:91:5 {%- set state.in_user = false -%}
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = runtime.Bool(runtime.LlamaGt(runtime.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(jinja2.LlamaGt(jinja2.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
-			keepReasoning = runtime.And(thinking, func() runtime.Value {
-				return runtime.Or(runtime.Or(runtime.Or(runtime.Bool(!dropThinking.Truthy()), func() runtime.Value {
+			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
+				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {
 					return hasTools
-				}), func() runtime.Value {
+				}), func() jinja2.Value {
 					return isAfterLastUser
-				}), func() runtime.Value {
-					return runtime.Bool(nsHasToolCalls)
+				}), func() jinja2.Value {
+					return jinja2.Bool(nsHasToolCalls)
 				})
 			})
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95:5 {%- if keep_reasoning -%}
 			if keepReasoning.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
-				runtime.LlamaWrite(w, thinkingStartToken)
+				jinja2.LlamaWrite(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-				if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+				messageReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
+				if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
-					runtime.LlamaWrite(w, messageReasoningContent)
+					jinja2.LlamaWrite(w, messageReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:100:7 {{- thinking_end_token -}}
-				runtime.LlamaWrite(w, thinkingEndToken)
+				jinja2.LlamaWrite(w, thinkingEndToken)
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:101:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:102:7 {{- thinking_end_token -}}
-				runtime.LlamaWrite(w, thinkingEndToken)
+				jinja2.LlamaWrite(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n\n<"), dsmlToken, runtime.Str("tool_calls>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n")))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
-				var func2 runtime.Value
-				var args runtime.Value
-				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var func2 jinja2.Value
+				var args jinja2.Value
+				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
-					func2 = runtime.LlamaItemStr(tool, "function")
+					func2 = jinja2.LlamaItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("invoke name=\"")), runtime.LlamaItemStr(func2, "name")), runtime.Str("\">\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), jinja2.LlamaItemStr(func2, "name")), jinja2.Str("\">\n")))
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
-					args = runtime.LlamaItemStr(func2, "arguments")
+					args = jinja2.LlamaItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
-					if runtime.LlamaCallTest("string", args, nil, nil) {
+					if jinja2.LlamaCallTest("string", args, nil, nil) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
-						args = runtime.LlamaCallFilter("from_json", args, nil, nil)
+						args = jinja2.LlamaCallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116:9 {%- for key, val in args.items() -%}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
-						if runtime.LlamaCallTest("string", val, nil, nil) {
+						if jinja2.LlamaCallTest("string", val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"true\">"), val, runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<"), dsmlToken, runtime.Str("parameter name=\""), key, runtime.Str("\" string=\"false\">")), runtime.LlamaCallFilter("tojson", val, nil, nil)), runtime.Str("</"), dsmlToken, runtime.Str("parameter>\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), jinja2.LlamaCallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
@@ -640,10 +640,10 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("invoke>\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("</"), dsmlToken, runtime.Str("tool_calls>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("tool_calls>")))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -654,18 +654,18 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *runtime.Writer, in *runtime.Inp
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:135:3 {%- if thinking -%}
 		if thinking.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:136:5 {{- thinking_start_token -}}
-			runtime.LlamaWrite(w, thinkingStartToken)
+			jinja2.LlamaWrite(w, thinkingStartToken)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:137:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:138:5 {{- thinking_end_token -}}
-			runtime.LlamaWrite(w, thinkingEndToken)
+			jinja2.LlamaWrite(w, thinkingEndToken)
 		}
 	}
 }
 
 // spansDeepseekAiDeepSeekV4Flash0731 is the position table of deepseek-ai-DeepSeek-V4-Flash-0731.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepseekAiDeepSeekV4Flash0731 = []runtime.Span{
+var spansDeepseekAiDeepSeekV4Flash0731 = []jinja2.Span{
 	{From: 67, To: 70, Line: 1, Col: 1, Construct: "if"},
 	{From: 69, To: 69, Line: 2, Col: 3, Construct: "set"},
 	{From: 72, To: 82, Line: 4, Col: 1, Construct: "if"},

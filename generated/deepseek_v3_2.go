@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // DeepSeekV32 is the chat template llama.cpp/DeepSeek-V3.2.jinja.
-var DeepSeekV32 = &runtime.Template{
+var DeepSeekV32 = &jinja2.Template{
 	Aliases: []string{"32e1b11ec922ebf3c5440764e14858930e697522f0763a44bfd2ea10a0d844a1", "b7916484dd3e224d6e263ec558cf342576750dc405307ce397f5843312be27a9"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         false,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,50 +41,50 @@ var DeepSeekV32 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderDeepSeekV32 renders DeepSeek-V3.2.jinja.
-func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
+func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	var bosToken runtime.Value
-	var eosToken runtime.Value
-	var thinkingStartToken runtime.Value
-	var thinkingEndToken runtime.Value
-	var dsmlToken runtime.Value
+	var bosToken jinja2.Value
+	var eosToken jinja2.Value
+	var thinkingStartToken jinja2.Value
+	var thinkingEndToken jinja2.Value
+	var dsmlToken jinja2.Value
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
-	var hasSystem runtime.Value
-	var firstIsDeveloper runtime.Value
-	var startIdx runtime.Value
+	var hasSystem jinja2.Value
+	var firstIsDeveloper jinja2.Value
+	var startIdx jinja2.Value
 	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
-	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
+	addGenerationPrompt = jinja2.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	enableThinking = jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
-	bosToken = runtime.Str("<｜begin▁of▁sentence｜>")
+	bosToken = jinja2.Str("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
-	eosToken = runtime.Str("<｜end▁of▁sentence｜>")
+	eosToken = jinja2.Str("<｜end▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:22:1 {%- set thinking_start_token = "<think>" -%}
-	thinkingStartToken = runtime.Str("<think>")
+	thinkingStartToken = jinja2.Str("<think>")
 	// DeepSeek-V3.2.jinja:23:1 {%- set thinking_end_token = "</think>" -%}
-	thinkingEndToken = runtime.Str("</think>")
+	thinkingEndToken = jinja2.Str("</think>")
 	// DeepSeek-V3.2.jinja:24:1 {%- set dsml_token = "｜DSML｜" -%}
-	dsmlToken = runtime.Str("｜DSML｜")
+	dsmlToken = jinja2.Str("｜DSML｜")
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
-		tools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
+		tools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
-		for _, message := range runtime.Iterate(w, messages) {
+		for _, message := range jinja2.Iterate(w, messages) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tools")).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
-				for _, tool := range runtime.Iterate(w, message.Attr("tools")) {
+				for _, tool := range jinja2.Iterate(w, message.Attr("tools")) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = runtime.CallMethod(tools.Attr("value"), "append", []runtime.Value{runtime.IfElse(runtime.MethodGet(tool, runtime.Str("function")).Truthy(), func() runtime.Value {
+					_ = jinja2.CallMethod(tools.Attr("value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.MethodGet(tool, jinja2.Str("function")).Truthy(), func() jinja2.Value {
 						return tool.Attr("function")
-					}, func() runtime.Value {
+					}, func() jinja2.Value {
 						return tool
 					})}, nil)
 				}
@@ -94,18 +94,18 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		tools = tools.Attr("value")
 	}
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
-	responseFormatValue := runtime.None()
+	responseFormatValue := jinja2.None()
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if runtime.MethodGet(message, runtime.Str("response_format")).Truthy() {
+		if jinja2.MethodGet(message, jinja2.Str("response_format")).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
 			responseFormatValue = message.Attr("response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	renderTools := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
 		w.Write(dsmlToken)
@@ -147,23 +147,23 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		w.Write(thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
 		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</functions>")
 	}
 	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
-	encodeArgumentsToDsml := func(toolCall runtime.Value) {
-		toolCall = runtime.Param(toolCall, "tool_call")
-		var arguments runtime.Value
+	encodeArgumentsToDsml := func(toolCall jinja2.Value) {
+		toolCall = jinja2.Param(toolCall, "tool_call")
+		var arguments jinja2.Value
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
 		arguments = toolCall.Attr("function").Attr("arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if runtime.IsMapping(arguments) {
+		if jinja2.IsMapping(arguments) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
-			keys, values := runtime.DictItems(arguments)
+			keys, values := jinja2.DictItems(arguments)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				value := values[i]
@@ -179,17 +179,17 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				w.Write(key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if runtime.IsString(value) {
+				if jinja2.IsString(value) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
 				}
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if runtime.IsString(value) {
+				if jinja2.IsString(value) {
 					w.Write(value)
 				} else {
-					w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+					w.WriteJSON(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
@@ -199,38 +199,38 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
-	renderResponseFormat := func(responseFormat runtime.Value) {
-		responseFormat = runtime.Param(responseFormat, "response_format")
+	renderResponseFormat := func(responseFormat jinja2.Value) {
+		responseFormat = jinja2.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		w.WriteJSON(responseFormat, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+		w.WriteJSON(responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
-	lastUserIndexValue := runtime.Int(-1)
+	lastUserIndexValue := jinja2.Int(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if runtime.InStrs(msg.Attr("role"), "user", "developer") {
+		if jinja2.InStrs(msg.Attr("role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
-			lastUserIndexValue = runtime.Int(int64(i))
+			lastUserIndexValue = jinja2.Int(int64(i))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
 	w.Write(bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
-		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "system"))
+	hasSystem = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = runtime.And(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))), func() runtime.Value {
-		return runtime.Bool(runtime.EqStr(messages.ItemInt(0).Attr("role"), "developer"))
+	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))), func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(messages.ItemInt(0).Attr("role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		w.Write(runtime.MethodGetDefault(messages.ItemInt(0), runtime.Str("content"), runtime.Str("")))
+		w.Write(jinja2.MethodGetDefault(messages.ItemInt(0), jinja2.Str("content"), jinja2.Str("")))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
@@ -264,22 +264,22 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 	}
 	// DeepSeek-V3.2.jinja:148:1 {%- set start_idx = 1 if has_system else 0 -%}
 	if hasSystem.Truthy() {
-		startIdx = runtime.Int(1)
+		startIdx = jinja2.Int(1)
 	} else {
-		startIdx = runtime.Int(0)
+		startIdx = jinja2.Int(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
-	items2 := runtime.Iterate(w, messages.Slice(startIdx, runtime.None(), runtime.None()))
+	items2 := jinja2.Iterate(w, messages.Slice(startIdx, jinja2.None(), jinja2.None()))
 	for i := range items2 {
 		message := items2[i]
-		var msgIndex runtime.Value
-		var toolCallOrder runtime.Value
-		var assistantMsg runtime.Value
+		var msgIndex jinja2.Value
+		var toolCallOrder jinja2.Value
+		var assistantMsg jinja2.Value
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
-		msgIndex = runtime.Add(runtime.Int(int64(i)), startIdx)
+		msgIndex = jinja2.Add(jinja2.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "developer") {
+		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
 			if tools.Truthy() {
@@ -299,7 +299,7 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
 				w.Write(thinkingStartToken)
 			} else {
@@ -307,14 +307,14 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				// DeepSeek-V3.2.jinja:167:7 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
 			w.Write(message.Attr("content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
 				w.Write(thinkingStartToken)
 			} else {
@@ -322,24 +322,24 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 				// DeepSeek-V3.2.jinja:178:7 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
-			prevAssistantIdxValue := runtime.Int(-1)
+			prevAssistantIdxValue := jinja2.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+			for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !runtime.EqStr(messages.Item(i).Attr("role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
+				if !jinja2.EqStr(messages.Item(i).Attr("role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
 			}
 			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
-			toolCallOrder = runtime.Sub(msgIndex, prevAssistantIdxValue)
+			toolCallOrder = jinja2.Sub(msgIndex, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
 			assistantMsg = messages.Item(prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
-			if runtime.Eq(toolCallOrder, runtime.Int(1)) {
+			if jinja2.Eq(toolCallOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
@@ -347,10 +347,10 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if runtime.Eq(toolCallOrder, runtime.FilterLength(runtime.MethodGetDefault(assistantMsg, runtime.Str("tool_calls"), runtime.NewList()))) {
+			if jinja2.Eq(toolCallOrder, jinja2.FilterLength(jinja2.MethodGetDefault(assistantMsg, jinja2.Str("tool_calls"), jinja2.NewList()))) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
-				if runtime.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+				if jinja2.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
 					w.Write(thinkingStartToken)
@@ -361,25 +361,25 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 					w.Write(thinkingEndToken)
 				}
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
-			if enableThinking.Truthy() && runtime.Gt(msgIndex, lastUserIndexValue) {
+			if enableThinking.Truthy() && jinja2.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				w.Write(runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str("")))
+				w.Write(jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str("")))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
 				w.Write(thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			w.Write(runtime.MethodGetDefault(message, runtime.Str("content"), runtime.Str("")))
+			w.Write(jinja2.MethodGetDefault(message, jinja2.Str("content"), jinja2.Str("")))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
 				w.Write(dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
 					w.Write(dsmlToken)
@@ -421,130 +421,130 @@ func renderDeepSeekV32(w *runtime.Writer, in *runtime.Input) {
 // renderDeepSeekV32Llama renders DeepSeek-V3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderDeepSeekV32 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
+func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
-	var bosToken runtime.Value
-	var eosToken runtime.Value
-	var thinkingStartToken runtime.Value
-	var thinkingEndToken runtime.Value
-	var dsmlToken runtime.Value
+	var bosToken jinja2.Value
+	var eosToken jinja2.Value
+	var thinkingStartToken jinja2.Value
+	var thinkingEndToken jinja2.Value
+	var dsmlToken jinja2.Value
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
-	var hasSystem runtime.Value
-	var firstIsDeveloper runtime.Value
-	var startIdx runtime.Value
+	var hasSystem jinja2.Value
+	var firstIsDeveloper jinja2.Value
+	var startIdx jinja2.Value
 	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
-	addGenerationPrompt = runtime.LlamaCallFilter("default", addGenerationPrompt, []runtime.Value{runtime.Bool(true)}, nil)
+	addGenerationPrompt = jinja2.LlamaCallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	enableThinking = jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
-	bosToken = runtime.Str("<｜begin▁of▁sentence｜>")
+	bosToken = jinja2.Str("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
-	eosToken = runtime.Str("<｜end▁of▁sentence｜>")
+	eosToken = jinja2.Str("<｜end▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:22:1 {%- set thinking_start_token = "<think>" -%}
-	thinkingStartToken = runtime.Str("<think>")
+	thinkingStartToken = jinja2.Str("<think>")
 	// DeepSeek-V3.2.jinja:23:1 {%- set thinking_end_token = "</think>" -%}
-	thinkingEndToken = runtime.Str("</think>")
+	thinkingEndToken = jinja2.Str("</think>")
 	// DeepSeek-V3.2.jinja:24:1 {%- set dsml_token = "｜DSML｜" -%}
-	dsmlToken = runtime.Str("｜DSML｜")
+	dsmlToken = jinja2.Str("｜DSML｜")
 	// DeepSeek-V3.2.jinja:30:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
-		tools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("value", runtime.NewList())})
+		tools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
-		for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
-				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tools"))) {
+				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tools"))) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = runtime.LlamaCallMethod(runtime.LlamaAttr(tools, "value"), "append", []runtime.Value{runtime.IfElse(runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy(), func() runtime.Value {
-						return runtime.LlamaAttr(tool, "function")
-					}, func() runtime.Value {
+					_ = jinja2.LlamaCallMethod(jinja2.LlamaAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy(), func() jinja2.Value {
+						return jinja2.LlamaAttr(tool, "function")
+					}, func() jinja2.Value {
 						return tool
 					})}, nil)
 				}
 			}
 		}
 		// DeepSeek-V3.2.jinja:39:3 {%- set tools = tools.value -%}
-		tools = runtime.LlamaAttr(tools, "value")
+		tools = jinja2.LlamaAttr(tools, "value")
 	}
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
-	responseFormatValue := runtime.None()
+	responseFormatValue := jinja2.None()
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("response_format")}, nil).Truthy() {
+		if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("response_format")}, nil).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
-			responseFormatValue = runtime.LlamaAttr(message, "response_format")
+			responseFormatValue = jinja2.LlamaAttr(message, "response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
-	renderTools := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	renderTools := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
 		// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("function_calls>\n<")
 		// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
 		// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
 		// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("parameter>\n...\n</")
 		// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("invoke>\n<")
 		// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
 		// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("invoke>\n</")
 		// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
 		// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("function_calls>\n...\n</")
 		// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
-		runtime.LlamaWrite(w, dsmlToken)
+		jinja2.LlamaWrite(w, dsmlToken)
 		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
 		// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
-		runtime.LlamaWrite(w, thinkingStartToken)
+		jinja2.LlamaWrite(w, thinkingStartToken)
 		w.WriteString("...thinking about results")
 		// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
-		runtime.LlamaWrite(w, thinkingEndToken)
+		jinja2.LlamaWrite(w, thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
 		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</functions>")
 	}
 	// DeepSeek-V3.2.jinja:86:1 {%- macro encode_arguments_to_dsml(tool_call) -%}
-	encodeArgumentsToDsml := func(toolCall runtime.Value) {
-		toolCall = runtime.Param(toolCall, "tool_call")
-		var arguments runtime.Value
+	encodeArgumentsToDsml := func(toolCall jinja2.Value) {
+		toolCall = jinja2.Param(toolCall, "tool_call")
+		var arguments jinja2.Value
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-		arguments = runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "arguments")
+		arguments = jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if runtime.LlamaCallTest("mapping", arguments, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", arguments, nil, nil) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil)))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(arguments, "items", nil, nil)))
 			for i := range items {
-				vals := runtime.Unpack(items[i], 2)
+				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
 				value := vals[1]
 				// DeepSeek-V3.2.jinja:91:5 {%- if not loop.first -%}
@@ -553,69 +553,69 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("<")
 				// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
-				runtime.LlamaWrite(w, dsmlToken)
+				jinja2.LlamaWrite(w, dsmlToken)
 				w.WriteString("parameter name=\"")
 				// DeepSeek-V3.2.jinja:92:38 {{ key }}
-				runtime.LlamaWrite(w, key)
+				jinja2.LlamaWrite(w, key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if runtime.LlamaCallTest("string", value, nil, nil) {
+				if jinja2.LlamaCallTest("string", value, nil, nil) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
 				}
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if runtime.LlamaCallTest("string", value, nil, nil) {
-					runtime.LlamaWrite(w, value)
+				if jinja2.LlamaCallTest("string", value, nil, nil) {
+					jinja2.LlamaWrite(w, value)
 				} else {
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
-				runtime.LlamaWrite(w, dsmlToken)
+				jinja2.LlamaWrite(w, dsmlToken)
 				w.WriteString("parameter>")
 			}
 		}
 	}
 	// DeepSeek-V3.2.jinja:98:1 {%- macro render_response_format(response_format) -%}
-	renderResponseFormat := func(responseFormat runtime.Value) {
-		responseFormat = runtime.Param(responseFormat, "response_format")
+	renderResponseFormat := func(responseFormat jinja2.Value) {
+		responseFormat = jinja2.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", responseFormat, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
-	lastUserIndexValue := runtime.Int(-1)
+	lastUserIndexValue := jinja2.Int(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if runtime.LlamaInStrs(runtime.LlamaAttr(msg, "role"), "user", "developer") {
+		if jinja2.LlamaInStrs(jinja2.LlamaAttr(msg, "role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
-			lastUserIndexValue = runtime.Int(int64(i))
+			lastUserIndexValue = jinja2.Int(int64(i))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0))), func() runtime.Value {
-		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system"))
+	hasSystem = jinja2.And(jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0))), func() runtime.Value {
-		return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "developer"))
+	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, 0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderTools(tools)
 			}))
 			w.WriteString("\n")
@@ -624,7 +624,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		if responseFormatValue.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderResponseFormat(responseFormatValue)
 			}))
 		}
@@ -635,7 +635,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
 			if tools.Truthy() {
 				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderTools(tools)
 				}))
 				w.WriteString("\n")
@@ -644,7 +644,7 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderResponseFormat(responseFormatValue)
 				}))
 			}
@@ -652,28 +652,28 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 	}
 	// DeepSeek-V3.2.jinja:148:1 {%- set start_idx = 1 if has_system else 0 -%}
 	if hasSystem.Truthy() {
-		startIdx = runtime.Int(1)
+		startIdx = jinja2.Int(1)
 	} else {
-		startIdx = runtime.Int(0)
+		startIdx = jinja2.Int(0)
 	}
 	// DeepSeek-V3.2.jinja:149:1 {%- for message in messages[start_idx:] -%}
-	var msgIndex runtime.Value
-	var toolCallOrder runtime.Value
-	var assistantMsg runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, startIdx, runtime.Missing(), runtime.Missing())))
+	var msgIndex jinja2.Value
+	var toolCallOrder jinja2.Value
+	var assistantMsg jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, startIdx, jinja2.Missing(), jinja2.Missing())))
 	for i := range items2 {
 		message := items2[i]
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
-		msgIndex = runtime.LlamaAdd(runtime.Int(int64(i)), startIdx)
+		msgIndex = jinja2.LlamaAdd(jinja2.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "developer") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderTools(tools)
 				}))
 				w.WriteString("\n\n")
@@ -682,119 +682,119 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderResponseFormat(responseFormatValue)
 				}))
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
-				runtime.LlamaWrite(w, thinkingStartToken)
+				jinja2.LlamaWrite(w, thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:166:9 {%- else -%}
 				// DeepSeek-V3.2.jinja:167:7 {{ thinking_end_token }}
-				runtime.LlamaWrite(w, thinkingEndToken)
+				jinja2.LlamaWrite(w, thinkingEndToken)
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
-			if runtime.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
-				runtime.LlamaWrite(w, thinkingStartToken)
+				jinja2.LlamaWrite(w, thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:177:9 {%- else -%}
 				// DeepSeek-V3.2.jinja:178:7 {{ thinking_end_token }}
-				runtime.LlamaWrite(w, thinkingEndToken)
+				jinja2.LlamaWrite(w, thinkingEndToken)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
-			prevAssistantIdxValue := runtime.Int(-1)
+			prevAssistantIdxValue := jinja2.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(msgIndex, runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+			for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, i), "role"), "tool") && runtime.Eq(prevAssistantIdxValue, runtime.Int(-1)) {
+				if !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
 			}
 			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
-			toolCallOrder = runtime.LlamaSub(msgIndex, prevAssistantIdxValue)
+			toolCallOrder = jinja2.LlamaSub(msgIndex, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
-			assistantMsg = runtime.LlamaItem(messages, prevAssistantIdxValue)
+			assistantMsg = jinja2.LlamaItem(messages, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
-			if runtime.Eq(toolCallOrder, runtime.Int(1)) {
+			if jinja2.Eq(toolCallOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if runtime.Eq(toolCallOrder, runtime.LlamaCallFilter("length", runtime.LlamaCallMethod(assistantMsg, "get", []runtime.Value{runtime.Str("tool_calls"), runtime.NewList()}, nil), nil, nil)) {
+			if jinja2.Eq(toolCallOrder, jinja2.LlamaCallFilter("length", jinja2.LlamaCallMethod(assistantMsg, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil), nil, nil)) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
-				if runtime.LlamaGe(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+				if jinja2.LlamaGe(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
-					runtime.LlamaWrite(w, thinkingStartToken)
+					jinja2.LlamaWrite(w, thinkingStartToken)
 				} else {
 					// DeepSeek-V3.2.jinja:208:11 {%- else -%}
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:209:21 {{ thinking_end_token }}
-					runtime.LlamaWrite(w, thinkingEndToken)
+					jinja2.LlamaWrite(w, thinkingEndToken)
 				}
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
-			if enableThinking.Truthy() && runtime.LlamaGt(msgIndex, lastUserIndexValue) {
+			if enableThinking.Truthy() && jinja2.LlamaGt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				runtime.LlamaWrite(w, runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
-				runtime.LlamaWrite(w, thinkingEndToken)
+				jinja2.LlamaWrite(w, thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			runtime.LlamaWrite(w, runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
-				runtime.LlamaWrite(w, dsmlToken)
+				jinja2.LlamaWrite(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
-					runtime.LlamaWrite(w, dsmlToken)
+					jinja2.LlamaWrite(w, dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name"))
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						encodeArgumentsToDsml(toolCall)
 					}))
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
-					runtime.LlamaWrite(w, dsmlToken)
+					jinja2.LlamaWrite(w, dsmlToken)
 					w.WriteString("invoke>")
 				}
 				w.WriteString("\n</")
 				// DeepSeek-V3.2.jinja:231:13 {{ dsml_token }}
-				runtime.LlamaWrite(w, dsmlToken)
+				jinja2.LlamaWrite(w, dsmlToken)
 				w.WriteString("function_calls>")
 			}
 			// DeepSeek-V3.2.jinja:235:5 {{ eos_token }}
-			runtime.LlamaWrite(w, eosToken)
+			jinja2.LlamaWrite(w, eosToken)
 		}
 	}
 	// DeepSeek-V3.2.jinja:240:1 {%- if add_generation_prompt -%}
@@ -803,18 +803,18 @@ func renderDeepSeekV32Llama(w *runtime.Writer, in *runtime.Input) {
 		// DeepSeek-V3.2.jinja:242:3 {%- if enable_thinking -%}
 		if enableThinking.Truthy() {
 			// DeepSeek-V3.2.jinja:243:5 {{ thinking_start_token }}
-			runtime.LlamaWrite(w, thinkingStartToken)
+			jinja2.LlamaWrite(w, thinkingStartToken)
 		} else {
 			// DeepSeek-V3.2.jinja:244:7 {%- else -%}
 			// DeepSeek-V3.2.jinja:245:5 {{ thinking_end_token }}
-			runtime.LlamaWrite(w, thinkingEndToken)
+			jinja2.LlamaWrite(w, thinkingEndToken)
 		}
 	}
 }
 
 // spansDeepSeekV32 is the position table of DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansDeepSeekV32 = []runtime.Span{
+var spansDeepSeekV32 = []jinja2.Span{
 	{From: 61, To: 61, Line: 18, Col: 1, Construct: "set"},
 	{From: 63, To: 63, Line: 19, Col: 1, Construct: "set"},
 	{From: 65, To: 65, Line: 20, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Exaone3 is the chat template builtin/exaone3.jinja.
-var Exaone3 = &runtime.Template{
+var Exaone3 = &jinja2.Template{
 	Aliases: []string{"dd26650e2cf828230f07d11aac47382b5825bedc8ffc6989a17fddfaa8cf0e29", "e3919603eb3c1957350eaab3d848a4a7964d72d8979490b523a4068805a9906a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,33 +41,33 @@ var Exaone3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderExaone3 renders exaone3.jinja.
-func renderExaone3(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderExaone3(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
 		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|assistant|]")
@@ -81,29 +81,29 @@ func renderExaone3(w *runtime.Writer, in *runtime.Input) {
 // renderExaone3Llama renders exaone3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderExaone3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderExaone3Llama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderExaone3Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// exaone3.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
+		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|user|]"), content, runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -111,7 +111,7 @@ func renderExaone3Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansExaone3 is the position table of exaone3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansExaone3 = []runtime.Span{
+var spansExaone3 = []jinja2.Span{
 	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
 	{From: 53, To: 78, Line: 14, Col: 1, Construct: "for"},
 	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Exaone4 is the chat template builtin/exaone4.jinja.
-var Exaone4 = &runtime.Template{
+var Exaone4 = &jinja2.Template{
 	Aliases: []string{"e7da58f7dc648981b2278dfc3df836e421cc867d1989d398c87ca0ca92e0b506", "ad142ea3e9619a0dc7395a8f904f8d4aeb1388c230470724cf95c48d62bf6989"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,39 +41,39 @@ var Exaone4 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderExaone4 renders exaone4.jinja.
-func renderExaone4(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderExaone4(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|system|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
 			w.WriteString("[|user|]")
 			w.WriteStr(content)
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|assistant|]")
 			w.WriteStr(content)
 			w.WriteString("[|endofturn|]\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
 			w.WriteString("[|tool|]")
@@ -87,33 +87,33 @@ func renderExaone4(w *runtime.Writer, in *runtime.Input) {
 // renderExaone4Llama renders exaone4.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderExaone4 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderExaone4Llama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderExaone4Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// exaone4.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15:1 {%- for message in messages %}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
+		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|system|]"), content, runtime.Str("[|endofturn|]\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|user|]"), content, runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|assistant|]"), content, runtime.Str("[|endofturn|]\n")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[|tool|]"), content, runtime.Str("[|endofturn|]\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|tool|]"), content, jinja2.Str("[|endofturn|]\n")))
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -121,7 +121,7 @@ func renderExaone4Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansExaone4 is the position table of exaone4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansExaone4 = []runtime.Span{
+var spansExaone4 = []jinja2.Span{
 	{From: 51, To: 51, Line: 14, Col: 1, Construct: "set"},
 	{From: 53, To: 84, Line: 15, Col: 1, Construct: "for"},
 	{From: 56, To: 56, Line: 16, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // ExaoneMoe is the chat template builtin/exaone-moe.jinja.
-var ExaoneMoe = &runtime.Template{
+var ExaoneMoe = &jinja2.Template{
 	Aliases: []string{"edb3bb930b6c6825ce1803df1beb46657b8ee6675236ff00973edd160369f031", "8551de5a4a51f8638f44cfdab9b1fd43d790acde37f62fd06dffc8132f26c487"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,24 +41,24 @@ var ExaoneMoe = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderExaoneMoe renders exaone-moe.jinja.
-func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderExaoneMoe(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
 		messageRole := message.ItemStr("role")
-		if runtime.InStrs(messageRole, "system", "user", "assistant", "tool") {
+		if jinja2.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
 			w.WriteString("<|")
 			w.WriteStr(messageRole)
 			w.WriteString("|>\n")
-			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|endofturn|>\n")
 		}
 	}
@@ -68,18 +68,18 @@ func renderExaoneMoe(w *runtime.Writer, in *runtime.Input) {
 // renderExaoneMoeLlama renders exaone-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderExaoneMoe with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderExaoneMoeLlama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderExaoneMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.LlamaInStrs(messageRole, "system", "user", "assistant", "tool") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.LlamaInStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), messageRole), runtime.Str("|>\n")), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|endofturn|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), messageRole), jinja2.Str("|>\n")), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|endofturn|>\n")))
 		}
 	}
 	w.WriteString("<|assistant|>\n")
@@ -87,7 +87,7 @@ func renderExaoneMoeLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansExaoneMoe is the position table of exaone-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansExaoneMoe = []runtime.Span{
+var spansExaoneMoe = []jinja2.Span{
 	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
 	{From: 53, To: 65, Line: 11, Col: 1, Construct: "for"},
 	{From: 55, To: 63, Line: 12, Col: 1, Construct: "if"},

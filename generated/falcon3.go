@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Falcon3 is the chat template builtin/falcon3.jinja.
-var Falcon3 = &runtime.Template{
+var Falcon3 = &jinja2.Template{
 	Aliases: []string{"872ce261c15c2bc00d0ac187f727f70d95dc2b3c4532f682c5f878e2f249ba1e", "b6504020e2a5f17554d303b603b6d4d0880f4ff6ef2ee31e539495b77ce5fb1a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var Falcon3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderFalcon3 renders falcon3.jinja.
-func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
+func renderFalcon3(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// falcon3.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,19 +61,19 @@ func renderFalcon3(w *runtime.Writer, in *runtime.Input) {
 // renderFalcon3Llama renders falcon3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderFalcon3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderFalcon3Llama(w *runtime.Writer, in *runtime.Input) {
+func renderFalcon3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// falcon3.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
 	}
 	w.WriteString("<|assistant|>\n")
 }
 
 // spansFalcon3 is the position table of falcon3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansFalcon3 = []runtime.Span{
+var spansFalcon3 = []jinja2.Span{
 	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},

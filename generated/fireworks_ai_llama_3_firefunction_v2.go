@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // FireworksAiLlama3FirefunctionV2 is the chat template llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja.
-var FireworksAiLlama3FirefunctionV2 = &runtime.Template{
+var FireworksAiLlama3FirefunctionV2 = &jinja2.Template{
 	Aliases: []string{"a59c5dd621388c668256b87e0157abaa3e28a9506ae401d33d1bf9720ab72386", "5f259f602c593bdc4ee6f461bd3d6ebb30f7001cc2826d763e6d4a46656cd4d6"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,94 +41,94 @@ var FireworksAiLlama3FirefunctionV2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderFireworksAiLlama3FirefunctionV2 renders fireworks-ai-llama-3-firefunction-v2.jinja.
-func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input) {
+func renderFireworksAiLlama3FirefunctionV2(w *jinja2.Writer, in *jinja2.Input) {
 	bosTokenInput := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var messageRoles runtime.Value
-	systemPromptSuffix := runtime.Undefined("system_prompt_suffix")
+	var loopMessages jinja2.Value
+	var messageRoles jinja2.Value
+	systemPromptSuffix := jinja2.Undefined("system_prompt_suffix")
 	functions := in.Lookup("functions")
 	datetime := in.Lookup("datetime")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
-	messageRoles = runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))
+	messageRoles = jinja2.NewList(jinja2.Str("system"), jinja2.Str("user"), jinja2.Str("assistant"), jinja2.Str("tool"))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	mark := w.Mark()
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
 	mark2 := w.Mark()
 	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
-	w.Write(runtime.FilterTrim(w.Cut(mark2), nil, nil))
+	w.Write(jinja2.FilterTrim(w.Cut(mark2), nil, nil))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
-	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\n"), functions)
+	systemPromptSuffix = jinja2.Sum(systemPromptSuffix, jinja2.Str("\n"), functions)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22:1 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
-	systemPromptSuffix = runtime.Sum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
+	systemPromptSuffix = jinja2.Sum(systemPromptSuffix, jinja2.Str("\nToday is "), datetime, jinja2.Str("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23:1 {%- set ns = namespace(role='', content='') -%}
-	nsRole := runtime.Str("")
-	nsContent := runtime.Str("")
+	nsRole := jinja2.Str("")
+	nsContent := jinja2.Str("")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		w.Write(runtime.RaiseException(in, runtime.Str("Expected non-empty messages")))
+		w.Write(jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
-	items := runtime.Iterate(w, loopMessages)
+	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		var messageRolesString runtime.Value
-		var msgContent runtime.Value
-		var systemPrompt runtime.Value
+		var messageRolesString jinja2.Value
+		var msgContent jinja2.Value
+		var systemPrompt jinja2.Value
 		bosToken := bosTokenInput
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = runtime.FilterLower(message.ItemStr("role"))
+		nsRole = jinja2.FilterLower(message.ItemStr("role"))
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
-		if runtime.NotIn(nsRole, messageRoles) {
+		if jinja2.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
-			messageRolesString = runtime.FilterJoin(messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
+			messageRolesString = jinja2.FilterJoin(messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			w.Write(runtime.RaiseException(in, runtime.Sum(runtime.Add(runtime.Str("Invalid role "), message.ItemStr("role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
+			w.Write(jinja2.RaiseException(in, jinja2.Sum(jinja2.Add(jinja2.Str("Invalid role "), message.ItemStr("role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = runtime.FilterTrim(runtime.FilterDefault(message.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
+		msgContent = jinja2.FilterTrim(jinja2.FilterDefault(message.ItemStr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
-		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
+		if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
-			if runtime.EqStr(nsRole, "system") {
+			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = runtime.Sum(runtime.Add(runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.FilterTrim(message.ItemStr("content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
+				systemPrompt = jinja2.Sum(jinja2.Add(jinja2.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), jinja2.FilterTrim(message.ItemStr("content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
-				systemPrompt = runtime.Sum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
+				systemPrompt = jinja2.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
-			nsContent = runtime.Add(bosToken, systemPrompt)
+			nsContent = jinja2.Add(bosToken, systemPrompt)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:42:5 {{- ns.content -}}
 			w.Write(nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(nsRole, "system") {
+		if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
-			nsContent = runtime.Sum(runtime.Add(runtime.Str("<|start_header_id|>"), nsRole), runtime.Str("<|end_header_id|>\n\n"), msgContent)
+			nsContent = jinja2.Sum(jinja2.Add(jinja2.Str("<|start_header_id|>"), nsRole), jinja2.Str("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
-				toolCalls := runtime.NewList()
+				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
-				for _, call := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, call := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = runtime.Add(toolCalls, runtime.NewList(runtime.Add(runtime.Add(runtime.Add(runtime.Add(runtime.Str("{\"name\": \""), call.ItemStr("function").ItemStr("name")), runtime.Str("\", \"arguments\": ")), runtime.FilterTojson(call.ItemStr("function").ItemStr("arguments"), nil, nil)), runtime.Str("}"))))
+					toolCalls = jinja2.Add(toolCalls, jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("{\"name\": \""), call.ItemStr("function").ItemStr("name")), jinja2.Str("\", \"arguments\": ")), jinja2.FilterTojson(call.ItemStr("function").ItemStr("arguments"), nil, nil)), jinja2.Str("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				nsContent = runtime.Add(runtime.Add(runtime.Add(nsContent, runtime.Str(" functools[")), runtime.FilterJoin(toolCalls, []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]"))
+				nsContent = jinja2.Add(jinja2.Add(jinja2.Add(nsContent, jinja2.Str(" functools[")), jinja2.FilterJoin(toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
-			nsContent = runtime.Add(nsContent, runtime.Str("<|eot_id|>"))
+			nsContent = jinja2.Add(nsContent, jinja2.Str("<|eot_id|>"))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
 			w.Write(nsContent)
 		}
@@ -139,93 +139,93 @@ func renderFireworksAiLlama3FirefunctionV2(w *runtime.Writer, in *runtime.Input)
 // renderFireworksAiLlama3FirefunctionV2Llama renders fireworks-ai-llama-3-firefunction-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderFireworksAiLlama3FirefunctionV2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	bosTokenInput := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var messageRoles runtime.Value
-	systemPromptSuffix := runtime.Undefined("system_prompt_suffix")
+	var loopMessages jinja2.Value
+	var messageRoles jinja2.Value
+	systemPromptSuffix := jinja2.Undefined("system_prompt_suffix")
 	functions := in.Lookup("functions")
 	datetime := in.Lookup("datetime")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:1:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// fireworks-ai-llama-3-firefunction-v2.jinja:2:1 {%- set message_roles = ['system', 'user', 'assistant', 'tool'] -%}
-	messageRoles = runtime.NewList(runtime.Str("system"), runtime.Str("user"), runtime.Str("assistant"), runtime.Str("tool"))
+	messageRoles = jinja2.NewList(jinja2.Str("system"), jinja2.Str("user"), jinja2.Str("assistant"), jinja2.Str("tool"))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	mark := w.Mark()
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
 	mark2 := w.Mark()
 	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
-	w.Write(runtime.LlamaCallFilter("trim", w.Cut(mark2), nil, nil))
+	w.Write(jinja2.LlamaCallFilter("trim", w.Cut(mark2), nil, nil))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
-	systemPromptSuffix = runtime.LlamaSum(systemPromptSuffix, runtime.Str("\n"), functions)
+	systemPromptSuffix = jinja2.LlamaSum(systemPromptSuffix, jinja2.Str("\n"), functions)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22:1 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
-	systemPromptSuffix = runtime.LlamaSum(systemPromptSuffix, runtime.Str("\nToday is "), datetime, runtime.Str("."))
+	systemPromptSuffix = jinja2.LlamaSum(systemPromptSuffix, jinja2.Str("\nToday is "), datetime, jinja2.Str("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23:1 {%- set ns = namespace(role='', content='') -%}
-	nsRole := runtime.Str("")
-	nsContent := runtime.Str("")
+	nsRole := jinja2.Str("")
+	nsContent := jinja2.Str("")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Expected non-empty messages")))
+		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
-	var messageRolesString runtime.Value
-	var msgContent runtime.Value
-	var systemPrompt runtime.Value
+	var messageRolesString jinja2.Value
+	var msgContent jinja2.Value
+	var systemPrompt jinja2.Value
 	bosToken := bosTokenInput
-	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = runtime.LlamaCallFilter("lower", runtime.LlamaItemStr(message, "role"), nil, nil)
+		nsRole = jinja2.LlamaCallFilter("lower", jinja2.LlamaItemStr(message, "role"), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
-		if runtime.LlamaNotIn(nsRole, messageRoles) {
+		if jinja2.LlamaNotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
-			messageRolesString = runtime.LlamaCallFilter("join", messageRoles, []runtime.Value{runtime.Str(", ")}, nil)
+			messageRolesString = jinja2.LlamaCallFilter("join", messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("Invalid role "), runtime.LlamaItemStr(message, "role")), runtime.Str(". Only "), messageRolesString, runtime.Str(" are supported."))))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("Invalid role "), jinja2.LlamaItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("default", runtime.LlamaItemStr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
+		msgContent = jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
-		if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
+		if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
-			if runtime.EqStr(nsRole, "system") {
+			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
+				systemPrompt = jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
-				systemPrompt = runtime.LlamaSum(runtime.Str("<|start_header_id|>"), runtime.Str("system"), runtime.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, runtime.Str("<|eot_id|>"))
+				systemPrompt = jinja2.LlamaSum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
-			nsContent = runtime.LlamaAdd(bosToken, systemPrompt)
+			nsContent = jinja2.LlamaAdd(bosToken, systemPrompt)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:42:5 {{- ns.content -}}
-			runtime.LlamaWrite(w, nsContent)
+			jinja2.LlamaWrite(w, nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		if runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(nsRole, "system") {
+		if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
-			nsContent = runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), nsRole), runtime.Str("<|end_header_id|>\n\n"), msgContent)
+			nsContent = jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), nsRole), jinja2.Str("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
-				toolCalls := runtime.NewList()
+				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
-				for _, call := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				for _, call := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = runtime.LlamaAdd(toolCalls, runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(call, "function"), "arguments"), nil, nil)), runtime.Str("}"))))
+					toolCalls = jinja2.LlamaAdd(toolCalls, jinja2.NewList(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(jinja2.LlamaItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				nsContent = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsContent, runtime.Str(" functools[")), runtime.LlamaCallFilter("join", toolCalls, []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]"))
+				nsContent = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsContent, jinja2.Str(" functools[")), jinja2.LlamaCallFilter("join", toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
-			nsContent = runtime.LlamaAdd(nsContent, runtime.Str("<|eot_id|>"))
+			nsContent = jinja2.LlamaAdd(nsContent, jinja2.Str("<|eot_id|>"))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
-			runtime.LlamaWrite(w, nsContent)
+			jinja2.LlamaWrite(w, nsContent)
 		}
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
@@ -233,7 +233,7 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *runtime.Writer, in *runtime.I
 
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansFireworksAiLlama3FirefunctionV2 = []runtime.Span{
+var spansFireworksAiLlama3FirefunctionV2 = []jinja2.Span{
 	{From: 56, To: 56, Line: 1, Col: 1, Construct: "set"},
 	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
 	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/llamaserver"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // FuzzRender renders random requests (messages of wrong types, missing fields, nested
@@ -37,12 +37,12 @@ func FuzzRender(f *testing.F) {
 	templates := generated.Registry.All()
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		req, err := runtime.ParseRequest(data)
+		req, err := jinja2.ParseRequest(data)
 		if err != nil {
 			return
 		}
 		req.Now = now
-		req.Limits = runtime.Limits{MaxOutput: 1 << 20, MaxIterations: 100000}
+		req.Limits = jinja2.Limits{MaxOutput: 1 << 20, MaxIterations: 100000}
 		for _, tmpl := range templates {
 			_, err := tmpl.Render(&req.Input)
 			checkRenderError(t, tmpl.Name, err)
@@ -57,8 +57,8 @@ func FuzzRender(f *testing.F) {
 // or an error that is not the runtime's.
 func checkRenderError(t *testing.T, name string, err error) {
 	t.Helper()
-	var re *runtime.Error
-	var raise *runtime.RaiseError
+	var re *jinja2.Error
+	var raise *jinja2.RaiseError
 	switch {
 	case err == nil, errors.As(err, &raise):
 	case errors.As(err, &re):

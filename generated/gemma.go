@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Gemma is the chat template builtin/gemma.jinja.
-var Gemma = &runtime.Template{
+var Gemma = &jinja2.Template{
 	Aliases: []string{"1362931a72202b0bd86d0c7e3c73d97d502b580185d241be8847f1f8462419ed", "4bd5f5f440ba528fdc4b84cfcf2cb77023f32cd937fcb0c393d3ce7f7f7b7d7a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,29 +41,29 @@ var Gemma = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGemma renders gemma.jinja.
-func renderGemma(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderGemma(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// gemma.jinja:16:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var role runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var role jinja2.Value
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
-			if runtime.EqStr(messageRole, "assistant") {
-				role = runtime.Str("model")
+			if jinja2.EqStr(messageRole, "assistant") {
+				role = jinja2.Str("model")
 			} else {
 				role = messageRole
 			}
@@ -72,14 +72,14 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(role)
 			w.WriteString("\n")
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
-			if nsSystemPrompt.Truthy() && !runtime.EqStr(role, "model") {
+			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
-				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
+				w.WriteAdd(nsSystemPrompt, jinja2.Str("\n\n"))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = runtime.Str("")
+				nsSystemPrompt = jinja2.Str("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			w.WriteAdd(runtime.MethodStripChars(message.ItemStr("content"), cSpace), runtime.Str("<end_of_turn>\n"))
+			w.WriteAdd(jinja2.MethodStripChars(message.ItemStr("content"), cSpace), jinja2.Str("<end_of_turn>\n"))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
@@ -88,40 +88,40 @@ func renderGemma(w *runtime.Writer, in *runtime.Input) {
 // renderGemmaLlama renders gemma.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGemma with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGemmaLlama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// gemma.jinja:14:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// gemma.jinja:15:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// gemma.jinja:16:1 {%- for message in messages %}
-	var role runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var role jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil))
+			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
-			if runtime.EqStr(messageRole, "assistant") {
-				role = runtime.Str("model")
+			if jinja2.EqStr(messageRole, "assistant") {
+				role = jinja2.Str("model")
 			} else {
 				role = messageRole
 			}
 			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<start_of_turn>"), role, runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")))
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
-			if nsSystemPrompt.Truthy() && !runtime.EqStr(role, "model") {
+			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = runtime.Str("")
+				nsSystemPrompt = jinja2.Str("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil), runtime.Str("<end_of_turn>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil), jinja2.Str("<end_of_turn>\n")))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
@@ -129,7 +129,7 @@ func renderGemmaLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGemma is the position table of gemma.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGemma = []runtime.Span{
+var spansGemma = []jinja2.Span{
 	{From: 51, To: 51, Line: 14, Col: 1, Construct: "set"},
 	{From: 53, To: 53, Line: 15, Col: 1, Construct: "set"},
 	{From: 55, To: 85, Line: 16, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Gemma4 is the chat template llama.cpp/gemma4.jinja.
-var Gemma4 = &runtime.Template{
+var Gemma4 = &jinja2.Template{
 	Aliases: []string{"1f123b91d5f91abe21fa7f449582ac1bc9cecda1aede408515afe1ae1aac0b4d", "58c66fdee4afa29786fa0925a4c3659c8ebc28a2db93da6ae479d7d5886ce48f"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,47 +41,47 @@ var Gemma4 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGemma4 renders gemma4.jinja.
-func renderGemma4(w *runtime.Writer, in *runtime.Input) {
-	formatArgument2 := runtime.Undefined("format_argument")
-	ns := runtime.Undefined("ns")
+func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
+	formatArgument2 := jinja2.Undefined("format_argument")
+	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(runtime.Value, runtime.Value)
-	formatParameters = func(properties, required runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		var standardKeys runtime.Value
-		var ns runtime.Value
+	var formatParameters func(jinja2.Value, jinja2.Value)
+	formatParameters = func(properties, required jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		var standardKeys jinja2.Value
+		var ns jinja2.Value
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		keys, values := jinja2.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			var addComma runtime.Value
-			var nsItems runtime.Value
+			var addComma jinja2.Value
+			var nsItems jinja2.Value
 			// gemma4.jinja:5:9 {%- set add_comma = false -%}
-			addComma = runtime.Bool(false)
+			addComma = jinja2.Bool(false)
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
-			if runtime.NotIn(key, standardKeys) {
+			if jinja2.NotIn(key, standardKeys) {
 				// gemma4.jinja:7:13 {%- if ns.found_first %}
 				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// gemma4.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
@@ -93,7 +93,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:12:17 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				// gemma4.jinja:14:13 {%- if value['nullable'] %}
 				if value.ItemStr("nullable").Truthy() {
@@ -103,13 +103,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// gemma4.jinja:15:41 {%- else -%}
 						// gemma4.jinja:15:50 {%- set add_comma = true -%}
-						addComma = runtime.Bool(true)
+						addComma = jinja2.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
-				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+				if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
@@ -119,27 +119,27 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// gemma4.jinja:20:45 {%- else -%}
 							// gemma4.jinja:20:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("enum:")
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+						w.Write(jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
-					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+					if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
-							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(valueProperties, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if runtime.IsMapping(value) {
+					} else if jinja2.IsMapping(value) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
-							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(value, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
@@ -148,7 +148,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
+						items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -162,45 +162,45 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
-					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
 							itemKey := keys[i]
 							itemValue := values[i]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue) {
+							if !jinja2.IsNone(itemValue) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.CheckNamespace(nsItems)
+								jinja2.CheckNamespace(nsItems)
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
-								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								jinja2.SetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
-								if runtime.EqStr(itemKey, "properties") {
+								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue) {
+									if jinja2.IsMapping(itemValue) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
-											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+											formatParameters(itemValue, jinja2.FilterDefault(valueItems.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if jinja2.EqStr(itemKey, "required") {
 									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
-									items := runtime.Iterate(w, itemValue)
+									items := jinja2.Iterate(w, itemValue)
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
@@ -213,18 +213,18 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if jinja2.EqStr(itemKey, "type") {
 									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue) {
+									if jinja2.IsString(itemValue) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
@@ -232,7 +232,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 									w.Write(itemKey)
 									w.WriteString(":")
 									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+									w.Write(jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -245,20 +245,20 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// gemma4.jinja:74:37 {%- else -%}
 					// gemma4.jinja:74:46 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				w.Write(runtime.FilterUpper(valueType))
+				w.Write(jinja2.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData runtime.Value) {
-		toolData = runtime.Param(toolData, "tool_data")
-		var params runtime.Value
-		var responseDeclaration runtime.Value
+	formatFunctionDeclaration := func(toolData jinja2.Value) {
+		toolData = jinja2.Param(toolData, "tool_data")
+		var params jinja2.Value
+		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := toolData.ItemStr("function")
@@ -287,7 +287,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
-				items := runtime.Iterate(w, paramsRequired)
+				items := jinja2.Iterate(w, paramsRequired)
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
@@ -306,12 +306,12 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				w.Write(runtime.FilterUpper(paramsType))
+				w.Write(jinja2.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if runtime.In(runtime.Str("response"), toolDataFunction) {
+		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
 			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
@@ -325,30 +325,30 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+			if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				w.Write(runtime.FilterUpper(responseDeclarationType))
+				w.Write(jinja2.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
 	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(runtime.Value, runtime.Value)
-	formatArgument = func(argument, escapeKeys runtime.Value) {
-		argument = runtime.Param(argument, "argument")
+	var formatArgument func(jinja2.Value, jinja2.Value)
+	formatArgument = func(argument, escapeKeys jinja2.Value) {
+		argument = jinja2.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
-			escapeKeys = runtime.Bool(true)
+			escapeKeys = jinja2.Bool(true)
 		}
-		var ns runtime.Value
+		var ns jinja2.Value
 		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if runtime.IsString(argument) {
+		if jinja2.IsString(argument) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if runtime.IsBoolean(argument) {
+		} else if jinja2.IsBoolean(argument) {
 			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -356,13 +356,13 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument) {
+		} else if jinja2.IsMapping(argument) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			keys, values := jinja2.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				value := values[i]
@@ -371,9 +371,9 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// gemma4.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
@@ -392,11 +392,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument) {
+		} else if jinja2.IsSequence(argument) {
 			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// gemma4.jinja:132:9 {%- for item in argument -%}
-			items := runtime.Iterate(w, argument)
+			items := jinja2.Iterate(w, argument)
 			for i := range items {
 				item := items[i]
 				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
@@ -415,91 +415,91 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 			w.Write(argument)
 		}
 	}
-	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		formatArgument(args[0], args[1])
 	})
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text runtime.Value) {
-		text = runtime.Param(text, "text")
-		var ns runtime.Value
+	stripThinking := func(text jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		var ns jinja2.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
+		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
-			if runtime.In(runtime.Str("<|channel>"), part) {
+			if jinja2.In(jinja2.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
+		w.Write(jinja2.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}
 	w.Write(bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := messages.ItemInt(0)
-		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
+		if jinja2.InStrs(messages0.ItemStr("role"), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
+			w.Write(jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
 		// gemma4.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// gemma4.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range runtime.Iterate(w, tools) {
+			for _, tool := range jinja2.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				w.Write(runtime.FilterTrim(w.Capture(func() {
+				w.Write(jinja2.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
-	for _, message := range runtime.Iterate(w, loopMessages) {
-		var role runtime.Value
+	for _, message := range jinja2.Iterate(w, loopMessages) {
+		var role jinja2.Value
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
-		runtime.SetAttr(ns, "prev_message_type", runtime.None())
+		jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant") {
-			role = runtime.Str("model")
+		if jinja2.EqStr(messageRole, "assistant") {
+			role = jinja2.Str("model")
 		} else {
 			role = messageRole
 		}
@@ -511,8 +511,8 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 		messageToolCalls := message.ItemStr("tool_calls")
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
-			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-				var function runtime.Value
+			for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+				var function jinja2.Value
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
 				function = toolCall.ItemStr("function")
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
@@ -521,11 +521,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{")
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := function.ItemStr("arguments")
-				if runtime.IsMapping(functionArguments) {
+				if jinja2.IsMapping(functionArguments) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+					keys, values := jinja2.DictsortPairs(functionArguments, nil, nil)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
@@ -540,10 +540,10 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if runtime.IsString(functionArguments) {
+				} else if jinja2.IsString(functionArguments) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
 					// gemma4.jinja:201:25 {{- function['arguments'] -}}
 					w.Write(functionArguments)
@@ -551,25 +551,25 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}<tool_call|>")
 			}
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := message.ItemStr("tool_responses")
 		if messageToolResponses.Truthy() {
 			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range runtime.Iterate(w, messageToolResponses) {
+			for _, toolResponse := range jinja2.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := toolResponse.ItemStr("response")
-				if runtime.IsMapping(toolResponseResponse) {
+				if jinja2.IsMapping(toolResponseResponse) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
+					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{")
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
+					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
@@ -578,7 +578,7 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+							formatArgument(value, jinja2.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
 						if !(i == len(keys)-1) {
@@ -590,69 +590,69 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
+					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{value:")
 					w.WriteStr(w.Capture(func() {
-						formatArgument(toolResponseResponse, runtime.Bool(false))
+						formatArgument(toolResponseResponse, jinja2.Bool(false))
 					}))
 					w.WriteString("}")
 				}
 				w.WriteString("<tool_response|>")
 			}
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
 		messageContent := message.ItemStr("content")
-		if runtime.IsString(messageContent) {
+		if jinja2.IsString(messageContent) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
-			if runtime.EqStr(role, "model") {
+			if jinja2.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
 				stripThinking(messageContent)
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
-				w.Write(runtime.FilterTrim(messageContent, nil, nil))
+				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
 			}
-		} else if runtime.IsSequence(messageContent) {
+		} else if jinja2.IsSequence(messageContent) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
-			for _, item := range runtime.Iterate(w, messageContent) {
+			for _, item := range jinja2.Iterate(w, messageContent) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
 				itemType := item.ItemStr("type")
-				if runtime.EqStr(itemType, "text") {
+				if jinja2.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
-					if runtime.EqStr(role, "model") {
+					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
 						stripThinking(item.ItemStr("text"))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						w.Write(runtime.FilterTrim(item.ItemStr("text"), nil, nil))
+						w.Write(jinja2.FilterTrim(item.ItemStr("text"), nil, nil))
 					}
-				} else if runtime.EqStr(itemType, "image") {
+				} else if jinja2.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(itemType, "audio") {
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+				} else if jinja2.EqStr(itemType, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(itemType, "video") {
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+				} else if jinja2.EqStr(itemType, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
 				}
 			}
 		}
@@ -664,11 +664,11 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
-		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+		if !jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -677,76 +677,76 @@ func renderGemma4(w *runtime.Writer, in *runtime.Input) {
 // renderGemma4Llama renders gemma4.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGemma4 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
+func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
-	formatArgument2 := runtime.Undefined("format_argument")
-	ns := runtime.Undefined("ns")
+	in = jinja2.LlamaOwnInput(in)
+	formatArgument2 := jinja2.Undefined("format_argument")
+	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// gemma4.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(runtime.Value, runtime.Value)
-	formatParameters = func(properties, required runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		var standardKeys runtime.Value
-		var ns runtime.Value
+	var formatParameters func(jinja2.Value, jinja2.Value)
+	formatParameters = func(properties, required jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		var standardKeys jinja2.Value
+		var ns jinja2.Value
 		// gemma4.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// gemma4.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		var addComma runtime.Value
-		var nsItems runtime.Value
-		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
-			vals := runtime.Unpack(item, 2)
+		var addComma jinja2.Value
+		var nsItems jinja2.Value
+		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", properties, nil, nil))) {
+			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// gemma4.jinja:5:9 {%- set add_comma = false -%}
-			addComma = runtime.Bool(false)
+			addComma = jinja2.Bool(false)
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
-			if runtime.LlamaNotIn(key, standardKeys) {
+			if jinja2.LlamaNotIn(key, standardKeys) {
 				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
 				// gemma4.jinja:9:13 {{ key }}
-				runtime.LlamaWrite(w, key)
+				jinja2.LlamaWrite(w, key)
 				w.WriteString(":{")
 				// gemma4.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := runtime.LlamaItemStr(value, "description")
+				valueDescription := jinja2.LlamaItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// gemma4.jinja:11:34 {{ value['description'] }}
-					runtime.LlamaWrite(w, valueDescription)
+					jinja2.LlamaWrite(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:12:17 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				// gemma4.jinja:14:13 {%- if value['nullable'] %}
-				if runtime.LlamaItemStr(value, "nullable").Truthy() {
+				if jinja2.LlamaItemStr(value, "nullable").Truthy() {
 					// gemma4.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
 						// gemma4.jinja:15:41 {%- else -%}
 						// gemma4.jinja:15:50 {%- set add_comma = true -%}
-						addComma = runtime.Bool(true)
+						addComma = jinja2.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
+				valueType := jinja2.LlamaItemStr(value, "type")
+				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := runtime.LlamaItemStr(value, "enum")
+					valueEnum := jinja2.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// gemma4.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -754,41 +754,41 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// gemma4.jinja:20:45 {%- else -%}
 							// gemma4.jinja:20:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("enum:")
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+						jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := runtime.LlamaItemStr(value, "properties")
-					if runtime.LlamaCallTest("defined", valueProperties, nil, nil) && runtime.LlamaCallTest("mapping", valueProperties, nil, nil) {
+					valueProperties := jinja2.LlamaItemStr(value, "properties")
+					if jinja2.LlamaCallTest("defined", valueProperties, nil, nil) && jinja2.LlamaCallTest("mapping", valueProperties, nil, nil) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatParameters(valueProperties, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
+					} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatParameters(value, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
 					// gemma4.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := runtime.LlamaItemStr(value, "required")
+					valueRequired := jinja2.LlamaItemStr(value, "required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("default", valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34:30 {{- item -}}
-							runtime.LlamaWrite(w, item)
+							jinja2.LlamaWrite(w, item)
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -797,50 +797,50 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := runtime.LlamaItemStr(value, "items")
-					if runtime.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					valueItems := jinja2.LlamaItemStr(value, "items")
+					if jinja2.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !runtime.LlamaCallTest("none", itemValue, nil, nil) {
+							if !jinja2.LlamaCallTest("none", itemValue, nil, nil) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
+								if jinja2.LlamaAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.LlamaCheckNamespace(nsItems)
+								jinja2.LlamaCheckNamespace(nsItems)
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
-								runtime.LlamaSetAttr(nsItems, "found_first", runtime.Bool(true))
+								jinja2.LlamaSetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
-								if runtime.EqStr(itemKey, "properties") {
+								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if runtime.LlamaCallTest("mapping", itemValue, nil, nil) {
+									if jinja2.LlamaCallTest("mapping", itemValue, nil, nil) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										runtime.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+										jinja2.LlamaWrite(w, w.Capture(func() {
+											formatParameters(itemValue, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if jinja2.EqStr(itemKey, "required") {
 									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
-									items := runtime.Iterate(w, runtime.LlamaIterable(itemValue))
+									items := jinja2.Iterate(w, jinja2.LlamaIterable(itemValue))
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56:42 {{- req_item -}}
-										runtime.LlamaWrite(w, reqItem)
+										jinja2.LlamaWrite(w, reqItem)
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -848,26 +848,26 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if jinja2.EqStr(itemKey, "type") {
 									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if runtime.LlamaCallTest("string", itemValue, nil, nil) {
+									if jinja2.LlamaCallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
+										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
+										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
 									// gemma4.jinja:67:33 {{ item_key }}
-									runtime.LlamaWrite(w, itemKey)
+									jinja2.LlamaWrite(w, itemKey)
 									w.WriteString(":")
 									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-									runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+									jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -880,54 +880,54 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// gemma4.jinja:74:37 {%- else -%}
 					// gemma4.jinja:74:46 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", valueType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
 	// gemma4.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData runtime.Value) {
-		toolData = runtime.Param(toolData, "tool_data")
-		var params runtime.Value
-		var responseDeclaration runtime.Value
+	formatFunctionDeclaration := func(toolData jinja2.Value) {
+		toolData = jinja2.Param(toolData, "tool_data")
+		var params jinja2.Value
+		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := runtime.LlamaItemStr(toolData, "function")
-		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "name"))
+		toolDataFunction := jinja2.LlamaItemStr(toolData, "function")
+		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "description"))
+		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = runtime.LlamaItemStr(toolDataFunction, "parameters")
+		params = jinja2.LlamaItemStr(toolDataFunction, "parameters")
 		// gemma4.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// gemma4.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := runtime.LlamaItemStr(params, "properties")
+			paramsProperties := jinja2.LlamaItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					formatParameters(paramsProperties, runtime.LlamaItemStr(params, "required"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					formatParameters(paramsProperties, jinja2.LlamaItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// gemma4.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := runtime.LlamaItemStr(params, "required")
+			paramsRequired := jinja2.LlamaItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(paramsRequired))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramsRequired))
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90:22 {{- item -}}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -937,51 +937,51 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("],")
 			}
 			// gemma4.jinja:95:9 {%- if params['type'] -%}
-			paramsType := runtime.LlamaItemStr(params, "type")
+			paramsType := jinja2.LlamaItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", paramsType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if runtime.LlamaIn(runtime.Str("response"), toolDataFunction) {
+		if jinja2.LlamaIn(jinja2.Str("response"), toolDataFunction) {
 			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = runtime.LlamaItemStr(toolDataFunction, "response")
+			responseDeclaration = jinja2.LlamaItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := runtime.LlamaItemStr(responseDeclaration, "description")
+			responseDeclarationDescription := jinja2.LlamaItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
-				runtime.LlamaWrite(w, responseDeclarationDescription)
+				jinja2.LlamaWrite(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			responseDeclarationType := jinja2.LlamaItemStr(responseDeclaration, "type")
+			if jinja2.EqStr(jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
 	// gemma4.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(runtime.Value, runtime.Value)
-	formatArgument = func(argument, escapeKeys runtime.Value) {
-		argument = runtime.Param(argument, "argument")
+	var formatArgument func(jinja2.Value, jinja2.Value)
+	formatArgument = func(argument, escapeKeys jinja2.Value) {
+		argument = jinja2.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
-			escapeKeys = runtime.Bool(true)
+			escapeKeys = jinja2.Bool(true)
 		}
-		var ns runtime.Value
+		var ns jinja2.Value
 		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if runtime.LlamaCallTest("string", argument, nil, nil) {
+		if jinja2.LlamaCallTest("string", argument, nil, nil) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
-		} else if runtime.LlamaCallTest("boolean", argument, nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
+		} else if jinja2.LlamaCallTest("boolean", argument, nil, nil) {
 			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -989,49 +989,49 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.LlamaCallTest("mapping", argument, nil, nil) {
+		} else if jinja2.LlamaCallTest("mapping", argument, nil, nil) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", argument, nil, nil))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", argument, nil, nil))) {
+				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
 				// gemma4.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), key, runtime.Str("<|\"|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
 				} else {
 					// gemma4.jinja:124:17 {%- else -%}
 					// gemma4.jinja:125:17 {{- key -}}
-					runtime.LlamaWrite(w, key)
+					jinja2.LlamaWrite(w, key)
 				}
 				w.WriteString(":")
 				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.LlamaCallTest("sequence", argument, nil, nil) {
+		} else if jinja2.LlamaCallTest("sequence", argument, nil, nil) {
 			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// gemma4.jinja:132:9 {%- for item in argument -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(argument))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(argument))
 			for i := range items {
 				item := items[i]
 				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// gemma4.jinja:134:13 {%- if not loop.last %}
@@ -1043,118 +1043,118 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// gemma4.jinja:137:9 {%- else -%}
 			// gemma4.jinja:138:9 {{- argument -}}
-			runtime.LlamaWrite(w, argument)
+			jinja2.LlamaWrite(w, argument)
 		}
 	}
-	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Llama:  true,
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		formatArgument(args[0], args[1])
 	})
 	// gemma4.jinja:141:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text runtime.Value) {
-		text = runtime.Param(text, "text")
-		var ns runtime.Value
+	stripThinking := func(text jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		var ns jinja2.Value
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil))) {
+		for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
-			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
+			if jinja2.LlamaIn(jinja2.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.LlamaCallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil), 0)))
+				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("think"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// gemma4.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// gemma4.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", w.Capture(func() {
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
-	var role runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	var role jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
-		runtime.LlamaSetAttr(ns, "prev_message_type", runtime.None())
+		jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
-			role = runtime.Str("model")
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
+			role = jinja2.Str("model")
 		} else {
 			role = messageRole
 		}
 		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+		messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
-			var function runtime.Value
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+			var function jinja2.Value
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
-				function = runtime.LlamaItemStr(toolCall, "function")
+				function = jinja2.LlamaItemStr(toolCall, "function")
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call>call:"), jinja2.LlamaItemStr(function, "name")), jinja2.Str("{")))
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := runtime.LlamaItemStr(function, "arguments")
-				if runtime.LlamaCallTest("mapping", functionArguments, nil, nil) {
+				functionArguments := jinja2.LlamaItemStr(function, "arguments")
+				if jinja2.LlamaCallTest("mapping", functionArguments, nil, nil) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// gemma4.jinja:196:29 {%- if ns_args.found_first %}
@@ -1164,48 +1164,48 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// gemma4.jinja:198:29 {{- key -}}
-						runtime.LlamaWrite(w, key)
+						jinja2.LlamaWrite(w, key)
 						w.WriteString(":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if runtime.LlamaCallTest("string", functionArguments, nil, nil) {
+				} else if jinja2.LlamaCallTest("string", functionArguments, nil, nil) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
 					// gemma4.jinja:201:25 {{- function['arguments'] -}}
-					runtime.LlamaWrite(w, functionArguments)
+					jinja2.LlamaWrite(w, functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
-		messageToolResponses := runtime.LlamaItemStr(message, "tool_responses")
+		messageToolResponses := jinja2.LlamaItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range runtime.Iterate(w, runtime.LlamaIterable(messageToolResponses)) {
+			for _, toolResponse := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolResponses)) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
-				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
-				if runtime.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
+				toolResponseResponse := jinja2.LlamaItemStr(toolResponse, "response")
+				if jinja2.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
+					items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
 					for i := range items {
-						vals := runtime.Unpack(items[i], 2)
+						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
 						value := vals[1]
 						// gemma4.jinja:215:29 {{- key -}}
-						runtime.LlamaWrite(w, key)
+						jinja2.LlamaWrite(w, key)
 						w.WriteString(":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, jinja2.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
 						if !(i == len(items)-1) {
@@ -1216,86 +1216,86 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
-						formatArgument(toolResponseResponse, runtime.Bool(false))
-					})), runtime.Str("}")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
+						formatArgument(toolResponseResponse, jinja2.Bool(false))
+					})), jinja2.Str("}")))
 				}
 				w.WriteString("<tool_response|>")
 			}
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
-		messageContent := runtime.LlamaItemStr(message, "content")
-		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaItemStr(message, "content")
+		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
-			if runtime.EqStr(role, "model") {
+			if jinja2.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					stripThinking(messageContent)
 				}))
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
-		} else if runtime.LlamaCallTest("sequence", messageContent, nil, nil) {
+		} else if jinja2.LlamaCallTest("sequence", messageContent, nil, nil) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
-				itemType := runtime.LlamaItemStr(item, "type")
-				if runtime.EqStr(itemType, "text") {
+				itemType := jinja2.LlamaItemStr(item, "type")
+				if jinja2.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
-					if runtime.EqStr(role, "model") {
+					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							stripThinking(runtime.LlamaItemStr(item, "text"))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							stripThinking(jinja2.LlamaItemStr(item, "text"))
 						}))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(item, "text"), nil, nil))
 					}
-				} else if runtime.EqStr(itemType, "image") {
+				} else if jinja2.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
-					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(itemType, "audio") {
+					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("image"))
+				} else if jinja2.EqStr(itemType, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
-					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(itemType, "video") {
+					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+				} else if jinja2.EqStr(itemType, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
-					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("video"))
+					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("video"))
 				}
 			}
 		}
 		// gemma4.jinja:254:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(runtime.LlamaItemStr(message, "tool_responses").Truthy() && !runtime.LlamaItemStr(message, "content").Truthy()) {
+		if !(jinja2.LlamaItemStr(message, "tool_responses").Truthy() && !jinja2.LlamaItemStr(message, "content").Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
-		if !runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+		if !jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1303,7 +1303,7 @@ func renderGemma4Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGemma4 is the position table of gemma4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGemma4 = []runtime.Span{
+var spansGemma4 = []jinja2.Span{
 	{From: 57, To: 256, Line: 1, Col: 1, Construct: "macro"},
 	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
 	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},

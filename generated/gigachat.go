@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Gigachat is the chat template builtin/gigachat.jinja.
-var Gigachat = &runtime.Template{
+var Gigachat = &jinja2.Template{
 	Aliases: []string{"589d95fda0ce709f87eb0e179e6c51984c916efdd1ad24ea94b10455ee46f24b", "73727695041c232db25b6614754037fb2a3bcd5fe22befc1d2e7413248586997"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,28 +41,28 @@ var Gigachat = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGigachat renders gigachat.jinja.
-func renderGigachat(w *runtime.Writer, in *runtime.Input) {
+func renderGigachat(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && jinja2.EqStr(message.ItemStr("role"), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|message_sep|>"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|message_sep|>"))
+		} else if jinja2.EqStr(message.ItemStr("role"), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("user<|role_sep|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|message_sep|>")
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if jinja2.EqStr(message.ItemStr("role"), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
 			w.WriteString("assistant<|role_sep|>")
@@ -76,26 +76,26 @@ func renderGigachat(w *runtime.Writer, in *runtime.Input) {
 // renderGigachatLlama renders gigachat.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGigachat with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGigachatLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGigachatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|message_sep|>")))
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|message_sep|>")))
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("user<|role_sep|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|message_sep|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("user<|role_sep|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("assistant<|role_sep|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|message_sep|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("assistant<|role_sep|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
@@ -103,7 +103,7 @@ func renderGigachatLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGigachat is the position table of gigachat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGigachat = []runtime.Span{
+var spansGigachat = []jinja2.Span{
 	{From: 51, To: 73, Line: 14, Col: 1, Construct: "for"},
 	{From: 55, To: 71, Line: 15, Col: 1, Construct: "if"},
 	{From: 57, To: 57, Line: 16, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // GigaChat310BA18B is the chat template llama.cpp/GigaChat3-10B-A1.8B.jinja.
-var GigaChat310BA18B = &runtime.Template{
+var GigaChat310BA18B = &jinja2.Template{
 	Aliases: []string{"b5068009252eaee0e0fbd15bfb16400a81e4face5d75250ce9a571d776aa0873"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,112 +41,112 @@ var GigaChat310BA18B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGigaChat310BA18B renders GigaChat3-10B-A1.8B.jinja.
-func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
+func renderGigaChat310BA18B(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	addTokens := runtime.Undefined("add_tokens")
-	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
+	addTokens := jinja2.Undefined("add_tokens")
+	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	var toolsContent runtime.Value
+	var toolsContent jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
-	var jsonSchemaToTypescript func(runtime.Value, runtime.Value)
-	jsonSchemaToTypescript = func(schema, indent runtime.Value) {
-		schema = runtime.Param(schema, "schema")
+	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
+	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
+		schema = jinja2.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = runtime.Str("")
+			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS runtime.Value
-		var ty runtime.Value
-		var props runtime.Value
-		var required runtime.Value
-		var hasAdditionalProps runtime.Value
-		var additionalPropsType runtime.Value
-		var additionalTypeStr runtime.Value
-		var ns runtime.Value
+		var ADDITIONALJSONKEYS jinja2.Value
+		var ty jinja2.Value
+		var props jinja2.Value
+		var required jinja2.Value
+		var hasAdditionalProps jinja2.Value
+		var additionalPropsType jinja2.Value
+		var additionalTypeStr jinja2.Value
+		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
+		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = runtime.MethodGet(schema, runtime.Str("type"))
+		ty = jinja2.MethodGet(schema, jinja2.Str("type"))
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
-		if runtime.EqStr(ty, "object") {
+		if jinja2.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf())
+			props = jinja2.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf())
 			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList())
+			required = jinja2.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList())
 			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = runtime.Bool(runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))))
+			hasAdditionalProps = jinja2.Bool(jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Str("additionalProperties"))))
 			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
-			additionalPropsType = runtime.None()
+			additionalPropsType = jinja2.None()
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
 				schemaAdditionalProperties := schema.Attr("additionalProperties")
-				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
-					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if runtime.IsMapping(schemaAdditionalProperties) {
+					additionalPropsType = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))
+				} else if jinja2.IsMapping(schemaAdditionalProperties) {
 					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
 					additionalPropsType = schemaAdditionalProperties
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
-			keys, values := runtime.DictItems(props)
+			keys, values := jinja2.DictItems(props)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				val := values[i]
-				var typeStr runtime.Value
-				var default2 runtime.Value
+				var typeStr jinja2.Value
+				var default2 jinja2.Value
 				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-				if runtime.In(runtime.Str("description"), val) {
+				if jinja2.In(jinja2.Str("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(val.ItemStr("description"), runtime.Str("\n"))) {
+					for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(val.ItemStr("description"), jinja2.Str("\n"))) {
 						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if runtime.MethodStrip(line).Truthy() {
+						if jinja2.MethodStrip(line).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
+							w.WriteAdd(indent, jinja2.Str("// "), line, jinja2.Str("\n"))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				keys, values := runtime.DictItems(val)
+				keys, values := jinja2.DictItems(val)
 				for i := range w.Count(len(keys)) {
 					addKey := keys[i]
 					addVal := values[i]
 					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if runtime.In(addKey, ADDITIONALJSONKEYS) {
+					if jinja2.In(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if runtime.IsString(addVal) {
+						if jinja2.IsString(addVal) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
+							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
+							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
 				typeStr = w.Capture(func() {
-					jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Str("  ")))
+					jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
-					return runtime.Str("")
-				}, func() runtime.Value {
-					return runtime.Str("?")
-				}), runtime.Str(": "), typeStr, runtime.Str(","))
+				w.WriteAdd(indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
+					return jinja2.Str("")
+				}, func() jinja2.Value {
+					return jinja2.Str("?")
+				}), jinja2.Str(": "), typeStr, jinja2.Str(","))
 				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
-				if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
+				if jinja2.In(jinja2.Str("default"), val) || jinja2.In(jinja2.Str("defalut_value"), val) {
 					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
+					default2 = jinja2.MethodGetDefault(val, jinja2.Str("default"), jinja2.MethodGet(val, jinja2.Str("defalut_value")))
 					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if runtime.IsString(default2) {
+					if jinja2.IsString(default2) {
 						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
 						w.WriteString(" // default: \"")
 						w.WriteStr(default2)
@@ -161,59 +161,59 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 			// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !runtime.IsNone(additionalPropsType) {
+			if hasAdditionalProps.Truthy() && !jinja2.IsNone(additionalPropsType) {
 				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
-					jsonSchemaToTypescript(additionalPropsType, runtime.Add(indent, runtime.Str("  ")))
+					jsonSchemaToTypescript(additionalPropsType, jinja2.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				w.WriteAdd(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n"))
+				w.WriteAdd(indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			w.WriteAdd(indent.Slice(runtime.None(), runtime.Sub(runtime.FilterLength(indent), runtime.FilterLength(runtime.Str("  "))), runtime.None()), runtime.Str("}"))
-		} else if runtime.EqStr(ty, "string") {
+			w.WriteAdd(indent.Slice(jinja2.None(), jinja2.Sub(jinja2.FilterLength(indent), jinja2.FilterLength(jinja2.Str("  "))), jinja2.None()), jinja2.Str("}"))
+		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+			if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
-				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-				for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
+				for _, en := range jinja2.Iterate(w, schema.ItemStr("enum")) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
+					jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.InStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("none")), "date-time", "date") {
+				w.Write(jinja2.FilterJoin(ns.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("none")), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:89:7 {%- else -%}
 				w.WriteString("string")
 			}
-		} else if runtime.InStrs(ty, "number", "integer") {
+		} else if jinja2.InStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+			if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+				w.Write(jinja2.FilterJoin(schema.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
 			}
-		} else if runtime.EqStr(ty, "boolean") {
+		} else if jinja2.EqStr(ty, "boolean") {
 			// GigaChat3-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(ty, "array") {
+		} else if jinja2.EqStr(ty, "array") {
 			// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
 			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
-			if runtime.In(runtime.Str("items"), schema) {
+			if jinja2.In(jinja2.Str("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
 				w.WriteAdd(w.Capture(func() {
 					jsonSchemaToTypescript(schema.ItemStr("items"), indent)
-				}), runtime.Str("[]"))
+				}), jinja2.Str("[]"))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
 				w.WriteString("Array<any>")
@@ -224,20 +224,20 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools runtime.Value) {
-		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools = runtime.Param(tools, "tools")
-		var ns runtime.Value
+	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
+		namespaceName = jinja2.Param(namespaceName, "namespace_name")
+		tools = jinja2.Param(tools, "tools")
+		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools) {
-			var nsTool runtime.Value
-			var mainBody runtime.Value
-			var params runtime.Value
-			var paramType runtime.Value
-			var returnParams runtime.Value
-			var returnType runtime.Value
+		for _, tool := range jinja2.Iterate(w, tools) {
+			var nsTool jinja2.Value
+			var mainBody jinja2.Value
+			var params jinja2.Value
+			var paramType jinja2.Value
+			var returnParams jinja2.Value
+			var returnType jinja2.Value
 			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
 			toolFunction := tool.Attr("function")
 			if toolFunction.Truthy() {
@@ -245,99 +245,99 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 				tool = toolFunction
 			}
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
+			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(tool.ItemStr("description"), jinja2.Str("\n"))) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if runtime.MethodStrip(line).Truthy() {
+					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						runtime.CheckNamespace(nsTool)
+						jinja2.CheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
 					}
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
-			mainBody = runtime.Str("")
+			mainBody = jinja2.Str("")
 			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.MethodGet(tool, runtime.Str("parameters"))
+			params = jinja2.MethodGet(tool, jinja2.Str("parameters"))
 			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
+			if params.Truthy() && jinja2.MethodGet(params, jinja2.Str("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, runtime.Str("  "))
+					jsonSchemaToTypescript(params, jinja2.Str("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
+			returnParams = jinja2.MethodGet(tool, jinja2.Str("return_parameters"))
 			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
+			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
+					jsonSchemaToTypescript(returnParams, jinja2.Str("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = runtime.Concat(mainBody, returnType)
+				mainBody = jinja2.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
+				mainBody = jinja2.Concat(mainBody, jinja2.Str("any"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
+			mainBody = jinja2.Concat(mainBody, jinja2.Str(";\n"))
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			runtime.CheckNamespace(nsTool)
+			jinja2.CheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
+			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.FilterJoin(nsTool.Attr("content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		w.Write(runtime.FilterJoin(ns.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		w.Write(jinja2.FilterJoin(ns.Attr("sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
-	renderRoleMessage := func(message, role runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderRoleMessage := func(message, role jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		if role.IsMissing() {
-			role = runtime.None()
+			role = jinja2.None()
 		}
-		var messageContent runtime.Value
+		var messageContent jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
 			role = message.ItemStr("role")
 		}
 		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
-		messageContent = runtime.Or(message.ItemStr("content"), func() runtime.Value {
-			return runtime.Str("")
+		messageContent = jinja2.Or(message.ItemStr("content"), func() jinja2.Value {
+			return jinja2.Str("")
 		})
 		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
-		if !runtime.IsString(messageContent) {
+		if !jinja2.IsString(messageContent) {
 			// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
 		w.WriteAdd(role, addTokens.Attr("role_sep"), messageContent, addTokens.Attr("message_sep"))
 	}
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
-	renderFunctionCall := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var call runtime.Value
-		var arguments runtime.Value
+	renderFunctionCall := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var call jinja2.Value
+		var arguments jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
 		call = message.ItemStr("content")
 		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
@@ -349,15 +349,15 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
 		arguments = call.ItemStr("arguments")
 		// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
-		if !runtime.IsString(arguments) {
+		if !jinja2.IsString(arguments) {
 			// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			arguments = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			arguments = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), runtime.Concat(runtime.Str("{\"name\": \""), call.ItemStr("name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}"))), runtime.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), jinja2.Concat(jinja2.Str("{\"name\": \""), call.ItemStr("name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
-	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n"))})
+	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
 	mark := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -365,60 +365,60 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM), runtime.Missing())
+	renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(messages.ItemInt(0), runtime.Missing())
+		renderRoleMessage(messages.ItemInt(0), jinja2.Missing())
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// GigaChat3-10B-A1.8B.jinja:310:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311:5 {%- set tools_content = (
-		toolsContent = runtime.Add(w.Capture(func() {
-			renderToolNamespace(runtime.Str("functions"), tools)
-		}), runtime.Str("\n\n"))
+		toolsContent = jinja2.Add(w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), tools)
+		}), jinja2.Str("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent), runtime.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), toolsContent), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var functionCall runtime.Value
+		var functionCall jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// GigaChat3-10B-A1.8B.jinja:322:5 {%- if message['role'] == 'tool' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
-			renderRoleMessage(message, runtime.Str("function result"))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			renderRoleMessage(message, jinja2.Str("function result"))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
-			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
 				functionCall = messageToolCalls.ItemInt(0)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:332:13 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:333:13 {%- set function_call = None -%}
-				functionCall = runtime.None()
+				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), message.Attr("content")), runtime.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), message.Attr("content")), jinja2.Missing())
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				renderFunctionCall(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), functionCall))
+				renderFunctionCall(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), functionCall))
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:346:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message, runtime.Missing())
+			renderRoleMessage(message, jinja2.Missing())
 		}
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
 			w.WriteString("assistant")
 			w.WriteStr(addTokens.Attr("role_sep"))
@@ -429,175 +429,175 @@ func renderGigaChat310BA18B(w *runtime.Writer, in *runtime.Input) {
 // renderGigaChat310BA18BLlama renders GigaChat3-10B-A1.8B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGigaChat310BA18B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGigaChat310BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	addTokens := runtime.Undefined("add_tokens")
-	DEVSYSTEM := runtime.Undefined("DEVSYSTEM")
+	addTokens := jinja2.Undefined("add_tokens")
+	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	var toolsContent runtime.Value
+	var toolsContent jinja2.Value
 	// GigaChat3-10B-A1.8B.jinja:6:1 {%- macro json_schema_to_typescript(schema, indent="") -%}
-	var jsonSchemaToTypescript func(runtime.Value, runtime.Value)
-	jsonSchemaToTypescript = func(schema, indent runtime.Value) {
-		schema = runtime.Param(schema, "schema")
+	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value)
+	jsonSchemaToTypescript = func(schema, indent jinja2.Value) {
+		schema = jinja2.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = runtime.Str("")
+			indent = jinja2.Str("")
 		}
-		var ADDITIONALJSONKEYS runtime.Value
-		var ty runtime.Value
-		var props runtime.Value
-		var required runtime.Value
-		var hasAdditionalProps runtime.Value
-		var additionalPropsType runtime.Value
-		var additionalTypeStr runtime.Value
-		var ns runtime.Value
+		var ADDITIONALJSONKEYS jinja2.Value
+		var ty jinja2.Value
+		var props jinja2.Value
+		var required jinja2.Value
+		var hasAdditionalProps jinja2.Value
+		var additionalPropsType jinja2.Value
+		var additionalTypeStr jinja2.Value
+		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
-		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"))
+		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
+		ty = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
 		// GigaChat3-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
-		if runtime.EqStr(ty, "object") {
+		if jinja2.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
+			props = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
 			// GigaChat3-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
+			required = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
 			// GigaChat3-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = runtime.Bool(runtime.LlamaCallTest("defined", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil))
+			hasAdditionalProps = jinja2.Bool(jinja2.LlamaCallTest("defined", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil))
 			// GigaChat3-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
-			additionalPropsType = runtime.None()
+			additionalPropsType = jinja2.None()
 			// GigaChat3-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
-				if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+				schemaAdditionalProperties := jinja2.LlamaAttr(schema, "additionalProperties")
+				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
-					additionalPropsType = runtime.DictOf(runtime.Str("type"), runtime.Str("any"))
-				} else if runtime.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
+					additionalPropsType = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))
+				} else if jinja2.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
 					// GigaChat3-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
 					additionalPropsType = schemaAdditionalProperties
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
-			var typeStr runtime.Value
-			var default2 runtime.Value
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(props, "items", nil, nil))) {
-				vals := runtime.Unpack(item, 2)
+			var typeStr jinja2.Value
+			var default2 jinja2.Value
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(props, "items", nil, nil))) {
+				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-				if runtime.LlamaIn(runtime.Str("description"), val) {
+				if jinja2.LlamaIn(jinja2.Str("description"), val) {
 					// GigaChat3-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(val, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
+					for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 						// GigaChat3-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+						if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 							// GigaChat3-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), line, runtime.Str("\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(val, "items", nil, nil))) {
-					vals := runtime.Unpack(item, 2)
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(val, "items", nil, nil))) {
+					vals := jinja2.Unpack(item, 2)
 					addKey := vals[0]
 					addVal := vals[1]
 					// GigaChat3-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if runtime.LlamaIn(addKey, ADDITIONALJSONKEYS) {
+					if jinja2.LlamaIn(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if runtime.LlamaCallTest("string", addVal, nil, nil) {
+						if jinja2.LlamaCallTest("string", addVal, nil, nil) {
 							// GigaChat3-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
 						} else {
 							// GigaChat3-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": ")), addVal, runtime.Str("\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
 						}
 					}
 				}
 				// GigaChat3-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
 				typeStr = w.Capture(func() {
-					jsonSchemaToTypescript(val, runtime.LlamaAdd(indent, runtime.Str("  ")))
+					jsonSchemaToTypescript(val, jinja2.LlamaAdd(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(indent, key), runtime.IfElse(runtime.LlamaIn(key, required), func() runtime.Value {
-					return runtime.Str("")
-				}, func() runtime.Value {
-					return runtime.Str("?")
-				})), runtime.Str(": "), typeStr, runtime.Str(",")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(indent, key), jinja2.IfElse(jinja2.LlamaIn(key, required), func() jinja2.Value {
+					return jinja2.Str("")
+				}, func() jinja2.Value {
+					return jinja2.Str("?")
+				})), jinja2.Str(": "), typeStr, jinja2.Str(",")))
 				// GigaChat3-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
-				if runtime.LlamaIn(runtime.Str("default"), val) || runtime.LlamaIn(runtime.Str("defalut_value"), val) {
+				if jinja2.LlamaIn(jinja2.Str("default"), val) || jinja2.LlamaIn(jinja2.Str("defalut_value"), val) {
 					// GigaChat3-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
+					default2 = jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
 					// GigaChat3-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if runtime.LlamaCallTest("string", default2, nil, nil) {
+					if jinja2.LlamaCallTest("string", default2, nil, nil) {
 						// GigaChat3-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str(" // default: \""), default2, runtime.Str("\"")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
 					} else {
 						// GigaChat3-10B-A1.8B.jinja:60:9 {%- else -%}
 						// GigaChat3-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" // default: "), default2))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" // default: "), default2))
 					}
 				}
 				w.WriteString("\n")
 			}
 			// GigaChat3-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !runtime.LlamaCallTest("none", additionalPropsType, nil, nil) {
+			if hasAdditionalProps.Truthy() && !jinja2.LlamaCallTest("none", additionalPropsType, nil, nil) {
 				// GigaChat3-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
-					jsonSchemaToTypescript(additionalPropsType, runtime.LlamaAdd(indent, runtime.Str("  ")))
+					jsonSchemaToTypescript(additionalPropsType, jinja2.LlamaAdd(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("[key: string]: "), additionalTypeStr, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n")))
 			}
 			// GigaChat3-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSlice(indent, runtime.Missing(), runtime.LlamaSub(runtime.LlamaCallFilter("length", indent, nil, nil), runtime.LlamaCallFilter("length", runtime.Str("  "), nil, nil)), runtime.Missing()), runtime.Str("}")))
-		} else if runtime.EqStr(ty, "string") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSlice(indent, jinja2.Missing(), jinja2.LlamaSub(jinja2.LlamaCallFilter("length", indent, nil, nil), jinja2.LlamaCallFilter("length", jinja2.Str("  "), nil, nil)), jinja2.Missing()), jinja2.Str("}")))
+		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
-				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
+				for _, en := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(schema, "enum"))) {
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// GigaChat3-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+					jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 				}
 				// GigaChat3-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("none")}, nil), "date-time", "date") {
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("none")}, nil), "date-time", "date") {
 				// GigaChat3-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:89:7 {%- else -%}
 				w.WriteString("string")
 			}
-		} else if runtime.LlamaInStrs(ty, "number", "integer") {
+		} else if jinja2.LlamaInStrs(ty, "number", "integer") {
 			// GigaChat3-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
 			}
-		} else if runtime.EqStr(ty, "boolean") {
+		} else if jinja2.EqStr(ty, "boolean") {
 			// GigaChat3-10B-A1.8B.jinja:102:6 {%- elif ty == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(ty, "array") {
+		} else if jinja2.EqStr(ty, "array") {
 			// GigaChat3-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
 			// GigaChat3-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
-			if runtime.LlamaIn(runtime.Str("items"), schema) {
+			if jinja2.LlamaIn(jinja2.Str("items"), schema) {
 				// GigaChat3-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
-					jsonSchemaToTypescript(runtime.LlamaItemStr(schema, "items"), indent)
-				}), runtime.Str("[]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
+					jsonSchemaToTypescript(jinja2.LlamaItemStr(schema, "items"), indent)
+				}), jinja2.Str("[]")))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:109:7 {%- else -%}
 				w.WriteString("Array<any>")
@@ -608,226 +608,226 @@ func renderGigaChat310BA18BLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3-10B-A1.8B.jinja:123:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools runtime.Value) {
-		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools = runtime.Param(tools, "tools")
-		var ns runtime.Value
+	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
+		namespaceName = jinja2.Param(namespaceName, "namespace_name")
+		tools = jinja2.Param(tools, "tools")
+		var ns jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.LlamaConcat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
-		var nsTool runtime.Value
-		var mainBody runtime.Value
-		var params runtime.Value
-		var paramType runtime.Value
-		var returnParams runtime.Value
-		var returnType runtime.Value
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		var nsTool jinja2.Value
+		var mainBody jinja2.Value
+		var params jinja2.Value
+		var paramType jinja2.Value
+		var returnParams jinja2.Value
+		var returnType jinja2.Value
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// GigaChat3-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := runtime.LlamaAttr(tool, "function")
+			toolFunction := jinja2.LlamaAttr(tool, "function")
 			if toolFunction.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
 			}
 			// GigaChat3-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(tool, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
+				for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 					// GigaChat3-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+					if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(nsTool)
+						jinja2.LlamaCheckNamespace(nsTool)
 						// GigaChat3-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+						jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("// "), line))))
 					}
 				}
 			}
 			// GigaChat3-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
-			mainBody = runtime.Str("")
+			mainBody = jinja2.Str("")
 			// GigaChat3-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
+			params = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
 			// GigaChat3-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.LlamaCallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && jinja2.LlamaCallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, runtime.Str("  "))
+					jsonSchemaToTypescript(params, jinja2.Str("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
+				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = () => "))
+				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
+			returnParams = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
 			// GigaChat3-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.LlamaCallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && jinja2.LlamaCallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, runtime.Str("  "))
+					jsonSchemaToTypescript(returnParams, jinja2.Str("  "))
 				})
 				// GigaChat3-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = runtime.LlamaConcat(mainBody, returnType)
+				mainBody = jinja2.LlamaConcat(mainBody, returnType)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:157:7 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = runtime.LlamaConcat(mainBody, runtime.Str("any"))
+				mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str("any"))
 			}
 			// GigaChat3-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
+			mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str(";\n"))
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(nsTool)
+			jinja2.LlamaCheckNamespace(nsTool)
 			// GigaChat3-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// GigaChat3-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// GigaChat3-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3-10B-A1.8B.jinja:177:1 {%- macro render_role_message(message, role=None) -%}
-	renderRoleMessage := func(message, role runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderRoleMessage := func(message, role jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		if role.IsMissing() {
-			role = runtime.None()
+			role = jinja2.None()
 		}
-		var messageContent runtime.Value
+		var messageContent jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:178:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:179:9 {%- set role = message["role"] -%}
-			role = runtime.LlamaItemStr(message, "role")
+			role = jinja2.LlamaItemStr(message, "role")
 		}
 		// GigaChat3-10B-A1.8B.jinja:182:5 {%- set message_content = message['content'] or '' -%}
-		messageContent = runtime.Or(runtime.LlamaItemStr(message, "content"), func() runtime.Value {
-			return runtime.Str("")
+		messageContent = jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+			return jinja2.Str("")
 		})
 		// GigaChat3-10B-A1.8B.jinja:183:5 {%- if message_content is not string -%}
-		if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			// GigaChat3-10B-A1.8B.jinja:184:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = runtime.LlamaCallFilter("tojson", messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			messageContent = jinja2.LlamaCallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:187:5 {{- role + add_tokens.role_sep + message_content + add_tokens.message_sep -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(role, runtime.LlamaAttr(addTokens, "role_sep")), messageContent), runtime.LlamaAttr(addTokens, "message_sep")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(role, jinja2.LlamaAttr(addTokens, "role_sep")), messageContent), jinja2.LlamaAttr(addTokens, "message_sep")))
 	}
 	// GigaChat3-10B-A1.8B.jinja:192:1 {%- macro render_function_call(message) -%}
-	renderFunctionCall := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var call runtime.Value
-		var arguments runtime.Value
+	renderFunctionCall := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var call jinja2.Value
+		var arguments jinja2.Value
 		// GigaChat3-10B-A1.8B.jinja:193:5 {%- set call = message['content'] -%}
-		call = runtime.LlamaItemStr(message, "content")
+		call = jinja2.LlamaItemStr(message, "content")
 		// GigaChat3-10B-A1.8B.jinja:194:5 {%- if call.function -%}
-		callFunction := runtime.LlamaAttr(call, "function")
+		callFunction := jinja2.LlamaAttr(call, "function")
 		if callFunction.Truthy() {
 			// GigaChat3-10B-A1.8B.jinja:195:9 {%- set call = call.function -%}
 			call = callFunction
 		}
 		// GigaChat3-10B-A1.8B.jinja:198:5 {%- set arguments = call['arguments'] -%}
-		arguments = runtime.LlamaItemStr(call, "arguments")
+		arguments = jinja2.LlamaItemStr(call, "arguments")
 		// GigaChat3-10B-A1.8B.jinja:199:2 {%- if arguments is not string -%}
-		if !runtime.LlamaCallTest("string", arguments, nil, nil) {
+		if !jinja2.LlamaCallTest("string", arguments, nil, nil) {
 			// GigaChat3-10B-A1.8B.jinja:200:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			arguments = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			arguments = jinja2.LlamaCallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3-10B-A1.8B.jinja:203:5 {{- render_role_message(
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(call, "name"), runtime.Str("\", \"arguments\": "), arguments, runtime.Str("}"))), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), jinja2.LlamaConcat(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}"))), jinja2.Missing())
 		}))
 	}
 	// GigaChat3-10B-A1.8B.jinja:213:1 {%- set add_tokens = namespace(
-	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n"))})
+	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n"))})
 	// GigaChat3-10B-A1.8B.jinja:220:1 {%- set DEVSYSTEM -%}
 	mark := w.Mark()
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	DEVSYSTEM = w.Cut(mark)
 	// GigaChat3-10B-A1.8B.jinja:297:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// GigaChat3-10B-A1.8B.jinja:301:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	runtime.LlamaWrite(w, w.Capture(func() {
-		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), DEVSYSTEM), runtime.Missing())
+	jinja2.LlamaWrite(w, w.Capture(func() {
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
 	}))
 	// GigaChat3-10B-A1.8B.jinja:304:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// GigaChat3-10B-A1.8B.jinja:305:5 {{- render_role_message(messages[0]) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.LlamaItemInt(messages, 0), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.LlamaItemInt(messages, 0), jinja2.Missing())
 		}))
 		// GigaChat3-10B-A1.8B.jinja:306:5 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3-10B-A1.8B.jinja:310:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3-10B-A1.8B.jinja:311:5 {%- set tools_content = (
-		toolsContent = runtime.LlamaAdd(w.Capture(func() {
-			renderToolNamespace(runtime.Str("functions"), tools)
-		}), runtime.Str("\n\n"))
+		toolsContent = jinja2.LlamaAdd(w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), tools)
+		}), jinja2.Str("\n\n"))
 		// GigaChat3-10B-A1.8B.jinja:315:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), toolsContent), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), toolsContent), jinja2.Missing())
 		}))
 	}
 	// GigaChat3-10B-A1.8B.jinja:319:1 {%- for message in messages -%}
-	var functionCall runtime.Value
+	var functionCall jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// GigaChat3-10B-A1.8B.jinja:322:5 {%- if message['role'] == 'tool' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "tool") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "tool") {
 			// GigaChat3-10B-A1.8B.jinja:323:9 {{- render_role_message(message, 'function result') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(message, runtime.Str("function result"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, jinja2.Str("function result"))
 			}))
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:327:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3-10B-A1.8B.jinja:330:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:331:13 {%- set function_call = message.tool_calls[0] -%}
-				functionCall = runtime.LlamaItemInt(messageToolCalls, 0)
+				functionCall = jinja2.LlamaItemInt(messageToolCalls, 0)
 			} else {
 				// GigaChat3-10B-A1.8B.jinja:332:13 {%- else -%}
 				// GigaChat3-10B-A1.8B.jinja:333:13 {%- set function_call = None -%}
-				functionCall = runtime.None()
+				functionCall = jinja2.None()
 			}
 			// GigaChat3-10B-A1.8B.jinja:338:9 {{- render_role_message({'role': 'assistant', 'content': message.content}) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), runtime.LlamaAttr(message, "content")), runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), jinja2.LlamaAttr(message, "content")), jinja2.Missing())
 			}))
 			// GigaChat3-10B-A1.8B.jinja:339:9 {%- if function_call -%}
 			if functionCall.Truthy() {
 				// GigaChat3-10B-A1.8B.jinja:340:13 {{- render_function_call({'role': 'function call', 'content': function_call}) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					renderFunctionCall(runtime.DictOf(runtime.Str("role"), runtime.Str("function call"), runtime.Str("content"), functionCall))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					renderFunctionCall(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function call"), jinja2.Str("content"), functionCall))
 				}))
 			}
 		} else {
 			// GigaChat3-10B-A1.8B.jinja:345:9 {%- else -%}
 			// GigaChat3-10B-A1.8B.jinja:346:9 {{- render_role_message(message) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(message, runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, jinja2.Missing())
 			}))
 		}
 		// GigaChat3-10B-A1.8B.jinja:351:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// GigaChat3-10B-A1.8B.jinja:352:9 {{- 'assistant' + add_tokens.role_sep -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("assistant"), jinja2.LlamaAttr(addTokens, "role_sep")))
 		}
 	}
 }
 
 // spansGigaChat310BA18B is the position table of GigaChat3-10B-A1.8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGigaChat310BA18B = []runtime.Span{
+var spansGigaChat310BA18B = []jinja2.Span{
 	{From: 56, To: 225, Line: 6, Col: 1, Construct: "macro"},
 	{From: 71, To: 71, Line: 7, Col: 2, Construct: "set"},
 	{From: 73, To: 73, Line: 8, Col: 2, Construct: "set"},

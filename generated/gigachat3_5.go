@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // GigaChat35 is the chat template llama.cpp/GigaChat3.5.jinja.
-var GigaChat35 = &runtime.Template{
+var GigaChat35 = &jinja2.Template{
 	Aliases: []string{"c65f2bf344341a122bb54d0305d232483c0885af2f0d8eac16d9a41e098f4364"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,18 +41,18 @@ var GigaChat35 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGigaChat35 renders GigaChat3.5.jinja.
-func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
+func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	eosTokenInput := in.Lookup("eos_token")
-	var DEVSYSTEM runtime.Value
-	addTokens := runtime.Undefined("add_tokens")
+	var DEVSYSTEM jinja2.Value
+	addTokens := jinja2.Undefined("add_tokens")
 	tools := in.Lookup("tools")
 	ns := in.Lookup("ns")
 	FUNCTIONDESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
-	var FUNCTIONNAMES runtime.Value
+	var FUNCTIONNAMES jinja2.Value
 	reasoning := in.Lookup("reasoning")
 	useDevsystem := in.Lookup("use_devsystem")
 	useSuggester := in.Lookup("use_suggester")
@@ -61,41 +61,41 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	defaultDevsystem := in.Lookup("default_devsystem")
-	var devsystemContent runtime.Value
+	var devsystemContent jinja2.Value
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
-	var jsonSchemaToTypescript func(runtime.Value, runtime.Value, runtime.Value, runtime.Value, runtime.Value)
-	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs runtime.Value) {
-		schema = runtime.Param(schema, "schema")
+	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
+	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
+		schema = jinja2.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = runtime.Str("")
+			indent = jinja2.Str("")
 		}
 		if indentFactor.IsMissing() {
-			indentFactor = runtime.Int(2)
+			indentFactor = jinja2.Int(2)
 		}
 		if schemaRoot.IsMissing() {
-			schemaRoot = runtime.None()
+			schemaRoot = jinja2.None()
 		}
 		if refNs.IsMissing() {
-			refNs = runtime.None()
+			refNs = jinja2.None()
 		}
-		var root runtime.Value
-		var rns runtime.Value
-		var ADDITIONALJSONKEYS runtime.Value
-		var refstr runtime.Value
-		var segs runtime.Value
-		var nsP runtime.Value
-		var rns2 runtime.Value
-		var nsb runtime.Value
-		var nsu runtime.Value
-		var tyRaw runtime.Value
-		var ty runtime.Value
-		var c runtime.Value
-		var ns runtime.Value
-		var required runtime.Value
-		var nst runtime.Value
-		var el runtime.Value
+		var root jinja2.Value
+		var rns jinja2.Value
+		var ADDITIONALJSONKEYS jinja2.Value
+		var refstr jinja2.Value
+		var segs jinja2.Value
+		var nsP jinja2.Value
+		var rns2 jinja2.Value
+		var nsb jinja2.Value
+		var nsu jinja2.Value
+		var tyRaw jinja2.Value
+		var ty jinja2.Value
+		var c jinja2.Value
+		var ns jinja2.Value
+		var required jinja2.Value
+		var nst jinja2.Value
+		var el jinja2.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if runtime.IsNone(schemaRoot) {
+		if jinja2.IsNone(schemaRoot) {
 			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
 			root = schema
 		} else {
@@ -104,65 +104,65 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			root = schemaRoot
 		}
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if runtime.IsNone(refNs) {
+		if jinja2.IsNone(refNs) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-			rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
+			rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
 		} else {
 			// GigaChat3.5.jinja:11:6 {%- else -%}
 			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
 			rns = refNs
 		}
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
+		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !runtime.IsMapping(schema) {
+		if !jinja2.IsMapping(schema) {
 			w.WriteString("any")
-		} else if runtime.IsString(runtime.MethodGet(schema, runtime.Str("$ref"))) {
+		} else if jinja2.IsString(jinja2.MethodGet(schema, jinja2.Str("$ref"))) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
 			refstr = schema.ItemStr("$ref")
 			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
 			rnsChain := rns.Attr("chain")
-			if runtime.In(refstr, rnsChain) {
+			if jinja2.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !runtime.MethodStartswith(refstr, runtime.Str("#/")).Truthy() {
+			} else if !jinja2.MethodStartswith(refstr, jinja2.Str("#/")).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = runtime.MethodSplitSep(refstr.Slice(runtime.Int(2), runtime.None(), runtime.None()), runtime.Str("/"))
+				segs = jinja2.MethodSplitSep(refstr.Slice(jinja2.Int(2), jinja2.None(), jinja2.None()), jinja2.Str("/"))
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-				nsP = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("n", root)})
+				nsP = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
-				for _, rawSeg := range runtime.Iterate(w, segs) {
-					var seg runtime.Value
+				for _, rawSeg := range jinja2.Iterate(w, segs) {
+					var seg jinja2.Value
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = runtime.FilterReplace(runtime.FilterReplace(rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
+					seg = jinja2.FilterReplace(jinja2.FilterReplace(rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if runtime.IsMapping(nsP.Attr("n")) && runtime.In(seg, nsP.Attr("n")) {
+					if jinja2.IsMapping(nsP.Attr("n")) && jinja2.In(seg, nsP.Attr("n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
-						runtime.CheckNamespace(nsP)
+						jinja2.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
-					} else if (runtime.IsSequence(nsP.Attr("n")) && !runtime.IsString(nsP.Attr("n"))) && runtime.Eq(seg, runtime.FilterString(runtime.FilterInt(seg, nil, nil))) {
+						jinja2.SetAttr(nsP, "n", nsP.Attr("n").Item(seg))
+					} else if (jinja2.IsSequence(nsP.Attr("n")) && !jinja2.IsString(nsP.Attr("n"))) && jinja2.Eq(seg, jinja2.FilterString(jinja2.FilterInt(seg, nil, nil))) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
-						runtime.CheckNamespace(nsP)
+						jinja2.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						runtime.SetAttr(nsP, "n", nsP.Attr("n").Item(runtime.FilterInt(seg, nil, nil)))
+						jinja2.SetAttr(nsP, "n", nsP.Attr("n").Item(jinja2.FilterInt(seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
-						runtime.CheckNamespace(nsP)
+						jinja2.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
-						runtime.SetAttr(nsP, "n", runtime.None())
+						jinja2.SetAttr(nsP, "n", jinja2.None())
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if runtime.IsMapping(nsP.Attr("n")) {
+				if jinja2.IsMapping(nsP.Attr("n")) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.Add(rnsChain, runtime.NewList(refstr)))})
+					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
 					w.Write(w.Capture(func() {
 						jsonSchemaToTypescript(nsP.Attr("n"), indent, indentFactor, root, rns2)
@@ -172,161 +172,161 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("anyOf"))) && !runtime.IsString(schema.Attr("anyOf")) {
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("anyOf"))) && !jinja2.IsString(schema.Attr("anyOf")) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
-			for _, br := range runtime.Iterate(w, schema.Attr("anyOf")) {
-				var t runtime.Value
+			for _, br := range jinja2.Iterate(w, schema.Attr("anyOf")) {
+				var t jinja2.Value
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsb)
+				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(nsb.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("oneOf"))) && !runtime.IsString(schema.Attr("oneOf")) {
+			w.Write(jinja2.FilterJoin(nsb.Attr("parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("oneOf"))) && !jinja2.IsString(schema.Attr("oneOf")) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
-			for _, br := range runtime.Iterate(w, schema.Attr("oneOf")) {
-				var t runtime.Value
+			for _, br := range jinja2.Iterate(w, schema.Attr("oneOf")) {
+				var t jinja2.Value
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsb)
+				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(nsb.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("allOf"))) && !runtime.IsString(schema.Attr("allOf")) {
+			w.Write(jinja2.FilterJoin(nsb.Attr("parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("allOf"))) && !jinja2.IsString(schema.Attr("allOf")) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
-			for _, br := range runtime.Iterate(w, schema.Attr("allOf")) {
-				var t runtime.Value
+			for _, br := range jinja2.Iterate(w, schema.Attr("allOf")) {
+				var t jinja2.Value
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsb)
+				jinja2.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.SetAttr(nsb, "parts", runtime.Add(nsb.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("("), t, runtime.Str(")")))))
+				jinja2.SetAttr(nsb, "parts", jinja2.Add(nsb.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			w.Write(runtime.FilterJoin(nsb.Attr("parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("type"))) && !runtime.IsString(schema.Attr("type")) {
+			w.Write(jinja2.FilterJoin(nsb.Attr("parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
+		} else if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("type"))) && !jinja2.IsString(schema.Attr("type")) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-			nsu = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+			nsu = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
-			for _, tname := range runtime.Iterate(w, schema.Attr("type")) {
-				var frag runtime.Value
-				var subO runtime.Value
-				var subA runtime.Value
+			for _, tname := range jinja2.Iterate(w, schema.Attr("type")) {
+				var frag jinja2.Value
+				var subO jinja2.Value
+				var subA jinja2.Value
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
-				if runtime.EqStr(tname, "null") {
+				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
-					frag = runtime.Str("null")
-				} else if runtime.EqStr(tname, "string") {
+					frag = jinja2.Str("null")
+				} else if jinja2.EqStr(tname, "string") {
 					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
 					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
-					if runtime.In(runtime.Str("const"), schema) {
+					if jinja2.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
-					} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+					} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), schema.Attr("enum"), runtime.Str("format"), runtime.MethodGet(schema, runtime.Str("format"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), schema.Attr("enum"), jinja2.Str("format"), jinja2.MethodGet(schema, jinja2.Str("format"))), indent, indentFactor, root, rns)
 						})
-					} else if runtime.InStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
+					} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
-						frag = runtime.Str("Date")
+						frag = jinja2.Str("Date")
 					} else {
 						// GigaChat3.5.jinja:87:9 {%- else -%}
 						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
-						frag = runtime.Str("string")
+						frag = jinja2.Str("string")
 					}
-				} else if runtime.InStrs(tname, "number", "integer", "int", "float") {
+				} else if jinja2.InStrs(tname, "number", "integer", "int", "float") {
 					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
 					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
-					if runtime.In(runtime.Str("const"), schema) {
+					if jinja2.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.MethodGet(schema, runtime.Str("enum"))), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), jinja2.MethodGet(schema, jinja2.Str("enum"))), indent, indentFactor, root, rns)
 						})
 					}
-				} else if runtime.EqStr(tname, "boolean") {
+				} else if jinja2.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
 					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
-					if runtime.In(runtime.Str("const"), schema) {
+					if jinja2.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), schema.Attr("const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
 						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
-						frag = runtime.Str("boolean")
+						frag = jinja2.Str("boolean")
 					}
-				} else if runtime.InStrs(tname, "object", "dict") {
+				} else if jinja2.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
+					if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Str("additionalProperties"))) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
-							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Str("additionalProperties"), schema.Attr("additionalProperties"))
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
+							return jinja2.DictOf()
+						}), jinja2.Str("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Str("additionalProperties"), schema.Attr("additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.MethodGet(schema, runtime.Str("properties")), func() runtime.Value {
-							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.MethodGet(schema, runtime.Str("required")), func() runtime.Value {
-							return runtime.NewList()
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("properties")), func() jinja2.Value {
+							return jinja2.DictOf()
+						}), jinja2.Str("required"), jinja2.Or(jinja2.MethodGet(schema, jinja2.Str("required")), func() jinja2.Value {
+							return jinja2.NewList()
 						}))
 					}
 					// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
 						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
 					})
-				} else if runtime.EqStr(tname, "array") {
+				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(schema.Attr("prefixItems")) {
+					if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(schema.Attr("prefixItems")) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), schema.Attr("prefixItems"))
-					} else if runtime.In(runtime.Str("items"), schema) {
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), schema.Attr("prefixItems"))
+					} else if jinja2.In(jinja2.Str("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("items"), schema.ItemStr("items"))
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), schema.ItemStr("items"))
 					} else {
 						// GigaChat3.5.jinja:114:9 {%- else -%}
 						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
-						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"))
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"))
 					}
 					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
@@ -335,36 +335,36 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// GigaChat3.5.jinja:118:8 {%- else -%}
 					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
-					frag = runtime.Str("any")
+					frag = jinja2.Str("any")
 				}
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
-				runtime.CheckNamespace(nsu)
+				jinja2.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				runtime.SetAttr(nsu, "bits", runtime.Add(nsu.Attr("bits"), runtime.NewList(runtime.Concat(runtime.Str("("), frag, runtime.Str(")")))))
+				jinja2.SetAttr(nsu, "bits", jinja2.Add(nsu.Attr("bits"), jinja2.NewList(jinja2.Concat(jinja2.Str("("), frag, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			w.Write(runtime.FilterJoin(nsu.Attr("bits"), []runtime.Value{runtime.Str(" | ")}, nil))
+			w.Write(jinja2.FilterJoin(nsu.Attr("bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = runtime.MethodGet(schema, runtime.Str("type"))
+			tyRaw = jinja2.MethodGet(schema, jinja2.Str("type"))
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
-			if runtime.EqStr(tyRaw, "dict") {
-				ty = runtime.Str("object")
+			if jinja2.EqStr(tyRaw, "dict") {
+				ty = jinja2.Str("object")
 			} else {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (runtime.In(runtime.Str("const"), schema) && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
+			if (jinja2.In(jinja2.Str("const"), schema) && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties"))) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
 				c = schema.Attr("const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if runtime.IsString(c) {
+				if jinja2.IsString(c) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
 					w.WriteString("\"")
 					w.Write(c)
 					w.WriteString("\"")
-				} else if runtime.IsBoolean(c) {
+				} else if jinja2.IsBoolean(c) {
 					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
 					if c.Truthy() {
@@ -372,125 +372,125 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.WriteString("false")
 					}
-				} else if runtime.IsInteger(c) || runtime.IsFloat(c) {
+				} else if jinja2.IsInteger(c) || jinja2.IsFloat(c) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					w.Write(runtime.FilterString(c))
+					w.Write(jinja2.FilterString(c))
 				} else {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (runtime.MethodGet(schema, runtime.Str("enum")).Truthy() && runtime.IsNone(ty)) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties"))) {
+			} else if (jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() && jinja2.IsNone(ty)) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties"))) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range runtime.Iterate(w, schema.Attr("enum")) {
+				for _, en := range jinja2.Iterate(w, schema.Attr("enum")) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if runtime.IsString(en) {
+					if jinja2.IsString(en) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.FilterString(en))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.FilterString(en))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.EqStr(ty, "object") || (runtime.IsNone(ty) && runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("properties")))) {
+				w.Write(jinja2.FilterJoin(ns.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if jinja2.EqStr(ty, "object") || (jinja2.IsNone(ty) && jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("properties")))) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				keys, values := runtime.DictItems(runtime.MethodGetDefault(schema, runtime.Str("properties"), runtime.DictOf()))
+				keys, values := jinja2.DictItems(jinja2.MethodGetDefault(schema, jinja2.Str("properties"), jinja2.DictOf()))
 				for i := range w.Count(len(keys)) {
 					k := keys[i]
 					v := values[i]
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					runtime.SetAttr(ns, "pairs", runtime.Add(ns.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+					jinja2.SetAttr(ns, "pairs", jinja2.Add(ns.Attr("pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if runtime.IsDefined(runtime.MethodGet(schema, runtime.Str("additionalProperties"))) {
+				if jinja2.IsDefined(jinja2.MethodGet(schema, jinja2.Str("additionalProperties"))) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
 					schemaAdditionalProperties := schema.Attr("additionalProperties")
-					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						runtime.SetAttr(ns, "pairs", runtime.Add(ns.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
-					} else if runtime.IsMapping(schemaAdditionalProperties) {
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(ns.Attr("pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
+					} else if jinja2.IsMapping(schemaAdditionalProperties) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						runtime.SetAttr(ns, "pairs", runtime.Add(ns.Attr("pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
+						jinja2.SetAttr(ns, "pairs", jinja2.Add(ns.Attr("pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = runtime.Add(runtime.MethodGetDefault(schema, runtime.Str("required"), runtime.NewList()), runtime.NewList(runtime.Str("[key: string]")))
+				required = jinja2.Add(jinja2.MethodGetDefault(schema, jinja2.Str("required"), jinja2.NewList()), jinja2.NewList(jinja2.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
-				for _, item := range runtime.Iterate(w, ns.Attr("pairs")) {
-					vals := runtime.Unpack(item, 2)
+				for _, item := range jinja2.Iterate(w, ns.Attr("pairs")) {
+					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
-					var typeStr runtime.Value
-					var default2 runtime.Value
+					var typeStr jinja2.Value
+					var default2 jinja2.Value
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-					if runtime.In(runtime.Str("description"), val) {
+					if jinja2.In(jinja2.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(val.ItemStr("description"), runtime.Str("\n"))) {
+						for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(val.ItemStr("description"), jinja2.Str("\n"))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if runtime.MethodStrip(line).Truthy() {
+							if jinja2.MethodStrip(line).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								w.WriteAdd(indent, runtime.Str("// "), line, runtime.Str("\n"))
+								w.WriteAdd(indent, jinja2.Str("// "), line, jinja2.Str("\n"))
 							}
 						}
 					}
 					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.CallMethod(val, "items", nil, nil), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						addKey := vals[0]
 						_ = vals[1]
-						return runtime.In(addKey, ADDITIONALJSONKEYS)
+						return jinja2.In(addKey, ADDITIONALJSONKEYS)
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						addKey := vals[0]
 						addVal := vals[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if runtime.IsString(addVal) {
+						if jinja2.IsString(addVal) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n"))
+							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n"))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							w.WriteAdd(indent, runtime.Str("// "), addKey, runtime.Concat(runtime.Str(": "), addVal, runtime.Str("\n")))
+							w.WriteAdd(indent, jinja2.Str("// "), addKey, jinja2.Concat(jinja2.Str(": "), addVal, jinja2.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, runtime.Add(indent, runtime.Mul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
+						jsonSchemaToTypescript(val, jinja2.Add(indent, jinja2.Mul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					w.WriteAdd(indent, key, runtime.IfElse(runtime.In(key, required), func() runtime.Value {
-						return runtime.Str("")
-					}, func() runtime.Value {
-						return runtime.Str("?")
-					}), runtime.Str(": "), typeStr, runtime.Str(","))
+					w.WriteAdd(indent, key, jinja2.IfElse(jinja2.In(key, required), func() jinja2.Value {
+						return jinja2.Str("")
+					}, func() jinja2.Value {
+						return jinja2.Str("?")
+					}), jinja2.Str(": "), typeStr, jinja2.Str(","))
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
-					if runtime.In(runtime.Str("default"), val) || runtime.In(runtime.Str("defalut_value"), val) {
+					if jinja2.In(jinja2.Str("default"), val) || jinja2.In(jinja2.Str("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = runtime.MethodGetDefault(val, runtime.Str("default"), runtime.MethodGet(val, runtime.Str("defalut_value")))
+						default2 = jinja2.MethodGetDefault(val, jinja2.Str("default"), jinja2.MethodGet(val, jinja2.Str("defalut_value")))
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if runtime.IsString(default2) {
+						if jinja2.IsString(default2) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
 							w.WriteString(" // default: \"")
 							w.WriteStr(default2)
@@ -499,25 +499,25 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							// GigaChat3.5.jinja:197:10 {%- else -%}
 							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
 							w.WriteString(" // default: ")
-							w.Write(runtime.FilterString(default2))
+							w.Write(jinja2.FilterString(default2))
 						}
 					}
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				w.WriteAdd(indent.Slice(runtime.None(), runtime.Int(-2), runtime.None()), runtime.Str("}"))
-			} else if runtime.EqStr(ty, "string") {
+				w.WriteAdd(indent.Slice(jinja2.None(), jinja2.Int(-2), jinja2.None()), jinja2.Str("}"))
+			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
-				if runtime.In(runtime.Str("const"), schema) {
+				if jinja2.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
 					schemaConst := schema.Attr("const")
-					if runtime.IsString(schemaConst) {
+					if jinja2.IsString(schemaConst) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
 						w.Write(schemaConst)
 						w.WriteString("\"")
-					} else if runtime.IsBoolean(schemaConst) {
+					} else if jinja2.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -525,46 +525,46 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
+					} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						w.Write(runtime.FilterString(schemaConst))
+						w.Write(jinja2.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+					ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en := range runtime.Iterate(w, schema.ItemStr("enum")) {
+					for _, en := range jinja2.Iterate(w, schema.ItemStr("enum")) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.SetAttr(ns, "enum", runtime.Add(ns.Attr("enum"), runtime.NewList(runtime.Concat(runtime.Str("\""), en, runtime.Str("\"")))))
+						jinja2.SetAttr(ns, "enum", jinja2.Add(ns.Attr("enum"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					w.Write(runtime.FilterJoin(ns.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.InStrs(runtime.MethodGetDefault(schema, runtime.Str("format"), runtime.Str("")), "date-time", "date") {
+					w.Write(jinja2.FilterJoin(ns.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				} else if jinja2.InStrs(jinja2.MethodGetDefault(schema, jinja2.Str("format"), jinja2.Str("")), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
 					// GigaChat3.5.jinja:227:8 {%- else -%}
 					w.WriteString("string")
 				}
-			} else if runtime.InStrs(ty, "number", "integer", "int", "float") {
+			} else if jinja2.InStrs(ty, "number", "integer", "int", "float") {
 				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
-				if runtime.In(runtime.Str("const"), schema) {
+				if jinja2.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
 					schemaConst := schema.Attr("const")
-					if runtime.IsString(schemaConst) {
+					if jinja2.IsString(schemaConst) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
 						w.WriteString("\"")
 						w.Write(schemaConst)
 						w.WriteString("\"")
-					} else if runtime.IsBoolean(schemaConst) {
+					} else if jinja2.IsBoolean(schemaConst) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -572,16 +572,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.IsInteger(schemaConst) || runtime.IsFloat(schemaConst) {
+					} else if jinja2.IsInteger(schemaConst) || jinja2.IsFloat(schemaConst) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						w.Write(runtime.FilterString(schemaConst))
+						w.Write(jinja2.FilterString(schemaConst))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
-						if runtime.InStrs(ty, "integer", "int") {
+						if jinja2.InStrs(ty, "integer", "int") {
 							w.WriteString("integer")
-						} else if runtime.EqStr(ty, "float") {
+						} else if jinja2.EqStr(ty, "float") {
 							// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
 							w.WriteString("float")
 						} else {
@@ -589,24 +589,24 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("number")
 						}
 					}
-				} else if runtime.MethodGet(schema, runtime.Str("enum")).Truthy() {
+				} else if jinja2.MethodGet(schema, jinja2.Str("enum")).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					w.Write(runtime.FilterJoin(schema.Attr("enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.InStrs(ty, "integer", "int") {
+					w.Write(jinja2.FilterJoin(schema.Attr("enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				} else if jinja2.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
-				} else if runtime.EqStr(ty, "float") {
+				} else if jinja2.EqStr(ty, "float") {
 					// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
 					w.WriteString("float")
 				} else {
 					// GigaChat3.5.jinja:255:8 {%- else -%}
 					w.WriteString("number")
 				}
-			} else if runtime.EqStr(ty, "boolean") {
+			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if runtime.In(runtime.Str("const"), schema) && runtime.IsBoolean(schema.Attr("const")) {
+				if jinja2.In(jinja2.Str("const"), schema) && jinja2.IsBoolean(schema.Attr("const")) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
 					if schema.Attr("const").Truthy() {
 						w.WriteString("true")
@@ -617,46 +617,46 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:263:8 {%- else -%}
 					w.WriteString("boolean")
 				}
-			} else if runtime.EqStr(ty, "null") {
+			} else if jinja2.EqStr(ty, "null") {
 				// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
 				w.WriteString("null")
-			} else if runtime.EqStr(ty, "array") {
+			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("prefixItems"))) && !runtime.IsString(schema.Attr("prefixItems")) {
+				if jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("prefixItems"))) && !jinja2.IsString(schema.Attr("prefixItems")) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range runtime.Iterate(w, schema.Attr("prefixItems")) {
+					for _, ps := range jinja2.Iterate(w, schema.Attr("prefixItems")) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						runtime.CheckNamespace(nst)
+						jinja2.CheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
+						jinja2.SetAttr(nst, "bits", jinja2.Add(nst.Attr("bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
+					w.Write(jinja2.FilterJoin(nst.Attr("bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if (runtime.IsSequence(runtime.MethodGet(schema, runtime.Str("items"))) && !runtime.IsString(runtime.MethodGet(schema, runtime.Str("items")))) && !runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
+				} else if (jinja2.IsSequence(jinja2.MethodGet(schema, jinja2.Str("items"))) && !jinja2.IsString(jinja2.MethodGet(schema, jinja2.Str("items")))) && !jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps := range runtime.Iterate(w, schema.ItemStr("items")) {
+					for _, ps := range jinja2.Iterate(w, schema.ItemStr("items")) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						runtime.CheckNamespace(nst)
+						jinja2.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						runtime.SetAttr(nst, "bits", runtime.Add(nst.Attr("bits"), runtime.NewList(w.Capture(func() {
+						jinja2.SetAttr(nst, "bits", jinja2.Add(nst.Attr("bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
 					w.WriteString("[")
-					w.Write(runtime.FilterJoin(nst.Attr("bits"), []runtime.Value{runtime.Str(", ")}, nil))
+					w.Write(jinja2.FilterJoin(nst.Attr("bits"), []jinja2.Value{jinja2.Str(", ")}, nil))
 					w.WriteString("]")
-				} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("items"))) {
+				} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("items"))) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
@@ -670,7 +670,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if runtime.IsMapping(runtime.MethodGet(schema, runtime.Str("not"))) {
+			} else if jinja2.IsMapping(jinja2.MethodGet(schema, jinja2.Str("not"))) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -680,211 +680,211 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools runtime.Value) {
-		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools = runtime.Param(tools, "tools")
-		var ns runtime.Value
+	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
+		namespaceName = jinja2.Param(namespaceName, "namespace_name")
+		tools = jinja2.Param(tools, "tools")
+		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.Concat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools) {
-			var nsTool runtime.Value
-			var mainBody runtime.Value
-			var params runtime.Value
-			var paramType runtime.Value
-			var returnParams runtime.Value
-			var returnType runtime.Value
+		for _, tool := range jinja2.Iterate(w, tools) {
+			var nsTool jinja2.Value
+			var mainBody jinja2.Value
+			var params jinja2.Value
+			var paramType jinja2.Value
+			var returnParams jinja2.Value
+			var returnType jinja2.Value
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if runtime.MethodGet(tool, runtime.Str("description")).Truthy() {
+			if jinja2.MethodGet(tool, jinja2.Str("description")).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range runtime.Iterate(w, runtime.MethodSplitSep(tool.ItemStr("description"), runtime.Str("\n"))) {
+				for _, line := range jinja2.Iterate(w, jinja2.MethodSplitSep(tool.ItemStr("description"), jinja2.Str("\n"))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if runtime.MethodStrip(line).Truthy() {
+					if jinja2.MethodStrip(line).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						runtime.CheckNamespace(nsTool)
+						jinja2.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(runtime.Concat(runtime.Str("// "), line))))
+						jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(jinja2.Concat(jinja2.Str("// "), line))))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
-			mainBody = runtime.Str("")
+			mainBody = jinja2.Str("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.MethodGet(tool, runtime.Str("parameters"))
+			params = jinja2.MethodGet(tool, jinja2.Str("parameters"))
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.MethodGet(params, runtime.Str("properties")).Truthy() {
+			if params.Truthy() && jinja2.MethodGet(params, jinja2.Str("properties")).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+					jsonSchemaToTypescript(params, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = runtime.Concat(runtime.Str("type "), tool.Attr("name"), runtime.Str(" = () => "))
+				mainBody = jinja2.Concat(jinja2.Str("type "), tool.Attr("name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.MethodGet(tool, runtime.Str("return_parameters"))
+			returnParams = jinja2.MethodGet(tool, jinja2.Str("return_parameters"))
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.MethodGet(returnParams, runtime.Str("properties")).Truthy() {
+			if returnParams.Truthy() && jinja2.MethodGet(returnParams, jinja2.Str("properties")).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+					jsonSchemaToTypescript(returnParams, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = runtime.Concat(mainBody, returnType)
+				mainBody = jinja2.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3.5.jinja:340:7 {%- else -%}
 				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = runtime.Concat(mainBody, runtime.Str("any"))
+				mainBody = jinja2.Concat(mainBody, jinja2.Str("any"))
 			}
 			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = runtime.Concat(mainBody, runtime.Str(";\n"))
+			mainBody = jinja2.Concat(mainBody, jinja2.Str(";\n"))
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			runtime.CheckNamespace(nsTool)
+			jinja2.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			runtime.SetAttr(nsTool, "content_lines", runtime.Add(nsTool.Attr("content_lines"), runtime.NewList(mainBody)))
+			jinja2.SetAttr(nsTool, "content_lines", jinja2.Add(nsTool.Attr("content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.FilterJoin(nsTool.Attr("content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.FilterJoin(nsTool.Attr("content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.SetAttr(ns, "sections", runtime.Add(ns.Attr("sections"), runtime.NewList(runtime.Concat(runtime.Str("} // namespace "), namespaceName))))
+		jinja2.SetAttr(ns, "sections", jinja2.Add(ns.Attr("sections"), jinja2.NewList(jinja2.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		w.Write(runtime.FilterJoin(ns.Attr("sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		w.Write(jinja2.FilterJoin(ns.Attr("sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
-	var alignJsonOrderToSchema func(runtime.Value, runtime.Value)
-	alignJsonOrderToSchema = func(jsonObj, jsonSchema runtime.Value) {
-		jsonObj = runtime.Param(jsonObj, "json_obj")
-		jsonSchema = runtime.Param(jsonSchema, "json_schema")
-		var ns runtime.Value
-		var keySet runtime.Value
-		var properties runtime.Value
-		var nsNewObj runtime.Value
-		var itemSchema runtime.Value
+	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
+	alignJsonOrderToSchema = func(jsonObj, jsonSchema jinja2.Value) {
+		jsonObj = jinja2.Param(jsonObj, "json_obj")
+		jsonSchema = jinja2.Param(jsonSchema, "json_schema")
+		var ns jinja2.Value
+		var keySet jinja2.Value
+		var properties jinja2.Value
+		var nsNewObj jinja2.Value
+		var itemSchema jinja2.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("anyOf"))) && !runtime.IsString(jsonSchema.Attr("anyOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("anyOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("anyOf"))) && !jinja2.IsString(jsonSchema.Attr("anyOf"))) && jinja2.Gt(jinja2.FilterLength(jsonSchema.Attr("anyOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("anyOf").ItemInt(0))
 			}))
-		} else if ((runtime.IsSequence(runtime.MethodGet(jsonSchema, runtime.Str("oneOf"))) && !runtime.IsString(jsonSchema.Attr("oneOf"))) && runtime.Gt(runtime.FilterLength(jsonSchema.Attr("oneOf")), runtime.Int(0))) && runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((jinja2.IsSequence(jinja2.MethodGet(jsonSchema, jinja2.Str("oneOf"))) && !jinja2.IsString(jsonSchema.Attr("oneOf"))) && jinja2.Gt(jinja2.FilterLength(jsonSchema.Attr("oneOf")), jinja2.Int(0))) && jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
 			w.Write(w.Capture(func() {
 				alignJsonOrderToSchema(jsonObj, jsonSchema.Attr("oneOf").ItemInt(0))
 			}))
-		} else if runtime.NotIn(runtime.Str("type"), jsonSchema) {
+		} else if jinja2.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+			if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				runtime.SetAttr(ns, "result", runtime.FilterTojson(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				jinja2.SetAttr(ns, "result", jinja2.FilterTojson(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
-				runtime.SetAttr(ns, "result", jsonObj)
+				jinja2.SetAttr(ns, "result", jsonObj)
 			}
-		} else if runtime.InStrs(runtime.MethodGet(jsonSchema, runtime.Str("type")), "object", "dict") {
+		} else if jinja2.InStrs(jinja2.MethodGet(jsonSchema, jinja2.Str("type")), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if runtime.IsMapping(jsonObj) {
-				keySet = runtime.CallMethod(jsonObj, "keys", nil, nil)
+			if jinja2.IsMapping(jsonObj) {
+				keySet = jinja2.CallMethod(jsonObj, "keys", nil, nil)
 			} else {
-				keySet = runtime.NewList()
+				keySet = jinja2.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = runtime.MethodGetDefault(jsonSchema, runtime.Str("properties"), runtime.DictOf())
+			properties = jinja2.MethodGetDefault(jsonSchema, jinja2.Str("properties"), jinja2.DictOf())
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
-			keys, values := runtime.DictItems(properties)
+			keys, values := jinja2.DictItems(properties)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				propSchema := values[i]
-				var item runtime.Value
-				var alignedItem runtime.Value
+				var item jinja2.Value
+				var alignedItem jinja2.Value
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
-				if runtime.In(key, keySet) {
+				if jinja2.In(key, keySet) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
 					item = jsonObj.Item(key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if runtime.IsMapping(item) || runtime.EqStr(runtime.MethodGet(propSchema, runtime.Str("type")), "array") {
+					if jinja2.IsMapping(item) || jinja2.EqStr(jinja2.MethodGet(propSchema, jinja2.Str("type")), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
 						})
-					} else if runtime.IsString(item) || runtime.IsBoolean(item) {
+					} else if jinja2.IsString(item) || jinja2.IsBoolean(item) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						alignedItem = jinja2.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:387:21 {%- else -%}
 						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
 						alignedItem = item
 					}
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					runtime.SetAttr(ns, "kv_list", runtime.Add(ns.Attr("kv_list"), runtime.NewList(runtime.NewTuple(key, alignedItem))))
+					jinja2.SetAttr(ns, "kv_list", jinja2.Add(ns.Attr("kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-			nsNewObj = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
+			nsNewObj = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item := range runtime.Iterate(w, ns.Attr("kv_list")) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, ns.Attr("kv_list")) {
+				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
-				runtime.CheckNamespace(nsNewObj)
+				jinja2.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				runtime.SetAttr(nsNewObj, "result", runtime.Add(nsNewObj.Attr("result"), runtime.NewList(runtime.Concat(runtime.Str("\""), key, runtime.Str("\": "), val))))
+				jinja2.SetAttr(nsNewObj, "result", jinja2.Add(nsNewObj.Attr("result"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			w.Write(runtime.FilterJoin(nsNewObj.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
+			w.Write(jinja2.FilterJoin(nsNewObj.Attr("result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if runtime.EqStr(runtime.MethodGet(jsonSchema, runtime.Str("type")), "array") {
+		} else if jinja2.EqStr(jinja2.MethodGet(jsonSchema, jinja2.Str("type")), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if runtime.IsIterable(jsonObj) && !runtime.IsString(jsonObj) {
+			if jinja2.IsIterable(jsonObj) && !jinja2.IsString(jsonObj) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = runtime.MethodGetDefault(jsonSchema, runtime.Str("items"), runtime.DictOf())
+				itemSchema = jinja2.MethodGetDefault(jsonSchema, jinja2.Str("items"), jinja2.DictOf())
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
-				runtime.SetAttr(ns, "result", runtime.NewList())
+				jinja2.SetAttr(ns, "result", jinja2.NewList())
 				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
-				for _, item := range runtime.Iterate(w, jsonObj) {
+				for _, item := range jinja2.Iterate(w, jsonObj) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.NewList(w.Capture(func() {
+					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				w.Write(runtime.FilterJoin(ns.Attr("result"), []runtime.Value{runtime.Str(", ")}, nil))
+				w.Write(jinja2.FilterJoin(ns.Attr("result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
 				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+				if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
 					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
-					w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+					w.WriteJSON(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 				} else {
 					// GigaChat3.5.jinja:415:17 {%- else -%}
 					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
@@ -894,9 +894,9 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:420:9 {%- else -%}
 			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.IsString(jsonObj) || runtime.IsBoolean(jsonObj) {
+			if jinja2.IsString(jsonObj) || jinja2.IsBoolean(jsonObj) {
 				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
-				w.WriteJSON(jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				w.WriteJSON(jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			} else {
 				// GigaChat3.5.jinja:423:13 {%- else -%}
 				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
@@ -905,32 +905,32 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
-	renderExamples := func(functions runtime.Value) {
-		functions = runtime.Param(functions, "functions")
-		var nsPrompt runtime.Value
-		var indent runtime.Value
+	renderExamples := func(functions jinja2.Value) {
+		functions = jinja2.Param(functions, "functions")
+		var nsPrompt jinja2.Value
+		var indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
+		nsPrompt = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
-		indent = runtime.Str("  ")
+		indent = jinja2.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if runtime.Gt(runtime.FilterLength(functions), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil))), runtime.Int(0)) {
+		if jinja2.Gt(jinja2.FilterLength(functions), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil))), jinja2.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
-			runtime.CheckNamespace(nsPrompt)
+			jinja2.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			runtime.SetAttr(nsPrompt, "prompt", runtime.Add(nsPrompt.Attr("prompt"), runtime.Str("//Examples:")))
+			jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(nsPrompt.Attr("prompt"), jinja2.Str("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
-			for _, function := range runtime.Iterate(w, functions) {
+			for _, function := range jinja2.Iterate(w, functions) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
 				functionFewShotExamples := function.Attr("few_shot_examples")
-				if runtime.IsDefined(functionFewShotExamples) {
+				if jinja2.IsDefined(functionFewShotExamples) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
-					for _, example := range runtime.Iterate(w, functionFewShotExamples) {
-						var params runtime.Value
-						var call runtime.Value
+					for _, example := range jinja2.Iterate(w, functionFewShotExamples) {
+						var params jinja2.Value
+						var call jinja2.Value
 						// GigaChat3.5.jinja:439:21 {%- if (
 						functionParameters := function.Attr("parameters")
-						if runtime.IsDefined(functionParameters) && runtime.IsDefined(functionParameters.Attr("properties")) {
+						if jinja2.IsDefined(functionParameters) && jinja2.IsDefined(functionParameters.Attr("properties")) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
 								alignJsonOrderToSchema(example.ItemStr("params"), function.ItemStr("parameters"))
@@ -938,14 +938,14 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// GigaChat3.5.jinja:443:25 {%- else -%}
 							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = runtime.FilterTojson(example.ItemStr("params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							params = jinja2.FilterTojson(example.ItemStr("params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = runtime.Concat(runtime.Str("{\"name\": \""), function.ItemStr("name"), runtime.Str("\", \"arguments\": "), params, runtime.Str("}"))
+						call = jinja2.Concat(jinja2.Str("{\"name\": \""), function.ItemStr("name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
-						runtime.CheckNamespace(nsPrompt)
+						jinja2.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						runtime.SetAttr(nsPrompt, "prompt", runtime.Add(runtime.Add(runtime.Sum(nsPrompt.Attr("prompt"), runtime.Str("\n//"), indent), runtime.FilterTojson(example.Attr("request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Concat(runtime.Str(" -> "), call)))
+						jinja2.SetAttr(nsPrompt, "prompt", jinja2.Add(jinja2.Add(jinja2.Sum(nsPrompt.Attr("prompt"), jinja2.Str("\n//"), indent), jinja2.FilterTojson(example.Attr("request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Concat(jinja2.Str(" -> "), call)))
 					}
 				}
 			}
@@ -954,29 +954,29 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		w.Write(nsPrompt.Attr("prompt"))
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
-	prepareDevsystem := func(devsystem, addTokens runtime.Value) {
-		devsystem = runtime.Param(devsystem, "devsystem")
-		addTokens = runtime.Param(addTokens, "add_tokens")
+	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
+		devsystem = jinja2.Param(devsystem, "devsystem")
+		addTokens = jinja2.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if runtime.NotIn(addTokens.Attr("role_sep"), devsystem) || runtime.NotIn(addTokens.Attr("message_sep"), devsystem) {
+		if jinja2.NotIn(addTokens.Attr("role_sep"), devsystem) || jinja2.NotIn(addTokens.Attr("message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = runtime.FilterReplace(runtime.FilterReplace(devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = jinja2.FilterReplace(jinja2.FilterReplace(devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
 		w.Write(devsystem)
 	}
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
-	renderRoleMessage := func(message, role, addMessageSepToken runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderRoleMessage := func(message, role, addMessageSepToken jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		if role.IsMissing() {
-			role = runtime.None()
+			role = jinja2.None()
 		}
 		if addMessageSepToken.IsMissing() {
-			addMessageSepToken = runtime.Bool(true)
+			addMessageSepToken = jinja2.Bool(true)
 		}
-		var messageContent runtime.Value
-		var nsEmbedResult runtime.Value
-		var messageFinalContent runtime.Value
+		var messageContent jinja2.Value
+		var nsEmbedResult jinja2.Value
+		var messageFinalContent jinja2.Value
 		// GigaChat3.5.jinja:473:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
@@ -984,46 +984,46 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		}
 		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
 		messageContent2 := message.ItemStr("content")
-		if !runtime.IsNone(messageContent2) {
+		if !jinja2.IsNone(messageContent2) {
 			messageContent = messageContent2
 		} else {
-			messageContent = runtime.Str("")
+			messageContent = jinja2.Str("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !runtime.IsString(messageContent) {
+		if !jinja2.IsString(messageContent) {
 			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = runtime.FilterTojson(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			messageContent = jinja2.FilterTojson(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if runtime.MethodGetDefault(message, runtime.Str("embed_files"), runtime.NewList()).Truthy() {
+		if jinja2.MethodGetDefault(message, jinja2.Str("embed_files"), jinja2.NewList()).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			nsEmbedResult = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
+			nsEmbedResult = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
-			items := runtime.IterateReversed(w, message.Attr("embed_files"))
+			items := jinja2.IterateReversed(w, message.Attr("embed_files"))
 			for i := range items {
 				f := items[len(items)-1-i]
-				var tokenized runtime.Value
-				var placeholder runtime.Value
+				var tokenized jinja2.Value
+				var placeholder jinja2.Value
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = runtime.Concat(addTokens.Attr("file_start"), runtime.FilterTojson(runtime.NewDictCall(in, nil, []runtime.Kwarg{runtime.KW("id", runtime.FilterString(f.Attr("id"))), runtime.KW("name", runtime.FilterString(f.Attr("name"))), runtime.KW("type", runtime.FilterString(f.Attr("type")))}), nil, nil), runtime.IfElse(!runtime.EqStr(f.Attr("type"), "doc"), func() runtime.Value {
+				tokenized = jinja2.Concat(addTokens.Attr("file_start"), jinja2.FilterTojson(jinja2.NewDictCall(in, nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.FilterString(f.Attr("id"))), jinja2.KW("name", jinja2.FilterString(f.Attr("name"))), jinja2.KW("type", jinja2.FilterString(f.Attr("type")))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(f.Attr("type"), "doc"), func() jinja2.Value {
 					return addTokens.Item(f.Attr("type"))
-				}, func() runtime.Value {
-					return runtime.FilterDefault(f.Attr("content"), []runtime.Value{runtime.Str("")}, nil)
+				}, func() jinja2.Value {
+					return jinja2.FilterDefault(f.Attr("content"), []jinja2.Value{jinja2.Str("")}, nil)
 				}), addTokens.Attr("file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if runtime.MethodGetDefault(message, runtime.Str("file_placeholders"), runtime.Bool(false)).Truthy() {
+				if jinja2.MethodGetDefault(message, jinja2.Str("file_placeholders"), jinja2.Bool(false)).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = runtime.Concat(runtime.Str("<file_placeholder_"), f.Attr("id"), runtime.Str(">"))
+					placeholder = jinja2.Concat(jinja2.Str("<file_placeholder_"), f.Attr("id"), jinja2.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
-					runtime.CheckNamespace(nsEmbedResult)
+					jinja2.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					runtime.SetAttr(nsEmbedResult, "result_text", runtime.FilterReplace(nsEmbedResult.Attr("result_text"), []runtime.Value{placeholder, tokenized}, nil))
+					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.FilterReplace(nsEmbedResult.Attr("result_text"), []jinja2.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
-					runtime.CheckNamespace(nsEmbedResult)
+					jinja2.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					runtime.SetAttr(nsEmbedResult, "result_text", runtime.Add(tokenized, nsEmbedResult.Attr("result_text")))
+					jinja2.SetAttr(nsEmbedResult, "result_text", jinja2.Add(tokenized, nsEmbedResult.Attr("result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
@@ -1034,64 +1034,64 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			messageFinalContent = messageContent
 		}
 		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		w.WriteAdd(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
+		w.WriteAdd(role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
 			return addTokens.Attr("role_sep")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		}), messageFinalContent, runtime.IfElse(addMessageSepToken.Truthy(), func() runtime.Value {
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		}), messageFinalContent, jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
 			return addTokens.Attr("message_sep")
-		}, func() runtime.Value {
-			return runtime.Str("")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
 		}))
 	}
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
-	renderFunctionDescriptions := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var functionIds runtime.Value
-		var nsCurrentTools runtime.Value
-		var content runtime.Value
+	renderFunctionDescriptions := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var functionIds jinja2.Value
+		var nsCurrentTools jinja2.Value
+		var content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if runtime.NotIn(runtime.Str("function_descriptions"), message) {
+		if jinja2.NotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			w.Write(runtime.RaiseException(in, runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
 		functionIds = message.ItemStr("function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-		nsCurrentTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
+		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		for _, tool := range runtime.Iterate(w, FUNCTIONDESCRIPTIONS) {
-			var toolId runtime.Value
+		for _, tool := range jinja2.Iterate(w, FUNCTIONDESCRIPTIONS) {
+			var toolId jinja2.Value
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
 			tool2Id := tool.Attr("id")
-			if runtime.IsDefined(tool2Id) {
+			if jinja2.IsDefined(tool2Id) {
 				toolId = tool2Id
 			} else {
 				toolId = tool.Attr("name")
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if runtime.In(toolId, functionIds) || runtime.In(tool.Attr("name"), functionIds) {
+			if jinja2.In(toolId, functionIds) || jinja2.In(tool.Attr("name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
-				runtime.CheckNamespace(nsCurrentTools)
+				jinja2.CheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				runtime.SetAttr(nsCurrentTools, "tools", runtime.Add(nsCurrentTools.Attr("tools"), runtime.NewList(tool)))
+				jinja2.SetAttr(nsCurrentTools, "tools", jinja2.Add(nsCurrentTools.Attr("tools"), jinja2.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
-		content = runtime.Add(w.Capture(func() {
-			renderToolNamespace(runtime.Str("functions"), nsCurrentTools.Attr("tools"))
+		content = jinja2.Add(w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), nsCurrentTools.Attr("tools"))
 		}), w.Capture(func() {
 			renderExamples(nsCurrentTools.Attr("tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), content), runtime.Missing(), runtime.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
-	renderGcmlParameter := func(name, value runtime.Value) {
-		name = runtime.Param(name, "name")
-		value = runtime.Param(value, "value")
+	renderGcmlParameter := func(name, value jinja2.Value) {
+		name = jinja2.Param(name, "name")
+		value = jinja2.Param(value, "value")
 		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if runtime.IsString(value) {
+		if jinja2.IsString(value) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
 			w.WriteString("<｜GCML｜parameter name=\"")
 			w.Write(name)
@@ -1104,16 +1104,16 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜GCML｜parameter name=\"")
 			w.Write(name)
 			w.WriteString("\" string=\"false\">")
-			w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</｜GCML｜parameter>")
 		}
 	}
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
-	renderGcmlInvoke := func(call runtime.Value) {
-		call = runtime.Param(call, "call")
-		var inner runtime.Value
-		var args runtime.Value
-		var nsParams runtime.Value
+	renderGcmlInvoke := func(call jinja2.Value) {
+		call = jinja2.Param(call, "call")
+		var inner jinja2.Value
+		var args jinja2.Value
+		var nsParams jinja2.Value
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
@@ -1123,11 +1123,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = runtime.MethodGetDefault(inner, runtime.Str("arguments"), runtime.DictOf())
+		args = jinja2.MethodGetDefault(inner, jinja2.Str("arguments"), jinja2.DictOf())
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if runtime.IsString(args) {
+		if jinja2.IsString(args) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			w.Write(runtime.RaiseException(in, runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
 		w.WriteString("<｜GCML｜invoke name=\"")
@@ -1136,91 +1136,91 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-			nsParams = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
+			nsParams = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			keys, values := runtime.DictItems(args)
+			keys, values := jinja2.DictItems(args)
 			for i := range w.Count(len(keys)) {
 				k := keys[i]
 				v := values[i]
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
-				runtime.CheckNamespace(nsParams)
+				jinja2.CheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				runtime.SetAttr(nsParams, "lines", runtime.Add(nsParams.Attr("lines"), runtime.NewList(w.Capture(func() {
+				jinja2.SetAttr(nsParams, "lines", jinja2.Add(nsParams.Attr("lines"), jinja2.NewList(w.Capture(func() {
 					renderGcmlParameter(k, v)
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			w.Write(runtime.FilterJoin(nsParams.Attr("lines"), []runtime.Value{runtime.Str("\n")}, nil))
+			w.Write(jinja2.FilterJoin(nsParams.Attr("lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
 	}
 	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
-	renderGcmlToolCalls := func(calls runtime.Value) {
-		calls = runtime.Param(calls, "calls")
-		var nsInv runtime.Value
+	renderGcmlToolCalls := func(calls jinja2.Value) {
+		calls = jinja2.Param(calls, "calls")
+		var nsInv jinja2.Value
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-		nsInv = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		nsInv = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
-		for _, call := range runtime.Iterate(w, calls) {
+		for _, call := range jinja2.Iterate(w, calls) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
-			runtime.CheckNamespace(nsInv)
+			jinja2.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			runtime.SetAttr(nsInv, "blocks", runtime.Add(nsInv.Attr("blocks"), runtime.NewList(w.Capture(func() {
+			jinja2.SetAttr(nsInv, "blocks", jinja2.Add(nsInv.Attr("blocks"), jinja2.NewList(w.Capture(func() {
 				renderGcmlInvoke(call)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		w.Write(runtime.FilterJoin(nsInv.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+		w.Write(jinja2.FilterJoin(nsInv.Attr("blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
-	renderFunctionResponse := func(name, item runtime.Value) {
-		name = runtime.Param(name, "name")
-		item = runtime.Param(item, "item")
-		var nsStrip runtime.Value
-		var nsBody runtime.Value
-		var body runtime.Value
+	renderFunctionResponse := func(name, item jinja2.Value) {
+		name = jinja2.Param(name, "name")
+		item = jinja2.Param(item, "item")
+		var nsStrip jinja2.Value
+		var nsBody jinja2.Value
+		var body jinja2.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if runtime.IsMapping(item) {
+		if jinja2.IsMapping(item) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-			nsStrip = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+			nsStrip = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			keys, values := runtime.DictItems(item)
+			keys, values := jinja2.DictItems(item)
 			for i := range w.Count(len(keys)) {
 				k := keys[i]
 				v := values[i]
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
-				if !runtime.EqStr(k, "id") {
+				if !jinja2.EqStr(k, "id") {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
-					runtime.CheckNamespace(nsStrip)
+					jinja2.CheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					runtime.SetAttr(nsStrip, "pairs", runtime.Add(nsStrip.Attr("pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+					jinja2.SetAttr(nsStrip, "pairs", jinja2.Add(nsStrip.Attr("pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-			nsBody = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsBody = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item := range runtime.Iterate(w, nsStrip.Attr("pairs")) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, nsStrip.Attr("pairs")) {
+				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
-				runtime.CheckNamespace(nsBody)
+				jinja2.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				runtime.SetAttr(nsBody, "parts", runtime.Add(nsBody.Attr("parts"), runtime.NewList(runtime.Concat(runtime.Str("\""), k, runtime.Str("\": "), runtime.FilterTojson(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
+				jinja2.SetAttr(nsBody, "parts", jinja2.Add(nsBody.Attr("parts"), jinja2.NewList(jinja2.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), jinja2.FilterTojson(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = runtime.Concat(runtime.Str("{"), runtime.FilterJoin(nsBody.Attr("parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if runtime.IsString(item) {
+			body = jinja2.Concat(jinja2.Str("{"), jinja2.FilterJoin(nsBody.Attr("parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
+		} else if jinja2.IsString(item) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
 			body = item
 		} else {
 			// GigaChat3.5.jinja:597:9 {%- else -%}
 			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = runtime.FilterTojson(item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			body = jinja2.FilterTojson(item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
 		w.WriteString("<function_response name=\"")
@@ -1230,65 +1230,65 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</function_response>")
 	}
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
-	renderFunctionResponses := func(content, names runtime.Value) {
-		content = runtime.Param(content, "content")
-		names = runtime.Param(names, "names")
-		var items runtime.Value
-		var nsResp runtime.Value
+	renderFunctionResponses := func(content, names jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		names = jinja2.Param(names, "names")
+		var items jinja2.Value
+		var nsResp jinja2.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (runtime.IsIterable(content) && !runtime.IsString(content)) && !runtime.IsMapping(content) {
+		if (jinja2.IsIterable(content) && !jinja2.IsString(content)) && !jinja2.IsMapping(content) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
 			items = content
-		} else if runtime.IsNone(content) {
+		} else if jinja2.IsNone(content) {
 			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
-			items = runtime.NewList()
+			items = jinja2.NewList()
 		} else {
 			// GigaChat3.5.jinja:609:9 {%- else -%}
 			// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
-			items = runtime.NewList(content)
+			items = jinja2.NewList(content)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if runtime.Ne(runtime.FilterLength(items), runtime.FilterLength(names)) {
+		if jinja2.Ne(jinja2.FilterLength(items), jinja2.FilterLength(names)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			w.Write(runtime.RaiseException(in, runtime.Concat(runtime.Str("FR items count "), runtime.FilterLength(items), runtime.Str(" != preceding tool calls count "), runtime.FilterLength(names))))
+			w.Write(jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("FR items count "), jinja2.FilterLength(items), jinja2.Str(" != preceding tool calls count "), jinja2.FilterLength(names))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-		nsResp = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		nsResp = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(items))) {
+		for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.FilterLength(items))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
-			runtime.CheckNamespace(nsResp)
+			jinja2.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			runtime.SetAttr(nsResp, "blocks", runtime.Add(nsResp.Attr("blocks"), runtime.NewList(w.Capture(func() {
+			jinja2.SetAttr(nsResp, "blocks", jinja2.Add(nsResp.Attr("blocks"), jinja2.NewList(w.Capture(func() {
 				renderFunctionResponse(names.Item(idx), items.Item(idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		w.Write(runtime.FilterJoin(nsResp.Attr("blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+		w.Write(jinja2.FilterJoin(nsResp.Attr("blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
-	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
+	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("file_start", runtime.Str("<|file|>")), runtime.KW("file_end", runtime.Str("<|/file|>")), runtime.KW("image", runtime.Str("[image_token]")), runtime.KW("audio", runtime.Str("[audio_token]")), runtime.KW("video", runtime.Str("[video_image_token]")), runtime.KW("video_audio", runtime.Str("[video_audio_token]"))})
+	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
-		for _, item := range runtime.Iterate(w, tools) {
+		for _, item := range jinja2.Iterate(w, tools) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if runtime.In(runtime.Str("function"), item) {
+			if jinja2.In(jinja2.Str("function"), item) {
 				item = item.ItemStr("function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			runtime.SetAttr(ns, "functions", runtime.Add(ns.Attr("functions"), runtime.NewList(item)))
+			jinja2.SetAttr(ns, "functions", jinja2.Add(ns.Attr("functions"), jinja2.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			runtime.SetAttr(ns, "function_names", runtime.Add(ns.Attr("function_names"), runtime.NewList(item.Attr("name"))))
+			jinja2.SetAttr(ns, "function_names", jinja2.Add(ns.Attr("function_names"), jinja2.NewList(item.Attr("name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
 		FUNCTIONDESCRIPTIONS = ns.Attr("functions")
@@ -1297,45 +1297,45 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
-		FUNCTIONDESCRIPTIONS = runtime.NewList()
+		FUNCTIONDESCRIPTIONS = jinja2.NewList()
 		// GigaChat3.5.jinja:732:5 {%- set FUNCTION_NAMES = [] -%}
-		FUNCTIONNAMES = runtime.NewList()
+		FUNCTIONNAMES = jinja2.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
-	if !runtime.IsDefined(reasoning) {
+	if !jinja2.IsDefined(reasoning) {
 		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
-		reasoning = runtime.Bool(false)
+		reasoning = jinja2.Bool(false)
 	}
 	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
-	if !runtime.IsDefined(useDevsystem) {
+	if !jinja2.IsDefined(useDevsystem) {
 		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
-		useDevsystem = runtime.Bool(true)
+		useDevsystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
-	if !runtime.IsDefined(useSuggester) {
+	if !jinja2.IsDefined(useSuggester) {
 		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
-		useSuggester = runtime.Bool(true)
+		useSuggester = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
-	if !runtime.IsDefined(useSystem) {
+	if !jinja2.IsDefined(useSystem) {
 		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
-		useSystem = runtime.Bool(true)
+		useSystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
-	if !runtime.IsDefined(dropHistoryThinking) {
+	if !jinja2.IsDefined(dropHistoryThinking) {
 		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
-		dropHistoryThinking = runtime.Bool(true)
+		dropHistoryThinking = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
-	nsHistoryLastUserIdx := runtime.Int(-1)
+	nsHistoryLastUserIdx := jinja2.Int(-1)
 	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
-		if runtime.EqStr(m.ItemStr("role"), "user") {
+		if jinja2.EqStr(m.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
-			nsHistoryLastUserIdx = runtime.Int(int64(i))
+			nsHistoryLastUserIdx = jinja2.Int(int64(i))
 		}
 	}
 	// GigaChat3.5.jinja:776:1 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -1344,20 +1344,20 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	nsRolePresenceHasFunctionDescriptions := false
 	nsRolePresenceHasDevsystem := false
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "available functions") {
+		if jinja2.EqStr(messageRole, "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
 		}
 		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
-		if runtime.EqStr(messageRole, "function descriptions") {
+		if jinja2.EqStr(messageRole, "function descriptions") {
 			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
 			nsRolePresenceHasFunctionDescriptions = true
 		}
 		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		if runtime.InStrs(messageRole, "developer system", "developer_system") {
+		if jinja2.InStrs(messageRole, "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
 			nsRolePresenceHasDevsystem = true
 		}
@@ -1367,7 +1367,7 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
-		if runtime.IsDefined(defaultDevsystem) {
+		if jinja2.IsDefined(defaultDevsystem) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
 			})
@@ -1377,11 +1377,11 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
@@ -1389,163 +1389,163 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			prepareDevsystem(messages.ItemInt(0).ItemStr("content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
-		renderRoleMessage(messages.ItemInt(0), runtime.Missing(), runtime.Missing())
+		renderRoleMessage(messages.ItemInt(0), jinja2.Missing(), jinja2.Missing())
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str("")), runtime.Missing(), runtime.Missing())
+		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("system"), jinja2.Str("content"), jinja2.Str("")), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		renderFunctionDescriptions(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES))
+		renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTIONNAMES))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
-	nsStateSkipRemaining := runtime.Int(0)
-	nsStatePreviousToolNames := runtime.NewList()
+	nsStateSkipRemaining := jinja2.Int(0)
+	nsStatePreviousToolNames := jinja2.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
-	var loop runtime.Loop
+	var loop jinja2.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		var frBody runtime.Value
-		var nextIsFr runtime.Value
-		var name runtime.Value
-		var gcmlBlock runtime.Value
-		var compositeContent runtime.Value
-		var lastEffectiveIdx runtime.Value
+		var frBody jinja2.Value
+		var nextIsFr jinja2.Value
+		var name jinja2.Value
+		var gcmlBlock jinja2.Value
+		var compositeContent jinja2.Value
+		var lastEffectiveIdx jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
-		var isFinalAssistant runtime.Value
+		var isFinalAssistant jinja2.Value
 		eosToken := eosTokenInput
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
-		if runtime.Gt(nsStateSkipRemaining, runtime.Int(0)) {
+		if jinja2.Gt(nsStateSkipRemaining, jinja2.Int(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			nsStateSkipRemaining = runtime.Sub(nsStateSkipRemaining, runtime.Int(1))
-		} else if runtime.InStrs(message.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
+			nsStateSkipRemaining = jinja2.Sub(nsStateSkipRemaining, jinja2.Int(1))
+		} else if jinja2.InStrs(message.ItemStr("role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			w.Write(runtime.RaiseException(in, runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if runtime.EqStr(message.ItemStr("role"), "available functions") {
+			w.Write(jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+		} else if jinja2.EqStr(message.ItemStr("role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
-				renderRoleMessage(message, runtime.Missing(), runtime.Missing())
+				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "function descriptions") {
+		} else if jinja2.EqStr(message.ItemStr("role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
 			renderFunctionDescriptions(message)
-		} else if runtime.InStrs(message.ItemStr("role"), "function call", "reasoning function call") {
+		} else if jinja2.InStrs(message.ItemStr("role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			w.Write(runtime.RaiseException(in, runtime.Concat(runtime.Str("v4.2: encountered orphan '"), message.ItemStr("role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if runtime.InStrs(message.ItemStr("role"), "function result", "function results", "tool", "function") {
+			w.Write(jinja2.RaiseException(in, jinja2.Concat(jinja2.Str("v4.2: encountered orphan '"), message.ItemStr("role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if jinja2.InStrs(message.ItemStr("role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				w.Write(runtime.RaiseException(in, runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
 				renderFunctionResponses(message.ItemStr("content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
-				nextIsFr = runtime.And(runtime.Bool(!loop.Last().Truthy()), func() runtime.Value {
-					return runtime.Bool(runtime.InStrs(loop.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
+				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
+					return jinja2.Bool(jinja2.InStrs(loop.Value().Attr("nextitem").Attr("role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if runtime.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
+					if jinja2.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message.Attr("functions")), runtime.Missing(), runtime.Missing())
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), message.Attr("functions")), jinja2.Missing(), jinja2.Missing())
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
-							return runtime.NewList()
-						})), runtime.Missing(), runtime.Missing())
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+							return jinja2.NewList()
+						})), jinja2.Missing(), jinja2.Missing())
 					}
 				}
 			}
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+		} else if jinja2.EqStr(message.ItemStr("role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			renderRoleMessage(message, runtime.Str("user"), runtime.Missing())
+			renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if runtime.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
+				if jinja2.IsDefined(message.Attr("functions")) && message.Attr("functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), message.Attr("functions")), runtime.Missing(), runtime.Missing())
+					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), message.Attr("functions")), jinja2.Missing(), jinja2.Missing())
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
-						return runtime.NewList()
-					})), runtime.Missing(), runtime.Missing())
+					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+						return jinja2.NewList()
+					})), jinja2.Missing(), jinja2.Missing())
 				}
 			}
-		} else if runtime.InStrs(message.ItemStr("role"), "tool", "function") {
+		} else if jinja2.InStrs(message.ItemStr("role"), "tool", "function") {
 			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
-			nsLaTrItems := runtime.NewList()
-			nsLaTrNames := runtime.NewList()
-			nsLaTrSkip := runtime.Int(0)
+			nsLaTrItems := jinja2.NewList()
+			nsLaTrNames := jinja2.NewList()
+			nsLaTrSkip := jinja2.Int(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(message.ItemStr("content")))
+			nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(message.ItemStr("content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
 			messageName := message.Attr("name")
-			if runtime.IsDefined(messageName) {
+			if jinja2.IsDefined(messageName) {
 				name = messageName
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
 					name = nsStatePreviousToolNames.ItemInt(0)
 				} else {
-					name = runtime.Str("")
+					name = jinja2.Str("")
 				}
 			}
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
-			nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(name))
+			nsLaTrNames = jinja2.Add(nsLaTrNames, jinja2.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
-				var nm runtime.Value
+			for _, k := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
+				var nm jinja2.Value
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					if runtime.InStrs(messages.Item(k).ItemStr("role"), "tool", "function") {
+					if jinja2.InStrs(messages.Item(k).ItemStr("role"), "tool", "function") {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						nsLaTrItems = runtime.Add(nsLaTrItems, runtime.NewList(messages.Item(k).ItemStr("content")))
+						nsLaTrItems = jinja2.Add(nsLaTrItems, jinja2.NewList(messages.Item(k).ItemStr("content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if runtime.IsDefined(messages.Item(k).Attr("name")) {
+						if jinja2.IsDefined(messages.Item(k).Attr("name")) {
 							nm = messages.Item(k).Attr("name")
 						} else {
-							if runtime.Gt(runtime.FilterLength(nsStatePreviousToolNames), runtime.Add(nsLaTrSkip, runtime.Int(1))) {
-								nm = nsStatePreviousToolNames.Item(runtime.Add(nsLaTrSkip, runtime.Int(1)))
+							if jinja2.Gt(jinja2.FilterLength(nsStatePreviousToolNames), jinja2.Add(nsLaTrSkip, jinja2.Int(1))) {
+								nm = nsStatePreviousToolNames.Item(jinja2.Add(nsLaTrSkip, jinja2.Int(1)))
 							} else {
-								nm = runtime.Str("")
+								nm = jinja2.Str("")
 							}
 						}
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
-						nsLaTrNames = runtime.Add(nsLaTrNames, runtime.NewList(nm))
+						nsLaTrNames = jinja2.Add(nsLaTrNames, jinja2.NewList(nm))
 						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
-						nsLaTrSkip = runtime.Add(nsLaTrSkip, runtime.Int(1))
+						nsLaTrSkip = jinja2.Add(nsLaTrSkip, jinja2.Int(1))
 					} else {
 						// GigaChat3.5.jinja:953:21 {%- else -%}
 						// GigaChat3.5.jinja:954:21 {%- set ns_la_tr.stopped = True -%}
@@ -1556,17 +1556,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:958:9 {%- set ns_state.skip_remaining = ns_la_tr.skip -%}
 			nsStateSkipRemaining = nsLaTrSkip
 			// GigaChat3.5.jinja:962:9 {%- set ns_parsed = namespace(items=[]) -%}
-			nsParsedItems := runtime.NewList()
+			nsParsedItems := jinja2.NewList()
 			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
-			for _, it := range runtime.Iterate(w, nsLaTrItems) {
+			for _, it := range jinja2.Iterate(w, nsLaTrItems) {
 				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
-				if runtime.IsString(it) {
+				if jinja2.IsString(it) {
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
+					nsParsedItems = jinja2.Add(nsParsedItems, jinja2.NewList(it))
 				} else {
 					// GigaChat3.5.jinja:968:17 {%- else -%}
 					// GigaChat3.5.jinja:969:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					nsParsedItems = runtime.Add(nsParsedItems, runtime.NewList(it))
+					nsParsedItems = jinja2.Add(nsParsedItems, jinja2.NewList(it))
 				}
 			}
 			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
@@ -1574,17 +1574,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
+		} else if jinja2.EqStr(message.ItemStr("role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
-			nsThinkText := runtime.Str("")
+			nsThinkText := jinja2.Str("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
+			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				if dropHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), nsHistoryLastUserIdx) {
+				if dropHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1000:17 {%- else -%}
 					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
@@ -1594,51 +1594,51 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.IsString(nsThinkText) {
+			if (nsThinkPresent && nsThinkText.Truthy()) && !jinja2.IsString(nsThinkText) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
-				nsThinkText = runtime.FilterTojson(nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				nsThinkText = jinja2.FilterTojson(nsThinkText, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
-			nsInlineToolCalls := runtime.NewList()
+			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if runtime.IsDefined(message.Attr("tool_calls")) && message.Attr("tool_calls").Truthy() {
+			if jinja2.IsDefined(message.Attr("tool_calls")) && message.Attr("tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, tc := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
-					nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(tc))
+					nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if runtime.IsDefined(message.Attr("function_call")) && message.Attr("function_call").Truthy() {
+			} else if jinja2.IsDefined(message.Attr("function_call")) && message.Attr("function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				nsInlineToolCalls = runtime.Add(nsInlineToolCalls, runtime.NewList(message.Attr("function_call")))
+				nsInlineToolCalls = jinja2.Add(nsInlineToolCalls, jinja2.NewList(message.Attr("function_call")))
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
-			nsLaToolCalls := runtime.NewList()
-			nsLaSkipCount := runtime.Int(0)
+			nsLaToolCalls := jinja2.NewList()
+			nsLaSkipCount := jinja2.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(loop.Index0(), runtime.Int(1)), runtime.FilterLength(messages))) {
-				var fcContent runtime.Value
+			for _, k := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Add(loop.Index0(), jinja2.Int(1)), jinja2.FilterLength(messages))) {
+				var fcContent jinja2.Value
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
-					if runtime.EqStr(messages.Item(k).ItemStr("role"), "function call") {
+					if jinja2.EqStr(messages.Item(k).ItemStr("role"), "function call") {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
 						fcContent = messages.Item(k).ItemStr("content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
-						if runtime.IsMapping(fcContent) {
+						if jinja2.IsMapping(fcContent) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
-							nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(fcContent))
-						} else if runtime.IsIterable(fcContent) && !runtime.IsString(fcContent) {
+							nsLaToolCalls = jinja2.Add(nsLaToolCalls, jinja2.NewList(fcContent))
+						} else if jinja2.IsIterable(fcContent) && !jinja2.IsString(fcContent) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
-							for _, c := range runtime.Iterate(w, fcContent) {
+							for _, c := range jinja2.Iterate(w, fcContent) {
 								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
-								nsLaToolCalls = runtime.Add(nsLaToolCalls, runtime.NewList(c))
+								nsLaToolCalls = jinja2.Add(nsLaToolCalls, jinja2.NewList(c))
 							}
 						}
 						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
-						nsLaSkipCount = runtime.Add(nsLaSkipCount, runtime.Int(1))
+						nsLaSkipCount = jinja2.Add(nsLaSkipCount, jinja2.Int(1))
 					} else {
 						// GigaChat3.5.jinja:1033:21 {%- else -%}
 						// GigaChat3.5.jinja:1034:21 {%- set ns_la.stopped = True -%}
@@ -1647,41 +1647,41 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1039:9 {%- set ns_combined = namespace(calls=[]) -%}
-			nsCombinedCalls := runtime.NewList()
+			nsCombinedCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
-			for _, tc := range runtime.Iterate(w, nsInlineToolCalls) {
+			for _, tc := range jinja2.Iterate(w, nsInlineToolCalls) {
 				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc))
+				nsCombinedCalls = jinja2.Add(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
-			for _, tc := range runtime.Iterate(w, nsLaToolCalls) {
+			for _, tc := range jinja2.Iterate(w, nsLaToolCalls) {
 				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = runtime.Add(nsCombinedCalls, runtime.NewList(tc))
+				nsCombinedCalls = jinja2.Add(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := runtime.IfElse(!runtime.IsNone(message.Attr("content")), func() runtime.Value {
+			nsTextValue := jinja2.IfElse(!jinja2.IsNone(message.Attr("content")), func() jinja2.Value {
 				return message.Attr("content")
-			}, func() runtime.Value {
-				return runtime.Str("")
+			}, func() jinja2.Value {
+				return jinja2.Str("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
-			if !runtime.IsString(nsTextValue) {
+			if !jinja2.IsString(nsTextValue) {
 				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
-				nsTextValue = runtime.FilterTojson(nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				nsTextValue = jinja2.FilterTojson(nsTextValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1056:9 {%- set ns_parts = namespace(blocks=[]) -%}
-			nsPartsBlocks := runtime.NewList()
+			nsPartsBlocks := jinja2.NewList()
 			// GigaChat3.5.jinja:1057:9 {%- if ns_think.present -%}
 			if nsThinkPresent {
 				// GigaChat3.5.jinja:1058:13 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
-				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(runtime.Concat(runtime.Str("<think>"), nsThinkText, runtime.Str("</think>"))))
+				nsPartsBlocks = jinja2.Add(nsPartsBlocks, jinja2.NewList(jinja2.Concat(jinja2.Str("<think>"), nsThinkText, jinja2.Str("</think>"))))
 			}
 			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
 			if nsTextValue.Truthy() {
 				// GigaChat3.5.jinja:1061:13 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
-				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(nsTextValue))
+				nsPartsBlocks = jinja2.Add(nsPartsBlocks, jinja2.NewList(nsTextValue))
 			}
 			// GigaChat3.5.jinja:1063:9 {%- if ns_combined.calls -%}
 			if nsCombinedCalls.Truthy() {
@@ -1690,21 +1690,21 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 					renderGcmlToolCalls(nsCombinedCalls)
 				})
 				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
-				nsPartsBlocks = runtime.Add(nsPartsBlocks, runtime.NewList(gcmlBlock))
+				nsPartsBlocks = jinja2.Add(nsPartsBlocks, jinja2.NewList(gcmlBlock))
 				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
-				nsNamesUpdateItems := runtime.NewList()
+				nsNamesUpdateItems := jinja2.NewList()
 				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
-				for _, c := range runtime.Iterate(w, nsCombinedCalls) {
-					var inner runtime.Value
+				for _, c := range jinja2.Iterate(w, nsCombinedCalls) {
+					var inner jinja2.Value
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
 					cFunction := c.Attr("function")
-					if runtime.IsDefined(cFunction) {
+					if jinja2.IsDefined(cFunction) {
 						inner = cFunction
 					} else {
 						inner = c
 					}
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					nsNamesUpdateItems = runtime.Add(nsNamesUpdateItems, runtime.NewList(inner.ItemStr("name")))
+					nsNamesUpdateItems = jinja2.Add(nsNamesUpdateItems, jinja2.NewList(inner.ItemStr("name")))
 				}
 				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = nsNamesUpdateItems
@@ -1712,19 +1712,19 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				w.Write(runtime.RaiseException(in, runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			compositeContent = runtime.FilterJoin(nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
+			compositeContent = jinja2.FilterJoin(nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
-			lastEffectiveIdx = runtime.Add(loop.Index0(), nsLaSkipCount)
+			lastEffectiveIdx = jinja2.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(!addGenerationPrompt.Truthy())
+			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Missing(), runtime.Bool(false))
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), compositeContent), jinja2.Missing(), jinja2.Bool(false))
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
@@ -1737,10 +1737,10 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
 			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
-			renderRoleMessage(message, runtime.Missing(), runtime.Missing())
+			renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.InStrs(message.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.InStrs(message.ItemStr("role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
@@ -1760,17 +1760,17 @@ func renderGigaChat35(w *runtime.Writer, in *runtime.Input) {
 // renderGigaChat35Llama renders GigaChat3.5.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGigaChat35 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
+func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	eosTokenInput := in.Lookup("eos_token")
-	var DEVSYSTEM runtime.Value
-	addTokens := runtime.Undefined("add_tokens")
+	var DEVSYSTEM jinja2.Value
+	addTokens := jinja2.Undefined("add_tokens")
 	tools := in.Lookup("tools")
 	ns := in.Lookup("ns")
 	FUNCTIONDESCRIPTIONS := in.Lookup("FUNCTION_DESCRIPTIONS")
-	var FUNCTIONNAMES runtime.Value
+	var FUNCTIONNAMES jinja2.Value
 	reasoning := in.Lookup("reasoning")
 	useDevsystem := in.Lookup("use_devsystem")
 	useSuggester := in.Lookup("use_suggester")
@@ -1779,41 +1779,41 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	defaultDevsystem := in.Lookup("default_devsystem")
-	var devsystemContent runtime.Value
+	var devsystemContent jinja2.Value
 	// GigaChat3.5.jinja:3:1 {%- macro json_schema_to_typescript(schema, indent="", indent_factor=2, schema_root=none, ref_ns=non…
-	var jsonSchemaToTypescript func(runtime.Value, runtime.Value, runtime.Value, runtime.Value, runtime.Value)
-	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs runtime.Value) {
-		schema = runtime.Param(schema, "schema")
+	var jsonSchemaToTypescript func(jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value, jinja2.Value)
+	jsonSchemaToTypescript = func(schema, indent, indentFactor, schemaRoot, refNs jinja2.Value) {
+		schema = jinja2.Param(schema, "schema")
 		if indent.IsMissing() {
-			indent = runtime.Str("")
+			indent = jinja2.Str("")
 		}
 		if indentFactor.IsMissing() {
-			indentFactor = runtime.Int(2)
+			indentFactor = jinja2.Int(2)
 		}
 		if schemaRoot.IsMissing() {
-			schemaRoot = runtime.None()
+			schemaRoot = jinja2.None()
 		}
 		if refNs.IsMissing() {
-			refNs = runtime.None()
+			refNs = jinja2.None()
 		}
-		var root runtime.Value
-		var rns runtime.Value
-		var ADDITIONALJSONKEYS runtime.Value
-		var refstr runtime.Value
-		var segs runtime.Value
-		var nsP runtime.Value
-		var rns2 runtime.Value
-		var nsb runtime.Value
-		var nsu runtime.Value
-		var tyRaw runtime.Value
-		var ty runtime.Value
-		var c runtime.Value
-		var ns runtime.Value
-		var required runtime.Value
-		var nst runtime.Value
-		var el runtime.Value
+		var root jinja2.Value
+		var rns jinja2.Value
+		var ADDITIONALJSONKEYS jinja2.Value
+		var refstr jinja2.Value
+		var segs jinja2.Value
+		var nsP jinja2.Value
+		var rns2 jinja2.Value
+		var nsb jinja2.Value
+		var nsu jinja2.Value
+		var tyRaw jinja2.Value
+		var ty jinja2.Value
+		var c jinja2.Value
+		var ns jinja2.Value
+		var required jinja2.Value
+		var nst jinja2.Value
+		var el jinja2.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if runtime.LlamaCallTest("none", schemaRoot, nil, nil) {
+		if jinja2.LlamaCallTest("none", schemaRoot, nil, nil) {
 			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
 			root = schema
 		} else {
@@ -1822,229 +1822,229 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			root = schemaRoot
 		}
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if runtime.LlamaCallTest("none", refNs, nil, nil) {
+		if jinja2.LlamaCallTest("none", refNs, nil, nil) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
-			rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.NewList())})
+			rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
 		} else {
 			// GigaChat3.5.jinja:11:6 {%- else -%}
 			// GigaChat3.5.jinja:12:3 {%- set _rns = ref_ns -%}
 			rns = refNs
 		}
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
-		ADDITIONALJSONKEYS = runtime.NewList(runtime.Str("format"), runtime.Str("maxItems"), runtime.Str("maximum"), runtime.Str("minItems"), runtime.Str("minimum"), runtime.Str("pattern"), runtime.Str("minLength"), runtime.Str("maxLength"), runtime.Str("exclusiveMinimum"), runtime.Str("exclusiveMaximum"), runtime.Str("multipleOf"), runtime.Str("uniqueItems"), runtime.Str("minProperties"), runtime.Str("maxProperties"))
+		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !runtime.LlamaCallTest("mapping", schema, nil, nil) {
+		if !jinja2.LlamaCallTest("mapping", schema, nil, nil) {
 			w.WriteString("any")
-		} else if runtime.LlamaCallTest("string", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("$ref")}, nil), nil, nil) {
+		} else if jinja2.LlamaCallTest("string", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("$ref")}, nil), nil, nil) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
-			refstr = runtime.LlamaItemStr(schema, "$ref")
+			refstr = jinja2.LlamaItemStr(schema, "$ref")
 			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
-			rnsChain := runtime.LlamaAttr(rns, "chain")
-			if runtime.LlamaIn(refstr, rnsChain) {
+			rnsChain := jinja2.LlamaAttr(rns, "chain")
+			if jinja2.LlamaIn(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !runtime.LlamaCallMethod(refstr, "startswith", []runtime.Value{runtime.Str("#/")}, nil).Truthy() {
+			} else if !jinja2.LlamaCallMethod(refstr, "startswith", []jinja2.Value{jinja2.Str("#/")}, nil).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = runtime.LlamaCallMethod(runtime.LlamaSlice(refstr, runtime.Int(2), runtime.Missing(), runtime.Missing()), "split", []runtime.Value{runtime.Str("/")}, nil)
+				segs = jinja2.LlamaCallMethod(jinja2.LlamaSlice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), "split", []jinja2.Value{jinja2.Str("/")}, nil)
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
-				nsP = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("n", root)})
+				nsP = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
-				var seg runtime.Value
-				for _, rawSeg := range runtime.Iterate(w, runtime.LlamaIterable(segs)) {
+				var seg jinja2.Value
+				for _, rawSeg := range jinja2.Iterate(w, jinja2.LlamaIterable(segs)) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", rawSeg, []runtime.Value{runtime.Str("~1"), runtime.Str("/")}, nil), []runtime.Value{runtime.Str("~0"), runtime.Str("~")}, nil)
+					seg = jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if runtime.LlamaCallTest("mapping", runtime.LlamaAttr(nsP, "n"), nil, nil) && runtime.LlamaIn(seg, runtime.LlamaAttr(nsP, "n")) {
+					if jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(nsP, "n"), nil, nil) && jinja2.LlamaIn(seg, jinja2.LlamaAttr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(nsP)
+						jinja2.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), seg))
-					} else if (runtime.LlamaCallTest("sequence", runtime.LlamaAttr(nsP, "n"), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(nsP, "n"), nil, nil)) && runtime.Eq(seg, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("int", seg, nil, nil), nil, nil)) {
+						jinja2.LlamaSetAttr(nsP, "n", jinja2.LlamaItem(jinja2.LlamaAttr(nsP, "n"), seg))
+					} else if (jinja2.LlamaCallTest("sequence", jinja2.LlamaAttr(nsP, "n"), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(nsP, "n"), nil, nil)) && jinja2.Eq(seg, jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("int", seg, nil, nil), nil, nil)) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(nsP)
+						jinja2.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						runtime.LlamaSetAttr(nsP, "n", runtime.LlamaItem(runtime.LlamaAttr(nsP, "n"), runtime.LlamaCallFilter("int", seg, nil, nil)))
+						jinja2.LlamaSetAttr(nsP, "n", jinja2.LlamaItem(jinja2.LlamaAttr(nsP, "n"), jinja2.LlamaCallFilter("int", seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
-						runtime.LlamaCheckNamespace(nsP)
+						jinja2.LlamaCheckNamespace(nsP)
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
-						runtime.LlamaSetAttr(nsP, "n", runtime.None())
+						jinja2.LlamaSetAttr(nsP, "n", jinja2.None())
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if runtime.LlamaCallTest("mapping", runtime.LlamaAttr(nsP, "n"), nil, nil) {
+				if jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(nsP, "n"), nil, nil) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("chain", runtime.LlamaAdd(rnsChain, runtime.NewList(refstr)))})
+					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.LlamaAdd(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						jsonSchemaToTypescript(runtime.LlamaAttr(nsP, "n"), indent, indentFactor, root, rns2)
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						jsonSchemaToTypescript(jinja2.LlamaAttr(nsP, "n"), indent, indentFactor, root, rns2)
 					}))
 				} else {
 					// GigaChat3.5.jinja:44:8 {%- else -%}
 					w.WriteString("any")
 				}
 			}
-		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "anyOf"), nil, nil) {
+		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "anyOf"), nil, nil) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
-			var t runtime.Value
-			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "anyOf"))) {
+			var t jinja2.Value
+			for _, br := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "anyOf"))) {
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsb)
+				jinja2.LlamaCheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+				jinja2.LlamaSetAttr(nsb, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsb, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "oneOf"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "oneOf"), nil, nil) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
-			var t runtime.Value
-			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "oneOf"))) {
+			var t jinja2.Value
+			for _, br := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "oneOf"))) {
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsb)
+				jinja2.LlamaCheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+				jinja2.LlamaSetAttr(nsb, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsb, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" | ")}, nil))
-		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("allOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "allOf"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("allOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "allOf"), nil, nil) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
-			nsb = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
-			var t runtime.Value
-			for _, br := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "allOf"))) {
+			var t jinja2.Value
+			for _, br := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "allOf"))) {
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsb)
+				jinja2.LlamaCheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				runtime.LlamaSetAttr(nsb, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsb, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), t, runtime.Str(")")))))
+				jinja2.LlamaSetAttr(nsb, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsb, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsb, "parts"), []runtime.Value{runtime.Str(" & ")}, nil))
-		} else if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "type"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
+		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "type"), nil, nil) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
-			nsu = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+			nsu = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 			// GigaChat3.5.jinja:77:3 {%- for tname in schema.type -%}
-			var frag runtime.Value
-			var subO runtime.Value
-			var subA runtime.Value
-			for _, tname := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "type"))) {
+			var frag jinja2.Value
+			var subO jinja2.Value
+			var subA jinja2.Value
+			for _, tname := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "type"))) {
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
-				if runtime.EqStr(tname, "null") {
+				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
-					frag = runtime.Str("null")
-				} else if runtime.EqStr(tname, "string") {
+					frag = jinja2.Str("null")
+				} else if jinja2.EqStr(tname, "string") {
 					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
 					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
-					if runtime.LlamaIn(runtime.Str("const"), schema) {
+					if jinja2.LlamaIn(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("const"), runtime.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), jinja2.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
-					} else if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+					} else if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("string"), runtime.Str("enum"), runtime.LlamaAttr(schema, "enum"), runtime.Str("format"), runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), jinja2.LlamaAttr(schema, "enum"), jinja2.Str("format"), jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format")}, nil)), indent, indentFactor, root, rns)
 						})
-					} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+					} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
-						frag = runtime.Str("Date")
+						frag = jinja2.Str("Date")
 					} else {
 						// GigaChat3.5.jinja:87:9 {%- else -%}
 						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
-						frag = runtime.Str("string")
+						frag = jinja2.Str("string")
 					}
-				} else if runtime.LlamaInStrs(tname, "number", "integer", "int", "float") {
+				} else if jinja2.LlamaInStrs(tname, "number", "integer", "int", "float") {
 					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
 					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
-					if runtime.LlamaIn(runtime.Str("const"), schema) {
+					if jinja2.LlamaIn(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("const"), runtime.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), jinja2.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), tname, runtime.Str("enum"), runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil)), indent, indentFactor, root, rns)
 						})
 					}
-				} else if runtime.EqStr(tname, "boolean") {
+				} else if jinja2.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
 					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
-					if runtime.LlamaIn(runtime.Str("const"), schema) {
+					if jinja2.LlamaIn(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(runtime.DictOf(runtime.Str("type"), runtime.Str("boolean"), runtime.Str("const"), runtime.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), jinja2.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
 						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
-						frag = runtime.Str("boolean")
+						frag = jinja2.Str("boolean")
 					}
-				} else if runtime.LlamaInStrs(tname, "object", "dict") {
+				} else if jinja2.LlamaInStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if runtime.LlamaCallTest("defined", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
+					if jinja2.LlamaCallTest("defined", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
-							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Str("additionalProperties"), runtime.LlamaAttr(schema, "additionalProperties"))
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
+							return jinja2.DictOf()
+						}), jinja2.Str("required"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Str("additionalProperties"), jinja2.LlamaAttr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = runtime.DictOf(runtime.Str("type"), runtime.Str("object"), runtime.Str("properties"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), func() runtime.Value {
-							return runtime.DictOf()
-						}), runtime.Str("required"), runtime.Or(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required")}, nil), func() runtime.Value {
-							return runtime.NewList()
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
+							return jinja2.DictOf()
+						}), jinja2.Str("required"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
+							return jinja2.NewList()
 						}))
 					}
 					// GigaChat3.5.jinja:108:5 {%- set frag = json_schema_to_typescript(sub_o, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
 						jsonSchemaToTypescript(subO, indent, indentFactor, root, rns)
 					})
-				} else if runtime.EqStr(tname, "array") {
+				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "prefixItems"), nil, nil) {
+					if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "prefixItems"), nil, nil) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("prefixItems"), runtime.LlamaAttr(schema, "prefixItems"))
-					} else if runtime.LlamaIn(runtime.Str("items"), schema) {
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), jinja2.LlamaAttr(schema, "prefixItems"))
+					} else if jinja2.LlamaIn(jinja2.Str("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"), runtime.Str("items"), runtime.LlamaItemStr(schema, "items"))
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), jinja2.LlamaItemStr(schema, "items"))
 					} else {
 						// GigaChat3.5.jinja:114:9 {%- else -%}
 						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
-						subA = runtime.DictOf(runtime.Str("type"), runtime.Str("array"))
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"))
 					}
 					// GigaChat3.5.jinja:117:5 {%- set frag = json_schema_to_typescript(sub_a, indent, indent_factor, _root, _rns) -%}
 					frag = w.Capture(func() {
@@ -2053,34 +2053,34 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// GigaChat3.5.jinja:118:8 {%- else -%}
 					// GigaChat3.5.jinja:119:5 {%- set frag = 'any' -%}
-					frag = runtime.Str("any")
+					frag = jinja2.Str("any")
 				}
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsu)
+				jinja2.LlamaCheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				runtime.LlamaSetAttr(nsu, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nsu, "bits"), runtime.NewList(runtime.LlamaConcat(runtime.Str("("), frag, runtime.Str(")")))))
+				jinja2.LlamaSetAttr(nsu, "bits", jinja2.LlamaAdd(jinja2.LlamaAttr(nsu, "bits"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), frag, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsu, "bits"), []runtime.Value{runtime.Str(" | ")}, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("type")}, nil)
+			tyRaw = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
-			if runtime.EqStr(tyRaw, "dict") {
-				ty = runtime.Str("object")
+			if jinja2.EqStr(tyRaw, "dict") {
+				ty = jinja2.Str("object")
 			} else {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (runtime.LlamaIn(runtime.Str("const"), schema) && runtime.LlamaCallTest("none", ty, nil, nil)) && !runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
+			if (jinja2.LlamaIn(jinja2.Str("const"), schema) && jinja2.LlamaCallTest("none", ty, nil, nil)) && !jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
-				c = runtime.LlamaAttr(schema, "const")
+				c = jinja2.LlamaAttr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if runtime.LlamaCallTest("string", c, nil, nil) {
+				if jinja2.LlamaCallTest("string", c, nil, nil) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), c, runtime.Str("\"")))
-				} else if runtime.LlamaCallTest("boolean", c, nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\""), c, jinja2.Str("\"")))
+				} else if jinja2.LlamaCallTest("boolean", c, nil, nil) {
 					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
 					if c.Truthy() {
@@ -2088,147 +2088,147 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						w.WriteString("false")
 					}
-				} else if runtime.LlamaCallTest("integer", c, nil, nil) || runtime.LlamaCallTest("float", c, nil, nil) {
+				} else if jinja2.LlamaCallTest("integer", c, nil, nil) || jinja2.LlamaCallTest("float", c, nil, nil) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", c, nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", c, nil, nil))
 				} else {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() && runtime.LlamaCallTest("none", ty, nil, nil)) && !runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil) {
+			} else if (jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() && jinja2.LlamaCallTest("none", ty, nil, nil)) && !jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
-				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "enum"))) {
+				for _, en := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "enum"))) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if runtime.LlamaCallTest("string", en, nil, nil) {
+					if jinja2.LlamaCallTest("string", en, nil, nil) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+						jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaCallFilter("string", en, nil, nil))))
+						jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaCallFilter("string", en, nil, nil))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-			} else if runtime.EqStr(ty, "object") || (runtime.LlamaCallTest("none", ty, nil, nil) && runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties")}, nil), nil, nil)) {
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if jinja2.EqStr(ty, "object") || (jinja2.LlamaCallTest("none", ty, nil, nil) && jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil)) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
-				ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), "items", nil, nil))) {
-					vals := runtime.Unpack(item, 2)
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), "items", nil, nil))) {
+					vals := jinja2.Unpack(item, 2)
 					k := vals[0]
 					v := vals[1]
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+					jinja2.LlamaSetAttr(ns, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if runtime.LlamaCallTest("defined", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("additionalProperties")}, nil), nil, nil) {
+				if jinja2.LlamaCallTest("defined", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
-					schemaAdditionalProperties := runtime.LlamaAttr(schema, "additionalProperties")
-					if runtime.Eq(schemaAdditionalProperties, runtime.Bool(true)) {
+					schemaAdditionalProperties := jinja2.LlamaAttr(schema, "additionalProperties")
+					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), runtime.DictOf(runtime.Str("type"), runtime.Str("any"))))))
-					} else if runtime.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
+						jinja2.LlamaSetAttr(ns, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
+					} else if jinja2.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						runtime.LlamaSetAttr(ns, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(ns, "pairs"), runtime.NewList(runtime.NewList(runtime.Str("[key: string]"), schemaAdditionalProperties))))
+						jinja2.LlamaSetAttr(ns, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = runtime.LlamaAdd(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.NewList(runtime.Str("[key: string]")))
+				required = jinja2.LlamaAdd(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.NewList(jinja2.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
-				var typeStr runtime.Value
-				var default2 runtime.Value
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "pairs"))) {
-					vals := runtime.Unpack(item, 2)
+				var typeStr jinja2.Value
+				var default2 jinja2.Value
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(ns, "pairs"))) {
+					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-					if runtime.LlamaIn(runtime.Str("description"), val) {
+					if jinja2.LlamaIn(jinja2.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(val, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
+						for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+							if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), line, runtime.Str("\n")))
+								jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
 							}
 						}
 					}
 					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(val, "items", nil, nil)), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						addKey := vals[0]
 						_ = vals[1]
-						return runtime.LlamaIn(addKey, ADDITIONALJSONKEYS)
+						return jinja2.LlamaIn(addKey, ADDITIONALJSONKEYS)
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						addKey := vals[0]
 						addVal := vals[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if runtime.LlamaCallTest("string", addVal, nil, nil) {
+						if jinja2.LlamaCallTest("string", addVal, nil, nil) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							runtime.LlamaWrite(w, runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": \""), addVal, runtime.Str("\""), runtime.Str("\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaSum(indent, runtime.Str("// "), addKey, runtime.Str(": ")), addVal, runtime.Str("\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, runtime.LlamaAdd(indent, runtime.LlamaMul(runtime.Str(" "), indentFactor)), indentFactor, root, rns)
+						jsonSchemaToTypescript(val, jinja2.LlamaAdd(indent, jinja2.LlamaMul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(indent, key), runtime.IfElse(runtime.LlamaIn(key, required), func() runtime.Value {
-						return runtime.Str("")
-					}, func() runtime.Value {
-						return runtime.Str("?")
-					})), runtime.Str(": "), typeStr, runtime.Str(",")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(indent, key), jinja2.IfElse(jinja2.LlamaIn(key, required), func() jinja2.Value {
+						return jinja2.Str("")
+					}, func() jinja2.Value {
+						return jinja2.Str("?")
+					})), jinja2.Str(": "), typeStr, jinja2.Str(",")))
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
-					if runtime.LlamaIn(runtime.Str("default"), val) || runtime.LlamaIn(runtime.Str("defalut_value"), val) {
+					if jinja2.LlamaIn(jinja2.Str("default"), val) || jinja2.LlamaIn(jinja2.Str("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("default"), runtime.LlamaCallMethod(val, "get", []runtime.Value{runtime.Str("defalut_value")}, nil)}, nil)
+						default2 = jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if runtime.LlamaCallTest("string", default2, nil, nil) {
+						if jinja2.LlamaCallTest("string", default2, nil, nil) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str(" // default: \""), default2, runtime.Str("\"")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
 						} else {
 							// GigaChat3.5.jinja:197:10 {%- else -%}
 							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" // default: "), runtime.LlamaCallFilter("string", default2, nil, nil)))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" // default: "), jinja2.LlamaCallFilter("string", default2, nil, nil)))
 						}
 					}
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSlice(indent, runtime.Missing(), runtime.Int(-2), runtime.Missing()), runtime.Str("}")))
-			} else if runtime.EqStr(ty, "string") {
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSlice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}")))
+			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
-				if runtime.LlamaIn(runtime.Str("const"), schema) {
+				if jinja2.LlamaIn(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
-					schemaConst := runtime.LlamaAttr(schema, "const")
-					if runtime.LlamaCallTest("string", schemaConst, nil, nil) {
+					schemaConst := jinja2.LlamaAttr(schema, "const")
+					if jinja2.LlamaCallTest("string", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), schemaConst, runtime.Str("\"")))
-					} else if runtime.LlamaCallTest("boolean", schemaConst, nil, nil) {
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
+					} else if jinja2.LlamaCallTest("boolean", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2236,44 +2236,44 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.LlamaCallTest("integer", schemaConst, nil, nil) || runtime.LlamaCallTest("float", schemaConst, nil, nil) {
+					} else if jinja2.LlamaCallTest("integer", schemaConst, nil, nil) || jinja2.LlamaCallTest("float", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", schemaConst, nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", schemaConst, nil, nil))
 					} else {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+				} else if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
-					ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enum", runtime.NewList())})
+					ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "enum"))) {
+					for _, en := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(schema, "enum"))) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						runtime.LlamaSetAttr(ns, "enum", runtime.LlamaAdd(runtime.LlamaAttr(ns, "enum"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), en, runtime.Str("\"")))))
+						jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("format"), runtime.Str("")}, nil), "date-time", "date") {
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
 					// GigaChat3.5.jinja:227:8 {%- else -%}
 					w.WriteString("string")
 				}
-			} else if runtime.LlamaInStrs(ty, "number", "integer", "int", "float") {
+			} else if jinja2.LlamaInStrs(ty, "number", "integer", "int", "float") {
 				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
-				if runtime.LlamaIn(runtime.Str("const"), schema) {
+				if jinja2.LlamaIn(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst := runtime.LlamaAttr(schema, "const")
-					if runtime.LlamaCallTest("string", schemaConst, nil, nil) {
+					schemaConst := jinja2.LlamaAttr(schema, "const")
+					if jinja2.LlamaCallTest("string", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\""), schemaConst, runtime.Str("\"")))
-					} else if runtime.LlamaCallTest("boolean", schemaConst, nil, nil) {
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
+					} else if jinja2.LlamaCallTest("boolean", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2281,16 +2281,16 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if runtime.LlamaCallTest("integer", schemaConst, nil, nil) || runtime.LlamaCallTest("float", schemaConst, nil, nil) {
+					} else if jinja2.LlamaCallTest("integer", schemaConst, nil, nil) || jinja2.LlamaCallTest("float", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", schemaConst, nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", schemaConst, nil, nil))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
-						if runtime.LlamaInStrs(ty, "integer", "int") {
+						if jinja2.LlamaInStrs(ty, "integer", "int") {
 							w.WriteString("integer")
-						} else if runtime.EqStr(ty, "float") {
+						} else if jinja2.EqStr(ty, "float") {
 							// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
 							w.WriteString("float")
 						} else {
@@ -2298,26 +2298,26 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("number")
 						}
 					}
-				} else if runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("enum")}, nil).Truthy() {
+				} else if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(schema, "enum"), []runtime.Value{runtime.Str(" | ")}, nil))
-				} else if runtime.LlamaInStrs(ty, "integer", "int") {
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				} else if jinja2.LlamaInStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
-				} else if runtime.EqStr(ty, "float") {
+				} else if jinja2.EqStr(ty, "float") {
 					// GigaChat3.5.jinja:253:8 {%- elif ty == "float" -%}
 					w.WriteString("float")
 				} else {
 					// GigaChat3.5.jinja:255:8 {%- else -%}
 					w.WriteString("number")
 				}
-			} else if runtime.EqStr(ty, "boolean") {
+			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if runtime.LlamaIn(runtime.Str("const"), schema) && runtime.LlamaCallTest("boolean", runtime.LlamaAttr(schema, "const"), nil, nil) {
+				if jinja2.LlamaIn(jinja2.Str("const"), schema) && jinja2.LlamaCallTest("boolean", jinja2.LlamaAttr(schema, "const"), nil, nil) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-					if runtime.LlamaAttr(schema, "const").Truthy() {
+					if jinja2.LlamaAttr(schema, "const").Truthy() {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
@@ -2326,54 +2326,54 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					// GigaChat3.5.jinja:263:8 {%- else -%}
 					w.WriteString("boolean")
 				}
-			} else if runtime.EqStr(ty, "null") {
+			} else if jinja2.EqStr(ty, "null") {
 				// GigaChat3.5.jinja:268:7 {%- elif ty == "null" -%}
 				w.WriteString("null")
-			} else if runtime.EqStr(ty, "array") {
+			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("prefixItems")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(schema, "prefixItems"), nil, nil) {
+				if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "prefixItems"), nil, nil) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
-					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(schema, "prefixItems"))) {
+					for _, ps := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "prefixItems"))) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						runtime.LlamaCheckNamespace(nst)
+						jinja2.LlamaCheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						runtime.LlamaSetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
+						jinja2.LlamaSetAttr(nst, "bits", jinja2.LlamaAdd(jinja2.LlamaAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
-				} else if (runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil)) && !runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("["), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
+				} else if (jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil)) && !jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
-					nst = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("bits", runtime.NewList())})
+					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(schema, "items"))) {
+					for _, ps := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(schema, "items"))) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						runtime.LlamaCheckNamespace(nst)
+						jinja2.LlamaCheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						runtime.LlamaSetAttr(nst, "bits", runtime.LlamaAdd(runtime.LlamaAttr(nst, "bits"), runtime.NewList(w.Capture(func() {
+						jinja2.LlamaSetAttr(nst, "bits", jinja2.LlamaAdd(jinja2.LlamaAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nst, "bits"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("]")))
-				} else if runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("items")}, nil), nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("["), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
+				} else if jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
-						jsonSchemaToTypescript(runtime.LlamaItemStr(schema, "items"), indent, indentFactor, root, rns)
+						jsonSchemaToTypescript(jinja2.LlamaItemStr(schema, "items"), indent, indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("("), el, runtime.Str(")[]")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("("), el, jinja2.Str(")[]")))
 				} else {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if runtime.LlamaCallTest("mapping", runtime.LlamaCallMethod(schema, "get", []runtime.Value{runtime.Str("not")}, nil), nil, nil) {
+			} else if jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("not")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -2383,650 +2383,650 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GigaChat3.5.jinja:310:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools runtime.Value) {
-		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools = runtime.Param(tools, "tools")
-		var ns runtime.Value
+	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
+		namespaceName = jinja2.Param(namespaceName, "namespace_name")
+		tools = jinja2.Param(tools, "tools")
+		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("sections", runtime.NewList(runtime.LlamaConcat(runtime.Str("namespace "), namespaceName, runtime.Str(" {"))))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
-		var nsTool runtime.Value
-		var mainBody runtime.Value
-		var params runtime.Value
-		var paramType runtime.Value
-		var returnParams runtime.Value
-		var returnType runtime.Value
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		var nsTool jinja2.Value
+		var mainBody jinja2.Value
+		var params jinja2.Value
+		var paramType jinja2.Value
+		var returnParams jinja2.Value
+		var returnType jinja2.Value
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
-			nsTool = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("content_lines", runtime.NewList())})
+			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("description")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaItemStr(tool, "description"), "split", []runtime.Value{runtime.Str("\n")}, nil))) {
+				for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if runtime.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+					if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						runtime.LlamaCheckNamespace(nsTool)
+						jinja2.LlamaCheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(runtime.LlamaConcat(runtime.Str("// "), line))))
+						jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("// "), line))))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
-			mainBody = runtime.Str("")
+			mainBody = jinja2.Str("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("parameters")}, nil)
+			params = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && runtime.LlamaCallMethod(params, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && jinja2.LlamaCallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
-					jsonSchemaToTypescript(params, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+					jsonSchemaToTypescript(params, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = (_: "), paramType, runtime.Str(") => "))
+				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = runtime.LlamaConcat(runtime.Str("type "), runtime.LlamaAttr(tool, "name"), runtime.Str(" = () => "))
+				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = runtime.LlamaCallMethod(tool, "get", []runtime.Value{runtime.Str("return_parameters")}, nil)
+			returnParams = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && runtime.LlamaCallMethod(returnParams, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && jinja2.LlamaCallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
-					jsonSchemaToTypescript(returnParams, runtime.Str("  "), runtime.Missing(), runtime.Missing(), runtime.Missing())
+					jsonSchemaToTypescript(returnParams, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = runtime.LlamaConcat(mainBody, returnType)
+				mainBody = jinja2.LlamaConcat(mainBody, returnType)
 			} else {
 				// GigaChat3.5.jinja:340:7 {%- else -%}
 				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = runtime.LlamaConcat(mainBody, runtime.Str("any"))
+				mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str("any"))
 			}
 			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = runtime.LlamaConcat(mainBody, runtime.Str(";\n"))
+			mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str(";\n"))
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(nsTool)
+			jinja2.LlamaCheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			runtime.LlamaSetAttr(nsTool, "content_lines", runtime.LlamaAdd(runtime.LlamaAttr(nsTool, "content_lines"), runtime.NewList(mainBody)))
+			jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsTool, "content_lines"), []runtime.Value{runtime.Str("\n")}, nil))))
+			jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		runtime.LlamaSetAttr(ns, "sections", runtime.LlamaAdd(runtime.LlamaAttr(ns, "sections"), runtime.NewList(runtime.LlamaConcat(runtime.Str("} // namespace "), namespaceName))))
+		jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "sections"), []runtime.Value{runtime.Str("\n")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
-	var alignJsonOrderToSchema func(runtime.Value, runtime.Value)
-	alignJsonOrderToSchema = func(jsonObj, jsonSchema runtime.Value) {
-		jsonObj = runtime.Param(jsonObj, "json_obj")
-		jsonSchema = runtime.Param(jsonSchema, "json_schema")
-		var ns runtime.Value
-		var keySet runtime.Value
-		var properties runtime.Value
-		var nsNewObj runtime.Value
-		var itemSchema runtime.Value
+	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
+	alignJsonOrderToSchema = func(jsonObj, jsonSchema jinja2.Value) {
+		jsonObj = jinja2.Param(jsonObj, "json_obj")
+		jsonSchema = jinja2.Param(jsonSchema, "json_schema")
+		var ns jinja2.Value
+		var keySet jinja2.Value
+		var properties jinja2.Value
+		var nsNewObj jinja2.Value
+		var itemSchema jinja2.Value
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.None()), runtime.KW("kv_list", runtime.NewList())})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("anyOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(jsonSchema, "anyOf"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "anyOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		if ((jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(jsonSchema, "anyOf"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(jsonSchema, "anyOf"), nil, nil), jinja2.Int(0))) && jinja2.LlamaNotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, runtime.LlamaItemInt(runtime.LlamaAttr(jsonSchema, "anyOf"), 0))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, jinja2.LlamaItemInt(jinja2.LlamaAttr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((runtime.LlamaCallTest("sequence", runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("oneOf")}, nil), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaAttr(jsonSchema, "oneOf"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(jsonSchema, "oneOf"), nil, nil), runtime.Int(0))) && runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		} else if ((jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(jsonSchema, "oneOf"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(jsonSchema, "oneOf"), nil, nil), jinja2.Int(0))) && jinja2.LlamaNotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, runtime.LlamaItemInt(runtime.LlamaAttr(jsonSchema, "oneOf"), 0))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, jinja2.LlamaItemInt(jinja2.LlamaAttr(jsonSchema, "oneOf"), 0))
 			}))
-		} else if runtime.LlamaNotIn(runtime.Str("type"), jsonSchema) {
+		} else if jinja2.LlamaNotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.LlamaCallTest("string", jsonObj, nil, nil) || runtime.LlamaCallTest("boolean", jsonObj, nil, nil) {
+			if jinja2.LlamaCallTest("string", jsonObj, nil, nil) || jinja2.LlamaCallTest("boolean", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaCallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
-				runtime.LlamaSetAttr(ns, "result", jsonObj)
+				jinja2.LlamaSetAttr(ns, "result", jsonObj)
 			}
-		} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "object", "dict") {
+		} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if runtime.LlamaCallTest("mapping", jsonObj, nil, nil) {
-				keySet = runtime.LlamaCallMethod(jsonObj, "keys", nil, nil)
+			if jinja2.LlamaCallTest("mapping", jsonObj, nil, nil) {
+				keySet = jinja2.LlamaCallMethod(jsonObj, "keys", nil, nil)
 			} else {
-				keySet = runtime.NewList()
+				keySet = jinja2.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil)
+			properties = jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
-			var item runtime.Value
-			var alignedItem runtime.Value
-			for _, item2 := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(properties, "items", nil, nil))) {
-				vals := runtime.Unpack(item2, 2)
+			var item jinja2.Value
+			var alignedItem jinja2.Value
+			for _, item2 := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(properties, "items", nil, nil))) {
+				vals := jinja2.Unpack(item2, 2)
 				key := vals[0]
 				propSchema := vals[1]
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
-				if runtime.LlamaIn(key, keySet) {
+				if jinja2.LlamaIn(key, keySet) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
-					item = runtime.LlamaItem(jsonObj, key)
+					item = jinja2.LlamaItem(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if runtime.LlamaCallTest("mapping", item, nil, nil) || runtime.EqStr(runtime.LlamaCallMethod(propSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+					if jinja2.LlamaCallTest("mapping", item, nil, nil) || jinja2.EqStr(jinja2.LlamaCallMethod(propSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
 						})
-					} else if runtime.LlamaCallTest("string", item, nil, nil) || runtime.LlamaCallTest("boolean", item, nil, nil) {
+					} else if jinja2.LlamaCallTest("string", item, nil, nil) || jinja2.LlamaCallTest("boolean", item, nil, nil) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = runtime.LlamaCallFilter("tojson", item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						alignedItem = jinja2.LlamaCallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:387:21 {%- else -%}
 						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
 						alignedItem = item
 					}
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					runtime.LlamaSetAttr(ns, "kv_list", runtime.LlamaAdd(runtime.LlamaAttr(ns, "kv_list"), runtime.NewList(runtime.NewTuple(key, alignedItem))))
+					jinja2.LlamaSetAttr(ns, "kv_list", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
-			nsNewObj = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.NewList())})
+			nsNewObj = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "kv_list"))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(ns, "kv_list"))) {
+				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsNewObj)
+				jinja2.LlamaCheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				runtime.LlamaSetAttr(nsNewObj, "result", runtime.LlamaAdd(runtime.LlamaAttr(nsNewObj, "result"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), key, runtime.Str("\": "), val))))
+				jinja2.LlamaSetAttr(nsNewObj, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(nsNewObj, "result"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsNewObj, "result"), []runtime.Value{runtime.Str(", ")}, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if runtime.EqStr(runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("type")}, nil), "array") {
+		} else if jinja2.EqStr(jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if runtime.LlamaCallTest("iterable", jsonObj, nil, nil) && !runtime.LlamaCallTest("string", jsonObj, nil, nil) {
+			if jinja2.LlamaCallTest("iterable", jsonObj, nil, nil) && !jinja2.LlamaCallTest("string", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = runtime.LlamaCallMethod(jsonSchema, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
+				itemSchema = jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.NewList())
+				jinja2.LlamaSetAttr(ns, "result", jinja2.NewList())
 				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(jsonObj)) {
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jsonObj)) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.NewList(w.Capture(func() {
+					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(ns, "result"), []runtime.Value{runtime.Str(", ")}, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
 				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if runtime.LlamaCallTest("string", jsonObj, nil, nil) || runtime.LlamaCallTest("boolean", jsonObj, nil, nil) {
+				if jinja2.LlamaCallTest("string", jsonObj, nil, nil) || jinja2.LlamaCallTest("boolean", jsonObj, nil, nil) {
 					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				} else {
 					// GigaChat3.5.jinja:415:17 {%- else -%}
 					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
-					runtime.LlamaWrite(w, jsonObj)
+					jinja2.LlamaWrite(w, jsonObj)
 				}
 			}
 		} else {
 			// GigaChat3.5.jinja:420:9 {%- else -%}
 			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if runtime.LlamaCallTest("string", jsonObj, nil, nil) || runtime.LlamaCallTest("boolean", jsonObj, nil, nil) {
+			if jinja2.LlamaCallTest("string", jsonObj, nil, nil) || jinja2.LlamaCallTest("boolean", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", jsonObj, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:423:13 {%- else -%}
 				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
-				runtime.LlamaWrite(w, jsonObj)
+				jinja2.LlamaWrite(w, jsonObj)
 			}
 		}
 	}
 	// GigaChat3.5.jinja:430:1 {%- macro render_examples(functions) -%}
-	renderExamples := func(functions runtime.Value) {
-		functions = runtime.Param(functions, "functions")
-		var nsPrompt runtime.Value
-		var indent runtime.Value
+	renderExamples := func(functions jinja2.Value) {
+		functions = jinja2.Param(functions, "functions")
+		var nsPrompt jinja2.Value
+		var indent jinja2.Value
 		// GigaChat3.5.jinja:431:5 {%- set ns_prompt = namespace(prompt="\n\n") -%}
-		nsPrompt = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prompt", runtime.Str("\n\n"))})
+		nsPrompt = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prompt", jinja2.Str("\n\n"))})
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
-		indent = runtime.Str("  ")
+		indent = jinja2.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if runtime.LlamaGt(runtime.LlamaCallFilter("length", functions, nil, nil), runtime.Int(0)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", functions, []runtime.Value{runtime.Str("few_shot_examples")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", functions, nil, nil), jinja2.Int(0)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(nsPrompt)
+			jinja2.LlamaCheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaAdd(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("//Examples:")))
+			jinja2.LlamaSetAttr(nsPrompt, "prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(nsPrompt, "prompt"), jinja2.Str("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
-			for _, function := range runtime.Iterate(w, runtime.LlamaIterable(functions)) {
+			for _, function := range jinja2.Iterate(w, jinja2.LlamaIterable(functions)) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
-				functionFewShotExamples := runtime.LlamaAttr(function, "few_shot_examples")
-				if runtime.LlamaCallTest("defined", functionFewShotExamples, nil, nil) {
+				functionFewShotExamples := jinja2.LlamaAttr(function, "few_shot_examples")
+				if jinja2.LlamaCallTest("defined", functionFewShotExamples, nil, nil) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
-					var params runtime.Value
-					var call runtime.Value
-					for _, example := range runtime.Iterate(w, runtime.LlamaIterable(functionFewShotExamples)) {
+					var params jinja2.Value
+					var call jinja2.Value
+					for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(functionFewShotExamples)) {
 						// GigaChat3.5.jinja:439:21 {%- if (
-						functionParameters := runtime.LlamaAttr(function, "parameters")
-						if runtime.LlamaCallTest("defined", functionParameters, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(functionParameters, "properties"), nil, nil) {
+						functionParameters := jinja2.LlamaAttr(function, "parameters")
+						if jinja2.LlamaCallTest("defined", functionParameters, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(functionParameters, "properties"), nil, nil) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
-								alignJsonOrderToSchema(runtime.LlamaItemStr(example, "params"), runtime.LlamaItemStr(function, "parameters"))
+								alignJsonOrderToSchema(jinja2.LlamaItemStr(example, "params"), jinja2.LlamaItemStr(function, "parameters"))
 							})
 						} else {
 							// GigaChat3.5.jinja:443:25 {%- else -%}
 							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(example, "params"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							params = jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = runtime.LlamaConcat(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(function, "name"), runtime.Str("\", \"arguments\": "), params, runtime.Str("}"))
+						call = jinja2.LlamaConcat(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(function, "name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
-						runtime.LlamaCheckNamespace(nsPrompt)
+						jinja2.LlamaCheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						runtime.LlamaSetAttr(nsPrompt, "prompt", runtime.LlamaConcat(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAttr(nsPrompt, "prompt"), runtime.Str("\n//"), indent), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(example, "request"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})), runtime.Str(" -> ")), call))
+						jinja2.LlamaSetAttr(nsPrompt, "prompt", jinja2.LlamaConcat(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAttr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Str(" -> ")), call))
 					}
 				}
 			}
 		}
 		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
-		runtime.LlamaWrite(w, runtime.LlamaAttr(nsPrompt, "prompt"))
+		jinja2.LlamaWrite(w, jinja2.LlamaAttr(nsPrompt, "prompt"))
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
-	prepareDevsystem := func(devsystem, addTokens runtime.Value) {
-		devsystem = runtime.Param(devsystem, "devsystem")
-		addTokens = runtime.Param(addTokens, "add_tokens")
+	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
+		devsystem = jinja2.Param(devsystem, "devsystem")
+		addTokens = jinja2.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "role_sep"), devsystem) || runtime.LlamaNotIn(runtime.LlamaAttr(addTokens, "message_sep"), devsystem) {
+		if jinja2.LlamaNotIn(jinja2.LlamaAttr(addTokens, "role_sep"), devsystem) || jinja2.LlamaNotIn(jinja2.LlamaAttr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", devsystem, []runtime.Value{runtime.Str("<|role_sep|>"), runtime.Str("<|role_sep|>\n")}, nil), []runtime.Value{runtime.Str("<|message_sep|>"), runtime.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
-		runtime.LlamaWrite(w, devsystem)
+		jinja2.LlamaWrite(w, devsystem)
 	}
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
-	renderRoleMessage := func(message, role, addMessageSepToken runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderRoleMessage := func(message, role, addMessageSepToken jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		if role.IsMissing() {
-			role = runtime.None()
+			role = jinja2.None()
 		}
 		if addMessageSepToken.IsMissing() {
-			addMessageSepToken = runtime.Bool(true)
+			addMessageSepToken = jinja2.Bool(true)
 		}
-		var messageContent runtime.Value
-		var nsEmbedResult runtime.Value
-		var messageFinalContent runtime.Value
+		var messageContent jinja2.Value
+		var nsEmbedResult jinja2.Value
+		var messageFinalContent jinja2.Value
 		// GigaChat3.5.jinja:473:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
-			role = runtime.LlamaItemStr(message, "role")
+			role = jinja2.LlamaItemStr(message, "role")
 		}
 		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-		messageContent2 := runtime.LlamaItemStr(message, "content")
-		if !runtime.LlamaCallTest("none", messageContent2, nil, nil) {
+		messageContent2 := jinja2.LlamaItemStr(message, "content")
+		if !jinja2.LlamaCallTest("none", messageContent2, nil, nil) {
 			messageContent = messageContent2
 		} else {
-			messageContent = runtime.Str("")
+			messageContent = jinja2.Str("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = runtime.LlamaCallFilter("tojson", messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			messageContent = jinja2.LlamaCallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("embed_files"), runtime.NewList()}, nil).Truthy() {
+		if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("embed_files"), jinja2.NewList()}, nil).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
-			nsEmbedResult = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result_text", messageContent)})
+			nsEmbedResult = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
-			var tokenized runtime.Value
-			var placeholder runtime.Value
-			items := runtime.IterateReversed(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "embed_files")))
+			var tokenized jinja2.Value
+			var placeholder jinja2.Value
+			items := jinja2.IterateReversed(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "embed_files")))
 			for i := range items {
 				f := items[len(items)-1-i]
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = runtime.LlamaConcat(runtime.LlamaAttr(addTokens, "file_start"), runtime.LlamaCallFilter("tojson", runtime.LlamaCallMissingGlobal(in, "dict", nil, []runtime.Kwarg{runtime.KW("id", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "id"), nil, nil)), runtime.KW("name", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "name"), nil, nil)), runtime.KW("type", runtime.LlamaCallFilter("string", runtime.LlamaAttr(f, "type"), nil, nil))}), nil, nil), runtime.IfElse(!runtime.EqStr(runtime.LlamaAttr(f, "type"), "doc"), func() runtime.Value {
-					return runtime.LlamaItem(addTokens, runtime.LlamaAttr(f, "type"))
-				}, func() runtime.Value {
-					return runtime.LlamaCallFilter("default", runtime.LlamaAttr(f, "content"), []runtime.Value{runtime.Str("")}, nil)
-				}), runtime.LlamaAttr(addTokens, "file_end"))
+				tokenized = jinja2.LlamaConcat(jinja2.LlamaAttr(addTokens, "file_start"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaCallMissingGlobal(in, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(f, "id"), nil, nil)), jinja2.KW("name", jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(f, "name"), nil, nil)), jinja2.KW("type", jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(f, "type"), nil, nil))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.LlamaAttr(f, "type"), "doc"), func() jinja2.Value {
+					return jinja2.LlamaItem(addTokens, jinja2.LlamaAttr(f, "type"))
+				}, func() jinja2.Value {
+					return jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+				}), jinja2.LlamaAttr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("file_placeholders"), runtime.Bool(false)}, nil).Truthy() {
+				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("file_placeholders"), jinja2.Bool(false)}, nil).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = runtime.LlamaConcat(runtime.Str("<file_placeholder_"), runtime.LlamaAttr(f, "id"), runtime.Str(">"))
+					placeholder = jinja2.LlamaConcat(jinja2.Str("<file_placeholder_"), jinja2.LlamaAttr(f, "id"), jinja2.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
-					runtime.LlamaCheckNamespace(nsEmbedResult)
+					jinja2.LlamaCheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.LlamaCallFilter("replace", runtime.LlamaAttr(nsEmbedResult, "result_text"), []runtime.Value{placeholder, tokenized}, nil))
+					jinja2.LlamaSetAttr(nsEmbedResult, "result_text", jinja2.LlamaCallFilter("replace", jinja2.LlamaAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
-					runtime.LlamaCheckNamespace(nsEmbedResult)
+					jinja2.LlamaCheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					runtime.LlamaSetAttr(nsEmbedResult, "result_text", runtime.LlamaAdd(tokenized, runtime.LlamaAttr(nsEmbedResult, "result_text")))
+					jinja2.LlamaSetAttr(nsEmbedResult, "result_text", jinja2.LlamaAdd(tokenized, jinja2.LlamaAttr(nsEmbedResult, "result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
-			messageFinalContent = runtime.LlamaAttr(nsEmbedResult, "result_text")
+			messageFinalContent = jinja2.LlamaAttr(nsEmbedResult, "result_text")
 		} else {
 			// GigaChat3.5.jinja:500:9 {%- else -%}
 			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
 			messageFinalContent = messageContent
 		}
 		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(role, runtime.IfElse(role.Truthy(), func() runtime.Value {
-			return runtime.LlamaAttr(addTokens, "role_sep")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), messageFinalContent), runtime.IfElse(addMessageSepToken.Truthy(), func() runtime.Value {
-			return runtime.LlamaAttr(addTokens, "message_sep")
-		}, func() runtime.Value {
-			return runtime.Str("")
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
+			return jinja2.LlamaAttr(addTokens, "role_sep")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), messageFinalContent), jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
+			return jinja2.LlamaAttr(addTokens, "message_sep")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
 		})))
 	}
 	// GigaChat3.5.jinja:509:1 {%- macro render_function_descriptions(message) -%}
-	renderFunctionDescriptions := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var functionIds runtime.Value
-		var nsCurrentTools runtime.Value
-		var content runtime.Value
+	renderFunctionDescriptions := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var functionIds jinja2.Value
+		var nsCurrentTools jinja2.Value
+		var content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if runtime.LlamaNotIn(runtime.Str("function_descriptions"), message) {
+		if jinja2.LlamaNotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("no 'function_descriptions' field provided for function description role!!!")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
-		functionIds = runtime.LlamaItemStr(message, "function_descriptions")
+		functionIds = jinja2.LlamaItemStr(message, "function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
-		nsCurrentTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tools", runtime.NewList())})
+		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
-		var toolId runtime.Value
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(FUNCTIONDESCRIPTIONS)) {
+		var toolId jinja2.Value
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(FUNCTIONDESCRIPTIONS)) {
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := runtime.LlamaAttr(tool, "id")
-			if runtime.LlamaCallTest("defined", tool2Id, nil, nil) {
+			tool2Id := jinja2.LlamaAttr(tool, "id")
+			if jinja2.LlamaCallTest("defined", tool2Id, nil, nil) {
 				toolId = tool2Id
 			} else {
-				toolId = runtime.LlamaAttr(tool, "name")
+				toolId = jinja2.LlamaAttr(tool, "name")
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if runtime.LlamaIn(toolId, functionIds) || runtime.LlamaIn(runtime.LlamaAttr(tool, "name"), functionIds) {
+			if jinja2.LlamaIn(toolId, functionIds) || jinja2.LlamaIn(jinja2.LlamaAttr(tool, "name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsCurrentTools)
+				jinja2.LlamaCheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				runtime.LlamaSetAttr(nsCurrentTools, "tools", runtime.LlamaAdd(runtime.LlamaAttr(nsCurrentTools, "tools"), runtime.NewList(tool)))
+				jinja2.LlamaSetAttr(nsCurrentTools, "tools", jinja2.LlamaAdd(jinja2.LlamaAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
-		content = runtime.LlamaAdd(w.Capture(func() {
-			renderToolNamespace(runtime.Str("functions"), runtime.LlamaAttr(nsCurrentTools, "tools"))
+		content = jinja2.LlamaAdd(w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), jinja2.LlamaAttr(nsCurrentTools, "tools"))
 		}), w.Capture(func() {
-			renderExamples(runtime.LlamaAttr(nsCurrentTools, "tools"))
+			renderExamples(jinja2.LlamaAttr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("content"), content), runtime.Missing(), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
 		}))
 	}
 	// GigaChat3.5.jinja:532:1 {%- macro render_gcml_parameter(name, value) -%}
-	renderGcmlParameter := func(name, value runtime.Value) {
-		name = runtime.Param(name, "name")
-		value = runtime.Param(value, "value")
+	renderGcmlParameter := func(name, value jinja2.Value) {
+		name = jinja2.Param(name, "name")
+		value = jinja2.Param(value, "value")
 		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if runtime.LlamaCallTest("string", value, nil, nil) {
+		if jinja2.LlamaCallTest("string", value, nil, nil) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"true\">"), value, runtime.Str("</｜GCML｜parameter>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"true\">"), value, jinja2.Str("</｜GCML｜parameter>")))
 		} else {
 			// GigaChat3.5.jinja:535:9 {%- else -%}
 			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜parameter name=\""), name, runtime.Str("\" string=\"false\">"), runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), runtime.Str("</｜GCML｜parameter>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"false\">"), jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), jinja2.Str("</｜GCML｜parameter>")))
 		}
 	}
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
-	renderGcmlInvoke := func(call runtime.Value) {
-		call = runtime.Param(call, "call")
-		var inner runtime.Value
-		var args runtime.Value
-		var nsParams runtime.Value
+	renderGcmlInvoke := func(call jinja2.Value) {
+		call = jinja2.Param(call, "call")
+		var inner jinja2.Value
+		var args jinja2.Value
+		var nsParams jinja2.Value
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-		innerFunction := runtime.LlamaAttr(inner, "function")
+		innerFunction := jinja2.LlamaAttr(inner, "function")
 		if innerFunction.Truthy() {
 			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = runtime.LlamaCallMethod(inner, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
+		args = jinja2.LlamaCallMethod(inner, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if runtime.LlamaCallTest("string", args, nil, nil) {
+		if jinja2.LlamaCallTest("string", args, nil, nil) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<｜GCML｜invoke name=\""), runtime.LlamaItemStr(inner, "name"), runtime.Str("\">\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<｜GCML｜invoke name=\""), jinja2.LlamaItemStr(inner, "name"), jinja2.Str("\">\n")))
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
-			nsParams = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("lines", runtime.NewList())})
+			nsParams = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsParams)
+				jinja2.LlamaCheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				runtime.LlamaSetAttr(nsParams, "lines", runtime.LlamaAdd(runtime.LlamaAttr(nsParams, "lines"), runtime.NewList(w.Capture(func() {
+				jinja2.LlamaSetAttr(nsParams, "lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
 					renderGcmlParameter(k, v)
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsParams, "lines"), []runtime.Value{runtime.Str("\n")}, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
 	}
 	// GigaChat3.5.jinja:566:1 {%- macro render_gcml_tool_calls(calls) -%}
-	renderGcmlToolCalls := func(calls runtime.Value) {
-		calls = runtime.Param(calls, "calls")
-		var nsInv runtime.Value
+	renderGcmlToolCalls := func(calls jinja2.Value) {
+		calls = jinja2.Param(calls, "calls")
+		var nsInv jinja2.Value
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
-		nsInv = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		nsInv = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
-		for _, call := range runtime.Iterate(w, runtime.LlamaIterable(calls)) {
+		for _, call := range jinja2.Iterate(w, jinja2.LlamaIterable(calls)) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(nsInv)
+			jinja2.LlamaCheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			runtime.LlamaSetAttr(nsInv, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsInv, "blocks"), runtime.NewList(w.Capture(func() {
+			jinja2.LlamaSetAttr(nsInv, "blocks", jinja2.LlamaAdd(jinja2.LlamaAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
 				renderGcmlInvoke(call)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsInv, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
-	renderFunctionResponse := func(name, item runtime.Value) {
-		name = runtime.Param(name, "name")
-		item = runtime.Param(item, "item")
-		var nsStrip runtime.Value
-		var nsBody runtime.Value
-		var body runtime.Value
+	renderFunctionResponse := func(name, item jinja2.Value) {
+		name = jinja2.Param(name, "name")
+		item = jinja2.Param(item, "item")
+		var nsStrip jinja2.Value
+		var nsBody jinja2.Value
+		var body jinja2.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if runtime.LlamaCallTest("mapping", item, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", item, nil, nil) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
-			nsStrip = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("pairs", runtime.NewList())})
+			nsStrip = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			for _, item2 := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(item, "items", nil, nil))) {
-				vals := runtime.Unpack(item2, 2)
+			for _, item2 := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(item, "items", nil, nil))) {
+				vals := jinja2.Unpack(item2, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
-				if !runtime.EqStr(k, "id") {
+				if !jinja2.EqStr(k, "id") {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
-					runtime.LlamaCheckNamespace(nsStrip)
+					jinja2.LlamaCheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					runtime.LlamaSetAttr(nsStrip, "pairs", runtime.LlamaAdd(runtime.LlamaAttr(nsStrip, "pairs"), runtime.NewList(runtime.NewTuple(k, v))))
+					jinja2.LlamaSetAttr(nsStrip, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
-			nsBody = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("parts", runtime.NewList())})
+			nsBody = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(nsStrip, "pairs"))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(nsStrip, "pairs"))) {
+				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsBody)
+				jinja2.LlamaCheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				runtime.LlamaSetAttr(nsBody, "parts", runtime.LlamaAdd(runtime.LlamaAttr(nsBody, "parts"), runtime.NewList(runtime.LlamaConcat(runtime.Str("\""), k, runtime.Str("\": "), runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})))))
+				jinja2.LlamaSetAttr(nsBody, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsBody, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), k, jinja2.Str("\": "), jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = runtime.LlamaConcat(runtime.Str("{"), runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsBody, "parts"), []runtime.Value{runtime.Str(", ")}, nil), runtime.Str("}"))
-		} else if runtime.LlamaCallTest("string", item, nil, nil) {
+			body = jinja2.LlamaConcat(jinja2.Str("{"), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
+		} else if jinja2.LlamaCallTest("string", item, nil, nil) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
 			body = item
 		} else {
 			// GigaChat3.5.jinja:597:9 {%- else -%}
 			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = runtime.LlamaCallFilter("tojson", item, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			body = jinja2.LlamaCallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function_response name=\""), name, runtime.Str("\">"), body, runtime.Str("</function_response>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function_response name=\""), name, jinja2.Str("\">"), body, jinja2.Str("</function_response>")))
 	}
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
-	renderFunctionResponses := func(content, names runtime.Value) {
-		content = runtime.Param(content, "content")
-		names = runtime.Param(names, "names")
-		var items runtime.Value
-		var nsResp runtime.Value
+	renderFunctionResponses := func(content, names jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		names = jinja2.Param(names, "names")
+		var items jinja2.Value
+		var nsResp jinja2.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("string", content, nil, nil)) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+		if (jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("string", content, nil, nil)) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
 			items = content
-		} else if runtime.LlamaCallTest("none", content, nil, nil) {
+		} else if jinja2.LlamaCallTest("none", content, nil, nil) {
 			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
-			items = runtime.NewList()
+			items = jinja2.NewList()
 		} else {
 			// GigaChat3.5.jinja:609:9 {%- else -%}
 			// GigaChat3.5.jinja:610:9 {%- set items = [content] -%}
-			items = runtime.NewList(content)
+			items = jinja2.NewList(content)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if runtime.Ne(runtime.LlamaCallFilter("length", items, nil, nil), runtime.LlamaCallFilter("length", names, nil, nil)) {
+		if jinja2.Ne(jinja2.LlamaCallFilter("length", items, nil, nil), jinja2.LlamaCallFilter("length", names, nil, nil)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaConcat(runtime.Str("FR items count "), runtime.LlamaCallFilter("length", items, nil, nil), runtime.Str(" != preceding tool calls count "), runtime.LlamaCallFilter("length", names, nil, nil))))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaConcat(jinja2.Str("FR items count "), jinja2.LlamaCallFilter("length", items, nil, nil), jinja2.Str(" != preceding tool calls count "), jinja2.LlamaCallFilter("length", names, nil, nil))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
-		nsResp = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("blocks", runtime.NewList())})
+		nsResp = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaCallFilter("length", items, nil, nil)))) {
+		for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaCallFilter("length", items, nil, nil)))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(nsResp)
+			jinja2.LlamaCheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			runtime.LlamaSetAttr(nsResp, "blocks", runtime.LlamaAdd(runtime.LlamaAttr(nsResp, "blocks"), runtime.NewList(w.Capture(func() {
-				renderFunctionResponse(runtime.LlamaItem(names, idx), runtime.LlamaItem(items, idx))
+			jinja2.LlamaSetAttr(nsResp, "blocks", jinja2.LlamaAdd(jinja2.LlamaAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
+				renderFunctionResponse(jinja2.LlamaItem(names, idx), jinja2.LlamaItem(items, idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaAttr(nsResp, "blocks"), []runtime.Value{runtime.Str("\n")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
-	DEVSYSTEM = runtime.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
+	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	// GigaChat3.5.jinja:707:1 {%- set add_tokens = namespace(
-	addTokens = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("role_sep", runtime.Str("<|role_sep|>\n")), runtime.KW("message_sep", runtime.Str("<|message_sep|>\n\n")), runtime.KW("file_start", runtime.Str("<|file|>")), runtime.KW("file_end", runtime.Str("<|/file|>")), runtime.KW("image", runtime.Str("[image_token]")), runtime.KW("audio", runtime.Str("[audio_token]")), runtime.KW("video", runtime.Str("[video_image_token]")), runtime.KW("video_audio", runtime.Str("[video_audio_token]"))})
+	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("file_start", jinja2.Str("<|file|>")), jinja2.KW("file_end", jinja2.Str("<|/file|>")), jinja2.KW("image", jinja2.Str("[image_token]")), jinja2.KW("audio", jinja2.Str("[audio_token]")), jinja2.KW("video", jinja2.Str("[video_image_token]")), jinja2.KW("video_audio", jinja2.Str("[video_audio_token]"))})
 	// GigaChat3.5.jinja:718:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("functions", runtime.NewList()), runtime.KW("function_names", runtime.NewList())})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
-		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if runtime.LlamaIn(runtime.Str("function"), item) {
-				item = runtime.LlamaItemStr(item, "function")
+			if jinja2.LlamaIn(jinja2.Str("function"), item) {
+				item = jinja2.LlamaItemStr(item, "function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			runtime.LlamaSetAttr(ns, "functions", runtime.LlamaAdd(runtime.LlamaAttr(ns, "functions"), runtime.NewList(item)))
+			jinja2.LlamaSetAttr(ns, "functions", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "functions"), jinja2.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			runtime.LlamaSetAttr(ns, "function_names", runtime.LlamaAdd(runtime.LlamaAttr(ns, "function_names"), runtime.NewList(runtime.LlamaAttr(item, "name"))))
+			jinja2.LlamaSetAttr(ns, "function_names", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "function_names"), jinja2.NewList(jinja2.LlamaAttr(item, "name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		FUNCTIONDESCRIPTIONS = runtime.LlamaAttr(ns, "functions")
+		FUNCTIONDESCRIPTIONS = jinja2.LlamaAttr(ns, "functions")
 		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
-		FUNCTIONNAMES = runtime.LlamaAttr(ns, "function_names")
+		FUNCTIONNAMES = jinja2.LlamaAttr(ns, "function_names")
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
-		FUNCTIONDESCRIPTIONS = runtime.NewList()
+		FUNCTIONDESCRIPTIONS = jinja2.NewList()
 		// GigaChat3.5.jinja:732:5 {%- set FUNCTION_NAMES = [] -%}
-		FUNCTIONNAMES = runtime.NewList()
+		FUNCTIONNAMES = jinja2.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
-	if !runtime.LlamaCallTest("defined", reasoning, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", reasoning, nil, nil) {
 		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
-		reasoning = runtime.Bool(false)
+		reasoning = jinja2.Bool(false)
 	}
 	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
-	if !runtime.LlamaCallTest("defined", useDevsystem, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", useDevsystem, nil, nil) {
 		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
-		useDevsystem = runtime.Bool(true)
+		useDevsystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
-	if !runtime.LlamaCallTest("defined", useSuggester, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", useSuggester, nil, nil) {
 		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
-		useSuggester = runtime.Bool(true)
+		useSuggester = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
-	if !runtime.LlamaCallTest("defined", useSystem, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", useSystem, nil, nil) {
 		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
-		useSystem = runtime.Bool(true)
+		useSystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
-	if !runtime.LlamaCallTest("defined", dropHistoryThinking, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", dropHistoryThinking, nil, nil) {
 		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
-		dropHistoryThinking = runtime.Bool(true)
+		dropHistoryThinking = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
-	nsHistoryLastUserIdx := runtime.Int(-1)
+	nsHistoryLastUserIdx := jinja2.Int(-1)
 	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
-			nsHistoryLastUserIdx = runtime.Int(int64(i))
+			nsHistoryLastUserIdx = jinja2.Int(int64(i))
 		}
 	}
 	// GigaChat3.5.jinja:776:1 {%- set ns_roles = namespace(current_assistant_role='reasoning') -%}
@@ -3035,29 +3035,29 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 	nsRolePresenceHasFunctionDescriptions := false
 	nsRolePresenceHasDevsystem := false
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "available functions") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
 		}
 		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "function descriptions") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
 			nsRolePresenceHasFunctionDescriptions = true
 		}
 		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "developer system", "developer_system") {
+		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
 			nsRolePresenceHasDevsystem = true
 		}
 	}
 	// GigaChat3.5.jinja:799:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
-		if runtime.LlamaCallTest("defined", defaultDevsystem, nil, nil) {
+		if jinja2.LlamaCallTest("defined", defaultDevsystem, nil, nil) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
 			})
@@ -3067,201 +3067,201 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		}))
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
-			prepareDevsystem(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), addTokens)
+			prepareDevsystem(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("developer system"), runtime.Str("content"), devsystemContent), runtime.Missing(), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		}))
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.LlamaItemInt(messages, 0), runtime.Missing(), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.LlamaItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
 		}))
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("system"), runtime.Str("content"), runtime.Str("")), runtime.Missing(), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("system"), jinja2.Str("content"), jinja2.Str("")), jinja2.Missing(), jinja2.Missing())
 		}))
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderFunctionDescriptions(runtime.DictOf(runtime.Str("role"), runtime.Str("function descriptions"), runtime.Str("function_descriptions"), FUNCTIONNAMES))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTIONNAMES))
 		}))
 	}
 	// GigaChat3.5.jinja:850:1 {%- set ns_state = namespace(skip_remaining=0, previous_tool_names=[]) -%}
-	nsStateSkipRemaining := runtime.Int(0)
-	nsStatePreviousToolNames := runtime.NewList()
+	nsStateSkipRemaining := jinja2.Int(0)
+	nsStatePreviousToolNames := jinja2.NewList()
 	// GigaChat3.5.jinja:854:1 {%- for message in messages -%}
-	var frBody runtime.Value
-	var nextIsFr runtime.Value
-	var name runtime.Value
-	var gcmlBlock runtime.Value
-	var compositeContent runtime.Value
-	var lastEffectiveIdx runtime.Value
+	var frBody jinja2.Value
+	var nextIsFr jinja2.Value
+	var name jinja2.Value
+	var gcmlBlock jinja2.Value
+	var compositeContent jinja2.Value
+	var lastEffectiveIdx jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
-	var isFinalAssistant runtime.Value
+	var isFinalAssistant jinja2.Value
 	eosToken := eosTokenInput
-	var loop runtime.Loop
-	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
+	var loop jinja2.Loop
+	for loop.Start(w, jinja2.LlamaIterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
-		if runtime.LlamaGt(nsStateSkipRemaining, runtime.Int(0)) {
+		if jinja2.LlamaGt(nsStateSkipRemaining, jinja2.Int(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			nsStateSkipRemaining = runtime.LlamaSub(nsStateSkipRemaining, runtime.Int(1))
-		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
+			nsStateSkipRemaining = jinja2.LlamaSub(nsStateSkipRemaining, jinja2.Int(1))
+		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "available functions") {
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					renderRoleMessage(message, runtime.Missing(), runtime.Missing())
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 				}))
 			}
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "function descriptions") {
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderFunctionDescriptions(message)
 			}))
-		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "function call", "reasoning function call") {
+		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaConcat(runtime.Str("v4.2: encountered orphan '"), runtime.LlamaItemStr(message, "role"), runtime.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "function result", "function results", "tool", "function") {
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaConcat(jinja2.Str("v4.2: encountered orphan '"), jinja2.LlamaItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(runtime.LlamaItemStr(message, "content"), nsStatePreviousToolNames)
+				renderFunctionResponses(jinja2.LlamaItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			}))
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
-				nextIsFr = runtime.And(runtime.Bool(!loop.Last().Truthy()), func() runtime.Value {
-					return runtime.Bool(runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
+				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
+					return jinja2.Bool(jinja2.LlamaInStrs(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "functions"), nil, nil) && runtime.LlamaAttr(message, "functions").Truthy() {
+					if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "functions"), nil, nil) && jinja2.LlamaAttr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.LlamaAttr(message, "functions")), runtime.Missing(), runtime.Missing())
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.LlamaAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 						}))
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
-								return runtime.NewList()
-							})), runtime.Missing(), runtime.Missing())
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+								return jinja2.NewList()
+							})), jinja2.Missing(), jinja2.Missing())
 						}))
 					}
 				}
 			}
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(message, runtime.Str("user"), runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
 			}))
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "functions"), nil, nil) && runtime.LlamaAttr(message, "functions").Truthy() {
+				if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "functions"), nil, nil) && jinja2.LlamaAttr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.LlamaAttr(message, "functions")), runtime.Missing(), runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.LlamaAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					}))
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("available functions"), runtime.Str("content"), runtime.Or(FUNCTIONNAMES, func() runtime.Value {
-							return runtime.NewList()
-						})), runtime.Missing(), runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
+							return jinja2.NewList()
+						})), jinja2.Missing(), jinja2.Missing())
 					}))
 				}
 			}
-		} else if runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "tool", "function") {
+		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "tool", "function") {
 			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
-			nsLaTrItems := runtime.NewList()
-			nsLaTrNames := runtime.NewList()
-			nsLaTrSkip := runtime.Int(0)
+			nsLaTrItems := jinja2.NewList()
+			nsLaTrNames := jinja2.NewList()
+			nsLaTrSkip := jinja2.Int(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			nsLaTrItems = runtime.LlamaAdd(nsLaTrItems, runtime.NewList(runtime.LlamaItemStr(message, "content")))
+			nsLaTrItems = jinja2.LlamaAdd(nsLaTrItems, jinja2.NewList(jinja2.LlamaItemStr(message, "content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			messageName := runtime.LlamaAttr(message, "name")
-			if runtime.LlamaCallTest("defined", messageName, nil, nil) {
+			messageName := jinja2.LlamaAttr(message, "name")
+			if jinja2.LlamaCallTest("defined", messageName, nil, nil) {
 				name = messageName
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
-					name = runtime.LlamaItemInt(nsStatePreviousToolNames, 0)
+					name = jinja2.LlamaItemInt(nsStatePreviousToolNames, 0)
 				} else {
-					name = runtime.Str("")
+					name = jinja2.Str("")
 				}
 			}
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
-			nsLaTrNames = runtime.LlamaAdd(nsLaTrNames, runtime.NewList(name))
+			nsLaTrNames = jinja2.LlamaAdd(nsLaTrNames, jinja2.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			var nm runtime.Value
-			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.LlamaCallFilter("length", messages, nil, nil)))) {
+			var nm jinja2.Value
+			for _, k := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaAdd(loop.Index0(), jinja2.Int(1)), jinja2.LlamaCallFilter("length", messages, nil, nil)))) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					if runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "role"), "tool", "function") {
+					if jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "role"), "tool", "function") {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						nsLaTrItems = runtime.LlamaAdd(nsLaTrItems, runtime.NewList(runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "content")))
+						nsLaTrItems = jinja2.LlamaAdd(nsLaTrItems, jinja2.NewList(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if runtime.LlamaCallTest("defined", runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name"), nil, nil) {
-							nm = runtime.LlamaAttr(runtime.LlamaItem(messages, k), "name")
+						if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(jinja2.LlamaItem(messages, k), "name"), nil, nil) {
+							nm = jinja2.LlamaAttr(jinja2.LlamaItem(messages, k), "name")
 						} else {
-							if runtime.LlamaGt(runtime.LlamaCallFilter("length", nsStatePreviousToolNames, nil, nil), runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))) {
-								nm = runtime.LlamaItem(nsStatePreviousToolNames, runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1)))
+							if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", nsStatePreviousToolNames, nil, nil), jinja2.LlamaAdd(nsLaTrSkip, jinja2.Int(1))) {
+								nm = jinja2.LlamaItem(nsStatePreviousToolNames, jinja2.LlamaAdd(nsLaTrSkip, jinja2.Int(1)))
 							} else {
-								nm = runtime.Str("")
+								nm = jinja2.Str("")
 							}
 						}
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
-						nsLaTrNames = runtime.LlamaAdd(nsLaTrNames, runtime.NewList(nm))
+						nsLaTrNames = jinja2.LlamaAdd(nsLaTrNames, jinja2.NewList(nm))
 						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
-						nsLaTrSkip = runtime.LlamaAdd(nsLaTrSkip, runtime.Int(1))
+						nsLaTrSkip = jinja2.LlamaAdd(nsLaTrSkip, jinja2.Int(1))
 					} else {
 						// GigaChat3.5.jinja:953:21 {%- else -%}
 						// GigaChat3.5.jinja:954:21 {%- set ns_la_tr.stopped = True -%}
@@ -3272,17 +3272,17 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:958:9 {%- set ns_state.skip_remaining = ns_la_tr.skip -%}
 			nsStateSkipRemaining = nsLaTrSkip
 			// GigaChat3.5.jinja:962:9 {%- set ns_parsed = namespace(items=[]) -%}
-			nsParsedItems := runtime.NewList()
+			nsParsedItems := jinja2.NewList()
 			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
-			for _, it := range runtime.Iterate(w, runtime.LlamaIterable(nsLaTrItems)) {
+			for _, it := range jinja2.Iterate(w, jinja2.LlamaIterable(nsLaTrItems)) {
 				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
-				if runtime.LlamaCallTest("string", it, nil, nil) {
+				if jinja2.LlamaCallTest("string", it, nil, nil) {
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					nsParsedItems = runtime.LlamaAdd(nsParsedItems, runtime.NewList(it))
+					nsParsedItems = jinja2.LlamaAdd(nsParsedItems, jinja2.NewList(it))
 				} else {
 					// GigaChat3.5.jinja:968:17 {%- else -%}
 					// GigaChat3.5.jinja:969:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					nsParsedItems = runtime.LlamaAdd(nsParsedItems, runtime.NewList(it))
+					nsParsedItems = jinja2.LlamaAdd(nsParsedItems, jinja2.NewList(it))
 				}
 			}
 			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
@@ -3290,19 +3290,19 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("function result"), runtime.Str("content"), frBody), runtime.Missing(), runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			}))
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
-			nsThinkText := runtime.Str("")
+			nsThinkText := jinja2.Str("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !runtime.LlamaCallTest("none", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !jinja2.LlamaCallTest("none", messageReasoningContent, nil, nil) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				if dropHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), nsHistoryLastUserIdx) {
+				if dropHistoryThinking.Truthy() && jinja2.LlamaLt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1000:17 {%- else -%}
 					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
@@ -3312,51 +3312,51 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			if (nsThinkPresent && nsThinkText.Truthy()) && !runtime.LlamaCallTest("string", nsThinkText, nil, nil) {
+			if (nsThinkPresent && nsThinkText.Truthy()) && !jinja2.LlamaCallTest("string", nsThinkText, nil, nil) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
-				nsThinkText = runtime.LlamaCallFilter("tojson", nsThinkText, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				nsThinkText = jinja2.LlamaCallFilter("tojson", nsThinkText, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
-			nsInlineToolCalls := runtime.NewList()
+			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && runtime.LlamaAttr(message, "tool_calls").Truthy() {
+			if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && jinja2.LlamaAttr(message, "tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
-					nsInlineToolCalls = runtime.LlamaAdd(nsInlineToolCalls, runtime.NewList(tc))
+					nsInlineToolCalls = jinja2.LlamaAdd(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "function_call"), nil, nil) && runtime.LlamaAttr(message, "function_call").Truthy() {
+			} else if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "function_call"), nil, nil) && jinja2.LlamaAttr(message, "function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				nsInlineToolCalls = runtime.LlamaAdd(nsInlineToolCalls, runtime.NewList(runtime.LlamaAttr(message, "function_call")))
+				nsInlineToolCalls = jinja2.LlamaAdd(nsInlineToolCalls, jinja2.NewList(jinja2.LlamaAttr(message, "function_call")))
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
-			nsLaToolCalls := runtime.NewList()
-			nsLaSkipCount := runtime.Int(0)
+			nsLaToolCalls := jinja2.NewList()
+			nsLaSkipCount := jinja2.Int(0)
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
-			var fcContent runtime.Value
-			for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(loop.Index0(), runtime.Int(1)), runtime.LlamaCallFilter("length", messages, nil, nil)))) {
+			var fcContent jinja2.Value
+			for _, k := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaAdd(loop.Index0(), jinja2.Int(1)), jinja2.LlamaCallFilter("length", messages, nil, nil)))) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
-					if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "role"), "function call") {
+					if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "role"), "function call") {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
-						fcContent = runtime.LlamaItemStr(runtime.LlamaItem(messages, k), "content")
+						fcContent = jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
-						if runtime.LlamaCallTest("mapping", fcContent, nil, nil) {
+						if jinja2.LlamaCallTest("mapping", fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
-							nsLaToolCalls = runtime.LlamaAdd(nsLaToolCalls, runtime.NewList(fcContent))
-						} else if runtime.LlamaCallTest("iterable", fcContent, nil, nil) && !runtime.LlamaCallTest("string", fcContent, nil, nil) {
+							nsLaToolCalls = jinja2.LlamaAdd(nsLaToolCalls, jinja2.NewList(fcContent))
+						} else if jinja2.LlamaCallTest("iterable", fcContent, nil, nil) && !jinja2.LlamaCallTest("string", fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
-							for _, c := range runtime.Iterate(w, runtime.LlamaIterable(fcContent)) {
+							for _, c := range jinja2.Iterate(w, jinja2.LlamaIterable(fcContent)) {
 								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
-								nsLaToolCalls = runtime.LlamaAdd(nsLaToolCalls, runtime.NewList(c))
+								nsLaToolCalls = jinja2.LlamaAdd(nsLaToolCalls, jinja2.NewList(c))
 							}
 						}
 						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
-						nsLaSkipCount = runtime.LlamaAdd(nsLaSkipCount, runtime.Int(1))
+						nsLaSkipCount = jinja2.LlamaAdd(nsLaSkipCount, jinja2.Int(1))
 					} else {
 						// GigaChat3.5.jinja:1033:21 {%- else -%}
 						// GigaChat3.5.jinja:1034:21 {%- set ns_la.stopped = True -%}
@@ -3365,41 +3365,41 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1039:9 {%- set ns_combined = namespace(calls=[]) -%}
-			nsCombinedCalls := runtime.NewList()
+			nsCombinedCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
-			for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(nsInlineToolCalls)) {
+			for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(nsInlineToolCalls)) {
 				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = runtime.LlamaAdd(nsCombinedCalls, runtime.NewList(tc))
+				nsCombinedCalls = jinja2.LlamaAdd(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
-			for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(nsLaToolCalls)) {
+			for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(nsLaToolCalls)) {
 				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = runtime.LlamaAdd(nsCombinedCalls, runtime.NewList(tc))
+				nsCombinedCalls = jinja2.LlamaAdd(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := runtime.IfElse(!runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "content"), nil, nil), func() runtime.Value {
-				return runtime.LlamaAttr(message, "content")
-			}, func() runtime.Value {
-				return runtime.Str("")
+			nsTextValue := jinja2.IfElse(!jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "content"), nil, nil), func() jinja2.Value {
+				return jinja2.LlamaAttr(message, "content")
+			}, func() jinja2.Value {
+				return jinja2.Str("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
-			if !runtime.LlamaCallTest("string", nsTextValue, nil, nil) {
+			if !jinja2.LlamaCallTest("string", nsTextValue, nil, nil) {
 				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
-				nsTextValue = runtime.LlamaCallFilter("tojson", nsTextValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				nsTextValue = jinja2.LlamaCallFilter("tojson", nsTextValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1056:9 {%- set ns_parts = namespace(blocks=[]) -%}
-			nsPartsBlocks := runtime.NewList()
+			nsPartsBlocks := jinja2.NewList()
 			// GigaChat3.5.jinja:1057:9 {%- if ns_think.present -%}
 			if nsThinkPresent {
 				// GigaChat3.5.jinja:1058:13 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
-				nsPartsBlocks = runtime.LlamaAdd(nsPartsBlocks, runtime.NewList(runtime.LlamaConcat(runtime.Str("<think>"), nsThinkText, runtime.Str("</think>"))))
+				nsPartsBlocks = jinja2.LlamaAdd(nsPartsBlocks, jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("<think>"), nsThinkText, jinja2.Str("</think>"))))
 			}
 			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
 			if nsTextValue.Truthy() {
 				// GigaChat3.5.jinja:1061:13 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
-				nsPartsBlocks = runtime.LlamaAdd(nsPartsBlocks, runtime.NewList(nsTextValue))
+				nsPartsBlocks = jinja2.LlamaAdd(nsPartsBlocks, jinja2.NewList(nsTextValue))
 			}
 			// GigaChat3.5.jinja:1063:9 {%- if ns_combined.calls -%}
 			if nsCombinedCalls.Truthy() {
@@ -3408,21 +3408,21 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 					renderGcmlToolCalls(nsCombinedCalls)
 				})
 				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
-				nsPartsBlocks = runtime.LlamaAdd(nsPartsBlocks, runtime.NewList(gcmlBlock))
+				nsPartsBlocks = jinja2.LlamaAdd(nsPartsBlocks, jinja2.NewList(gcmlBlock))
 				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
-				nsNamesUpdateItems := runtime.NewList()
+				nsNamesUpdateItems := jinja2.NewList()
 				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
-				var inner runtime.Value
-				for _, c := range runtime.Iterate(w, runtime.LlamaIterable(nsCombinedCalls)) {
+				var inner jinja2.Value
+				for _, c := range jinja2.Iterate(w, jinja2.LlamaIterable(nsCombinedCalls)) {
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					cFunction := runtime.LlamaAttr(c, "function")
-					if runtime.LlamaCallTest("defined", cFunction, nil, nil) {
+					cFunction := jinja2.LlamaAttr(c, "function")
+					if jinja2.LlamaCallTest("defined", cFunction, nil, nil) {
 						inner = cFunction
 					} else {
 						inner = c
 					}
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					nsNamesUpdateItems = runtime.LlamaAdd(nsNamesUpdateItems, runtime.NewList(runtime.LlamaItemStr(inner, "name")))
+					nsNamesUpdateItems = jinja2.LlamaAdd(nsNamesUpdateItems, jinja2.NewList(jinja2.LlamaItemStr(inner, "name")))
 				}
 				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = nsNamesUpdateItems
@@ -3430,50 +3430,50 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			compositeContent = runtime.LlamaCallFilter("join", nsPartsBlocks, []runtime.Value{runtime.Str("\n\n")}, nil)
+			compositeContent = jinja2.LlamaCallFilter("join", nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
-			lastEffectiveIdx = runtime.LlamaAdd(loop.Index0(), nsLaSkipCount)
+			lastEffectiveIdx = jinja2.LlamaAdd(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = runtime.And(runtime.Bool(runtime.Eq(lastEffectiveIdx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(!addGenerationPrompt.Truthy())
+			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				func() {
-					_ = runtime.Bool(false)
-					renderRoleMessage(runtime.DictOf(runtime.Str("role"), runtime.Str("assistant"), runtime.Str("content"), compositeContent), runtime.Undefined("role"), runtime.Missing())
+					_ = jinja2.Bool(false)
+					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing())
 				}()
 			}))
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
-				runtime.LlamaWrite(w, eosToken)
+				jinja2.LlamaWrite(w, eosToken)
 			} else {
 				// GigaChat3.5.jinja:1111:13 {%- else -%}
 				// GigaChat3.5.jinja:1112:13 {{- add_tokens.message_sep -}}
-				runtime.LlamaWrite(w, runtime.LlamaAttr(addTokens, "message_sep"))
+				jinja2.LlamaWrite(w, jinja2.LlamaAttr(addTokens, "message_sep"))
 			}
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
 			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderRoleMessage(message, runtime.Missing(), runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 			}))
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")), runtime.Str("<think>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("assistant"), jinja2.LlamaAttr(addTokens, "role_sep")), jinja2.Str("<think>")))
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("assistant"), runtime.LlamaAttr(addTokens, "role_sep")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("assistant"), jinja2.LlamaAttr(addTokens, "role_sep")))
 			}
 		}
 	}
@@ -3481,7 +3481,7 @@ func renderGigaChat35Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGigaChat35 is the position table of GigaChat3.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGigaChat35 = []runtime.Span{
+var spansGigaChat35 = []jinja2.Span{
 	{From: 66, To: 681, Line: 3, Col: 1, Construct: "macro"},
 	{From: 98, To: 105, Line: 4, Col: 2, Construct: "if"},
 	{From: 100, To: 100, Line: 5, Col: 3, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Glm45 is the chat template llama.cpp/glm_4_5.jinja.
-var Glm45 = &runtime.Template{
+var Glm45 = &jinja2.Template{
 	Aliases: []string{"8c48fec0b06df2ead1ce033a3706cb8695fa3e6435484a2dbd9805b0beef66fc"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var Glm45 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGlm45 renders glm_4_5.jinja.
-func renderGlm45(w *runtime.Writer, in *runtime.Input) {
+func renderGlm45(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -54,7 +54,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// glm_4_5.jinja:11:1 {{ tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
 			w.WriteString("\n")
@@ -62,21 +62,21 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// glm_4_5.jinja:25:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
 					w.Write(item.Attr("text"))
-				} else if runtime.IsString(item) {
+				} else if jinja2.IsString(item) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
 					w.Write(item)
@@ -89,32 +89,32 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// glm_4_5.jinja:39:1 {%- for m in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(m.Attr("role"), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// glm_4_5.jinja:44:1 {% for m in messages %}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
-		var userContent runtime.Value
-		var reasoningContent runtime.Value
-		var content runtime.Value
-		var parts runtime.Value
-		var beforeFirstClose runtime.Value
-		var innerParts runtime.Value
-		var extractedReasoning runtime.Value
-		var afterLastClose runtime.Value
+		var userContent jinja2.Value
+		var reasoningContent jinja2.Value
+		var content jinja2.Value
+		var parts jinja2.Value
+		var beforeFirstClose jinja2.Value
+		var innerParts jinja2.Value
+		var extractedReasoning jinja2.Value
+		var afterLastClose jinja2.Value
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
 		mRole := m.Attr("role")
-		if runtime.EqStr(mRole, "user") {
+		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
@@ -123,67 +123,67 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 			// glm_4_5.jinja:47:1 {{ user_content }}
 			w.Write(userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(userContent, runtime.Str("/nothink")).Truthy() {
+			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(userContent, jinja2.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(mRole, "assistant") {
+		} else if jinja2.EqStr(mRole, "assistant") {
 			// glm_4_5.jinja:49:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51:1 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(m.Attr("content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := m.Attr("reasoning_content")
-			if runtime.IsString(mReasoningContent) {
+			if jinja2.IsString(mReasoningContent) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
 				// glm_4_5.jinja:55:5 {%- else %}
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+					parts = jinja2.MethodSplitSep(content, jinja2.Str("</think>"))
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
-					beforeFirstClose = runtime.FilterFirst(parts)
+					beforeFirstClose = jinja2.FilterFirst(parts)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = runtime.MethodSplitSep(runtime.MethodRstripChars(beforeFirstClose, runtime.Str("\n")), runtime.Str("<think>"))
+					innerParts = jinja2.MethodSplitSep(jinja2.MethodRstripChars(beforeFirstClose, jinja2.Str("\n")), jinja2.Str("<think>"))
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
-					extractedReasoning = runtime.FilterLast(innerParts)
+					extractedReasoning = jinja2.FilterLast(innerParts)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = runtime.MethodLstripChars(extractedReasoning, runtime.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(extractedReasoning, jinja2.Str("\n"))
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
-					afterLastClose = runtime.FilterLast(parts)
+					afterLastClose = jinja2.FilterLast(parts)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content = runtime.MethodLstripChars(afterLastClose, runtime.Str("\n"))
+					content = jinja2.MethodLstripChars(afterLastClose, jinja2.Str("\n"))
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
-				w.WriteStr(runtime.MethodStrip(reasoningContent))
+				w.WriteStr(jinja2.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content).Truthy() {
+			if jinja2.MethodStrip(content).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.MethodStrip(content))
+				w.WriteStr(jinja2.MethodStrip(content))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
 			mToolCalls := m.Attr("tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
-				for _, tc := range runtime.Iterate(w, mToolCalls) {
-					var tcObj runtime.Value
+				for _, tc := range jinja2.Iterate(w, mToolCalls) {
+					var tcObj jinja2.Value
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
@@ -199,9 +199,9 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(tcObj.Attr("name"))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
 					tcObjArguments := tcObj.Attr("arguments")
-					if runtime.IsMapping(tcObjArguments) {
+					if jinja2.IsMapping(tcObjArguments) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
-						keys, values := runtime.DictItems(tcObjArguments)
+						keys, values := jinja2.DictItems(tcObjArguments)
 						for i := range w.Count(len(keys)) {
 							k := keys[i]
 							v := values[i]
@@ -210,7 +210,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 							w.Write(k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
-							if !runtime.IsString(v) {
+							if !jinja2.IsString(v) {
 								w.WriteJSON(v, nil, nil)
 							} else {
 								w.Write(v)
@@ -227,13 +227,13 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "tool") {
+		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
 			mContent := m.Attr("content")
-			if runtime.IsString(mContent) {
+			if jinja2.IsString(mContent) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -244,11 +244,11 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106:16 {% for tr in m.content %}
-				for _, tr := range runtime.Iterate(w, mContent) {
+				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput) {
+					if jinja2.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
 						w.Write(tr)
@@ -256,7 +256,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "system") {
+		} else if jinja2.EqStr(mRole, "system") {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
@@ -267,7 +267,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if jinja2.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -278,7 +278,7 @@ func renderGlm45(w *runtime.Writer, in *runtime.Input) {
 // renderGlm45Llama renders glm_4_5.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGlm45 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
+func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -288,135 +288,135 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// glm_4_5.jinja:11:1 {{ tool | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// glm_4_5.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// glm_4_5.jinja:25:9 {{- content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.LlamaCallTest("string", item, nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
+				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 				}
 			}
 		} else {
 			// glm_4_5.jinja:34:9 {%- else -%}
 			// glm_4_5.jinja:35:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 		}
 	}
 	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// glm_4_5.jinja:39:1 {%- for m in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// glm_4_5.jinja:44:1 {% for m in messages %}
-	var userContent runtime.Value
-	var reasoningContent runtime.Value
-	var content runtime.Value
-	var parts runtime.Value
-	var beforeFirstClose runtime.Value
-	var innerParts runtime.Value
-	var extractedReasoning runtime.Value
-	var afterLastClose runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var userContent jinja2.Value
+	var reasoningContent jinja2.Value
+	var content jinja2.Value
+	var parts jinja2.Value
+	var beforeFirstClose jinja2.Value
+	var innerParts jinja2.Value
+	var extractedReasoning jinja2.Value
+	var afterLastClose jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		m := items2[i]
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := runtime.LlamaAttr(m, "role")
-		if runtime.EqStr(mRole, "user") {
+		mRole := jinja2.LlamaAttr(m, "role")
+		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(runtime.LlamaAttr(m, "content"))
+				visibleText(jinja2.LlamaAttr(m, "content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
-			runtime.LlamaWrite(w, userContent)
+			jinja2.LlamaWrite(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(userContent, "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
+			if (jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !jinja2.LlamaCallMethod(userContent, "endswith", []jinja2.Value{jinja2.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(mRole, "assistant") {
+		} else if jinja2.EqStr(mRole, "assistant") {
 			// glm_4_5.jinja:49:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// glm_4_5.jinja:51:1 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(runtime.LlamaAttr(m, "content"))
+				visibleText(jinja2.LlamaAttr(m, "content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
-			if runtime.LlamaCallTest("string", mReasoningContent, nil, nil) {
+			mReasoningContent := jinja2.LlamaAttr(m, "reasoning_content")
+			if jinja2.LlamaCallTest("string", mReasoningContent, nil, nil) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
 				// glm_4_5.jinja:55:5 {%- else %}
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+					parts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
-					beforeFirstClose = runtime.LlamaCallFilter("first", parts, nil, nil)
+					beforeFirstClose = jinja2.LlamaCallFilter("first", parts, nil, nil)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = runtime.LlamaCallMethod(runtime.LlamaCallMethod(beforeFirstClose, "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil)
+					innerParts = jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(beforeFirstClose, "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil)
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
-					extractedReasoning = runtime.LlamaCallFilter("last", innerParts, nil, nil)
+					extractedReasoning = jinja2.LlamaCallFilter("last", innerParts, nil, nil)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = runtime.LlamaCallMethod(extractedReasoning, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(extractedReasoning, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
-					afterLastClose = runtime.LlamaCallFilter("last", parts, nil, nil)
+					afterLastClose = jinja2.LlamaCallFilter("last", parts, nil, nil)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content = runtime.LlamaCallMethod(afterLastClose, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(afterLastClose, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<think>"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if runtime.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
+			if jinja2.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallMethod(content, "strip", nil, nil)))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallMethod(content, "strip", nil, nil)))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
+			mToolCalls := jinja2.LlamaAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
-				var tcObj runtime.Value
-				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
+				var tcObj jinja2.Value
+				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(mToolCalls)) {
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
-					tcFunction := runtime.LlamaAttr(tc, "function")
+					tcFunction := jinja2.LlamaAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
@@ -426,24 +426,24 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 						tcObj = tc
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<tool_call>"), runtime.LlamaAttr(tcObj, "name")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<tool_call>"), jinja2.LlamaAttr(tcObj, "name")))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
-					tcObjArguments := runtime.LlamaAttr(tcObj, "arguments")
-					if runtime.LlamaCallTest("mapping", tcObjArguments, nil, nil) {
+					tcObjArguments := jinja2.LlamaAttr(tcObj, "arguments")
+					if jinja2.LlamaCallTest("mapping", tcObjArguments, nil, nil) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(tcObjArguments, "items", nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(tcObjArguments, "items", nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85:10 {{ k }}
-							runtime.LlamaWrite(w, k)
+							jinja2.LlamaWrite(w, k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
-							if !runtime.LlamaCallTest("string", v, nil, nil) {
-								runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, nil))
+							if !jinja2.LlamaCallTest("string", v, nil, nil) {
+								jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, nil))
 							} else {
-								runtime.LlamaWrite(w, v)
+								jinja2.LlamaWrite(w, v)
 							}
 							w.WriteString("</arg_value>")
 						}
@@ -451,47 +451,47 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 						// glm_4_5.jinja:88:5 {%- else -%}
 						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93:12 {{ tc_obj.arguments }}
-						runtime.LlamaWrite(w, tcObjArguments)
+						jinja2.LlamaWrite(w, tcObjArguments)
 						w.WriteString("</arg_value>")
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "tool") {
+		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			mContent := runtime.LlamaAttr(m, "content")
-			if runtime.LlamaCallTest("string", mContent, nil, nil) {
+			mContent := jinja2.LlamaAttr(m, "content")
+			if jinja2.LlamaCallTest("string", mContent, nil, nil) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// glm_4_5.jinja:103:1 {{- m.content }}
-				runtime.LlamaWrite(w, mContent)
+				jinja2.LlamaWrite(w, mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106:16 {% for tr in m.content %}
-				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(mContent)) {
+				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(mContent)) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
-						runtime.LlamaWrite(w, trOutput)
+					trOutput := jinja2.LlamaAttr(tr, "output")
+					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
+						jinja2.LlamaWrite(w, trOutput)
 					} else {
-						runtime.LlamaWrite(w, tr)
+						jinja2.LlamaWrite(w, tr)
 					}
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "system") {
+		} else if jinja2.EqStr(mRole, "system") {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(m, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(m, "content"))
 			}))
 		}
 	}
@@ -499,7 +499,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -509,7 +509,7 @@ func renderGlm45Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGlm45 is the position table of glm_4_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGlm45 = []runtime.Span{
+var spansGlm45 = []jinja2.Span{
 	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
 	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
 	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // GLM46 is the chat template llama.cpp/GLM-4.6.jinja.
-var GLM46 = &runtime.Template{
+var GLM46 = &jinja2.Template{
 	Aliases: []string{"e5435142af633e74102a951ce8e51e37c2541d1036f80752a37d359a7383c4eb", "e6e2ddfb13f8aef529a869e362f74743725c0919b8675139b93c0cb1623796c8"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var GLM46 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGLM46 renders GLM-4.6.jinja.
-func renderGLM46(w *runtime.Writer, in *runtime.Input) {
+func renderGLM46(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -54,29 +54,29 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// GLM-4.6.jinja:25:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
 					w.Write(item.Attr("text"))
-				} else if runtime.IsString(item) {
+				} else if jinja2.IsString(item) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
 					w.Write(item)
@@ -89,83 +89,83 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(m.Attr("role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		m := items2[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
+		var reasoningContent jinja2.Value
+		var content jinja2.Value
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
 		mRole := m.Attr("role")
-		if runtime.EqStr(mRole, "user") {
+		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
 			visibleText(m.Attr("content"))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (runtime.IsDefined(enableThinking) && !enableThinking.Truthy()) && !runtime.MethodEndswith(w.Capture(func() {
+			if (jinja2.IsDefined(enableThinking) && !enableThinking.Truthy()) && !jinja2.MethodEndswith(w.Capture(func() {
 				visibleText(m.Attr("content"))
-			}), runtime.Str("/nothink")).Truthy() {
+			}), jinja2.Str("/nothink")).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(mRole, "assistant") {
+		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.6.jinja:48:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50:1 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
 				visibleText(m.Attr("content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
 			mReasoningContent := m.Attr("reasoning_content")
-			if runtime.IsString(mReasoningContent) {
+			if jinja2.IsString(mReasoningContent) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
 				// GLM-4.6.jinja:54:5 {%- else %}
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
 				w.WriteString("\n<think>")
-				w.WriteStr(runtime.MethodStrip(reasoningContent))
+				w.WriteStr(jinja2.MethodStrip(reasoningContent))
 				w.WriteString("</think>")
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if runtime.MethodStrip(content).Truthy() {
+			if jinja2.MethodStrip(content).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
 				w.WriteString("\n")
-				w.WriteStr(runtime.MethodStrip(content))
+				w.WriteStr(jinja2.MethodStrip(content))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
 			mToolCalls := m.Attr("tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
-				for _, tc := range runtime.Iterate(w, mToolCalls) {
-					var args runtime.Value
+				for _, tc := range jinja2.Iterate(w, mToolCalls) {
+					var args jinja2.Value
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
 					tcFunction := tc.Attr("function")
 					if tcFunction.Truthy() {
@@ -177,18 +177,18 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(tc.Attr("name"))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = runtime.Or(tc.Attr("arguments"), func() runtime.Value {
-						return runtime.DictOf()
+					args = jinja2.Or(tc.Attr("arguments"), func() jinja2.Value {
+						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
-					if !runtime.IsMapping(args) {
+					if !jinja2.IsMapping(args) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Invalid tool call arguments passed: "), runtime.FilterString(args))))
+						w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Invalid tool call arguments passed: "), jinja2.FilterString(args))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args)
+					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
 						k := keys[i]
 						v := values[i]
@@ -197,8 +197,8 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 						w.Write(k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v) {
-							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						if !jinja2.IsString(v) {
+							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							w.Write(v)
 						}
@@ -207,13 +207,13 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "tool") {
+		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
 			mContent := m.Attr("content")
-			if runtime.IsString(mContent) {
+			if jinja2.IsString(mContent) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
@@ -224,11 +224,11 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93:16 {% for tr in m.content %}
-				for _, tr := range runtime.Iterate(w, mContent) {
+				for _, tr := range jinja2.Iterate(w, mContent) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput) {
+					if jinja2.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
 						w.Write(tr)
@@ -236,7 +236,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "system") {
+		} else if jinja2.EqStr(mRole, "system") {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
@@ -247,7 +247,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.IsDefined(enableThinking) && !enableThinking.Truthy() {
+		if jinja2.IsDefined(enableThinking) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -258,7 +258,7 @@ func renderGLM46(w *runtime.Writer, in *runtime.Input) {
 // renderGLM46Llama renders GLM-4.6.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGLM46 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
+func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -268,192 +268,192 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
 	}
 	// GLM-4.6.jinja:23:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// GLM-4.6.jinja:25:9 {{- content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.LlamaCallTest("string", item, nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
+				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 				}
 			}
 		} else {
 			// GLM-4.6.jinja:34:9 {%- else -%}
 			// GLM-4.6.jinja:35:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 		}
 	}
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
-	var reasoningContent runtime.Value
-	var content runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var reasoningContent jinja2.Value
+	var content jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := runtime.LlamaAttr(m, "role")
-		if runtime.EqStr(mRole, "user") {
+		mRole := jinja2.LlamaAttr(m, "role")
+		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(m, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(m, "content"))
 			}))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !runtime.LlamaCallMethod(w.Capture(func() {
-				visibleText(runtime.LlamaAttr(m, "content"))
-			}), "endswith", []runtime.Value{runtime.Str("/nothink")}, nil).Truthy() {
+			if (jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !jinja2.LlamaCallMethod(w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(m, "content"))
+			}), "endswith", []jinja2.Value{jinja2.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
 			}
-		} else if runtime.EqStr(mRole, "assistant") {
+		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.6.jinja:48:5 {%- elif m.role == 'assistant' -%}
 			w.WriteString("<|assistant|>")
 			// GLM-4.6.jinja:50:1 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(runtime.LlamaAttr(m, "content"))
+				visibleText(jinja2.LlamaAttr(m, "content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := runtime.LlamaAttr(m, "reasoning_content")
-			if runtime.LlamaCallTest("string", mReasoningContent, nil, nil) {
+			mReasoningContent := jinja2.LlamaAttr(m, "reasoning_content")
+			if jinja2.LlamaCallTest("string", mReasoningContent, nil, nil) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
 				// GLM-4.6.jinja:54:5 {%- else %}
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<think>"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("</think>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<think>"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if runtime.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
+			if jinja2.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallMethod(content, "strip", nil, nil)))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallMethod(content, "strip", nil, nil)))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			mToolCalls := runtime.LlamaAttr(m, "tool_calls")
+			mToolCalls := jinja2.LlamaAttr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
-				var args runtime.Value
-				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(mToolCalls)) {
+				var args jinja2.Value
+				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(mToolCalls)) {
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
-					tcFunction := runtime.LlamaAttr(tc, "function")
+					tcFunction := jinja2.LlamaAttr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<tool_call>"), runtime.LlamaAttr(tc, "name")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<tool_call>"), jinja2.LlamaAttr(tc, "name")))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = runtime.Or(runtime.LlamaAttr(tc, "arguments"), func() runtime.Value {
-						return runtime.DictOf()
+					args = jinja2.Or(jinja2.LlamaAttr(tc, "arguments"), func() jinja2.Value {
+						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
-					if !runtime.LlamaCallTest("mapping", args, nil, nil) {
+					if !jinja2.LlamaCallTest("mapping", args, nil, nil) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Invalid tool call arguments passed: "), runtime.LlamaCallFilter("string", args, nil, nil))))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid tool call arguments passed: "), jinja2.LlamaCallFilter("string", args, nil, nil))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79:10 {{ k }}
-						runtime.LlamaWrite(w, k)
+						jinja2.LlamaWrite(w, k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.LlamaCallTest("string", v, nil, nil) {
-							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+						if !jinja2.LlamaCallTest("string", v, nil, nil) {
+							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
-							runtime.LlamaWrite(w, v)
+							jinja2.LlamaWrite(w, v)
 						}
 						w.WriteString("</arg_value>\n")
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "tool") {
+		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			mContent := runtime.LlamaAttr(m, "content")
-			if runtime.LlamaCallTest("string", mContent, nil, nil) {
+			mContent := jinja2.LlamaAttr(m, "content")
+			if jinja2.LlamaCallTest("string", mContent, nil, nil) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// GLM-4.6.jinja:90:1 {{- m.content }}
-				runtime.LlamaWrite(w, mContent)
+				jinja2.LlamaWrite(w, mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93:16 {% for tr in m.content %}
-				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(mContent)) {
+				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(mContent)) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
-						runtime.LlamaWrite(w, trOutput)
+					trOutput := jinja2.LlamaAttr(tr, "output")
+					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
+						jinja2.LlamaWrite(w, trOutput)
 					} else {
-						runtime.LlamaWrite(w, tr)
+						jinja2.LlamaWrite(w, tr)
 					}
 					w.WriteString("\n</tool_response>")
 				}
 			}
-		} else if runtime.EqStr(mRole, "system") {
+		} else if jinja2.EqStr(mRole, "system") {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(m, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(m, "content"))
 			}))
 		}
 	}
@@ -461,7 +461,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -471,7 +471,7 @@ func renderGLM46Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGLM46 is the position table of GLM-4.6.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGLM46 = []runtime.Span{
+var spansGLM46 = []jinja2.Span{
 	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
 	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
 	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},

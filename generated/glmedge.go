@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Glmedge is the chat template builtin/glmedge.jinja.
-var Glmedge = &runtime.Template{
+var Glmedge = &jinja2.Template{
 	Aliases: []string{"e726435b79668ef96728279eaf17bf2d81a2357e352cae4907aca83dc08a3448", "1e15a51aafe8897ed963c8cbbbb2f1e4ccbba896be05980921a1c5bc74f69420"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var Glmedge = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGlmedge renders glmedge.jinja.
-func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
+func renderGlmedge(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// glmedge.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
@@ -60,19 +60,19 @@ func renderGlmedge(w *runtime.Writer, in *runtime.Input) {
 // renderGlmedgeLlama renders glmedge.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGlmedge with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGlmedgeLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGlmedgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// glmedge.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")))
 	}
 	w.WriteString("<|assistant|>")
 }
 
 // spansGlmedge is the position table of glmedge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGlmedge = []runtime.Span{
+var spansGlmedge = []jinja2.Span{
 	{From: 50, To: 57, Line: 8, Col: 1, Construct: "for"},
 	{From: 52, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
 	{From: 66, To: 70, Line: 8, Col: 1, Construct: "for"},

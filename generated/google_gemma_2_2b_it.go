@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // GoogleGemma22bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
-var GoogleGemma22bIt = &runtime.Template{
+var GoogleGemma22bIt = &jinja2.Template{
 	Aliases: []string{"5da48a816016e3d09e16fff7dd21a6059d66fe8de5d99883bc96890993c32091"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         false,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,35 +41,35 @@ var GoogleGemma22bIt = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGoogleGemma22bIt renders google-gemma-2-2b-it.jinja.
-func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
+func renderGoogleGemma22bIt(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
 	w.Write(bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
-	if runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		w.Write(runtime.RaiseException(in, runtime.Str("System role not supported")))
+		w.Write(jinja2.RaiseException(in, jinja2.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var role runtime.Value
+		var role jinja2.Value
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
 		messageRole := message.ItemStr("role")
-		if runtime.Ne(runtime.Bool(runtime.EqStr(messageRole, "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(messageRole, "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			w.Write(runtime.RaiseException(in, runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
-			role = runtime.Str("model")
+			role = jinja2.Str("model")
 		} else {
 			// google-gemma-2-2b-it.jinja:1:379 {% else %}
 			// google-gemma-2-2b-it.jinja:1:386 {% set role = message['role'] %}
@@ -79,7 +79,7 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<start_of_turn>")
 		w.WriteStr(role)
 		w.WriteString("\n")
-		w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+		w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
 		w.WriteString("<end_of_turn>\n")
 	}
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
@@ -91,39 +91,39 @@ func renderGoogleGemma22bIt(w *runtime.Writer, in *runtime.Input) {
 // renderGoogleGemma22bItLlama renders google-gemma-2-2b-it.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGoogleGemma22bIt with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGoogleGemma22bItLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
-	if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System role not supported")))
+		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
-	var role runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var role jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
-			role = runtime.Str("model")
+			role = jinja2.Str("model")
 		} else {
 			// google-gemma-2-2b-it.jinja:1:379 {% else %}
 			// google-gemma-2-2b-it.jinja:1:386 {% set role = message['role'] %}
 			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("<start_of_turn>"), role, runtime.Str("\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<end_of_turn>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<end_of_turn>\n")))
 	}
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -133,7 +133,7 @@ func renderGoogleGemma22bItLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGoogleGemma22bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma22bIt = []runtime.Span{
+var spansGoogleGemma22bIt = []jinja2.Span{
 	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 54, To: 57, Line: 1, Col: 16, Construct: "if"},
 	{From: 56, To: 56, Line: 1, Col: 56, Construct: "{{ }}"},

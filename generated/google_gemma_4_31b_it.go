@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // GoogleGemma431BIt is the chat template llama.cpp/google-gemma-4-31B-it.jinja.
-var GoogleGemma431BIt = &runtime.Template{
+var GoogleGemma431BIt = &jinja2.Template{
 	Aliases: []string{"a727194b8fd2c1099758afb584f88e44b938f8211a6a261759a83b6418a370c8", "1d35a24a2a63cc600c0cab43628a6df4cd3318e959b03307cf5f9f7e29ecf783"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,47 +41,47 @@ var GoogleGemma431BIt = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGoogleGemma431BIt renders google-gemma-4-31B-it.jinja.
-func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
-	formatArgument2 := runtime.Undefined("format_argument")
-	ns := runtime.Undefined("ns")
+func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
+	formatArgument2 := jinja2.Undefined("format_argument")
+	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(runtime.Value, runtime.Value)
-	formatParameters = func(properties, required runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		var standardKeys runtime.Value
-		var ns runtime.Value
+	var formatParameters func(jinja2.Value, jinja2.Value)
+	formatParameters = func(properties, required jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		var standardKeys jinja2.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		keys, values := jinja2.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			var addComma runtime.Value
-			var nsItems runtime.Value
+			var addComma jinja2.Value
+			var nsItems jinja2.Value
 			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
-			addComma = runtime.Bool(false)
+			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
-			if runtime.NotIn(key, standardKeys) {
+			if jinja2.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
 				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
@@ -93,11 +93,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
-				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+				if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
@@ -107,59 +107,59 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:16:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:16:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
-						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+						w.Write(jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
-					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:21:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:21:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("items:{")
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
 							itemKey := keys[i]
 							itemValue := values[i]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue) {
+							if !jinja2.IsNone(itemValue) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.CheckNamespace(nsItems)
+								jinja2.CheckNamespace(nsItems)
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%}
-								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								jinja2.SetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// google-gemma-4-31B-it.jinja:28:29 {%- if item_key == 'properties' -%}
-								if runtime.EqStr(itemKey, "properties") {
+								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue) {
+									if jinja2.IsMapping(itemValue) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
-											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+											formatParameters(itemValue, jinja2.FilterDefault(valueItems.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if jinja2.EqStr(itemKey, "required") {
 									// google-gemma-4-31B-it.jinja:34:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36:33 {%- for req_item in item_value -%}
-									items := runtime.Iterate(w, itemValue)
+									items := jinja2.Iterate(w, itemValue)
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
@@ -172,18 +172,18 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue) {
+									if jinja2.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
@@ -191,7 +191,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 									w.Write(itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
-									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+									w.Write(jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -206,30 +206,30 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// google-gemma-4-31B-it.jinja:56:41 {%- else -%}
 						// google-gemma-4-31B-it.jinja:56:50 {%- set add_comma = true -%}
-						addComma = runtime.Bool(true)
+						addComma = jinja2.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
-				if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+				if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
-					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+					if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:61:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:61:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
-							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(valueProperties, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if runtime.IsMapping(value) {
+					} else if jinja2.IsMapping(value) {
 						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -237,12 +237,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:66:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:66:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
-							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(value, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
@@ -255,11 +255,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:72:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:72:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
+						items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -280,20 +280,20 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// google-gemma-4-31B-it.jinja:81:37 {%- else -%}
 					// google-gemma-4-31B-it.jinja:81:46 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				w.Write(runtime.FilterUpper(valueType))
+				w.Write(jinja2.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
 	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData runtime.Value) {
-		toolData = runtime.Param(toolData, "tool_data")
-		var params runtime.Value
-		var responseDeclaration runtime.Value
+	formatFunctionDeclaration := func(toolData jinja2.Value) {
+		toolData = jinja2.Param(toolData, "tool_data")
+		var params jinja2.Value
+		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := toolData.ItemStr("function")
@@ -322,7 +322,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
-				items := runtime.Iterate(w, paramsRequired)
+				items := jinja2.Iterate(w, paramsRequired)
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
@@ -341,12 +341,12 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				w.Write(runtime.FilterUpper(paramsType))
+				w.Write(jinja2.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
-		if runtime.In(runtime.Str("response"), toolDataFunction) {
+		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
@@ -360,30 +360,30 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+			if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				w.Write(runtime.FilterUpper(responseDeclarationType))
+				w.Write(jinja2.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
 	// google-gemma-4-31B-it.jinja:118:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(runtime.Value, runtime.Value)
-	formatArgument = func(argument, escapeKeys runtime.Value) {
-		argument = runtime.Param(argument, "argument")
+	var formatArgument func(jinja2.Value, jinja2.Value)
+	formatArgument = func(argument, escapeKeys jinja2.Value) {
+		argument = jinja2.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
-			escapeKeys = runtime.Bool(true)
+			escapeKeys = jinja2.Bool(true)
 		}
-		var ns runtime.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
-		if runtime.IsString(argument) {
+		if jinja2.IsString(argument) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if runtime.IsBoolean(argument) {
+		} else if jinja2.IsBoolean(argument) {
 			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -391,13 +391,13 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument) {
+		} else if jinja2.IsMapping(argument) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
-			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			keys, values := jinja2.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				value := values[i]
@@ -406,9 +406,9 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
@@ -427,11 +427,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument) {
+		} else if jinja2.IsSequence(argument) {
 			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
-			items := runtime.Iterate(w, argument)
+			items := jinja2.Iterate(w, argument)
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
@@ -450,50 +450,50 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.Write(argument)
 		}
 	}
-	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		formatArgument(args[0], args[1])
 	})
 	// google-gemma-4-31B-it.jinja:148:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text runtime.Value) {
-		text = runtime.Param(text, "text")
-		var ns runtime.Value
+	stripThinking := func(text jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
+		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
-			if runtime.In(runtime.Str("<|channel>"), part) {
+			if jinja2.In(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
+		w.Write(jinja2.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
-	formatToolResponseBlock := func(toolName, response runtime.Value) {
-		toolName = runtime.Param(toolName, "tool_name")
-		response = runtime.Param(response, "response")
+	formatToolResponseBlock := func(toolName, response jinja2.Value) {
+		toolName = jinja2.Param(toolName, "tool_name")
+		response = jinja2.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
-		if runtime.IsMapping(response) {
+		if jinja2.IsMapping(response) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
 			w.WriteString("response:")
 			w.WriteStr(toolName)
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
-			keys, values := runtime.DictsortPairs(response, nil, nil)
+			keys, values := jinja2.DictsortPairs(response, nil, nil)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				value := values[i]
@@ -502,7 +502,7 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
 				w.Write(w.Capture(func() {
-					formatArgument(value, runtime.Bool(false))
+					formatArgument(value, jinja2.Bool(false))
 				}))
 				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
 				if !(i == len(keys)-1) {
@@ -517,95 +517,95 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(toolName)
 			w.WriteString("{value:")
 			w.WriteStr(w.Capture(func() {
-				formatArgument(response, runtime.Bool(false))
+				formatArgument(response, jinja2.Bool(false))
 			}))
 			w.WriteString("}")
 		}
 		w.WriteString("<tool_response|>")
 	}
 	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := messages.ItemInt(0)
-		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
+		if jinja2.InStrs(messages0.ItemStr("role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
+			w.Write(jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
-			for _, tool := range runtime.Iterate(w, tools) {
+			for _, tool := range jinja2.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				w.Write(runtime.FilterTrim(w.Capture(func() {
+				w.Write(jinja2.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
-	nsTurnLastUserIdx := runtime.Int(-1)
+	nsTurnLastUserIdx := jinja2.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.FilterLength(loopMessages))) {
+	for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.FilterLength(loopMessages))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
-		if runtime.EqStr(loopMessages.Item(i).ItemStr("role"), "user") {
+		if jinja2.EqStr(loopMessages.Item(i).ItemStr("role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
 			nsTurnLastUserIdx = i
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
-	items := runtime.Iterate(w, loopMessages)
+	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		var role runtime.Value
-		var continueSameModelTurn runtime.Value
-		var thinkingText runtime.Value
+		var role jinja2.Value
+		var continueSameModelTurn jinja2.Value
+		var thinkingText jinja2.Value
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
-		if !runtime.EqStr(message.ItemStr("role"), "tool") {
+		if !jinja2.EqStr(message.ItemStr("role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.None())
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			if runtime.EqStr(message.ItemStr("role"), "assistant") {
-				role = runtime.Str("model")
+			if jinja2.EqStr(message.ItemStr("role"), "assistant") {
+				role = jinja2.Str("model")
 			} else {
 				role = message.ItemStr("role")
 			}
 			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
-			prevNtRole := runtime.None()
+			prevNtRole := jinja2.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.Int(int64(i)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+				for _, j := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
-						if !runtime.EqStr(loopMessages.Item(j).ItemStr("role"), "tool") {
+						if !jinja2.EqStr(loopMessages.Item(j).ItemStr("role"), "tool") {
 							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
 							prevNtRole = loopMessages.Item(j).ItemStr("role")
 							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
@@ -615,8 +615,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:230:5 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
-			continueSameModelTurn = runtime.And(runtime.Bool(runtime.EqStr(role, "model")), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(prevNtRole, "assistant"))
+			continueSameModelTurn = jinja2.And(jinja2.Bool(jinja2.EqStr(role, "model")), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(prevNtRole, "assistant"))
 			})
 			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
 			if !continueSameModelTurn.Truthy() {
@@ -626,11 +626,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\n")
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning")), func() runtime.Value {
-				return runtime.MethodGet(message, runtime.Str("reasoning_content"))
+			thinkingText = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("reasoning")), func() jinja2.Value {
+				return jinja2.MethodGet(message, jinja2.Str("reasoning_content"))
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if (thinkingText.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
 				w.WriteString("<|channel>thought\n")
 				w.WriteStr(thinkingText)
@@ -640,8 +640,8 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := message.ItemStr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var function runtime.Value
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+					var function jinja2.Value
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
 					function = toolCall.ItemStr("function")
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
@@ -650,11 +650,11 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{")
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
 					functionArguments := function.ItemStr("arguments")
-					if runtime.IsMapping(functionArguments) {
+					if jinja2.IsMapping(functionArguments) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+						keys, values := jinja2.DictsortPairs(functionArguments, nil, nil)
 						for i := range w.Count(len(keys)) {
 							key := keys[i]
 							value := values[i]
@@ -669,10 +669,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
 							w.Write(w.Capture(func() {
-								formatArgument(value, runtime.Bool(false))
+								formatArgument(value, jinja2.Bool(false))
 							}))
 						}
-					} else if runtime.IsString(functionArguments) {
+					} else if jinja2.IsString(functionArguments) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
 						w.Write(functionArguments)
@@ -680,36 +680,36 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("}<tool_call|>")
 				}
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
-				runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+				jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_responses")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_responses")).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
-				for _, toolResponse := range runtime.Iterate(w, message.ItemStr("tool_responses")) {
+				for _, toolResponse := range jinja2.Iterate(w, message.ItemStr("tool_responses")) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					formatToolResponseBlock(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil), toolResponse.ItemStr("response"))
+					formatToolResponseBlock(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil), toolResponse.ItemStr("response"))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 				}
-			} else if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			} else if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				for _, k := range runtime.Iterate(w, runtime.Range(in, runtime.Add(runtime.Int(int64(i)), runtime.Int(1)), runtime.FilterLength(loopMessages))) {
-					var follow runtime.Value
-					var toolBody runtime.Value
+				for _, k := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.FilterLength(loopMessages))) {
+					var follow jinja2.Value
+					var toolBody jinja2.Value
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
-					} else if !runtime.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
+					} else if !jinja2.EqStr(loopMessages.Item(k).ItemStr("role"), "tool") {
 						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
 						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
 						nsToolScanStopped = true
@@ -718,31 +718,31 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
 						follow = loopMessages.Item(k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := runtime.FilterDefault(runtime.MethodGet(follow, runtime.Str("name")), []runtime.Value{runtime.Str("unknown")}, nil)
+						nsTnameName := jinja2.FilterDefault(jinja2.MethodGet(follow, jinja2.Str("name")), []jinja2.Value{jinja2.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
-						for _, tc := range runtime.Iterate(w, messageToolCalls) {
+						for _, tc := range jinja2.Iterate(w, messageToolCalls) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if runtime.Eq(runtime.MethodGet(tc, runtime.Str("id")), runtime.MethodGet(follow, runtime.Str("tool_call_id"))) {
+							if jinja2.Eq(jinja2.MethodGet(tc, jinja2.Str("id")), jinja2.MethodGet(follow, jinja2.Str("tool_call_id"))) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
 								nsTnameName = tc.ItemStr("function").ItemStr("name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = runtime.MethodGet(follow, runtime.Str("content"))
+						toolBody = jinja2.MethodGet(follow, jinja2.Str("content"))
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
-						if runtime.IsString(toolBody) {
+						if jinja2.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
 							formatToolResponseBlock(nsTnameName, toolBody)
-						} else if runtime.IsSequence(toolBody) && !runtime.IsString(toolBody) {
+						} else if jinja2.IsSequence(toolBody) && !jinja2.IsString(toolBody) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
-							nsTxtS := runtime.Str("")
+							nsTxtS := jinja2.Str("")
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
-							for _, part := range runtime.Iterate(w, toolBody) {
+							for _, part := range jinja2.Iterate(w, toolBody) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if runtime.EqStr(runtime.MethodGet(part, runtime.Str("type")), "text") {
+								if jinja2.EqStr(jinja2.MethodGet(part, jinja2.Str("type")), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = runtime.Add(nsTxtS, runtime.FilterDefault(runtime.MethodGet(part, runtime.Str("text")), []runtime.Value{runtime.Str("")}, nil))
+									nsTxtS = jinja2.Add(nsTxtS, jinja2.FilterDefault(jinja2.MethodGet(part, jinja2.Str("text")), []jinja2.Value{jinja2.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
@@ -755,68 +755,68 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
 						nsTrOutFlag = true
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
-				if runtime.EqStr(role, "model") {
+				if jinja2.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
 					stripThinking(messageContent)
 				} else {
 					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
-					w.Write(runtime.FilterTrim(messageContent, nil, nil))
+					w.Write(jinja2.FilterTrim(messageContent, nil, nil))
 				}
-			} else if runtime.IsSequence(messageContent) {
+			} else if jinja2.IsSequence(messageContent) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
-				for _, item := range runtime.Iterate(w, messageContent) {
+				for _, item := range jinja2.Iterate(w, messageContent) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
 					itemType := item.ItemStr("type")
-					if runtime.EqStr(itemType, "text") {
+					if jinja2.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
-						if runtime.EqStr(role, "model") {
+						if jinja2.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
 							stripThinking(item.ItemStr("text"))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							w.Write(runtime.FilterTrim(item.ItemStr("text"), nil, nil))
+							w.Write(jinja2.FilterTrim(item.ItemStr("text"), nil, nil))
 						}
-					} else if runtime.EqStr(itemType, "image") {
+					} else if jinja2.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-					} else if runtime.EqStr(itemType, "audio") {
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					} else if jinja2.EqStr(itemType, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-					} else if runtime.EqStr(itemType, "video") {
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					} else if jinja2.EqStr(itemType, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
-						runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+						jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			if runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOutFlag {
+			if jinja2.EqStr(ns.Attr("prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !runtime.MethodGet(message, runtime.Str("content")).Truthy()) {
+			} else if !(nsTrOutFlag && !jinja2.MethodGet(message, jinja2.Str("content")).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
@@ -825,10 +825,10 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && !runtime.EqStr(ns.Attr("prev_message_type"), "tool_call") {
+		if !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") && !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
-			if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+			if !jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}
@@ -838,64 +838,64 @@ func renderGoogleGemma431BIt(w *runtime.Writer, in *runtime.Input) {
 // renderGoogleGemma431BItLlama renders google-gemma-4-31B-it.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGoogleGemma431BIt with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
-	formatArgument2 := runtime.Undefined("format_argument")
-	ns := runtime.Undefined("ns")
+	in = jinja2.LlamaOwnInput(in)
+	formatArgument2 := jinja2.Undefined("format_argument")
+	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(runtime.Value, runtime.Value)
-	formatParameters = func(properties, required runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		var standardKeys runtime.Value
-		var ns runtime.Value
+	var formatParameters func(jinja2.Value, jinja2.Value)
+	formatParameters = func(properties, required jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		var standardKeys jinja2.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		var addComma runtime.Value
-		var nsItems runtime.Value
-		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
-			vals := runtime.Unpack(item, 2)
+		var addComma jinja2.Value
+		var nsItems jinja2.Value
+		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", properties, nil, nil))) {
+			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
-			addComma = runtime.Bool(false)
+			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
-			if runtime.LlamaNotIn(key, standardKeys) {
+			if jinja2.LlamaNotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
-				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
-				runtime.LlamaWrite(w, key)
+				jinja2.LlamaWrite(w, key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := runtime.LlamaItemStr(value, "description")
+				valueDescription := jinja2.LlamaItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
-					runtime.LlamaWrite(w, valueDescription)
+					jinja2.LlamaWrite(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
+				valueType := jinja2.LlamaItemStr(value, "type")
+				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
-					valueEnum := runtime.LlamaItemStr(value, "enum")
+					valueEnum := jinja2.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -903,64 +903,64 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:16:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:16:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
-						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+						jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := runtime.LlamaItemStr(value, "items")
-					if runtime.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					valueItems := jinja2.LlamaItemStr(value, "items")
+					if jinja2.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:21:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:21:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("items:{")
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
-							if !runtime.LlamaCallTest("none", itemValue, nil, nil) {
+							if !jinja2.LlamaCallTest("none", itemValue, nil, nil) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
-								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
+								if jinja2.LlamaAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.LlamaCheckNamespace(nsItems)
+								jinja2.LlamaCheckNamespace(nsItems)
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%}
-								runtime.LlamaSetAttr(nsItems, "found_first", runtime.Bool(true))
+								jinja2.LlamaSetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// google-gemma-4-31B-it.jinja:28:29 {%- if item_key == 'properties' -%}
-								if runtime.EqStr(itemKey, "properties") {
+								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
-									if runtime.LlamaCallTest("mapping", itemValue, nil, nil) {
+									if jinja2.LlamaCallTest("mapping", itemValue, nil, nil) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										runtime.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+										jinja2.LlamaWrite(w, w.Capture(func() {
+											formatParameters(itemValue, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if jinja2.EqStr(itemKey, "required") {
 									// google-gemma-4-31B-it.jinja:34:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36:33 {%- for req_item in item_value -%}
-									items := runtime.Iterate(w, runtime.LlamaIterable(itemValue))
+									items := jinja2.Iterate(w, jinja2.LlamaIterable(itemValue))
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
-										runtime.LlamaWrite(w, reqItem)
+										jinja2.LlamaWrite(w, reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -968,26 +968,26 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
-									if runtime.LlamaCallTest("string", itemValue, nil, nil) {
+									if jinja2.LlamaCallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
+										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
+										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
 									// google-gemma-4-31B-it.jinja:48:33 {{ item_key }}
-									runtime.LlamaWrite(w, itemKey)
+									jinja2.LlamaWrite(w, itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
-									runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+									jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -995,37 +995,37 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// google-gemma-4-31B-it.jinja:55:13 {%- if value['nullable'] %}
-				if runtime.LlamaItemStr(value, "nullable").Truthy() {
+				if jinja2.LlamaItemStr(value, "nullable").Truthy() {
 					// google-gemma-4-31B-it.jinja:56:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it.jinja:56:41 {%- else -%}
 						// google-gemma-4-31B-it.jinja:56:50 {%- set add_comma = true -%}
-						addComma = runtime.Bool(true)
+						addComma = jinja2.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
-				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
+				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := runtime.LlamaItemStr(value, "properties")
-					if runtime.LlamaCallTest("defined", valueProperties, nil, nil) && runtime.LlamaCallTest("mapping", valueProperties, nil, nil) {
+					valueProperties := jinja2.LlamaItemStr(value, "properties")
+					if jinja2.LlamaCallTest("defined", valueProperties, nil, nil) && jinja2.LlamaCallTest("mapping", valueProperties, nil, nil) {
 						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
 						} else {
 							// google-gemma-4-31B-it.jinja:61:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:61:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatParameters(valueProperties, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
+					} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
 						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -1033,17 +1033,17 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:66:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:66:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatParameters(value, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
 					// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
-					valueRequired := runtime.LlamaItemStr(value, "required")
+					valueRequired := jinja2.LlamaItemStr(value, "required")
 					if valueRequired.Truthy() {
 						// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -1051,16 +1051,16 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it.jinja:72:45 {%- else -%}
 							// google-gemma-4-31B-it.jinja:72:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("default", valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
-							runtime.LlamaWrite(w, item)
+							jinja2.LlamaWrite(w, item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -1076,54 +1076,54 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// google-gemma-4-31B-it.jinja:81:37 {%- else -%}
 					// google-gemma-4-31B-it.jinja:81:46 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", valueType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
 	// google-gemma-4-31B-it.jinja:86:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData runtime.Value) {
-		toolData = runtime.Param(toolData, "tool_data")
-		var params runtime.Value
-		var responseDeclaration runtime.Value
+	formatFunctionDeclaration := func(toolData jinja2.Value) {
+		toolData = jinja2.Param(toolData, "tool_data")
+		var params jinja2.Value
+		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := runtime.LlamaItemStr(toolData, "function")
-		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "name"))
+		toolDataFunction := jinja2.LlamaItemStr(toolData, "function")
+		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
-		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "description"))
+		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = runtime.LlamaItemStr(toolDataFunction, "parameters")
+		params = jinja2.LlamaItemStr(toolDataFunction, "parameters")
 		// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
-			paramsProperties := runtime.LlamaItemStr(params, "properties")
+			paramsProperties := jinja2.LlamaItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					formatParameters(paramsProperties, runtime.LlamaItemStr(params, "required"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					formatParameters(paramsProperties, jinja2.LlamaItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
-			paramsRequired := runtime.LlamaItemStr(params, "required")
+			paramsRequired := jinja2.LlamaItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(paramsRequired))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramsRequired))
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -1133,51 +1133,51 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
-			paramsType := runtime.LlamaItemStr(params, "type")
+			paramsType := jinja2.LlamaItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", paramsType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
-		if runtime.LlamaIn(runtime.Str("response"), toolDataFunction) {
+		if jinja2.LlamaIn(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = runtime.LlamaItemStr(toolDataFunction, "response")
+			responseDeclaration = jinja2.LlamaItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := runtime.LlamaItemStr(responseDeclaration, "description")
+			responseDeclarationDescription := jinja2.LlamaItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
-				runtime.LlamaWrite(w, responseDeclarationDescription)
+				jinja2.LlamaWrite(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			responseDeclarationType := jinja2.LlamaItemStr(responseDeclaration, "type")
+			if jinja2.EqStr(jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
 	// google-gemma-4-31B-it.jinja:118:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(runtime.Value, runtime.Value)
-	formatArgument = func(argument, escapeKeys runtime.Value) {
-		argument = runtime.Param(argument, "argument")
+	var formatArgument func(jinja2.Value, jinja2.Value)
+	formatArgument = func(argument, escapeKeys jinja2.Value) {
+		argument = jinja2.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
-			escapeKeys = runtime.Bool(true)
+			escapeKeys = jinja2.Bool(true)
 		}
-		var ns runtime.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
-		if runtime.LlamaCallTest("string", argument, nil, nil) {
+		if jinja2.LlamaCallTest("string", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
-		} else if runtime.LlamaCallTest("boolean", argument, nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
+		} else if jinja2.LlamaCallTest("boolean", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1185,49 +1185,49 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.LlamaCallTest("mapping", argument, nil, nil) {
+		} else if jinja2.LlamaCallTest("mapping", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", argument, nil, nil))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", argument, nil, nil))) {
+				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
-				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
-				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), key, runtime.Str("<|\"|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
 				} else {
 					// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
 					// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
-					runtime.LlamaWrite(w, key)
+					jinja2.LlamaWrite(w, key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.LlamaCallTest("sequence", argument, nil, nil) {
+		} else if jinja2.LlamaCallTest("sequence", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(argument))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(argument))
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it.jinja:141:13 {%- if not loop.last %}
@@ -1239,62 +1239,62 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:144:9 {%- else -%}
 			// google-gemma-4-31B-it.jinja:145:9 {{- argument -}}
-			runtime.LlamaWrite(w, argument)
+			jinja2.LlamaWrite(w, argument)
 		}
 	}
-	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Llama:  true,
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		formatArgument(args[0], args[1])
 	})
 	// google-gemma-4-31B-it.jinja:148:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text runtime.Value) {
-		text = runtime.Param(text, "text")
-		var ns runtime.Value
+	stripThinking := func(text jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil))) {
+		for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
-			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
+			if jinja2.LlamaIn(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.LlamaCallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil), 0)))
+				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
-	formatToolResponseBlock := func(toolName, response runtime.Value) {
-		toolName = runtime.Param(toolName, "tool_name")
-		response = runtime.Param(response, "response")
+	formatToolResponseBlock := func(toolName, response jinja2.Value) {
+		toolName = jinja2.Param(toolName, "tool_name")
+		response = jinja2.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
-		if runtime.LlamaCallTest("mapping", response, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", response, nil, nil) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("response:"), toolName, runtime.Str("{")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("response:"), toolName, jinja2.Str("{")))
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", response, nil, nil)))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", response, nil, nil)))
 			for i := range items {
-				vals := runtime.Unpack(items[i], 2)
+				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
-				runtime.LlamaWrite(w, key)
+				jinja2.LlamaWrite(w, key)
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					formatArgument(value, runtime.Bool(false))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					formatArgument(value, jinja2.Bool(false))
 				}))
 				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -1305,97 +1305,97 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
 			// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("response:"), toolName, runtime.Str("{value:")), w.Capture(func() {
-				formatArgument(response, runtime.Bool(false))
-			})), runtime.Str("}")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("response:"), toolName, jinja2.Str("{value:")), w.Capture(func() {
+				formatArgument(response, jinja2.Bool(false))
+			})), jinja2.Str("}")))
 		}
 		w.WriteString("<tool_response|>")
 	}
 	// google-gemma-4-31B-it.jinja:175:1 {%- set ns = namespace(prev_message_type=None) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None())})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("think"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", w.Capture(func() {
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
-	nsTurnLastUserIdx := runtime.Int(-1)
+	nsTurnLastUserIdx := jinja2.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaCallFilter("length", loopMessages, nil, nil)))) {
+	for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaCallFilter("length", loopMessages, nil, nil)))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, i), "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, i), "role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
 			nsTurnLastUserIdx = i
 		}
 	}
 	// google-gemma-4-31B-it.jinja:214:1 {%- for message in loop_messages -%}
-	var role runtime.Value
-	var continueSameModelTurn runtime.Value
-	var thinkingText runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	var role jinja2.Value
+	var continueSameModelTurn jinja2.Value
+	var thinkingText jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
-		if !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.None())
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
-				role = runtime.Str("model")
+			if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+				role = jinja2.Str("model")
 			} else {
-				role = runtime.LlamaItemStr(message, "role")
+				role = jinja2.LlamaItemStr(message, "role")
 			}
 			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
-			prevNtRole := runtime.None()
+			prevNtRole := jinja2.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+				for _, j := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
-						if !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, j), "role"), "tool") {
+						if !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, j), "role"), "tool") {
 							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							prevNtRole = runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, j), "role")
+							prevNtRole = jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, j), "role")
 							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
 							prevNtFound = true
 						}
@@ -1403,41 +1403,41 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// google-gemma-4-31B-it.jinja:230:5 {%- set continue_same_model_turn = (role == 'model' and prev_nt.role == 'assistant') -%}
-			continueSameModelTurn = runtime.And(runtime.Bool(runtime.EqStr(role, "model")), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(prevNtRole, "assistant"))
+			continueSameModelTurn = jinja2.And(jinja2.Bool(jinja2.EqStr(role, "model")), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(prevNtRole, "assistant"))
 			})
 			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
 			if !continueSameModelTurn.Truthy() {
 				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil), func() runtime.Value {
-				return runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
+			thinkingText = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil), func() jinja2.Value {
+				return jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), nsTurnLastUserIdx)) && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if (thinkingText.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|channel>thought\n"), thinkingText, runtime.Str("\n<channel|>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|channel>thought\n"), thinkingText, jinja2.Str("\n<channel|>")))
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
-			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
-				var function runtime.Value
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var function jinja2.Value
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
-					function = runtime.LlamaItemStr(toolCall, "function")
+					function = jinja2.LlamaItemStr(toolCall, "function")
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call>call:"), jinja2.LlamaItemStr(function, "name")), jinja2.Str("{")))
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
-					functionArguments := runtime.LlamaItemStr(function, "arguments")
-					if runtime.LlamaCallTest("mapping", functionArguments, nil, nil) {
+					functionArguments := jinja2.LlamaItemStr(function, "arguments")
+					if jinja2.LlamaCallTest("mapping", functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							key := vals[0]
 							value := vals[1]
 							// google-gemma-4-31B-it.jinja:248:29 {%- if ns_args.found_first %}
@@ -1447,170 +1447,170 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
 							nsArgsFoundFirst = true
 							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
-							runtime.LlamaWrite(w, key)
+							jinja2.LlamaWrite(w, key)
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
-							runtime.LlamaWrite(w, w.Capture(func() {
-								formatArgument(value, runtime.Bool(false))
+							jinja2.LlamaWrite(w, w.Capture(func() {
+								formatArgument(value, jinja2.Bool(false))
 							}))
 						}
-					} else if runtime.LlamaCallTest("string", functionArguments, nil, nil) {
+					} else if jinja2.LlamaCallTest("string", functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
-						runtime.LlamaWrite(w, functionArguments)
+						jinja2.LlamaWrite(w, functionArguments)
 					}
 					w.WriteString("}<tool_call|>")
 				}
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
-				runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+				jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_responses")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_responses")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
-				for _, toolResponse := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_responses"))) {
+				for _, toolResponse := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_responses"))) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					runtime.LlamaWrite(w, w.Capture(func() {
-						formatToolResponseBlock(runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil), runtime.LlamaItemStr(toolResponse, "response"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						formatToolResponseBlock(jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), jinja2.LlamaItemStr(toolResponse, "response"))
 					}))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
-					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 				}
-			} else if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			} else if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
-				var follow runtime.Value
-				var toolBody runtime.Value
-				for _, k := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1)), runtime.LlamaCallFilter("length", loopMessages, nil, nil)))) {
+				var follow jinja2.Value
+				var toolBody jinja2.Value
+				for _, k := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.LlamaCallFilter("length", loopMessages, nil, nil)))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
-					} else if !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(loopMessages, k), "role"), "tool") {
+					} else if !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, k), "role"), "tool") {
 						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
 						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
 						nsToolScanStopped = true
 					} else {
 						// google-gemma-4-31B-it.jinja:275:25 {%- else -%}
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
-						follow = runtime.LlamaItem(loopMessages, k)
+						follow = jinja2.LlamaItem(loopMessages, k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := runtime.LlamaCallFilter("default", runtime.LlamaCallMethod(follow, "get", []runtime.Value{runtime.Str("name")}, nil), []runtime.Value{runtime.Str("unknown")}, nil)
+						nsTnameName := jinja2.LlamaCallFilter("default", jinja2.LlamaCallMethod(follow, "get", []jinja2.Value{jinja2.Str("name")}, nil), []jinja2.Value{jinja2.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
-						for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+						for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if runtime.Eq(runtime.LlamaCallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil), runtime.LlamaCallMethod(follow, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)) {
+							if jinja2.Eq(jinja2.LlamaCallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil), jinja2.LlamaCallMethod(follow, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
-								nsTnameName = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")
+								nsTnameName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = runtime.LlamaCallMethod(follow, "get", []runtime.Value{runtime.Str("content")}, nil)
+						toolBody = jinja2.LlamaCallMethod(follow, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
-						if runtime.LlamaCallTest("string", toolBody, nil, nil) {
+						if jinja2.LlamaCallTest("string", toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							runtime.LlamaWrite(w, w.Capture(func() {
+							jinja2.LlamaWrite(w, w.Capture(func() {
 								formatToolResponseBlock(nsTnameName, toolBody)
 							}))
-						} else if runtime.LlamaCallTest("sequence", toolBody, nil, nil) && !runtime.LlamaCallTest("string", toolBody, nil, nil) {
+						} else if jinja2.LlamaCallTest("sequence", toolBody, nil, nil) && !jinja2.LlamaCallTest("string", toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
-							nsTxtS := runtime.Str("")
+							nsTxtS := jinja2.Str("")
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
-							for _, part := range runtime.Iterate(w, runtime.LlamaIterable(toolBody)) {
+							for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(toolBody)) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if runtime.EqStr(runtime.LlamaCallMethod(part, "get", []runtime.Value{runtime.Str("type")}, nil), "text") {
+								if jinja2.EqStr(jinja2.LlamaCallMethod(part, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = runtime.LlamaAdd(nsTxtS, runtime.LlamaCallFilter("default", runtime.LlamaCallMethod(part, "get", []runtime.Value{runtime.Str("text")}, nil), []runtime.Value{runtime.Str("")}, nil))
+									nsTxtS = jinja2.LlamaAdd(nsTxtS, jinja2.LlamaCallFilter("default", jinja2.LlamaCallMethod(part, "get", []jinja2.Value{jinja2.Str("text")}, nil), []jinja2.Value{jinja2.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
-							runtime.LlamaWrite(w, w.Capture(func() {
+							jinja2.LlamaWrite(w, w.Capture(func() {
 								formatToolResponseBlock(nsTnameName, nsTxtS)
 							}))
 						} else {
 							// google-gemma-4-31B-it.jinja:296:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:297:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							runtime.LlamaWrite(w, w.Capture(func() {
+							jinja2.LlamaWrite(w, w.Capture(func() {
 								formatToolResponseBlock(nsTnameName, toolBody)
 							}))
 						}
 						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
 						nsTrOutFlag = true
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
-						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
-				if runtime.EqStr(role, "model") {
+				if jinja2.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						stripThinking(messageContent)
 					}))
 				} else {
 					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
 				}
-			} else if runtime.LlamaCallTest("sequence", messageContent, nil, nil) {
+			} else if jinja2.LlamaCallTest("sequence", messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
-					itemType := runtime.LlamaItemStr(item, "type")
-					if runtime.EqStr(itemType, "text") {
+					itemType := jinja2.LlamaItemStr(item, "type")
+					if jinja2.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
-						if runtime.EqStr(role, "model") {
+						if jinja2.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
-							runtime.LlamaWrite(w, w.Capture(func() {
-								stripThinking(runtime.LlamaItemStr(item, "text"))
+							jinja2.LlamaWrite(w, w.Capture(func() {
+								stripThinking(jinja2.LlamaItemStr(item, "text"))
 							}))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
+							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(item, "text"), nil, nil))
 						}
-					} else if runtime.EqStr(itemType, "image") {
+					} else if jinja2.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
-						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("image"))
-					} else if runtime.EqStr(itemType, "audio") {
+						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					} else if jinja2.EqStr(itemType, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
-						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("audio"))
-					} else if runtime.EqStr(itemType, "video") {
+						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					} else if jinja2.EqStr(itemType, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
-						runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("video"))
+						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("video"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			if runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
+			if jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy()) {
+			} else if !(nsTrOutFlag && !jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
@@ -1619,10 +1619,10 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		if !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") && !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_call") {
+		if !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
-			if !runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+			if !jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}
@@ -1631,7 +1631,7 @@ func renderGoogleGemma431BItLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGoogleGemma431BIt is the position table of google-gemma-4-31B-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma431BIt = []runtime.Span{
+var spansGoogleGemma431BIt = []jinja2.Span{
 	{From: 57, To: 291, Line: 1, Col: 1, Construct: "macro"},
 	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
 	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // GoogleGemma431BItInterleaved is the chat template llama.cpp/google-gemma-4-31B-it-interleaved.jinja.
-var GoogleGemma431BItInterleaved = &runtime.Template{
+var GoogleGemma431BItInterleaved = &jinja2.Template{
 	Aliases: []string{"c8c27d272381ce3f2632e8ce576cfdc202c105a7d0c9db822c88821eec910aa1", "df900edd2fcee5defc268bee887666c43c976d973bb3e87355b52423a651bf91"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,47 +41,47 @@ var GoogleGemma431BItInterleaved = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGoogleGemma431BItInterleaved renders google-gemma-4-31B-it-interleaved.jinja.
-func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
-	formatArgument2 := runtime.Undefined("format_argument")
-	ns := runtime.Undefined("ns")
+func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
+	formatArgument2 := jinja2.Undefined("format_argument")
+	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(runtime.Value, runtime.Value)
-	formatParameters = func(properties, required runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		var standardKeys runtime.Value
-		var ns runtime.Value
+	var formatParameters func(jinja2.Value, jinja2.Value)
+	formatParameters = func(properties, required jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		var standardKeys jinja2.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		keys, values := runtime.DictsortPairs(properties, nil, nil)
+		keys, values := jinja2.DictsortPairs(properties, nil, nil)
 		for i := range w.Count(len(keys)) {
 			key := keys[i]
 			value := values[i]
-			var addComma runtime.Value
-			var nsItems runtime.Value
+			var addComma jinja2.Value
+			var nsItems jinja2.Value
 			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
-			addComma = runtime.Bool(false)
+			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
-			if runtime.NotIn(key, standardKeys) {
+			if jinja2.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
 				if ns.Attr("found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
 				w.Write(key)
 				w.WriteString(":{")
@@ -93,7 +93,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					w.Write(valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:14:13 {%- if value['nullable'] %}
 				if value.ItemStr("nullable").Truthy() {
@@ -103,13 +103,13 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:15:41 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:15:50 {%- set add_comma = true -%}
-						addComma = runtime.Bool(true)
+						addComma = jinja2.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
 				valueType := value.ItemStr("type")
-				if runtime.EqStr(runtime.FilterUpper(valueType), "STRING") {
+				if jinja2.EqStr(jinja2.FilterUpper(valueType), "STRING") {
 					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
 					valueEnum := value.ItemStr("enum")
 					if valueEnum.Truthy() {
@@ -119,27 +119,27 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						} else {
 							// google-gemma-4-31B-it-interleaved.jinja:20:45 {%- else -%}
 							// google-gemma-4-31B-it-interleaved.jinja:20:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
-						w.Write(runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+						w.Write(jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "OBJECT") {
+				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "OBJECT") {
 					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
 					valueProperties := value.ItemStr("properties")
-					if runtime.IsDefined(valueProperties) && runtime.IsMapping(valueProperties) {
+					if jinja2.IsDefined(valueProperties) && jinja2.IsMapping(valueProperties) {
 						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
-							formatParameters(valueProperties, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(valueProperties, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if runtime.IsMapping(value) {
+					} else if jinja2.IsMapping(value) {
 						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
 						w.Write(w.Capture(func() {
-							formatParameters(value, runtime.FilterDefault(value.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+							formatParameters(value, jinja2.FilterDefault(value.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
@@ -148,7 +148,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.FilterDefault(valueRequired, []runtime.Value{runtime.NewList()}, nil))
+						items := jinja2.Iterate(w, jinja2.FilterDefault(valueRequired, []jinja2.Value{jinja2.NewList()}, nil))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
@@ -162,45 +162,45 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.FilterUpper(valueType), "ARRAY") {
+				} else if jinja2.EqStr(jinja2.FilterUpper(valueType), "ARRAY") {
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
 					valueItems := value.ItemStr("items")
-					if runtime.IsMapping(valueItems) && valueItems.Truthy() {
+					if jinja2.IsMapping(valueItems) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						keys, values := runtime.DictsortPairs(valueItems, nil, nil)
+						keys, values := jinja2.DictsortPairs(valueItems, nil, nil)
 						for i := range w.Count(len(keys)) {
 							itemKey := keys[i]
 							itemValue := values[i]
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
-							if !runtime.IsNone(itemValue) {
+							if !jinja2.IsNone(itemValue) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
 								if nsItems.Attr("found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.CheckNamespace(nsItems)
+								jinja2.CheckNamespace(nsItems)
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%}
-								runtime.SetAttr(nsItems, "found_first", runtime.Bool(true))
+								jinja2.SetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// google-gemma-4-31B-it-interleaved.jinja:47:29 {%- if item_key == 'properties' -%}
-								if runtime.EqStr(itemKey, "properties") {
+								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
-									if runtime.IsMapping(itemValue) {
+									if jinja2.IsMapping(itemValue) {
 										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
 										w.Write(w.Capture(func() {
-											formatParameters(itemValue, runtime.FilterDefault(valueItems.ItemStr("required"), []runtime.Value{runtime.NewList()}, nil))
+											formatParameters(itemValue, jinja2.FilterDefault(valueItems.ItemStr("required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if jinja2.EqStr(itemKey, "required") {
 									// google-gemma-4-31B-it-interleaved.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it-interleaved.jinja:55:33 {%- for req_item in item_value -%}
-									items := runtime.Iterate(w, itemValue)
+									items := jinja2.Iterate(w, itemValue)
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
@@ -213,18 +213,18 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
-									if runtime.IsString(itemValue) {
+									if jinja2.IsString(itemValue) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterUpper(itemValue)}, nil))
+										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterUpper(itemValue)}, nil))
 									} else {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										w.Write(runtime.Call(formatArgument2, []runtime.Value{runtime.FilterList(runtime.FilterMap(itemValue, []runtime.Value{runtime.Str("upper")}, nil))}, nil))
+										w.Write(jinja2.Call(formatArgument2, []jinja2.Value{jinja2.FilterList(jinja2.FilterMap(itemValue, []jinja2.Value{jinja2.Str("upper")}, nil))}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
@@ -232,7 +232,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 									w.Write(itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
-									w.Write(runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+									w.Write(jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -245,20 +245,20 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:74:37 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:74:46 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-				w.Write(runtime.FilterUpper(valueType))
+				w.Write(jinja2.FilterUpper(valueType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData runtime.Value) {
-		toolData = runtime.Param(toolData, "tool_data")
-		var params runtime.Value
-		var responseDeclaration runtime.Value
+	formatFunctionDeclaration := func(toolData jinja2.Value) {
+		toolData = jinja2.Param(toolData, "tool_data")
+		var params jinja2.Value
+		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
 		toolDataFunction := toolData.ItemStr("function")
@@ -287,7 +287,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
-				items := runtime.Iterate(w, paramsRequired)
+				items := jinja2.Iterate(w, paramsRequired)
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
@@ -306,12 +306,12 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-				w.Write(runtime.FilterUpper(paramsType))
+				w.Write(jinja2.FilterUpper(paramsType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if runtime.In(runtime.Str("response"), toolDataFunction) {
+		if jinja2.In(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
 			responseDeclaration = toolDataFunction.ItemStr("response")
 			w.WriteString(",response:{")
@@ -325,30 +325,30 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
 			responseDeclarationType := responseDeclaration.ItemStr("type")
-			if runtime.EqStr(runtime.FilterUpper(responseDeclarationType), "OBJECT") {
+			if jinja2.EqStr(jinja2.FilterUpper(responseDeclarationType), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				w.Write(runtime.FilterUpper(responseDeclarationType))
+				w.Write(jinja2.FilterUpper(responseDeclarationType))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(runtime.Value, runtime.Value)
-	formatArgument = func(argument, escapeKeys runtime.Value) {
-		argument = runtime.Param(argument, "argument")
+	var formatArgument func(jinja2.Value, jinja2.Value)
+	formatArgument = func(argument, escapeKeys jinja2.Value) {
+		argument = jinja2.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
-			escapeKeys = runtime.Bool(true)
+			escapeKeys = jinja2.Bool(true)
 		}
-		var ns runtime.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
-		if runtime.IsString(argument) {
+		if jinja2.IsString(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
 			w.WriteString("<|\"|>")
 			w.WriteStr(argument)
 			w.WriteString("<|\"|>")
-		} else if runtime.IsBoolean(argument) {
+		} else if jinja2.IsBoolean(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -356,13 +356,13 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.IsMapping(argument) {
+		} else if jinja2.IsMapping(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			keys, values := runtime.DictsortPairs(argument, nil, nil)
+			keys, values := jinja2.DictsortPairs(argument, nil, nil)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				value := values[i]
@@ -371,9 +371,9 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.SetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
@@ -392,11 +392,11 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.IsSequence(argument) {
+		} else if jinja2.IsSequence(argument) {
 			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
-			items := runtime.Iterate(w, argument)
+			items := jinja2.Iterate(w, argument)
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
@@ -415,129 +415,129 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 			w.Write(argument)
 		}
 	}
-	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		formatArgument(args[0], args[1])
 	})
 	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text runtime.Value) {
-		text = runtime.Param(text, "text")
-		var ns runtime.Value
+	stripThinking := func(text jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.MethodSplitSep(text, runtime.Str("<channel|>"))) {
+		for _, part := range jinja2.Iterate(w, jinja2.MethodSplitSep(text, jinja2.Str("<channel|>"))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
-			if runtime.In(runtime.Str("<|channel>"), part) {
+			if jinja2.In(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.MethodSplitSep(part, runtime.Str("<|channel>")).ItemInt(0)))
+				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.MethodSplitSep(part, jinja2.Str("<|channel>")).ItemInt(0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), part))
+				jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		w.Write(runtime.FilterTrim(ns.Attr("result"), nil, nil))
+		w.Write(jinja2.FilterTrim(ns.Attr("result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || runtime.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
+	if ((jinja2.IsDefined(enableThinking) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.InStrs(messages.ItemInt(0).ItemStr("role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.IsDefined(enableThinking) && enableThinking.Truthy() {
+		if jinja2.IsDefined(enableThinking) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("think"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
 		messages0 := messages.ItemInt(0)
-		if runtime.InStrs(messages0.ItemStr("role"), "system", "developer") {
+		if jinja2.InStrs(messages0.ItemStr("role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			w.Write(runtime.FilterTrim(messages0.ItemStr("content"), nil, nil))
+			w.Write(jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range runtime.Iterate(w, tools) {
+			for _, tool := range jinja2.Iterate(w, tools) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				w.Write(runtime.FilterTrim(w.Capture(func() {
+				w.Write(jinja2.FilterTrim(w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:184:1 {%- for message in loop_messages -%}
-	items := runtime.Iterate(w, loopMessages)
+	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		if jinja2.EqStr(message.ItemStr("role"), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
-			runtime.SetAttr(ns, "last_user_message", runtime.Int(int64(i)))
+			jinja2.SetAttr(ns, "last_user_message", jinja2.Int(int64(i)))
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
-	items2 := runtime.Iterate(w, loopMessages)
+	items2 := jinja2.Iterate(w, loopMessages)
 	for i := range items2 {
 		message := items2[i]
-		var role runtime.Value
+		var role jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant") {
-			role = runtime.Str("model")
+		if jinja2.EqStr(messageRole, "assistant") {
+			role = jinja2.Str("model")
 		} else {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") && message.ItemStr("tool_calls").Truthy()) {
+		if !(jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") && message.ItemStr("tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
 			w.WriteString("<|turn>")
 			w.WriteStr(role)
 			w.WriteString("\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
-		runtime.SetAttr(ns, "prev_message_type", runtime.None())
+		jinja2.SetAttr(ns, "prev_message_type", jinja2.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
 		messageToolCalls := message.ItemStr("tool_calls")
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
 			messageReasoningContent := message.ItemStr("reasoning_content")
-			if messageReasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_user_message")) {
+			if messageReasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), ns.Attr("last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
 				w.Write(messageReasoningContent)
 				w.WriteString("<channel|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
-			for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-				var function runtime.Value
+			for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+				var function jinja2.Value
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
 				function = toolCall.ItemStr("function")
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
@@ -546,11 +546,11 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("{")
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
 				functionArguments := function.ItemStr("arguments")
-				if runtime.IsMapping(functionArguments) {
+				if jinja2.IsMapping(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(functionArguments, nil, nil)
+					keys, values := jinja2.DictsortPairs(functionArguments, nil, nil)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
@@ -565,10 +565,10 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if runtime.IsString(functionArguments) {
+				} else if jinja2.IsString(functionArguments) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
 					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
 					w.Write(functionArguments)
@@ -576,25 +576,25 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}<tool_call|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
 		messageToolResponses := message.ItemStr("tool_responses")
 		if messageToolResponses.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range runtime.Iterate(w, messageToolResponses) {
+			for _, toolResponse := range jinja2.Iterate(w, messageToolResponses) {
 				w.WriteString("<|tool_response>")
 				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
 				toolResponseResponse := toolResponse.ItemStr("response")
-				if runtime.IsMapping(toolResponseResponse) {
+				if jinja2.IsMapping(toolResponseResponse) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
 					w.WriteString("response:")
-					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
+					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{")
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					keys, values := runtime.DictsortPairs(toolResponseResponse, nil, nil)
+					keys, values := jinja2.DictsortPairs(toolResponseResponse, nil, nil)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
@@ -603,7 +603,7 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
 						w.Write(w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+							formatArgument(value, jinja2.Bool(false))
 						}))
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
 						if !(i == len(keys)-1) {
@@ -615,69 +615,69 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
 					w.WriteString("response:")
-					w.WriteStr(runtime.FilterDefault(toolResponse.ItemStr("name"), []runtime.Value{runtime.Str("unknown")}, nil))
+					w.WriteStr(jinja2.FilterDefault(toolResponse.ItemStr("name"), []jinja2.Value{jinja2.Str("unknown")}, nil))
 					w.WriteString("{value:")
 					w.WriteStr(w.Capture(func() {
-						formatArgument(toolResponseResponse, runtime.Bool(false))
+						formatArgument(toolResponseResponse, jinja2.Bool(false))
 					}))
 					w.WriteString("}")
 				}
 				w.WriteString("<tool_response|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			runtime.SetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+			jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
 		messageContent := message.ItemStr("content")
-		if runtime.IsString(messageContent) {
+		if jinja2.IsString(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
-			if runtime.EqStr(role, "model") {
+			if jinja2.EqStr(role, "model") {
 				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
 				stripThinking(messageContent)
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				w.Write(runtime.FilterTrim(messageContent, nil, nil))
+				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
 			}
-		} else if runtime.IsSequence(messageContent) {
+		} else if jinja2.IsSequence(messageContent) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
-			for _, item := range runtime.Iterate(w, messageContent) {
+			for _, item := range jinja2.Iterate(w, messageContent) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
 				itemType := item.ItemStr("type")
-				if runtime.EqStr(itemType, "text") {
+				if jinja2.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
-					if runtime.EqStr(role, "model") {
+					if jinja2.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
 						stripThinking(item.ItemStr("text"))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						w.Write(runtime.FilterTrim(item.ItemStr("text"), nil, nil))
+						w.Write(jinja2.FilterTrim(item.ItemStr("text"), nil, nil))
 					}
-				} else if runtime.EqStr(itemType, "image") {
+				} else if jinja2.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(itemType, "audio") {
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
+				} else if jinja2.EqStr(itemType, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(itemType, "video") {
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+				} else if jinja2.EqStr(itemType, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
-					runtime.SetAttr(ns, "prev_message_type", runtime.Str("video"))
+					jinja2.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
 				}
 			}
 		}
@@ -689,11 +689,11 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !runtime.EqStr(ns.Attr("prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(ns.Attr("prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
-		if !runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+		if !jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -702,76 +702,76 @@ func renderGoogleGemma431BItInterleaved(w *runtime.Writer, in *runtime.Input) {
 // renderGoogleGemma431BItInterleavedLlama renders google-gemma-4-31B-it-interleaved.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGoogleGemma431BItInterleaved with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
-	formatArgument2 := runtime.Undefined("format_argument")
-	ns := runtime.Undefined("ns")
+	in = jinja2.LlamaOwnInput(in)
+	formatArgument2 := jinja2.Undefined("format_argument")
+	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-4-31B-it-interleaved.jinja:1:1 {%- macro format_parameters(properties, required) -%}
-	var formatParameters func(runtime.Value, runtime.Value)
-	formatParameters = func(properties, required runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		var standardKeys runtime.Value
-		var ns runtime.Value
+	var formatParameters func(jinja2.Value, jinja2.Value)
+	formatParameters = func(properties, required jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		var standardKeys jinja2.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:2:5 {%- set standard_keys = ['description', 'type', 'properties', 'required', 'nullable'] -%}
-		standardKeys = runtime.NewList(runtime.Str("description"), runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"), runtime.Str("nullable"))
+		standardKeys = jinja2.NewList(jinja2.Str("description"), jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"), jinja2.Str("nullable"))
 		// google-gemma-4-31B-it-interleaved.jinja:3:5 {%- set ns = namespace(found_first=false) -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
-		var addComma runtime.Value
-		var nsItems runtime.Value
-		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", properties, nil, nil))) {
-			vals := runtime.Unpack(item, 2)
+		var addComma jinja2.Value
+		var nsItems jinja2.Value
+		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", properties, nil, nil))) {
+			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
-			addComma = runtime.Bool(false)
+			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
-			if runtime.LlamaNotIn(key, standardKeys) {
+			if jinja2.LlamaNotIn(key, standardKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
-				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
-				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
-				runtime.LlamaWrite(w, key)
+				jinja2.LlamaWrite(w, key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := runtime.LlamaItemStr(value, "description")
+				valueDescription := jinja2.LlamaItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
-					runtime.LlamaWrite(w, valueDescription)
+					jinja2.LlamaWrite(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:14:13 {%- if value['nullable'] %}
-				if runtime.LlamaItemStr(value, "nullable").Truthy() {
+				if jinja2.LlamaItemStr(value, "nullable").Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:15:41 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:15:50 {%- set add_comma = true -%}
-						addComma = runtime.Bool(true)
+						addComma = jinja2.Bool(true)
 					}
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := runtime.LlamaItemStr(value, "type")
-				if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
+				valueType := jinja2.LlamaItemStr(value, "type")
+				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := runtime.LlamaItemStr(value, "enum")
+					valueEnum := jinja2.LlamaItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -779,41 +779,41 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						} else {
 							// google-gemma-4-31B-it-interleaved.jinja:20:45 {%- else -%}
 							// google-gemma-4-31B-it-interleaved.jinja:20:54 {%- set add_comma = true -%}
-							addComma = runtime.Bool(true)
+							addComma = jinja2.Bool(true)
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
-						runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{valueEnum}, nil))
+						jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := runtime.LlamaItemStr(value, "properties")
-					if runtime.LlamaCallTest("defined", valueProperties, nil, nil) && runtime.LlamaCallTest("mapping", valueProperties, nil, nil) {
+					valueProperties := jinja2.LlamaItemStr(value, "properties")
+					if jinja2.LlamaCallTest("defined", valueProperties, nil, nil) && jinja2.LlamaCallTest("mapping", valueProperties, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatParameters(valueProperties, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
+					} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(value, "required"), []runtime.Value{runtime.NewList()}, nil))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatParameters(value, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
 					// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := runtime.LlamaItemStr(value, "required")
+					valueRequired := jinja2.LlamaItemStr(value, "required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("default", valueRequired, []runtime.Value{runtime.NewList()}, nil)))
+						items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
-							runtime.LlamaWrite(w, item)
+							jinja2.LlamaWrite(w, item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -822,50 +822,50 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						}
 						w.WriteString("]")
 					}
-				} else if runtime.EqStr(runtime.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := runtime.LlamaItemStr(value, "items")
-					if runtime.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					valueItems := jinja2.LlamaItemStr(value, "items")
+					if jinja2.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
-						nsItems = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
-							if !runtime.LlamaCallTest("none", itemValue, nil, nil) {
+							if !jinja2.LlamaCallTest("none", itemValue, nil, nil) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
-								if runtime.LlamaAttr(nsItems, "found_first").Truthy() {
+								if jinja2.LlamaAttr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								runtime.LlamaCheckNamespace(nsItems)
+								jinja2.LlamaCheckNamespace(nsItems)
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%}
-								runtime.LlamaSetAttr(nsItems, "found_first", runtime.Bool(true))
+								jinja2.LlamaSetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// google-gemma-4-31B-it-interleaved.jinja:47:29 {%- if item_key == 'properties' -%}
-								if runtime.EqStr(itemKey, "properties") {
+								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
-									if runtime.LlamaCallTest("mapping", itemValue, nil, nil) {
+									if jinja2.LlamaCallTest("mapping", itemValue, nil, nil) {
 										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										runtime.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, runtime.LlamaCallFilter("default", runtime.LlamaItemStr(valueItems, "required"), []runtime.Value{runtime.NewList()}, nil))
+										jinja2.LlamaWrite(w, w.Capture(func() {
+											formatParameters(itemValue, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
-								} else if runtime.EqStr(itemKey, "required") {
+								} else if jinja2.EqStr(itemKey, "required") {
 									// google-gemma-4-31B-it-interleaved.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it-interleaved.jinja:55:33 {%- for req_item in item_value -%}
-									items := runtime.Iterate(w, runtime.LlamaIterable(itemValue))
+									items := jinja2.Iterate(w, jinja2.LlamaIterable(itemValue))
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
-										runtime.LlamaWrite(w, reqItem)
+										jinja2.LlamaWrite(w, reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -873,26 +873,26 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 										}
 									}
 									w.WriteString("]")
-								} else if runtime.EqStr(itemKey, "type") {
+								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
-									if runtime.LlamaCallTest("string", itemValue, nil, nil) {
+									if jinja2.LlamaCallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
+										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("map", itemValue, []runtime.Value{runtime.Str("upper")}, nil), nil, nil)}, nil))
+										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
 									// google-gemma-4-31B-it-interleaved.jinja:67:33 {{ item_key }}
-									runtime.LlamaWrite(w, itemKey)
+									jinja2.LlamaWrite(w, itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
-									runtime.LlamaWrite(w, runtime.Call(formatArgument2, []runtime.Value{itemValue}, nil))
+									jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -905,54 +905,54 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:74:37 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:74:46 {%- set add_comma = true -%}
-					addComma = runtime.Bool(true)
+					addComma = jinja2.Bool(true)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", valueType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:79:1 {%- macro format_function_declaration(tool_data) -%}
-	formatFunctionDeclaration := func(toolData runtime.Value) {
-		toolData = runtime.Param(toolData, "tool_data")
-		var params runtime.Value
-		var responseDeclaration runtime.Value
+	formatFunctionDeclaration := func(toolData jinja2.Value) {
+		toolData = jinja2.Param(toolData, "tool_data")
+		var params jinja2.Value
+		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := runtime.LlamaItemStr(toolData, "function")
-		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "name"))
+		toolDataFunction := jinja2.LlamaItemStr(toolData, "function")
+		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
-		runtime.LlamaWrite(w, runtime.LlamaItemStr(toolDataFunction, "description"))
+		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = runtime.LlamaItemStr(toolDataFunction, "parameters")
+		params = jinja2.LlamaItemStr(toolDataFunction, "parameters")
 		// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := runtime.LlamaItemStr(params, "properties")
+			paramsProperties := jinja2.LlamaItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					formatParameters(paramsProperties, runtime.LlamaItemStr(params, "required"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					formatParameters(paramsProperties, jinja2.LlamaItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := runtime.LlamaItemStr(params, "required")
+			paramsRequired := jinja2.LlamaItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(paramsRequired))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramsRequired))
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -962,51 +962,51 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
-			paramsType := runtime.LlamaItemStr(params, "type")
+			paramsType := jinja2.LlamaItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", paramsType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if runtime.LlamaIn(runtime.Str("response"), toolDataFunction) {
+		if jinja2.LlamaIn(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = runtime.LlamaItemStr(toolDataFunction, "response")
+			responseDeclaration = jinja2.LlamaItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := runtime.LlamaItemStr(responseDeclaration, "description")
+			responseDeclarationDescription := jinja2.LlamaItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
-				runtime.LlamaWrite(w, responseDeclarationDescription)
+				jinja2.LlamaWrite(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := runtime.LlamaItemStr(responseDeclaration, "type")
-			if runtime.EqStr(runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			responseDeclarationType := jinja2.LlamaItemStr(responseDeclaration, "type")
+			if jinja2.EqStr(jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		w.WriteString("}")
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:111:1 {%- macro format_argument(argument, escape_keys=True) -%}
-	var formatArgument func(runtime.Value, runtime.Value)
-	formatArgument = func(argument, escapeKeys runtime.Value) {
-		argument = runtime.Param(argument, "argument")
+	var formatArgument func(jinja2.Value, jinja2.Value)
+	formatArgument = func(argument, escapeKeys jinja2.Value) {
+		argument = jinja2.Param(argument, "argument")
 		if escapeKeys.IsMissing() {
-			escapeKeys = runtime.Bool(true)
+			escapeKeys = jinja2.Bool(true)
 		}
-		var ns runtime.Value
+		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
-		if runtime.LlamaCallTest("string", argument, nil, nil) {
+		if jinja2.LlamaCallTest("string", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), argument, runtime.Str("<|\"|>")))
-		} else if runtime.LlamaCallTest("boolean", argument, nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
+		} else if jinja2.LlamaCallTest("boolean", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1014,49 +1014,49 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 			} else {
 				w.WriteString("false")
 			}
-		} else if runtime.LlamaCallTest("mapping", argument, nil, nil) {
+		} else if jinja2.LlamaCallTest("mapping", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("found_first", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", argument, nil, nil))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", argument, nil, nil))) {
+				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
-				if runtime.LlamaAttr(ns, "found_first").Truthy() {
+				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
-				runtime.LlamaSetAttr(ns, "found_first", runtime.Bool(true))
+				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|\"|>"), key, runtime.Str("<|\"|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
-					runtime.LlamaWrite(w, key)
+					jinja2.LlamaWrite(w, key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if runtime.LlamaCallTest("sequence", argument, nil, nil) {
+		} else if jinja2.LlamaCallTest("sequence", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(argument))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(argument))
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it-interleaved.jinja:134:13 {%- if not loop.last %}
@@ -1068,143 +1068,143 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 		} else {
 			// google-gemma-4-31B-it-interleaved.jinja:137:9 {%- else -%}
 			// google-gemma-4-31B-it-interleaved.jinja:138:9 {{- argument -}}
-			runtime.LlamaWrite(w, argument)
+			jinja2.LlamaWrite(w, argument)
 		}
 	}
-	formatArgument2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Llama:  true,
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		formatArgument(args[0], args[1])
 	})
 	// google-gemma-4-31B-it-interleaved.jinja:141:1 {%- macro strip_thinking(text) -%}
-	stripThinking := func(text runtime.Value) {
-		text = runtime.Param(text, "text")
-		var ns runtime.Value
+	stripThinking := func(text jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
-		ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<channel|>")}, nil))) {
+		for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
-			if runtime.LlamaIn(runtime.Str("<|channel>"), part) {
+			if jinja2.LlamaIn(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemInt(runtime.LlamaCallMethod(part, "split", []runtime.Value{runtime.Str("<|channel>")}, nil), 0)))
+				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), part))
+				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(ns, "result"), nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("prev_message_type", runtime.None()), runtime.KW("last_user_message", runtime.Int(-1))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || runtime.LlamaInStrs(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("think"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.LlamaInStrs(runtime.LlamaItemStr(messages0, "role"), "system", "developer") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", w.Capture(func() {
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:184:1 {%- for message in loop_messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
-			runtime.LlamaSetAttr(ns, "last_user_message", runtime.Int(int64(i)))
+			jinja2.LlamaSetAttr(ns, "last_user_message", jinja2.Int(int64(i)))
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
-	var role runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	var role jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items2 {
 		message := items2[i]
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
-			role = runtime.Str("model")
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
+			role = jinja2.Str("model")
 		} else {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") && runtime.LlamaItemStr(message, "tool_calls").Truthy()) {
+		if !(jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") && jinja2.LlamaItemStr(message, "tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|turn>"), role, runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
-		runtime.LlamaSetAttr(ns, "prev_message_type", runtime.None())
+		jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
+		messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
-			messageReasoningContent := runtime.LlamaItemStr(message, "reasoning_content")
-			if messageReasoningContent.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_user_message")) {
+			messageReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
+			if messageReasoningContent.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.LlamaAttr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
-				runtime.LlamaWrite(w, messageReasoningContent)
+				jinja2.LlamaWrite(w, messageReasoningContent)
 				w.WriteString("<channel|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
-			var function runtime.Value
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+			var function jinja2.Value
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
-				function = runtime.LlamaItemStr(toolCall, "function")
+				function = jinja2.LlamaItemStr(toolCall, "function")
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call>call:"), runtime.LlamaItemStr(function, "name")), runtime.Str("{")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call>call:"), jinja2.LlamaItemStr(function, "name")), jinja2.Str("{")))
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := runtime.LlamaItemStr(function, "arguments")
-				if runtime.LlamaCallTest("mapping", functionArguments, nil, nil) {
+				functionArguments := jinja2.LlamaItemStr(function, "arguments")
+				if jinja2.LlamaCallTest("mapping", functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// google-gemma-4-31B-it-interleaved.jinja:212:29 {%- if ns_args.found_first %}
@@ -1214,48 +1214,48 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
-						runtime.LlamaWrite(w, key)
+						jinja2.LlamaWrite(w, key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if runtime.LlamaCallTest("string", functionArguments, nil, nil) {
+				} else if jinja2.LlamaCallTest("string", functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
 					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
-					runtime.LlamaWrite(w, functionArguments)
+					jinja2.LlamaWrite(w, functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_call"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
-		messageToolResponses := runtime.LlamaItemStr(message, "tool_responses")
+		messageToolResponses := jinja2.LlamaItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range runtime.Iterate(w, runtime.LlamaIterable(messageToolResponses)) {
+			for _, toolResponse := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolResponses)) {
 				w.WriteString("<|tool_response>")
 				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
-				toolResponseResponse := runtime.LlamaItemStr(toolResponse, "response")
-				if runtime.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
+				toolResponseResponse := jinja2.LlamaItemStr(toolResponse, "response")
+				if jinja2.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
+					items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
 					for i := range items {
-						vals := runtime.Unpack(items[i], 2)
+						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
 						value := vals[1]
 						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
-						runtime.LlamaWrite(w, key)
+						jinja2.LlamaWrite(w, key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							formatArgument(value, runtime.Bool(false))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							formatArgument(value, jinja2.Bool(false))
 						}))
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
 						if !(i == len(items)-1) {
@@ -1266,86 +1266,86 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("response:"), runtime.LlamaCallFilter("default", runtime.LlamaItemStr(toolResponse, "name"), []runtime.Value{runtime.Str("unknown")}, nil)), runtime.Str("{value:")), w.Capture(func() {
-						formatArgument(toolResponseResponse, runtime.Bool(false))
-					})), runtime.Str("}")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
+						formatArgument(toolResponseResponse, jinja2.Bool(false))
+					})), jinja2.Str("}")))
 				}
 				w.WriteString("<tool_response|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("tool_response"))
+			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
-		messageContent := runtime.LlamaItemStr(message, "content")
-		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaItemStr(message, "content")
+		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
-			if runtime.EqStr(role, "model") {
+			if jinja2.EqStr(role, "model") {
 				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					stripThinking(messageContent)
 				}))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
-		} else if runtime.LlamaCallTest("sequence", messageContent, nil, nil) {
+		} else if jinja2.LlamaCallTest("sequence", messageContent, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
-				itemType := runtime.LlamaItemStr(item, "type")
-				if runtime.EqStr(itemType, "text") {
+				itemType := jinja2.LlamaItemStr(item, "type")
+				if jinja2.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
-					if runtime.EqStr(role, "model") {
+					if jinja2.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							stripThinking(runtime.LlamaItemStr(item, "text"))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							stripThinking(jinja2.LlamaItemStr(item, "text"))
 						}))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(item, "text"), nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(item, "text"), nil, nil))
 					}
-				} else if runtime.EqStr(itemType, "image") {
+				} else if jinja2.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
-					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("image"))
-				} else if runtime.EqStr(itemType, "audio") {
+					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("image"))
+				} else if jinja2.EqStr(itemType, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
-					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("audio"))
-				} else if runtime.EqStr(itemType, "video") {
+					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+				} else if jinja2.EqStr(itemType, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
-					runtime.LlamaSetAttr(ns, "prev_message_type", runtime.Str("video"))
+					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("video"))
 				}
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(runtime.LlamaItemStr(message, "tool_responses").Truthy() && !runtime.LlamaItemStr(message, "content").Truthy()) {
+		if !(jinja2.LlamaItemStr(message, "tool_responses").Truthy() && !jinja2.LlamaItemStr(message, "content").Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !runtime.EqStr(runtime.LlamaAttr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
-		if !runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil).Truthy() {
+		if !jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1353,7 +1353,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *runtime.Writer, in *runtime.Inpu
 
 // spansGoogleGemma431BItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGoogleGemma431BItInterleaved = []runtime.Span{
+var spansGoogleGemma431BItInterleaved = []jinja2.Span{
 	{From: 57, To: 256, Line: 1, Col: 1, Construct: "macro"},
 	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
 	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},

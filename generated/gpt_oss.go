@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // GptOss is the chat template builtin/gpt-oss.jinja.
-var GptOss = &runtime.Template{
+var GptOss = &jinja2.Template{
 	Aliases: []string{"2874feb3fb7c63e92ff5d60f5b94c2139c4a2362f4802a037b65804c4f69e1aa", "7972a5e6ab20ece663745e943dd821f89958dfde462e1035362dc92b6a21e953"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var GptOss = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGptOss renders gpt-oss.jinja.
-func renderGptOss(w *runtime.Writer, in *runtime.Input) {
+func renderGptOss(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|start|>")
@@ -55,7 +55,7 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|message|>")
 		w.WriteStr(message.ItemStr("content"))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<|return|>")
 		} else {
 			w.WriteString("<|end|>")
@@ -67,14 +67,14 @@ func renderGptOss(w *runtime.Writer, in *runtime.Input) {
 // renderGptOssLlama renders gpt-oss.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGptOss with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGptOssLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGptOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|message|>")), runtime.LlamaItemStr(message, "content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|message|>")), jinja2.LlamaItemStr(message, "content")))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			w.WriteString("<|return|>")
 		} else {
 			w.WriteString("<|end|>")
@@ -85,7 +85,7 @@ func renderGptOssLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGptOss is the position table of gpt-oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGptOss = []runtime.Span{
+var spansGptOss = []jinja2.Span{
 	{From: 50, To: 64, Line: 12, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
 	{From: 58, To: 62, Line: 14, Col: 1, Construct: "{{ }}"},

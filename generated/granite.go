@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Granite is the chat template builtin/granite.jinja.
-var Granite = &runtime.Template{
+var Granite = &jinja2.Template{
 	Aliases: []string{"3ce38be888aa69bbf4198249baf36977c6ecdfb3759e91d4ef4509f9817df598", "a333b0fee70f54186177ecb7e4499cef0124d12e3a9ceb7ea7cb4b2c5469fab3"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,24 +41,24 @@ var Granite = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGranite renders granite.jinja.
-func renderGranite(w *runtime.Writer, in *runtime.Input) {
+func renderGranite(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|start_of_role|>")
 		w.WriteStr(messageRole)
 		w.WriteString("<|end_of_role|>")
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		if runtime.EqStr(messageRole, "assistant_tool_call") {
+		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
+		w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -66,25 +66,25 @@ func renderGranite(w *runtime.Writer, in *runtime.Input) {
 // renderGraniteLlama renders granite.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGranite with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGraniteLlama(w *runtime.Writer, in *runtime.Input) {
+func renderGraniteLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_of_role|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_of_role|>")))
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant_tool_call") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|end_of_text|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
 
 // spansGranite is the position table of granite.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGranite = []runtime.Span{
+var spansGranite = []jinja2.Span{
 	{From: 50, To: 63, Line: 8, Col: 1, Construct: "for"},
 	{From: 52, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
 	{From: 57, To: 59, Line: 10, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Granite40 is the chat template builtin/granite-4.0.jinja.
-var Granite40 = &runtime.Template{
+var Granite40 = &jinja2.Template{
 	Aliases: []string{"14e78937b861339523d57fe5d645fd9718b0377ec2a3d3b32d25855245130652", "6ab10ccd124b08eb04675226a608352ecc48a56c92e0b1267d135b2514d05e06"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,16 +41,16 @@ var Granite40 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGranite40 renders granite-4.0.jinja.
-func renderGranite40(w *runtime.Writer, in *runtime.Input) {
+func renderGranite40(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant_tool_call") {
+		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
 			// granite-4.0.jinja:12:5 {%- else %}
@@ -60,7 +60,7 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|end_of_role|>")
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_text|>\n"))
+		w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|end_of_text|>\n"))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -68,28 +68,28 @@ func renderGranite40(w *runtime.Writer, in *runtime.Input) {
 // renderGranite40Llama renders granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGranite40 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGranite40Llama(w *runtime.Writer, in *runtime.Input) {
+func renderGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant_tool_call") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
 			// granite-4.0.jinja:12:5 {%- else %}
 			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")))
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|end_of_text|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
 
 // spansGranite40 is the position table of granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGranite40 = []runtime.Span{
+var spansGranite40 = []jinja2.Span{
 	{From: 50, To: 65, Line: 9, Col: 1, Construct: "for"},
 	{From: 52, To: 61, Line: 10, Col: 1, Construct: "if"},
 	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},

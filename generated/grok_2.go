@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Grok2 is the chat template builtin/grok-2.jinja.
-var Grok2 = &runtime.Template{
+var Grok2 = &jinja2.Template{
 	Aliases: []string{"07a0d4b1a43c57969568b2c2c75bb39a9cace670d2b2e3e418d13abc887df5f3", "277c9b76b903f9e06f09aa1c9b4b4287cb3cab19ff981c9abd800db047b882a6"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,30 +41,30 @@ var Grok2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderGrok2 renders grok-2.jinja.
-func renderGrok2(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderGrok2(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("System: ")
-			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|separator|>\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
 			w.WriteString("Human: ")
-			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<|separator|>\n\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
 			w.WriteString("Assistant: ")
@@ -78,26 +78,26 @@ func renderGrok2(w *runtime.Writer, in *runtime.Input) {
 // renderGrok2Llama renders grok-2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderGrok2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderGrok2Llama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderGrok2Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("System: "), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|separator|>\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("System: "), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Human: "), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|separator|>\n\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Human: "), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<|separator|>\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Assistant: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|separator|>\n\n")))
 		}
 	}
 	w.WriteString("Assistant:")
@@ -105,7 +105,7 @@ func renderGrok2Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansGrok2 is the position table of grok-2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansGrok2 = []runtime.Span{
+var spansGrok2 = []jinja2.Span{
 	{From: 51, To: 51, Line: 12, Col: 1, Construct: "set"},
 	{From: 53, To: 75, Line: 13, Col: 1, Construct: "for"},
 	{From: 55, To: 73, Line: 14, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // HuggingFaceTBSmolLM33B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
-var HuggingFaceTBSmolLM33B = &runtime.Template{
+var HuggingFaceTBSmolLM33B = &jinja2.Template{
 	Aliases: []string{"0846a7c54211e17c93cfddec109c08e25ec7db9616372ccec6312b10bbf91a55", "cbc1d50f777ec029b33f53b23d7a224cceb65bcc8c7fac54946dbb56514e4d1e"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,51 +41,51 @@ var HuggingFaceTBSmolLM33B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderHuggingFaceTBSmolLM33B renders HuggingFaceTB-SmolLM3-3B.jinja.
-func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
+func renderHuggingFaceTBSmolLM33B(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
-	var reasoningMode runtime.Value
+	var reasoningMode jinja2.Value
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
-	if !runtime.IsDefined(enableThinking) {
+	if !jinja2.IsDefined(enableThinking) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
-		enableThinking = runtime.Bool(true)
+		enableThinking = jinja2.Bool(true)
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:9:1 {%- if enable_thinking -%}
 	if enableThinking.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:10:5 {%- set reasoning_mode = "/think" -%}
-		reasoningMode = runtime.Str("/think")
+		reasoningMode = jinja2.Str("/think")
 	} else {
 		// HuggingFaceTB-SmolLM3-3B.jinja:11:5 {%- else -%}
 		// HuggingFaceTB-SmolLM3-3B.jinja:12:5 {%- set reasoning_mode = "/no_think" -%}
-		reasoningMode = runtime.Str("/no_think")
+		reasoningMode = jinja2.Str("/no_think")
 	}
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.Attr("role"), "system") {
+	if jinja2.EqStr(messages0.Attr("role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
 		systemMessage = messages0.Attr("content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
-		if runtime.In(runtime.Str("/no_think"), systemMessage) {
+		if jinja2.In(jinja2.Str("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
-			reasoningMode = runtime.Str("/no_think")
-		} else if runtime.In(runtime.Str("/think"), systemMessage) {
+			reasoningMode = jinja2.Str("/no_think")
+		} else if jinja2.In(jinja2.Str("/think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:20:9 {%- elif "/think" in system_message -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:21:9 {%- set reasoning_mode = "/think" -%}
-			reasoningMode = runtime.Str("/think")
+			reasoningMode = jinja2.Str("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = runtime.MethodReplace(systemMessage, runtime.Str("/no_think"), runtime.Str(""))
+		customInstructions = jinja2.MethodReplace(systemMessage, jinja2.Str("/no_think"), jinja2.Str(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = runtime.MethodReplace(customInstructions, runtime.Str("/think"), runtime.Str(""))
+		customInstructions = jinja2.MethodReplace(customInstructions, jinja2.Str("/think"), jinja2.Str(""))
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		customInstructions = runtime.MethodRstrip(customInstructions)
+		customInstructions = jinja2.MethodRstrip(customInstructions)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
@@ -96,8 +96,8 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
-		w.WriteAdd(customInstructions, runtime.Str("\n\n"))
-	} else if runtime.EqStr(reasoningMode, "/think") {
+		w.WriteAdd(customInstructions, jinja2.Str("\n\n"))
+	} else if jinja2.EqStr(reasoningMode, "/think") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
 	} else {
@@ -106,41 +106,41 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|im_end|>\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:40:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent) {
+		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			w.WriteString("\n")
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
-			if runtime.EqStr(reasoningMode, "/think") {
+			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
-				w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
+				w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				w.WriteString("<|im_end|>\n")
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
 				w.WriteString("<|im_start|>assistant\n")
 				w.WriteString("<think>\n\n</think>\n")
-				w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
+				w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				w.WriteString("<|im_end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
 			w.WriteString("<|im_start|>")
@@ -152,7 +152,7 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:56:5 {%- if reasoning_mode == "/think" -%}
-		if runtime.EqStr(reasoningMode, "/think") {
+		if jinja2.EqStr(reasoningMode, "/think") {
 			w.WriteString("<|im_start|>assistant\n")
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
@@ -166,58 +166,58 @@ func renderHuggingFaceTBSmolLM33B(w *runtime.Writer, in *runtime.Input) {
 // renderHuggingFaceTBSmolLM33BLlama renders HuggingFaceTB-SmolLM3-3B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderHuggingFaceTBSmolLM33B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderHuggingFaceTBSmolLM33BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
-	var reasoningMode runtime.Value
+	var reasoningMode jinja2.Value
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
-	if !runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
-		enableThinking = runtime.Bool(true)
+		enableThinking = jinja2.Bool(true)
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:9:1 {%- if enable_thinking -%}
 	if enableThinking.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:10:5 {%- set reasoning_mode = "/think" -%}
-		reasoningMode = runtime.Str("/think")
+		reasoningMode = jinja2.Str("/think")
 	} else {
 		// HuggingFaceTB-SmolLM3-3B.jinja:11:5 {%- else -%}
 		// HuggingFaceTB-SmolLM3-3B.jinja:12:5 {%- set reasoning_mode = "/no_think" -%}
-		reasoningMode = runtime.Str("/no_think")
+		reasoningMode = jinja2.Str("/no_think")
 	}
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
-		systemMessage = runtime.LlamaAttr(messages0, "content")
+		systemMessage = jinja2.LlamaAttr(messages0, "content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
-		if runtime.LlamaIn(runtime.Str("/no_think"), systemMessage) {
+		if jinja2.LlamaIn(jinja2.Str("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
-			reasoningMode = runtime.Str("/no_think")
-		} else if runtime.LlamaIn(runtime.Str("/think"), systemMessage) {
+			reasoningMode = jinja2.Str("/no_think")
+		} else if jinja2.LlamaIn(jinja2.Str("/think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:20:9 {%- elif "/think" in system_message -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:21:9 {%- set reasoning_mode = "/think" -%}
-			reasoningMode = runtime.Str("/think")
+			reasoningMode = jinja2.Str("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = runtime.LlamaCallMethod(systemMessage, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil)
+		customInstructions = jinja2.LlamaCallMethod(systemMessage, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = runtime.LlamaCallMethod(customInstructions, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil)
+		customInstructions = jinja2.LlamaCallMethod(customInstructions, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		customInstructions = runtime.LlamaCallMethod(customInstructions, "rstrip", nil, nil)
+		customInstructions = jinja2.LlamaCallMethod(customInstructions, "rstrip", nil, nil)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
-	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning Mode: "), reasoningMode, runtime.Str("\n\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning Mode: "), reasoningMode, jinja2.Str("\n\n")))
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(customInstructions, runtime.Str("\n\n")))
-	} else if runtime.EqStr(reasoningMode, "/think") {
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(customInstructions, jinja2.Str("\n\n")))
+	} else if jinja2.EqStr(reasoningMode, "/think") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
 	} else {
@@ -226,53 +226,53 @@ func renderHuggingFaceTBSmolLM33BLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|im_end|>\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:40:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaAttr(message, "content")
+		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
-			if runtime.EqStr(reasoningMode, "/think") {
+			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("<|im_end|>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>assistant\n"), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("<|im_end|>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>"), runtime.Str("user\n"), content, runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>"), jinja2.Str("user\n"), content, jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:56:5 {%- if reasoning_mode == "/think" -%}
-		if runtime.EqStr(reasoningMode, "/think") {
+		if jinja2.EqStr(reasoningMode, "/think") {
 			w.WriteString("<|im_start|>assistant\n")
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:59:9 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>assistant\n"), runtime.Str("<think>\n\n</think>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")))
 		}
 	}
 }
 
 // spansHuggingFaceTBSmolLM33B is the position table of HuggingFaceTB-SmolLM3-3B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansHuggingFaceTBSmolLM33B = []runtime.Span{
+var spansHuggingFaceTBSmolLM33B = []jinja2.Span{
 	{From: 55, To: 58, Line: 5, Col: 1, Construct: "if"},
 	{From: 57, To: 57, Line: 6, Col: 5, Construct: "set"},
 	{From: 60, To: 68, Line: 9, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // HunyuanDense is the chat template builtin/hunyuan-dense.jinja.
-var HunyuanDense = &runtime.Template{
+var HunyuanDense = &jinja2.Template{
 	Aliases: []string{"5906524ca24197c30b83ee129947a65644ef40900e19dfbe4e859e3576cb8b9a", "c372db7089bc912e15e104f19b2b481be933b054613651cf5dae69d66764081e"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,26 +41,26 @@ var HunyuanDense = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderHunyuanDense renders hunyuan-dense.jinja.
-func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
+func renderHunyuanDense(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && runtime.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && jinja2.EqStr(message.ItemStr("role"), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>"))
-		} else if runtime.EqStr(message.ItemStr("role"), "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>"))
+		} else if jinja2.EqStr(message.ItemStr("role"), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
 			w.WriteString("<｜hy_User｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜hy_Assistant｜>")
-		} else if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		} else if jinja2.EqStr(message.ItemStr("role"), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
 			w.WriteString("<｜hy_Assistant｜>")
@@ -73,31 +73,31 @@ func renderHunyuanDense(w *runtime.Writer, in *runtime.Input) {
 // renderHunyuanDenseLlama renders hunyuan-dense.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderHunyuanDense with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderHunyuanDenseLlama(w *runtime.Writer, in *runtime.Input) {
+func renderHunyuanDenseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<｜hy_place▁holder▁no▁3｜>")))
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>")))
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜hy_User｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜hy_Assistant｜>")))
-		} else if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜hy_User｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜hy_Assistant｜>")))
+		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜hy_Assistant｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜hy_place▁holder▁no▁2｜>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜hy_Assistant｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜hy_place▁holder▁no▁2｜>")))
 		}
 	}
 }
 
 // spansHunyuanDense is the position table of hunyuan-dense.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansHunyuanDense = []runtime.Span{
+var spansHunyuanDense = []jinja2.Span{
 	{From: 50, To: 70, Line: 16, Col: 1, Construct: "for"},
 	{From: 54, To: 69, Line: 17, Col: 1, Construct: "if"},
 	{From: 56, To: 56, Line: 18, Col: 1, Construct: "{{ }}"},

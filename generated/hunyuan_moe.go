@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // HunyuanMoe is the chat template builtin/hunyuan-moe.jinja.
-var HunyuanMoe = &runtime.Template{
+var HunyuanMoe = &jinja2.Template{
 	Aliases: []string{"7b3001cec901be0367142574a03f2a19183f5b5da70443c83422f44b2044fb84", "c7e5ab595dcb5f5167502f41263a5649c8dc123dfeac47b08196936c8ce5e758"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,24 +41,24 @@ var HunyuanMoe = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderHunyuanMoe renders hunyuan-moe.jinja.
-func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
+func renderHunyuanMoe(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
 			w.WriteString("<|startoftext|>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|extra_4|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|eos|>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|eos|>"))
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
@@ -72,30 +72,30 @@ func renderHunyuanMoe(w *runtime.Writer, in *runtime.Input) {
 // renderHunyuanMoeLlama renders hunyuan-moe.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderHunyuanMoe with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderHunyuanMoeLlama(w *runtime.Writer, in *runtime.Input) {
+func renderHunyuanMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|startoftext|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|extra_4|>")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|startoftext|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|extra_4|>")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|eos|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|eos|>")))
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|startoftext|>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|extra_0|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|startoftext|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|extra_0|>")))
 		}
 	}
 }
 
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansHunyuanMoe = []runtime.Span{
+var spansHunyuanMoe = []jinja2.Span{
 	{From: 50, To: 69, Line: 13, Col: 1, Construct: "for"},
 	{From: 52, To: 68, Line: 14, Col: 1, Construct: "if"},
 	{From: 55, To: 57, Line: 15, Col: 1, Construct: "{{ }}"},

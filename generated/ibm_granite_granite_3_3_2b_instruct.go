@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // IbmGraniteGranite332BInstruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
-var IbmGraniteGranite332BInstruct = &runtime.Template{
+var IbmGraniteGranite332BInstruct = &jinja2.Template{
 	Aliases: []string{"9288756bb9304095e52693cf8f8762a4c029c7e3626fcaa23419559b28147f18", "d0657ba05651bd2134160e7a9fbe40f1aa51ecb6bc2724618e34b04466291f87"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,16 +41,16 @@ var IbmGraniteGranite332BInstruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderIbmGraniteGranite332BInstruct renders ibm-granite-granite-3.3-2B-Instruct.jinja.
-func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
+func renderIbmGraniteGranite332BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopMessages runtime.Value
+	var systemMessage jinja2.Value
+	var loopMessages jinja2.Value
 	documents := in.Lookup("documents")
 	thinking := in.Lookup("thinking")
 	controls := in.Lookup("controls")
@@ -61,45 +61,45 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
 		systemMessage = messages0.ItemStr("content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = runtime.Add(runtime.Add(runtime.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%B %d, %Y")}, nil)), runtime.Str(". You are Granite, developed by IBM."))
+		systemMessage = jinja2.Add(jinja2.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if availableTools.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			systemMessage = runtime.Add(systemMessage, runtime.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if thinking.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
-			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:19:10 {%- else %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20:10 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			systemMessage = runtime.Add(systemMessage, runtime.Str(" You are a helpful AI assistant."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
-		if runtime.In(runtime.Str("citations"), controls) && documents.Truthy() {
+		if jinja2.In(jinja2.Str("citations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
-			systemMessage = runtime.Add(systemMessage, runtime.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
-		if runtime.In(runtime.Str("hallucinations"), controls) && documents.Truthy() {
+		if jinja2.In(jinja2.Str("hallucinations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
-			systemMessage = runtime.Add(systemMessage, runtime.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:30:6 {%- set loop_messages = messages %}
 		loopMessages = messages
@@ -112,16 +112,16 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
-		w.WriteJSON(availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
+		w.WriteJSON(availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
-		for _, document := range runtime.Iterate(w, documents) {
+		for _, document := range jinja2.Iterate(w, documents) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
 			w.WriteString("<|start_of_role|>document {\"document_id\": \"")
-			w.WriteStr(runtime.FilterString(document.ItemStr("doc_id")))
+			w.WriteStr(jinja2.FilterString(document.ItemStr("doc_id")))
 			w.WriteString("\"}<|end_of_role|>\n")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
 			w.Write(document.ItemStr("text"))
@@ -129,7 +129,7 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
-	items := runtime.Iterate(w, loopMessages)
+	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		addGenerationPrompt := addGenerationPromptInput
@@ -156,13 +156,13 @@ func renderIbmGraniteGranite332BInstruct(w *runtime.Writer, in *runtime.Input) {
 // renderIbmGraniteGranite332BInstructLlama renders ibm-granite-granite-3.3-2B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderIbmGraniteGranite332BInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	tools := in.Lookup("tools")
 	availableTools := in.Lookup("available_tools")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopMessages runtime.Value
+	var systemMessage jinja2.Value
+	var loopMessages jinja2.Value
 	documents := in.Lookup("documents")
 	thinking := in.Lookup("thinking")
 	controls := in.Lookup("controls")
@@ -172,84 +172,84 @@ func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Inp
 		availableTools = tools
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%B %d, %Y")}, nil)), runtime.Str(". You are Granite, developed by IBM."))
+		systemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if availableTools.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if thinking.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:19:10 {%- else %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20:10 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str(" You are a helpful AI assistant."))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
-		if runtime.LlamaIn(runtime.Str("citations"), controls) && documents.Truthy() {
+		if jinja2.LlamaIn(jinja2.Str("citations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
-		if runtime.LlamaIn(runtime.Str("hallucinations"), controls) && documents.Truthy() {
+		if jinja2.LlamaIn(jinja2.Str("hallucinations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:30:6 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, runtime.Str("<|end_of_text|>\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, jinja2.Str("<|end_of_text|>\n")))
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", availableTools, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
-		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
+		for _, document := range jinja2.Iterate(w, jinja2.LlamaIterable(documents)) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>document {\"document_id\": \""), runtime.LlamaCallFilter("string", runtime.LlamaItemStr(document, "doc_id"), nil, nil)), runtime.Str("\"}<|end_of_role|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>document {\"document_id\": \""), jinja2.LlamaCallFilter("string", jinja2.LlamaItemStr(document, "doc_id"), nil, nil)), jinja2.Str("\"}<|end_of_role|>\n")))
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(document, "text"))
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(document, "text"))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
 	addGenerationPrompt := addGenerationPromptInput
-	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_of_role|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end_of_text|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_of_role|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end_of_text|>\n")))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54:14 {%- if controls %}
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaCallFilter("tojson", controls, nil, nil)))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaCallFilter("tojson", controls, nil, nil)))
 			}
 			w.WriteString("<|end_of_role|>")
 		}
@@ -258,7 +258,7 @@ func renderIbmGraniteGranite332BInstructLlama(w *runtime.Writer, in *runtime.Inp
 
 // spansIbmGraniteGranite332BInstruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite332BInstruct = []runtime.Span{
+var spansIbmGraniteGranite332BInstruct = []jinja2.Span{
 	{From: 58, To: 61, Line: 2, Col: 1, Construct: "if"},
 	{From: 60, To: 60, Line: 3, Col: 5, Construct: "set"},
 	{From: 63, To: 106, Line: 5, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // IbmGraniteGranite40 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
-var IbmGraniteGranite40 = &runtime.Template{
+var IbmGraniteGranite40 = &jinja2.Template{
 	Aliases: []string{"bcf9aaff15e2ae4010621175b09587fd89bbbbfd8fad87f507c652924a232a36"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,32 +41,32 @@ var IbmGraniteGranite40 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderIbmGraniteGranite40 renders ibm-granite-granite-4.0.jinja.
-func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
-	var toolsSystemMessagePrefix runtime.Value
-	var toolsSystemMessageSuffix runtime.Value
-	var documentsSystemMessagePrefix runtime.Value
-	var documentsSystemMessageSuffix runtime.Value
-	var g4DefaultSystemMessage runtime.Value
+func renderIbmGraniteGranite40(w *jinja2.Writer, in *jinja2.Input) {
+	var toolsSystemMessagePrefix jinja2.Value
+	var toolsSystemMessageSuffix jinja2.Value
+	var documentsSystemMessagePrefix jinja2.Value
+	var documentsSystemMessageSuffix jinja2.Value
+	var g4DefaultSystemMessage jinja2.Value
 	availableTools := in.Lookup("available_tools")
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+	toolsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
+	toolsSystemMessageSuffix = jinja2.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
 	// ibm-granite-granite-4.0.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
+	documentsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
 	// ibm-granite-granite-4.0.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
+	documentsSystemMessageSuffix = jinja2.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
-	g4DefaultSystemMessage = runtime.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
+	g4DefaultSystemMessage = jinja2.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
-	if runtime.IsDefined(availableTools) && availableTools.Truthy() {
+	if jinja2.IsDefined(availableTools) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -74,78 +74,78 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 	nsToolsSystemMessage := toolsSystemMessagePrefix
 	nsDocumentsSystemMessage := documentsSystemMessagePrefix
 	nsDefaultSystemMessage := g4DefaultSystemMessage
-	nsSystemMessage := runtime.Str("")
+	nsSystemMessage := jinja2.Str("")
 	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(tool, nil, nil))
+			nsToolsSystemMessage = jinja2.Add(jinja2.Add(nsToolsSystemMessage, jinja2.Str("\n")), jinja2.FilterTojson(tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		nsToolsSystemMessage = runtime.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
+		nsToolsSystemMessage = jinja2.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:19:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:20:5 {%- set ns.tools_system_message = '' %}
-		nsToolsSystemMessage = runtime.Str("")
+		nsToolsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
-		for _, document := range runtime.Iterate(w, documents) {
+		for _, document := range jinja2.Iterate(w, documents) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = runtime.Add(runtime.Add(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.FilterTojson(document, nil, nil))
+			nsDocumentsSystemMessage = jinja2.Add(jinja2.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), jinja2.FilterTojson(document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		nsDocumentsSystemMessage = runtime.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
+		nsDocumentsSystemMessage = jinja2.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:27:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:28:5 {%- set ns.documents_system_message = '' %}
-		nsDocumentsSystemMessage = runtime.Str("")
+		nsDocumentsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.Attr("role"), "system") {
+	if jinja2.EqStr(messages0.Attr("role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
 		messages0Content := messages0.Attr("content")
-		if runtime.IsString(messages0Content) {
+		if jinja2.IsString(messages0Content) {
 			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if runtime.IsIterable(messages0Content) {
+		} else if jinja2.IsIterable(messages0Content) {
 			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
-			for _, entry := range runtime.Iterate(w, messages0Content) {
+			for _, entry := range jinja2.Iterate(w, messages0Content) {
 				// ibm-granite-granite-4.0.jinja:35:13 {%- if entry.type== 'text' %}
-				if runtime.EqStr(entry.Attr("type"), "text") {
+				if jinja2.EqStr(entry.Attr("type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
-					if !runtime.EqStr(nsSystemMessage, "") {
+					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
-						nsSystemMessage = runtime.Add(nsSystemMessage, runtime.Str("\n"))
+						nsSystemMessage = jinja2.Add(nsSystemMessage, jinja2.Str("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = runtime.Add(nsSystemMessage, entry.Attr("text"))
+					nsSystemMessage = jinja2.Add(nsSystemMessage, entry.Attr("text"))
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			nsSystemMessage = runtime.Add(runtime.Add(runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			nsSystemMessage = runtime.Add(runtime.Add(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
 		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			nsSystemMessage = runtime.Add(runtime.Add(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.Add(jinja2.Add(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
@@ -170,45 +170,45 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
-		contentVal := runtime.Str("")
+		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent) {
+		if jinja2.IsString(messageContent) {
 			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
 			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
-			if runtime.IsIterable(messageContent) {
+			if jinja2.IsIterable(messageContent) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
-				for _, entry := range runtime.Iterate(w, messageContent) {
+				for _, entry := range jinja2.Iterate(w, messageContent) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
-					if runtime.EqStr(entry.Attr("type"), "text") {
+					if jinja2.EqStr(entry.Attr("type"), "text") {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
-						if !runtime.EqStr(contentVal, "") {
+						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
-							contentVal = runtime.Add(contentVal, runtime.Str("\n"))
+							contentVal = jinja2.Add(contentVal, jinja2.Str("\n"))
 						}
 						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
-						contentVal = runtime.Add(contentVal, entry.Attr("text"))
+						contentVal = jinja2.Add(contentVal, entry.Attr("text"))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:80:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
 			w.WriteString("<|start_of_role|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_of_role|>")
 			w.WriteStr(contentVal)
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
 			w.WriteString("<|start_of_role|>")
@@ -219,7 +219,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
@@ -238,7 +238,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsString(toolCallArguments) {
+					if jinja2.IsString(toolCallArguments) {
 						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {
@@ -250,10 +250,10 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.0.jinja:104:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.0.jinja:105:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -261,7 +261,7 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 			w.Write(contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
@@ -275,29 +275,29 @@ func renderIbmGraniteGranite40(w *runtime.Writer, in *runtime.Input) {
 // renderIbmGraniteGranite40Llama renders ibm-granite-granite-4.0.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderIbmGraniteGranite40 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
-	var toolsSystemMessagePrefix runtime.Value
-	var toolsSystemMessageSuffix runtime.Value
-	var documentsSystemMessagePrefix runtime.Value
-	var documentsSystemMessageSuffix runtime.Value
-	var g4DefaultSystemMessage runtime.Value
+func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var toolsSystemMessagePrefix jinja2.Value
+	var toolsSystemMessageSuffix jinja2.Value
+	var documentsSystemMessagePrefix jinja2.Value
+	var documentsSystemMessageSuffix jinja2.Value
+	var g4DefaultSystemMessage jinja2.Value
 	availableTools := in.Lookup("available_tools")
 	tools := in.Lookup("tools")
 	documents := in.Lookup("documents")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// ibm-granite-granite-4.0.jinja:1:1 {%- set tools_system_message_prefix = 'You are a helpful assistant with access to the following tool…
-	toolsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
+	toolsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following tools. You may call one or more tools to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 	// ibm-granite-granite-4.0.jinja:2:1 {%- set tools_system_message_suffix = '\n</tools>\n\nFor each tool call, return a json object with f…
-	toolsSystemMessageSuffix = runtime.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
+	toolsSystemMessageSuffix = jinja2.Str("\n</tools>\n\nFor each tool call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request.")
 	// ibm-granite-granite-4.0.jinja:3:1 {%- set documents_system_message_prefix = 'You are a helpful assistant with access to the following …
-	documentsSystemMessagePrefix = runtime.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
+	documentsSystemMessagePrefix = jinja2.Str("You are a helpful assistant with access to the following documents. You may use one or more documents to assist with the user query.\n\nYou are given a list of documents within <documents></documents> XML tags:\n<documents>")
 	// ibm-granite-granite-4.0.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
-	documentsSystemMessageSuffix = runtime.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
+	documentsSystemMessageSuffix = jinja2.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
-	g4DefaultSystemMessage = runtime.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
+	g4DefaultSystemMessage = jinja2.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
-	if runtime.LlamaCallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
+	if jinja2.LlamaCallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -305,78 +305,78 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 	nsToolsSystemMessage := toolsSystemMessagePrefix
 	nsDocumentsSystemMessage := documentsSystemMessagePrefix
 	nsDefaultSystemMessage := g4DefaultSystemMessage
-	nsSystemMessage := runtime.Str("")
+	nsSystemMessage := jinja2.Str("")
 	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n")), runtime.LlamaCallFilter("tojson", tool, nil, nil))
+			nsToolsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsToolsSystemMessage, jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		nsToolsSystemMessage = runtime.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
+		nsToolsSystemMessage = jinja2.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:19:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:20:5 {%- set ns.tools_system_message = '' %}
-		nsToolsSystemMessage = runtime.Str("")
+		nsToolsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
-		for _, document := range runtime.Iterate(w, runtime.LlamaIterable(documents)) {
+		for _, document := range jinja2.Iterate(w, jinja2.LlamaIterable(documents)) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsDocumentsSystemMessage, runtime.Str("\n")), runtime.LlamaCallFilter("tojson", document, nil, nil))
+			nsDocumentsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsDocumentsSystemMessage, jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		nsDocumentsSystemMessage = runtime.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
+		nsDocumentsSystemMessage = jinja2.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:27:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:28:5 {%- set ns.documents_system_message = '' %}
-		nsDocumentsSystemMessage = runtime.Str("")
+		nsDocumentsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
-		messages0Content := runtime.LlamaAttr(messages0, "content")
-		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := jinja2.LlamaAttr(messages0, "content")
+		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if runtime.LlamaCallTest("iterable", messages0Content, nil, nil) {
+		} else if jinja2.LlamaCallTest("iterable", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
-			for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messages0Content)) {
+			for _, entry := range jinja2.Iterate(w, jinja2.LlamaIterable(messages0Content)) {
 				// ibm-granite-granite-4.0.jinja:35:13 {%- if entry.type== 'text' %}
-				if runtime.EqStr(runtime.LlamaAttr(entry, "type"), "text") {
+				if jinja2.EqStr(jinja2.LlamaAttr(entry, "type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
-					if !runtime.EqStr(nsSystemMessage, "") {
+					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
-						nsSystemMessage = runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n"))
+						nsSystemMessage = jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = runtime.LlamaAdd(nsSystemMessage, runtime.LlamaAttr(entry, "text"))
+					nsSystemMessage = jinja2.LlamaAdd(nsSystemMessage, jinja2.LlamaAttr(entry, "text"))
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage), runtime.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsToolsSystemMessage)
+			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
 		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			nsSystemMessage = runtime.LlamaAdd(runtime.LlamaAdd(nsToolsSystemMessage, runtime.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
@@ -390,56 +390,56 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), runtime.Str("<|end_of_text|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), jinja2.Str("<|end_of_text|>\n")))
 	} else {
 		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>system<|end_of_role|>"), nsDefaultSystemMessage), runtime.Str("<|end_of_text|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsDefaultSystemMessage), jinja2.Str("<|end_of_text|>\n")))
 	}
 	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
-		contentVal := runtime.Str("")
+		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
-		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaAttr(message, "content")
+		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
 			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
-			if runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
+			if jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
-				for _, entry := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, entry := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
-					if runtime.EqStr(runtime.LlamaAttr(entry, "type"), "text") {
+					if jinja2.EqStr(jinja2.LlamaAttr(entry, "type"), "text") {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
-						if !runtime.EqStr(contentVal, "") {
+						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
-							contentVal = runtime.LlamaAdd(contentVal, runtime.Str("\n"))
+							contentVal = jinja2.LlamaAdd(contentVal, jinja2.Str("\n"))
 						}
 						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
-						contentVal = runtime.LlamaAdd(contentVal, runtime.LlamaAttr(entry, "text"))
+						contentVal = jinja2.LlamaAdd(contentVal, jinja2.LlamaAttr(entry, "text"))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:80:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")), contentVal), runtime.Str("<|end_of_text|>\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal), jinja2.Str("<|end_of_text|>\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_of_role|>"), messageRole), runtime.Str("<|end_of_role|>")), contentVal))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal))
 			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
@@ -447,41 +447,41 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89:17 {%- if tool_call.function %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.0.jinja:93:17 {{- tool_call.name }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
-						runtime.LlamaWrite(w, toolCallArguments)
+						jinja2.LlamaWrite(w, toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|end_of_text|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.0.jinja:104:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.0.jinja:105:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.0.jinja:109:9 {{- content.val }}
-			runtime.LlamaWrite(w, contentVal)
+			jinja2.LlamaWrite(w, contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
@@ -494,7 +494,7 @@ func renderIbmGraniteGranite40Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansIbmGraniteGranite40 is the position table of ibm-granite-granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansIbmGraniteGranite40 = []runtime.Span{
+var spansIbmGraniteGranite40 = []jinja2.Span{
 	{From: 59, To: 59, Line: 1, Col: 1, Construct: "set"},
 	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
 	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // KimiK2 is the chat template builtin/kimi-k2.jinja.
-var KimiK2 = &runtime.Template{
+var KimiK2 = &jinja2.Template{
 	Aliases: []string{"e3ea652054b18a07f8a67c5cceb7243a04b0cacebcc55956b5c6b7b1274b3cae", "f1c918b2ad38220689e34a4684dac1c34bd339c021a06f858e618f3e7d35550e"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,18 +41,18 @@ var KimiK2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderKimiK2 renders kimi-k2.jinja.
-func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
-	var headers runtime.Value
+func renderKimiK2(w *jinja2.Writer, in *jinja2.Input) {
+	var headers jinja2.Value
 	messages := in.Lookup("messages")
 	// kimi-k2.jinja:11:1 {%- set headers = {
-	headers = runtime.DictOf(runtime.Str("system"), runtime.Str("<|im_system|>system<|im_middle|>"), runtime.Str("user"), runtime.Str("<|im_user|>user<|im_middle|>"), runtime.Str("assistant"), runtime.Str("<|im_assistant|>assistant<|im_middle|>"), runtime.Str("tool"), runtime.Str("<|im_system|>tool<|im_middle|>"))
+	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		w.WriteAdd(runtime.MethodGetDefault(headers, message.ItemStr("role"), runtime.Str("")), message.ItemStr("content"), runtime.Str("<|im_end|>"))
+		w.WriteAdd(jinja2.MethodGetDefault(headers, message.ItemStr("role"), jinja2.Str("")), message.ItemStr("content"), jinja2.Str("<|im_end|>"))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }
@@ -60,22 +60,22 @@ func renderKimiK2(w *runtime.Writer, in *runtime.Input) {
 // renderKimiK2Llama renders kimi-k2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderKimiK2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
-	var headers runtime.Value
+func renderKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var headers jinja2.Value
 	messages := in.Lookup("messages")
 	// kimi-k2.jinja:11:1 {%- set headers = {
-	headers = runtime.DictOf(runtime.Str("system"), runtime.Str("<|im_system|>system<|im_middle|>"), runtime.Str("user"), runtime.Str("<|im_user|>user<|im_middle|>"), runtime.Str("assistant"), runtime.Str("<|im_assistant|>assistant<|im_middle|>"), runtime.Str("tool"), runtime.Str("<|im_system|>tool<|im_middle|>"))
+	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallMethod(headers, "get", []runtime.Value{runtime.LlamaItemStr(message, "role"), runtime.Str("")}, nil), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallMethod(headers, "get", []jinja2.Value{jinja2.LlamaItemStr(message, "role"), jinja2.Str("")}, nil), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>")))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }
 
 // spansKimiK2 is the position table of kimi-k2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansKimiK2 = []runtime.Span{
+var spansKimiK2 = []jinja2.Span{
 	{From: 51, To: 51, Line: 11, Col: 1, Construct: "set"},
 	{From: 53, To: 57, Line: 17, Col: 1, Construct: "for"},
 	{From: 55, To: 55, Line: 18, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // KimiK2Instruct is the chat template llama.cpp/Kimi-K2-Instruct.jinja.
-var KimiK2Instruct = &runtime.Template{
+var KimiK2Instruct = &jinja2.Template{
 	Aliases: []string{"93333a621d56fc77be110ac50ec41dd6cab37956a0f0bcd3f12b91b49f073b79", "02e91795d2270374161c7063c9b1d084bb8cb3fb04b1ae977cf0e2953bdbbf92"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,29 +41,29 @@ var KimiK2Instruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderKimiK2Instruct renders Kimi-K2-Instruct.jinja.
-func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
+func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
-	renderContent := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var c runtime.Value
+	renderContent := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var c jinja2.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.MethodGet(msg, runtime.Str("content"))
+		c = jinja2.MethodGet(msg, jinja2.Str("content"))
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if runtime.IsString(c) {
+		if jinja2.IsString(c) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
 			w.Write(c)
-		} else if !runtime.IsNone(c) {
+		} else if !jinja2.IsNone(c) {
 			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
-			for _, content := range runtime.Iterate(w, c) {
+			for _, content := range jinja2.Iterate(w, c) {
 				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
@@ -74,9 +74,9 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
-	toolResponseQueueIds := runtime.NewList()
+	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := runtime.Int(0)
+	toolCallCounterValue := jinja2.Int(0)
 	// Kimi-K2-Instruct.jinja:19:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -85,27 +85,27 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var roleName runtime.Value
-		var toolCallId runtime.Value
+		var roleName jinja2.Value
+		var toolCallId jinja2.Value
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		if (i == 0) && !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
 			return message.ItemStr("role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
@@ -119,27 +119,27 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
 			renderContent(message)
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
-			for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-				var formattedId runtime.Value
+			for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+				var formattedId jinja2.Value
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 				toolCallFunction := toolCall.ItemStr("function")
-				formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), toolCallFunction.ItemStr("name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-				toolCallCounterValue = runtime.Add(toolCallCounterValue, runtime.Int(1))
+				toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-				_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+				_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
 				w.Write(formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
 				toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
-				if runtime.IsString(toolCallFunctionArguments) {
+				if jinja2.IsString(toolCallFunctionArguments) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
 					w.Write(toolCallFunctionArguments)
 				} else {
@@ -150,16 +150,16 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Instruct.jinja:45:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
@@ -167,7 +167,7 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !runtime.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(message.ItemStr("content")) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
 			renderContent(message)
@@ -183,140 +183,140 @@ func renderKimiK2Instruct(w *runtime.Writer, in *runtime.Input) {
 // renderKimiK2InstructLlama renders Kimi-K2-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderKimiK2Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Instruct.jinja:1:1 {% macro render_content(msg) -%}
-	renderContent := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var c runtime.Value
+	renderContent := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var c jinja2.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
+		c = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if runtime.LlamaCallTest("string", c, nil, nil) {
+		if jinja2.LlamaCallTest("string", c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
-			runtime.LlamaWrite(w, c)
-		} else if !runtime.LlamaCallTest("none", c, nil, nil) {
+			jinja2.LlamaWrite(w, c)
+		} else if !jinja2.LlamaCallTest("none", c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
-			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
+			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(c)) {
 				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
 					// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
 				}
 			}
 		}
 	}
 	// Kimi-K2-Instruct.jinja:16:1 {%- set tool_response_queue = namespace(ids=[]) -%}
-	toolResponseQueueIds := runtime.NewList()
+	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Instruct.jinja:17:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := runtime.Int(0)
+	toolCallCounterValue := jinja2.Int(0)
 	// Kimi-K2-Instruct.jinja:19:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
-	var roleName runtime.Value
-	var toolCallId runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var roleName jinja2.Value
+	var toolCallId jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
-			return runtime.LlamaItemStr(message, "role")
+		roleName = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+			return jinja2.LlamaItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// Kimi-K2-Instruct.jinja:32:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Instruct.jinja:33:18 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		messageRole2 := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole2, "assistant") && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		messageRole2 := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole2, "assistant") && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
-			var formattedId runtime.Value
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+			var formattedId jinja2.Value
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				formattedId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-				toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
+				toolCallCounterValue = jinja2.LlamaAdd(toolCallCounterValue, jinja2.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-				_ = runtime.LlamaCallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+				_ = jinja2.LlamaCallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
-				runtime.LlamaWrite(w, formattedId)
+				jinja2.LlamaWrite(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
-				toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-				toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
-				if runtime.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
+				toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
+				toolCallFunctionArguments := jinja2.LlamaItemStr(toolCallFunction, "arguments")
+				if jinja2.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
-					runtime.LlamaWrite(w, toolCallFunctionArguments)
+					jinja2.LlamaWrite(w, toolCallFunctionArguments)
 				} else {
 					// Kimi-K2-Instruct.jinja:42:168 {% else %}
 					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
 				}
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole2, "tool") {
+		} else if jinja2.EqStr(messageRole2, "tool") {
 			// Kimi-K2-Instruct.jinja:45:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = jinja2.LlamaCallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId)
+			jinja2.LlamaWrite(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -330,7 +330,7 @@ func renderKimiK2InstructLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansKimiK2Instruct = []runtime.Span{
+var spansKimiK2Instruct = []jinja2.Span{
 	{From: 52, To: 75, Line: 1, Col: 1, Construct: "macro"},
 	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
 	{From: 58, To: 74, Line: 3, Col: 5, Construct: "if"},

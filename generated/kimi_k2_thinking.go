@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // KimiK2Thinking is the chat template llama.cpp/Kimi-K2-Thinking.jinja.
-var KimiK2Thinking = &runtime.Template{
+var KimiK2Thinking = &jinja2.Template{
 	Aliases: []string{"c8d126dde34237eb032b9156433fadf1f38ede79ea176da1822f71db23b50a72", "4027d478e682204ecc53bb42cd60402338dcac3c9312c32335865fcaf59cb1e8"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,31 +41,31 @@ var KimiK2Thinking = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderKimiK2Thinking renders Kimi-K2-Thinking.jinja.
-func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
+func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
-	var histMsgs runtime.Value
-	var suffixMsgs runtime.Value
+	var histMsgs jinja2.Value
+	var suffixMsgs jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var c runtime.Value
+	renderContent := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var c jinja2.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.MethodGet(msg, runtime.Str("content"))
+		c = jinja2.MethodGet(msg, jinja2.Str("content"))
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if runtime.IsString(c) {
+		if jinja2.IsString(c) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			w.Write(c)
-		} else if !runtime.IsNone(c) {
+		} else if !jinja2.IsNone(c) {
 			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range runtime.Iterate(w, c) {
+			for _, content := range jinja2.Iterate(w, c) {
 				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
@@ -76,21 +76,21 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var roleName runtime.Value
+	setRoles := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
 			return message.ItemStr("role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
@@ -105,30 +105,30 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
-	toolResponseQueueIds := runtime.NewList()
+	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := runtime.Int(0)
+	toolCallCounterValue := jinja2.Int(0)
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderToolcalls := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-			var formattedId runtime.Value
+		for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+			var formattedId jinja2.Value
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
 			toolCallFunction := toolCall.ItemStr("function")
-			formattedId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), toolCallFunction.ItemStr("name")), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+			formattedId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), toolCallFunction.ItemStr("name")), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			toolCallCounterValue = runtime.Add(toolCallCounterValue, runtime.Int(1))
+			toolCallCounterValue = jinja2.Add(toolCallCounterValue, jinja2.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			_ = runtime.CallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+			_ = jinja2.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
 			w.Write(formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
-			if runtime.IsString(toolCallFunctionArguments) {
+			if jinja2.IsString(toolCallFunctionArguments) {
 				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
 				w.Write(toolCallFunctionArguments)
 			} else {
@@ -141,19 +141,19 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
+	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.MethodGet(messages.Item(idx), runtime.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !jinja2.MethodGet(messages.Item(idx), jinja2.Str("tool_calls")).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = messages.Slice(runtime.None(), runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
+	histMsgs = messages.Slice(jinja2.None(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.None())
 	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = messages.Slice(runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
+	suffixMsgs = messages.Slice(jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.None(), jinja2.None())
 	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -162,35 +162,35 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
-	for _, message := range runtime.Iterate(w, histMsgs) {
-		var toolCallId runtime.Value
+	for _, message := range jinja2.Iterate(w, histMsgs) {
+		var toolCallId jinja2.Value
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
 		setRoles(message)
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
 			renderContent(message)
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
@@ -198,7 +198,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !runtime.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(message.ItemStr("content")) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
 			renderContent(message)
@@ -206,16 +206,16 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
-	for _, message := range runtime.Iterate(w, suffixMsgs) {
-		var rc runtime.Value
-		var toolCallId runtime.Value
+	for _, message := range jinja2.Iterate(w, suffixMsgs) {
+		var rc jinja2.Value
+		var toolCallId jinja2.Value
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
 		setRoles(message)
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
+			rc = jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
 			w.Write(rc)
@@ -223,20 +223,20 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
 			renderContent(message)
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.CallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = jinja2.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.Add(runtime.Add(runtime.Add(runtime.Str("functions."), runtime.MethodGetDefault(message, runtime.Str("name"), runtime.Str("unknown"))), runtime.Str(":")), runtime.FilterString(toolCallCounterValue))
+				toolCallId = jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("functions."), jinja2.MethodGetDefault(message, jinja2.Str("name"), jinja2.Str("unknown"))), jinja2.Str(":")), jinja2.FilterString(toolCallCounterValue))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
@@ -244,7 +244,7 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !runtime.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(message.ItemStr("content")) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
 			renderContent(message)
@@ -260,230 +260,230 @@ func renderKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 // renderKimiK2ThinkingLlama renders Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderKimiK2Thinking with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
+func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	messages := in.Lookup("messages")
-	var histMsgs runtime.Value
-	var suffixMsgs runtime.Value
+	var histMsgs jinja2.Value
+	var suffixMsgs jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var c runtime.Value
+	renderContent := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var c jinja2.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
+		c = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if runtime.LlamaCallTest("string", c, nil, nil) {
+		if jinja2.LlamaCallTest("string", c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			runtime.LlamaWrite(w, c)
-		} else if !runtime.LlamaCallTest("none", c, nil, nil) {
+			jinja2.LlamaWrite(w, c)
+		} else if !jinja2.LlamaCallTest("none", c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
+			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(c)) {
 				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
 					// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
 				}
 			}
 		}
 	}
 	// Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var roleName runtime.Value
+	setRoles := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
-			return runtime.LlamaItemStr(message, "role")
+		roleName = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+			return jinja2.LlamaItemStr(message, "role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
 	// Kimi-K2-Thinking.jinja:27:1 {%- set tool_response_queue = namespace(ids=[]) -%}
-	toolResponseQueueIds := runtime.NewList()
+	toolResponseQueueIds := jinja2.NewList()
 	// Kimi-K2-Thinking.jinja:28:1 {%- set tool_call_counter = namespace(value=0) -%}
-	toolCallCounterValue := runtime.Int(0)
+	toolCallCounterValue := jinja2.Int(0)
 	// Kimi-K2-Thinking.jinja:30:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderToolcalls := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
-		var formattedId runtime.Value
-		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+		var formattedId jinja2.Value
+		for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			formattedId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+			formattedId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			toolCallCounterValue = runtime.LlamaAdd(toolCallCounterValue, runtime.Int(1))
+			toolCallCounterValue = jinja2.LlamaAdd(toolCallCounterValue, jinja2.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			_ = runtime.LlamaCallMethod(toolResponseQueueIds, "append", []runtime.Value{formattedId}, nil)
+			_ = jinja2.LlamaCallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
-			runtime.LlamaWrite(w, formattedId)
+			jinja2.LlamaWrite(w, formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-			toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
-			if runtime.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
+			toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
+			toolCallFunctionArguments := jinja2.LlamaItemStr(toolCallFunction, "arguments")
+			if jinja2.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
 				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
-				runtime.LlamaWrite(w, toolCallFunctionArguments)
+				jinja2.LlamaWrite(w, toolCallFunctionArguments)
 			} else {
 				// Kimi-K2-Thinking.jinja:36:166 {% else %}
 				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
+	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.LlamaCallMethod(runtime.LlamaItem(messages, idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, idx), "role"), "assistant") && !jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = runtime.LlamaSlice(messages, runtime.Missing(), runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.Missing())
+	histMsgs = jinja2.LlamaSlice(messages, jinja2.Missing(), jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = runtime.LlamaSlice(messages, runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.Missing(), runtime.Missing())
+	suffixMsgs = jinja2.LlamaSlice(messages, jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
-	var toolCallId runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(histMsgs)) {
+	var toolCallId jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(histMsgs)) {
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:69:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId = jinja2.LlamaCallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId)
+			jinja2.LlamaWrite(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
-	var rc runtime.Value
-	var toolCallId2 runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(suffixMsgs)) {
+	var rc jinja2.Value
+	var toolCallId2 jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(suffixMsgs)) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
+			rc = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
-			runtime.LlamaWrite(w, rc)
+			jinja2.LlamaWrite(w, rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Kimi-K2-Thinking.jinja:91:7 {%- elif message['role'] == 'tool' -%}
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId2 = runtime.LlamaCallMethod(toolResponseQueueIds, "pop", []runtime.Value{runtime.Int(0)}, nil)
+				toolCallId2 = jinja2.LlamaCallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId2 = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name"), runtime.Str("unknown")}, nil)), runtime.Str(":")), runtime.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId2 = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId2)
+			jinja2.LlamaWrite(w, toolCallId2)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -497,7 +497,7 @@ func renderKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansKimiK2Thinking = []runtime.Span{
+var spansKimiK2Thinking = []jinja2.Span{
 	{From: 54, To: 77, Line: 1, Col: 1, Construct: "macro"},
 	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
 	{From: 60, To: 76, Line: 3, Col: 5, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // KimiK3 is the chat template llama.cpp/Kimi-K3.jinja.
-var KimiK3 = &runtime.Template{
+var KimiK3 = &jinja2.Template{
 	Aliases: []string{"e5a9fd2dd2441210aef7ab8614f3f79658981b42f0e50615bc617188bb0e7e19", "b0455d8179210d377508beff47a1dcedf4a646b6b57935da7cc498ddcf87aeb9"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,39 +41,39 @@ var KimiK3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderKimiK3 renders Kimi-K3.jinja.
-func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
+func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 	thinking := in.Lookup("thinking")
 	thinkingEffort := in.Lookup("thinking_effort")
-	var state runtime.Value
+	var state jinja2.Value
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	toolChoice := in.Lookup("tool_choice")
 	responseSchema := in.Lookup("response_schema")
 	responseFormat := in.Lookup("response_format")
-	var schemaWrapper runtime.Value
-	var responseFormatType runtime.Value
+	var schemaWrapper jinja2.Value
+	var responseFormatType jinja2.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	imagePrompts := in.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
-	escapeAttr := func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	escapeAttr := func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		w.Write(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterString(value), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
+		w.Write(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterString(value), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
-	openTag := func(tag, attrs runtime.Value) {
-		tag = runtime.Param(tag, "tag")
+	openTag := func(tag, attrs jinja2.Value) {
+		tag = jinja2.Param(tag, "tag")
 		if attrs.IsMissing() {
-			attrs = runtime.NewList()
+			attrs = jinja2.NewList()
 		}
 		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
 		w.WriteString("<|open|>")
 		w.WriteStr(tag)
 		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
-		for _, attr := range runtime.Iterate(w, attrs) {
+		for _, attr := range jinja2.Iterate(w, attrs) {
 			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
 			w.WriteString(" ")
 			w.WriteStr(attr.ItemInt(0))
@@ -85,47 +85,47 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|sep|>")
 	}
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
-	closeTag := func(tag runtime.Value) {
-		tag = runtime.Param(tag, "tag")
+	closeTag := func(tag jinja2.Value) {
+		tag = jinja2.Param(tag, "tag")
 		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
 		w.WriteString("<|close|>")
 		w.WriteStr(tag)
 		w.WriteString("<|sep|>")
 	}
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
-	nextImage := func(state runtime.Value) {
-		state = runtime.Param(state, "state")
+	nextImage := func(state jinja2.Value) {
+		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts) {
+		if jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if runtime.Ge(state.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
+			if jinja2.Ge(state.Attr("image_index"), jinja2.FilterLength(imagePrompts)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				w.Write(runtime.RaiseException(in, runtime.Str("More image placeholders than image prompts.")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
 			w.Write(imagePrompts.Item(state.Attr("image_index")))
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
-			runtime.CheckNamespace(state)
+			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			runtime.SetAttr(state, "image_index", runtime.Add(state.Attr("image_index"), runtime.Int(1)))
+			jinja2.SetAttr(state, "image_index", jinja2.Add(state.Attr("image_index"), jinja2.Int(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
 		}
 	}
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
-	renderText := func(text, state runtime.Value) {
-		text = runtime.Param(text, "text")
-		state = runtime.Param(state, "state")
-		var parts runtime.Value
+	renderText := func(text, state jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		state = jinja2.Param(state, "state")
+		var parts jinja2.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = runtime.FilterString(text)
+		text = jinja2.FilterString(text)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.In(runtime.Str("<|kimi_image_placeholder|>"), text) {
+		if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.In(jinja2.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = runtime.MethodSplitSep(text, runtime.Str("<|kimi_image_placeholder|>"))
+			parts = jinja2.MethodSplitSep(text, jinja2.Str("<|kimi_image_placeholder|>"))
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
-			items := runtime.Iterate(w, parts)
+			items := jinja2.Iterate(w, parts)
 			for i := range items {
 				part := items[i]
 				// Kimi-K3.jinja:34:9 {{- part -}}
@@ -143,19 +143,19 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
-	renderContent := func(content, state runtime.Value) {
-		content = runtime.Param(content, "content")
-		state = runtime.Param(state, "state")
+	renderContent := func(content, state jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
 			renderText(content, state)
-		} else if !runtime.IsNone(content) && runtime.IsDefined(content) {
+		} else if !jinja2.IsNone(content) && jinja2.IsDefined(content) {
 			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
-			for _, part := range runtime.Iterate(w, content) {
+			for _, part := range jinja2.Iterate(w, content) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if runtime.InStrs(part.Attr("type"), "image", "image_url") {
+				if jinja2.InStrs(part.Attr("type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
 					nextImage(state)
 				} else {
@@ -167,26 +167,26 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
-	internalSystemMessage := func(messageType, body runtime.Value) {
-		messageType = runtime.Param(messageType, "message_type")
-		body = runtime.Param(body, "body")
+	internalSystemMessage := func(messageType, body jinja2.Value) {
+		messageType = jinja2.Param(messageType, "message_type")
+		body = jinja2.Param(body, "body")
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		w.Write(runtime.FilterTrim(body, nil, nil))
+		w.Write(jinja2.FilterTrim(body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		closeTag(runtime.Str("message"))
+		closeTag(jinja2.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
-	var jsonSorted func(runtime.Value)
-	jsonSorted = func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	var jsonSorted func(jinja2.Value)
+	jsonSorted = func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if runtime.IsMapping(value) {
+		if jinja2.IsMapping(value) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			keys, values := runtime.DictsortPairs(value, nil, nil)
+			keys, values := jinja2.DictsortPairs(value, nil, nil)
 			for i := range w.Count(len(keys)) {
 				key := keys[i]
 				item := values[i]
@@ -195,7 +195,7 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
-				w.WriteJSON(key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				w.WriteJSON(key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 				w.WriteString(":")
 				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
 				w.Write(w.Capture(func() {
@@ -203,15 +203,15 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				}))
 			}
 			w.WriteString("}")
-		} else if ((runtime.IsString(value) || runtime.IsNumber(value)) || runtime.IsBoolean(value)) || runtime.IsNone(value) {
+		} else if ((jinja2.IsString(value) || jinja2.IsNumber(value)) || jinja2.IsBoolean(value)) || jinja2.IsNone(value) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		} else {
 			// Kimi-K3.jinja:75:5 {%- else -%}
 			w.WriteString("[")
 			// Kimi-K3.jinja:77:1 {%- for item in value -%}
-			items := runtime.Iterate(w, value)
+			items := jinja2.Iterate(w, value)
 			for i := range items {
 				item := items[i]
 				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
@@ -227,13 +227,13 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
-	renderToolDeclare := func(toolList, dynamic runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolDeclare := func(toolList, dynamic jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		if dynamic.IsMissing() {
-			dynamic = runtime.Bool(false)
+			dynamic = jinja2.Bool(false)
 		}
 		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), runtime.Str("tool-declare"))))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("tool-declare"))))
 		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
 		if dynamic.Truthy() {
 			w.WriteString("## New Tools Available\nThe system dynamically extends the toolset via lazy-loading.\nYou have access to all existing and extended tools.\nHere are the specs for the extended tools.\n\n```json\n")
@@ -247,25 +247,25 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		closeTag(runtime.Str("message"))
+		closeTag(jinja2.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
-	xtmlType := func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	xtmlType := func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if runtime.IsBoolean(value) {
+		if jinja2.IsBoolean(value) {
 			w.WriteString("boolean")
-		} else if runtime.IsNone(value) {
+		} else if jinja2.IsNone(value) {
 			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if runtime.IsNumber(value) {
+		} else if jinja2.IsNumber(value) {
 			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if runtime.IsString(value) {
+		} else if jinja2.IsString(value) {
 			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if runtime.IsMapping(value) {
+		} else if jinja2.IsMapping(value) {
 			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
@@ -274,99 +274,99 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
-	xtmlValue := func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	xtmlValue := func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if runtime.IsString(value) {
+		if jinja2.IsString(value) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
 			w.Write(value)
 		} else {
 			// Kimi-K3.jinja:111:5 {%- else -%}
 			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			w.WriteJSON(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 	}
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
-	renderAssistant := func(message, state runtime.Value) {
-		message = runtime.Param(message, "message")
-		state = runtime.Param(state, "state")
-		var reasoningContent runtime.Value
-		var toolCalls runtime.Value
+	renderAssistant := func(message, state jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		state = jinja2.Param(state, "state")
+		var reasoningContent jinja2.Value
+		var toolCalls jinja2.Value
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = runtime.Or(runtime.MethodGet(message, runtime.Str("reasoning_content")), func() runtime.Value {
-				return runtime.MethodGet(message, runtime.Str("reasoning"))
+			reasoningContent = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("reasoning_content")), func() jinja2.Value {
+				return jinja2.MethodGet(message, jinja2.Str("reasoning"))
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			openTag(runtime.Str("think"), runtime.Missing())
+			openTag(jinja2.Str("think"), jinja2.Missing())
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !runtime.IsNone(reasoningContent) && runtime.FilterTrim(runtime.FilterString(reasoningContent), nil, nil).Truthy() {
+			if !jinja2.IsNone(reasoningContent) && jinja2.FilterTrim(jinja2.FilterString(reasoningContent), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
 				renderText(reasoningContent, state)
 			}
 			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			closeTag(runtime.Str("think"))
+			closeTag(jinja2.Str("think"))
 		}
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		openTag(runtime.Str("response"), runtime.Missing())
+		openTag(jinja2.Str("response"), jinja2.Missing())
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+		renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		closeTag(runtime.Str("response"))
+		closeTag(jinja2.Str("response"))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
+		toolCalls = jinja2.MethodGet(message, jinja2.Str("tool_calls"))
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			openTag(runtime.Str("tools"), runtime.Missing())
+			openTag(jinja2.Str("tools"), jinja2.Missing())
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
-			items := runtime.Iterate(w, toolCalls)
+			items := jinja2.Iterate(w, toolCalls)
 			for i := range items {
 				toolCall := items[i]
-				var fn runtime.Value
-				var arguments runtime.Value
-				var jsonBlock runtime.Value
+				var fn jinja2.Value
+				var arguments jinja2.Value
+				var jsonBlock jinja2.Value
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !runtime.IsMapping(toolCall) {
+				if !jinja2.IsMapping(toolCall) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls must be mappings.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
+				if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if runtime.IsNone(runtime.MethodGet(fn, runtime.Str("name"))) {
+				if jinja2.IsNone(jinja2.MethodGet(fn, jinja2.Str("name"))) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls require a function name.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), fn.Attr("name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i+1)))))
+				openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), fn.Attr("name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = runtime.MethodGetDefault(fn, runtime.Str("arguments"), runtime.DictOf())
+				arguments = jinja2.MethodGetDefault(fn, jinja2.Str("arguments"), jinja2.DictOf())
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = runtime.MethodGet(fn, runtime.Str("_xtml_json_block"))
+				jsonBlock = jinja2.MethodGet(fn, jinja2.Str("_xtml_json_block"))
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !runtime.IsNone(jsonBlock) {
+				if !jinja2.IsNone(jsonBlock) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
+					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
 					renderText(jsonBlock, state)
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					closeTag(runtime.Str("json"))
-				} else if runtime.IsMapping(arguments) {
+					closeTag(jinja2.Str("json"))
+				} else if jinja2.IsMapping(arguments) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					keys, values := runtime.DictItems(arguments)
+					keys, values := jinja2.DictItems(arguments)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
+						openTag(jinja2.Str("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("key"), key), jinja2.NewTuple(jinja2.Str("type"), w.Capture(func() {
 							xtmlType(value)
 						}))))
 						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
@@ -374,62 +374,62 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 							xtmlValue(value)
 						}), state)
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						closeTag(runtime.Str("argument"))
+						closeTag(jinja2.Str("argument"))
 					}
-				} else if runtime.IsString(arguments) && runtime.FilterTrim(arguments, nil, nil).Truthy() {
+				} else if jinja2.IsString(arguments) && jinja2.FilterTrim(arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
+					openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
 					renderText(arguments, state)
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					closeTag(runtime.Str("json"))
-				} else if !runtime.IsNone(arguments) && !runtime.IsString(arguments) {
+					closeTag(jinja2.Str("json"))
+				} else if !jinja2.IsNone(arguments) && !jinja2.IsString(arguments) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				closeTag(runtime.Str("call"))
+				closeTag(jinja2.Str("call"))
 			}
 			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			closeTag(runtime.Str("tools"))
+			closeTag(jinja2.Str("tools"))
 		}
 	}
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
-	renderToolMessage := func(message, state, resolvedName runtime.Value) {
-		message = runtime.Param(message, "message")
-		state = runtime.Param(state, "state")
+	renderToolMessage := func(message, state, resolvedName jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		state = jinja2.Param(state, "state")
 		if resolvedName.IsMissing() {
-			resolvedName = runtime.None()
+			resolvedName = jinja2.None()
 		}
-		var toolName runtime.Value
-		var fallbackCall runtime.Value
-		var fallbackFn runtime.Value
+		var toolName jinja2.Value
+		var fallbackCall jinja2.Value
+		var fallbackFn jinja2.Value
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
-		runtime.CheckNamespace(state)
+		jinja2.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		runtime.SetAttr(state, "tool_index", runtime.Add(state.Attr("tool_index"), runtime.Int(1)))
+		jinja2.SetAttr(state, "tool_index", jinja2.Add(state.Attr("tool_index"), jinja2.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !runtime.IsNone(resolvedName) {
+		if !jinja2.IsNone(resolvedName) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
-		} else if runtime.In(runtime.Str("tool"), message) {
+		} else if jinja2.In(jinja2.Str("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = runtime.MethodGet(message, runtime.Str("tool"))
+			toolName = jinja2.MethodGet(message, jinja2.Str("tool"))
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = runtime.MethodGet(message, runtime.Str("name"))
+			toolName = jinja2.MethodGet(message, jinja2.Str("name"))
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (runtime.IsNone(toolName) && !runtime.IsNone(state.Attr("tool_calls"))) && runtime.Le(state.Attr("tool_index"), runtime.FilterLength(state.Attr("tool_calls"))) {
+		if (jinja2.IsNone(toolName) && !jinja2.IsNone(state.Attr("tool_calls"))) && jinja2.Le(state.Attr("tool_index"), jinja2.FilterLength(state.Attr("tool_calls"))) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = state.Attr("tool_calls").Item(runtime.Sub(state.Attr("tool_index"), runtime.Int(1)))
+			fallbackCall = state.Attr("tool_calls").Item(jinja2.Sub(state.Attr("tool_index"), jinja2.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
 			fallbackCallFunction := fallbackCall.Attr("function")
-			if runtime.IsDefined(fallbackCallFunction) && runtime.IsMapping(fallbackCallFunction) {
+			if jinja2.IsDefined(fallbackCallFunction) && jinja2.IsMapping(fallbackCallFunction) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
@@ -438,140 +438,140 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 			toolName = fallbackFn.Attr("name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if runtime.IsNone(toolName) {
+		if jinja2.IsNone(toolName) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), state.Attr("tool_index"))))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), state.Attr("tool_index"))))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+		renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		closeTag(runtime.Str("message"))
+		closeTag(jinja2.Str("message"))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
-	if runtime.IsUndefined(thinking) {
+	if jinja2.IsUndefined(thinking) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
-		thinking = runtime.Bool(true)
+		thinking = jinja2.Bool(true)
 	}
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
-	if runtime.IsUndefined(thinkingEffort) {
+	if jinja2.IsUndefined(thinkingEffort) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
-		thinkingEffort = runtime.Str("max")
+		thinkingEffort = jinja2.Str("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	if (thinking.Truthy() && !runtime.IsNone(thinkingEffort)) && !runtime.InStrs(thinkingEffort, "low", "high", "max") {
+	if (thinking.Truthy() && !jinja2.IsNone(thinkingEffort)) && !jinja2.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Str("Unsupported thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("; supported values are low, high, and max."))))
+		w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Unsupported thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
+	state = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
-	if runtime.IsDefined(tools) && tools.Truthy() {
+	if jinja2.IsDefined(tools) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
-		renderToolDeclare(tools, runtime.Missing())
+		renderToolDeclare(tools, jinja2.Missing())
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
-	if thinking.Truthy() && runtime.InStrs(thinkingEffort, "low", "high", "max") {
+	if thinking.Truthy() && jinja2.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		internalSystemMessage(runtime.Str("thinking-effort"), runtime.Add(runtime.Add(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.FilterString(thinkingEffort)), runtime.Str("`.")))
+		internalSystemMessage(jinja2.Str("thinking-effort"), jinja2.Add(jinja2.Add(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), jinja2.FilterString(thinkingEffort)), jinja2.Str("`.")))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var attrs runtime.Value
+		var attrs jinja2.Value
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
-		if runtime.IsMapping(message) {
+		if jinja2.IsMapping(message) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if runtime.NotIn(runtime.Str("role"), message) {
+			if jinja2.NotIn(jinja2.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				w.Write(runtime.RaiseException(in, runtime.Str("Kimi K3 messages require a role.")))
-			} else if runtime.EqStr(message.Attr("role"), "user") {
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
+			} else if jinja2.EqStr(message.Attr("role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
-				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = runtime.Add(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message.Attr("name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), message.Attr("name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				openTag(runtime.Str("message"), attrs)
+				openTag(jinja2.Str("message"), attrs)
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+				renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				closeTag(runtime.Str("message"))
+				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message.Attr("role"), "system") && runtime.MethodGet(message, runtime.Str("tools")).Truthy() {
+			} else if jinja2.EqStr(message.Attr("role"), "system") && jinja2.MethodGet(message, jinja2.Str("tools")).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				renderToolDeclare(message.Attr("tools"), runtime.Bool(true))
-			} else if runtime.EqStr(message.Attr("role"), "system") {
+				renderToolDeclare(message.Attr("tools"), jinja2.Bool(true))
+			} else if jinja2.EqStr(message.Attr("role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
-				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = runtime.Add(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message.Attr("name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), message.Attr("name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				openTag(runtime.Str("message"), attrs)
+				openTag(jinja2.Str("message"), attrs)
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				renderContent(runtime.MethodGet(message, runtime.Str("content")), state)
+				renderContent(jinja2.MethodGet(message, jinja2.Str("content")), state)
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				closeTag(runtime.Str("message"))
+				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message.Attr("role"), "assistant") {
+			} else if jinja2.EqStr(message.Attr("role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
-				runtime.CheckNamespace(state)
+				jinja2.CheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				runtime.SetAttr(state, "tool_calls", runtime.MethodGet(message, runtime.Str("tool_calls")))
+				jinja2.SetAttr(state, "tool_calls", jinja2.MethodGet(message, jinja2.Str("tool_calls")))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
-				runtime.CheckNamespace(state)
+				jinja2.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
-				runtime.SetAttr(state, "tool_index", runtime.Int(0))
+				jinja2.SetAttr(state, "tool_index", jinja2.Int(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
-				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if runtime.MethodGet(message, runtime.Str("name")).Truthy() {
+				if jinja2.MethodGet(message, jinja2.Str("name")).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = runtime.Add(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), message.Attr("name"))))
+					attrs = jinja2.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), message.Attr("name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				openTag(runtime.Str("message"), attrs)
+				openTag(jinja2.Str("message"), attrs)
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
 				renderAssistant(message, state)
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				closeTag(runtime.Str("message"))
+				closeTag(jinja2.Str("message"))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(message.Attr("role"), "tool") && ((i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool")) {
+			} else if jinja2.EqStr(message.Attr("role"), "tool") && ((i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
-				runToolMessages := runtime.NewList()
-				runResolvedCount := runtime.Int(0)
+				runToolMessages := jinja2.NewList()
+				runResolvedCount := jinja2.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
-				for _, candidate := range runtime.Iterate(w, messages.Slice(runtime.Int(int64(i)), runtime.None(), runtime.None())) {
-					var callId runtime.Value
+				for _, candidate := range jinja2.Iterate(w, messages.Slice(jinja2.Int(int64(i)), jinja2.None(), jinja2.None())) {
+					var callId jinja2.Value
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !runtime.IsMapping(candidate) || !runtime.EqStr(candidate.Attr("role"), "tool") {
+					if !jinja2.IsMapping(candidate) || !jinja2.EqStr(candidate.Attr("role"), "tool") {
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
-					runToolMessages = runtime.Add(runToolMessages, runtime.NewList(candidate))
+					runToolMessages = jinja2.Add(runToolMessages, jinja2.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = runtime.MethodGetDefault(candidate, runtime.Str("tool_call_id"), runtime.MethodGet(candidate, runtime.Str("id")))
+					callId = jinja2.MethodGetDefault(candidate, jinja2.Str("tool_call_id"), jinja2.MethodGet(candidate, jinja2.Str("id")))
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !runtime.IsNone(callId) && !runtime.IsNone(state.Attr("tool_calls")) {
+					if !jinja2.IsNone(callId) && !jinja2.IsNone(state.Attr("tool_calls")) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range runtime.Iterate(w, state.Attr("tool_calls")) {
+						for _, toolCall := range jinja2.Iterate(w, state.Attr("tool_calls")) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && runtime.IsMapping(toolCall)) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.Eq(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), runtime.FilterString(callId)) {
+							if ((!matchFound && jinja2.IsMapping(toolCall)) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.Eq(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id"))), jinja2.FilterString(callId)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -580,36 +580,36 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:254:17 {%- if match.found -%}
 					if matchFound {
 						// Kimi-K3.jinja:254:39 {%- set run.resolved_count = run.resolved_count + 1 -%}
-						runResolvedCount = runtime.Add(runResolvedCount, runtime.Int(1))
+						runResolvedCount = jinja2.Add(runResolvedCount, jinja2.Int(1))
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if runtime.Gt(runtime.FilterLength(runToolMessages), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.FilterLength(runToolMessages)) {
+				if jinja2.Gt(jinja2.FilterLength(runToolMessages), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, jinja2.FilterLength(runToolMessages)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
-					emittedIds := runtime.NewList()
+					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
-					for _, toolCall := range runtime.Iterate(w, state.Attr("tool_calls")) {
-						var fn runtime.Value
+					for _, toolCall := range jinja2.Iterate(w, state.Attr("tool_calls")) {
+						var fn jinja2.Value
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (runtime.IsMapping(toolCall) && !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("id")))) && runtime.NotIn(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id"))), emittedIds) {
+						if (jinja2.IsMapping(toolCall) && !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("id")))) && jinja2.NotIn(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id"))), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = runtime.Add(emittedIds, runtime.NewList(runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))))
+							emittedIds = jinja2.Add(emittedIds, jinja2.NewList(jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id")))))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
 							toolCallFunction := toolCall.Attr("function")
-							if runtime.IsDefined(toolCallFunction) && runtime.IsMapping(toolCallFunction) {
+							if jinja2.IsDefined(toolCallFunction) && jinja2.IsMapping(toolCallFunction) {
 								fn = toolCallFunction
 							} else {
 								fn = toolCall
 							}
 							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
-							for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
-								var resultId runtime.Value
+							for _, toolMessage := range jinja2.Iterate(w, runToolMessages) {
+								var resultId jinja2.Value
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = runtime.MethodGetDefault(toolMessage, runtime.Str("tool_call_id"), runtime.MethodGet(toolMessage, runtime.Str("id")))
+								resultId = jinja2.MethodGetDefault(toolMessage, jinja2.Str("tool_call_id"), jinja2.MethodGet(toolMessage, jinja2.Str("id")))
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !runtime.IsNone(resultId) && runtime.Eq(runtime.FilterString(resultId), runtime.FilterString(runtime.MethodGet(toolCall, runtime.Str("id")))) {
+								if !jinja2.IsNone(resultId) && jinja2.Eq(jinja2.FilterString(resultId), jinja2.FilterString(jinja2.MethodGet(toolCall, jinja2.Str("id")))) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									renderToolMessage(toolMessage, state, runtime.MethodGet(fn, runtime.Str("name")))
+									renderToolMessage(toolMessage, state, jinja2.MethodGet(fn, jinja2.Str("name")))
 								}
 							}
 						}
@@ -617,185 +617,185 @@ func renderKimiK3(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Kimi-K3.jinja:270:17 {%- else -%}
 					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
-					for _, toolMessage := range runtime.Iterate(w, runToolMessages) {
+					for _, toolMessage := range jinja2.Iterate(w, runToolMessages) {
 						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
-						renderToolMessage(toolMessage, state, runtime.Missing())
+						renderToolMessage(toolMessage, state, jinja2.Missing())
 					}
 				}
 			}
 		}
 	}
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "required") {
+	if jinja2.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
-	} else if runtime.IsDefined(toolChoice) && runtime.EqStr(toolChoice, "none") {
+		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+	} else if jinja2.IsDefined(toolChoice) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
+		internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
-	if runtime.IsDefined(responseSchema) {
+	if jinja2.IsDefined(responseSchema) {
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%} (the namespace check)
-		runtime.CheckNamespace(state)
+		jinja2.CheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
-		runtime.SetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat)) && !runtime.IsNone(runtime.MethodGet(responseFormat, runtime.Str("json_schema"))) {
+		jinja2.SetAttr(state, "response_schema", responseSchema)
+	} else if (jinja2.IsDefined(responseFormat) && jinja2.IsMapping(responseFormat)) && !jinja2.IsNone(jinja2.MethodGet(responseFormat, jinja2.Str("json_schema"))) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = runtime.MethodGet(responseFormat, runtime.Str("json_schema"))
+		schemaWrapper = jinja2.MethodGet(responseFormat, jinja2.Str("json_schema"))
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if runtime.IsMapping(schemaWrapper) && runtime.In(runtime.Str("schema"), schemaWrapper) {
+		if jinja2.IsMapping(schemaWrapper) && jinja2.In(jinja2.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
-			runtime.CheckNamespace(state)
+			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			runtime.SetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("schema")))
-		} else if runtime.IsMapping(schemaWrapper) && runtime.In(runtime.Str("json_schema"), schemaWrapper) {
+			jinja2.SetAttr(state, "response_schema", jinja2.MethodGet(schemaWrapper, jinja2.Str("schema")))
+		} else if jinja2.IsMapping(schemaWrapper) && jinja2.In(jinja2.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
-			runtime.CheckNamespace(state)
+			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			runtime.SetAttr(state, "response_schema", runtime.MethodGet(schemaWrapper, runtime.Str("json_schema")))
+			jinja2.SetAttr(state, "response_schema", jinja2.MethodGet(schemaWrapper, jinja2.Str("json_schema")))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
-			runtime.CheckNamespace(state)
+			jinja2.CheckNamespace(state)
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%}
-			runtime.SetAttr(state, "response_schema", schemaWrapper)
+			jinja2.SetAttr(state, "response_schema", schemaWrapper)
 		}
 	}
 	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
-	responseFormatType = runtime.None()
+	responseFormatType = jinja2.None()
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
-	if runtime.IsDefined(responseFormat) && runtime.IsMapping(responseFormat) {
+	if jinja2.IsDefined(responseFormat) && jinja2.IsMapping(responseFormat) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = runtime.MethodGet(responseFormat, runtime.Str("type"))
-	} else if runtime.IsDefined(responseFormat) {
+		responseFormatType = jinja2.MethodGet(responseFormat, jinja2.Str("type"))
+	} else if jinja2.IsDefined(responseFormat) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
 		responseFormatType = responseFormat
 	}
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
-	if runtime.EqStr(responseFormatType, "json_object") {
+	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		internalSystemMessage(runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
-	} else if runtime.EqStr(responseFormatType, "json_schema") {
+		internalSystemMessage(jinja2.Str("response-format"), jinja2.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
+	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		internalSystemMessage(runtime.Str("response-format"), runtime.Add(runtime.Add(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+		internalSystemMessage(jinja2.Str("response-format"), jinja2.Add(jinja2.Add(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
 			jsonSorted(state.Attr("response_schema"))
-		})), runtime.Str("\n```")))
+		})), jinja2.Str("\n```")))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant"))))
+		openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant"))))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
-		openTag(runtime.IfElse(thinking.Truthy(), func() runtime.Value {
-			return runtime.Str("think")
-		}, func() runtime.Value {
-			return runtime.Str("response")
-		}), runtime.Missing())
+		openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
+			return jinja2.Str("think")
+		}, func() jinja2.Value {
+			return jinja2.Str("response")
+		}), jinja2.Missing())
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (runtime.IsDefined(imagePrompts) && !runtime.IsNone(imagePrompts)) && runtime.Ne(state.Attr("image_index"), runtime.FilterLength(imagePrompts)) {
+	if (jinja2.IsDefined(imagePrompts) && !jinja2.IsNone(imagePrompts)) && jinja2.Ne(state.Attr("image_index"), jinja2.FilterLength(imagePrompts)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Add(runtime.Str("image prompt count "), runtime.FilterString(runtime.FilterLength(imagePrompts))), runtime.Str(" != consumed placeholder count ")), runtime.FilterString(state.Attr("image_index")))))
+		w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Add(jinja2.Str("image prompt count "), jinja2.FilterString(jinja2.FilterLength(imagePrompts))), jinja2.Str(" != consumed placeholder count ")), jinja2.FilterString(state.Attr("image_index")))))
 	}
 }
 
 // renderKimiK3Llama renders Kimi-K3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderKimiK3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
+func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	thinking := in.Lookup("thinking")
 	thinkingEffort := in.Lookup("thinking_effort")
-	var state runtime.Value
+	var state jinja2.Value
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	toolChoice := in.Lookup("tool_choice")
 	responseSchema := in.Lookup("response_schema")
 	responseFormat := in.Lookup("response_format")
-	var schemaWrapper runtime.Value
-	var responseFormatType runtime.Value
+	var schemaWrapper jinja2.Value
+	var responseFormatType jinja2.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	imagePrompts := in.Lookup("image_prompts")
 	// Kimi-K3.jinja:1:1 {%- macro escape_attr(value) -%}
-	escapeAttr := func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	escapeAttr := func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", value, nil, nil), []runtime.Value{runtime.Str("&"), runtime.Str("&amp;")}, nil), []runtime.Value{runtime.Str("\""), runtime.Str("&quot;")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", value, nil, nil), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
-	openTag := func(tag, attrs runtime.Value) {
-		tag = runtime.Param(tag, "tag")
+	openTag := func(tag, attrs jinja2.Value) {
+		tag = jinja2.Param(tag, "tag")
 		if attrs.IsMissing() {
-			attrs = runtime.NewList()
+			attrs = jinja2.NewList()
 		}
 		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|open|>"), tag))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|open|>"), tag))
 		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
-		for _, attr := range runtime.Iterate(w, runtime.LlamaIterable(attrs)) {
+		for _, attr := range jinja2.Iterate(w, jinja2.LlamaIterable(attrs)) {
 			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaItemInt(attr, 0)), runtime.Str("=\"")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaItemInt(attr, 0)), jinja2.Str("=\"")))
 			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				escapeAttr(runtime.LlamaItemInt(attr, 1))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				escapeAttr(jinja2.LlamaItemInt(attr, 1))
 			}))
 			w.WriteString("\"")
 		}
 		w.WriteString("<|sep|>")
 	}
 	// Kimi-K3.jinja:13:1 {%- macro close_tag(tag) -%}
-	closeTag := func(tag runtime.Value) {
-		tag = runtime.Param(tag, "tag")
+	closeTag := func(tag jinja2.Value) {
+		tag = jinja2.Param(tag, "tag")
 		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|close|>"), tag, runtime.Str("<|sep|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|close|>"), tag, jinja2.Str("<|sep|>")))
 	}
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
-	nextImage := func(state runtime.Value) {
-		state = runtime.Param(state, "state")
+	nextImage := func(state jinja2.Value) {
+		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if runtime.LlamaCallTest("defined", imagePrompts, nil, nil) && !runtime.LlamaCallTest("none", imagePrompts, nil, nil) {
+		if jinja2.LlamaCallTest("defined", imagePrompts, nil, nil) && !jinja2.LlamaCallTest("none", imagePrompts, nil, nil) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if runtime.LlamaGe(runtime.LlamaAttr(state, "image_index"), runtime.LlamaCallFilter("length", imagePrompts, nil, nil)) {
+			if jinja2.LlamaGe(jinja2.LlamaAttr(state, "image_index"), jinja2.LlamaCallFilter("length", imagePrompts, nil, nil)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("More image placeholders than image prompts.")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			runtime.LlamaWrite(w, runtime.LlamaItem(imagePrompts, runtime.LlamaAttr(state, "image_index")))
+			jinja2.LlamaWrite(w, jinja2.LlamaItem(imagePrompts, jinja2.LlamaAttr(state, "image_index")))
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
-			runtime.LlamaCheckNamespace(state)
+			jinja2.LlamaCheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			runtime.LlamaSetAttr(state, "image_index", runtime.LlamaAdd(runtime.LlamaAttr(state, "image_index"), runtime.Int(1)))
+			jinja2.LlamaSetAttr(state, "image_index", jinja2.LlamaAdd(jinja2.LlamaAttr(state, "image_index"), jinja2.Int(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
 		}
 	}
 	// Kimi-K3.jinja:29:1 {%- macro render_text(text, state) -%}
-	renderText := func(text, state runtime.Value) {
-		text = runtime.Param(text, "text")
-		state = runtime.Param(state, "state")
-		var parts runtime.Value
+	renderText := func(text, state jinja2.Value) {
+		text = jinja2.Param(text, "text")
+		state = jinja2.Param(state, "state")
+		var parts jinja2.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = runtime.LlamaCallFilter("string", text, nil, nil)
+		text = jinja2.LlamaCallFilter("string", text, nil, nil)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (runtime.LlamaCallTest("defined", imagePrompts, nil, nil) && !runtime.LlamaCallTest("none", imagePrompts, nil, nil)) && runtime.LlamaIn(runtime.Str("<|kimi_image_placeholder|>"), text) {
+		if (jinja2.LlamaCallTest("defined", imagePrompts, nil, nil) && !jinja2.LlamaCallTest("none", imagePrompts, nil, nil)) && jinja2.LlamaIn(jinja2.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = runtime.LlamaCallMethod(text, "split", []runtime.Value{runtime.Str("<|kimi_image_placeholder|>")}, nil)
+			parts = jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(parts))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(parts))
 			for i := range items {
 				part := items[i]
 				// Kimi-K3.jinja:34:9 {{- part -}}
-				runtime.LlamaWrite(w, part)
+				jinja2.LlamaWrite(w, part)
 				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						nextImage(state)
 					}))
 				}
@@ -803,66 +803,66 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Kimi-K3.jinja:37:5 {%- else -%}
 			// Kimi-K3.jinja:38:5 {{- text -}}
-			runtime.LlamaWrite(w, text)
+			jinja2.LlamaWrite(w, text)
 		}
 	}
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
-	renderContent := func(content, state runtime.Value) {
-		content = runtime.Param(content, "content")
-		state = runtime.Param(state, "state")
+	renderContent := func(content, state jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderText(content, state)
 			}))
-		} else if !runtime.LlamaCallTest("none", content, nil, nil) && runtime.LlamaCallTest("defined", content, nil, nil) {
+		} else if !jinja2.LlamaCallTest("none", content, nil, nil) && jinja2.LlamaCallTest("defined", content, nil, nil) {
 			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
-			for _, part := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if runtime.LlamaInStrs(runtime.LlamaAttr(part, "type"), "image", "image_url") {
+				if jinja2.LlamaInStrs(jinja2.LlamaAttr(part, "type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						nextImage(state)
 					}))
 				} else {
 					// Kimi-K3.jinja:49:13 {%- else -%}
 					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderText(runtime.LlamaAttr(part, "text"), state)
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderText(jinja2.LlamaAttr(part, "text"), state)
 					}))
 				}
 			}
 		}
 	}
 	// Kimi-K3.jinja:56:1 {%- macro internal_system_message(message_type, body) -%}
-	internalSystemMessage := func(messageType, body runtime.Value) {
-		messageType = runtime.Param(messageType, "message_type")
-		body = runtime.Param(body, "body")
+	internalSystemMessage := func(messageType, body jinja2.Value) {
+		messageType = jinja2.Param(messageType, "message_type")
+		body = jinja2.Param(body, "body")
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), messageType)))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
 		}))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", body, nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			closeTag(runtime.Str("message"))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			closeTag(jinja2.Str("message"))
 		}))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:63:1 {%- macro json_sorted(value) -%}
-	var jsonSorted func(runtime.Value)
-	jsonSorted = func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	var jsonSorted func(jinja2.Value)
+	jsonSorted = func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if runtime.LlamaCallTest("mapping", value, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", value, nil, nil) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("dictsort", value, nil, nil)))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", value, nil, nil)))
 			for i := range items {
-				vals := runtime.Unpack(items[i], 2)
+				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
 				item := vals[1]
 				// Kimi-K3.jinja:69:1 {%- if not loop.first -%}
@@ -870,23 +870,23 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", key, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				w.WriteString(":")
 				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					jsonSorted(item)
 				}))
 			}
 			w.WriteString("}")
-		} else if ((runtime.LlamaCallTest("string", value, nil, nil) || runtime.LlamaCallTest("number", value, nil, nil)) || runtime.LlamaCallTest("boolean", value, nil, nil)) || runtime.LlamaCallTest("none", value, nil, nil) {
+		} else if ((jinja2.LlamaCallTest("string", value, nil, nil) || jinja2.LlamaCallTest("number", value, nil, nil)) || jinja2.LlamaCallTest("boolean", value, nil, nil)) || jinja2.LlamaCallTest("none", value, nil, nil) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		} else {
 			// Kimi-K3.jinja:75:5 {%- else -%}
 			w.WriteString("[")
 			// Kimi-K3.jinja:77:1 {%- for item in value -%}
-			items := runtime.Iterate(w, runtime.LlamaIterable(value))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(value))
 			for i := range items {
 				item := items[i]
 				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
@@ -894,7 +894,7 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					jsonSorted(item)
 				}))
 			}
@@ -902,14 +902,14 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:85:1 {%- macro render_tool_declare(tool_list, dynamic=false) -%}
-	renderToolDeclare := func(toolList, dynamic runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolDeclare := func(toolList, dynamic jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		if dynamic.IsMissing() {
-			dynamic = runtime.Bool(false)
+			dynamic = jinja2.Bool(false)
 		}
 		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")), runtime.NewTuple(runtime.Str("type"), runtime.Str("tool-declare"))))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("tool-declare"))))
 		}))
 		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
 		if dynamic.Truthy() {
@@ -919,32 +919,32 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 		}
 		// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			jsonSorted(toolList)
 		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			closeTag(runtime.Str("message"))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			closeTag(jinja2.Str("message"))
 		}))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:98:1 {%- macro xtml_type(value) -%}
-	xtmlType := func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	xtmlType := func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if runtime.LlamaCallTest("boolean", value, nil, nil) {
+		if jinja2.LlamaCallTest("boolean", value, nil, nil) {
 			w.WriteString("boolean")
-		} else if runtime.LlamaCallTest("none", value, nil, nil) {
+		} else if jinja2.LlamaCallTest("none", value, nil, nil) {
 			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if runtime.LlamaCallTest("number", value, nil, nil) {
+		} else if jinja2.LlamaCallTest("number", value, nil, nil) {
 			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if runtime.LlamaCallTest("string", value, nil, nil) {
+		} else if jinja2.LlamaCallTest("string", value, nil, nil) {
 			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if runtime.LlamaCallTest("mapping", value, nil, nil) {
+		} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
 			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
@@ -953,374 +953,374 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:108:1 {%- macro xtml_value(value) -%}
-	xtmlValue := func(value runtime.Value) {
-		value = runtime.Param(value, "value")
+	xtmlValue := func(value jinja2.Value) {
+		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if runtime.LlamaCallTest("string", value, nil, nil) {
+		if jinja2.LlamaCallTest("string", value, nil, nil) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
-			runtime.LlamaWrite(w, value)
+			jinja2.LlamaWrite(w, value)
 		} else {
 			// Kimi-K3.jinja:111:5 {%- else -%}
 			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 	}
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
-	renderAssistant := func(message, state runtime.Value) {
-		message = runtime.Param(message, "message")
-		state = runtime.Param(state, "state")
-		var reasoningContent runtime.Value
-		var toolCalls runtime.Value
+	renderAssistant := func(message, state jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		state = jinja2.Param(state, "state")
+		var reasoningContent jinja2.Value
+		var toolCalls jinja2.Value
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), func() runtime.Value {
-				return runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning")}, nil)
+			reasoningContent = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), func() jinja2.Value {
+				return jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil)
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				openTag(runtime.Str("think"), runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				openTag(jinja2.Str("think"), jinja2.Missing())
 			}))
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !runtime.LlamaCallTest("none", reasoningContent, nil, nil) && runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
+			if !jinja2.LlamaCallTest("none", reasoningContent, nil, nil) && jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderText(reasoningContent, state)
 				}))
 			}
 			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				closeTag(runtime.Str("think"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				closeTag(jinja2.Str("think"))
 			}))
 		}
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			openTag(runtime.Str("response"), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			openTag(jinja2.Str("response"), jinja2.Missing())
 		}))
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 		}))
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			closeTag(runtime.Str("response"))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			closeTag(jinja2.Str("response"))
 		}))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
+		toolCalls = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				openTag(runtime.Str("tools"), runtime.Missing())
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				openTag(jinja2.Str("tools"), jinja2.Missing())
 			}))
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
-			var fn runtime.Value
-			var arguments runtime.Value
-			var jsonBlock runtime.Value
-			items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
+			var fn jinja2.Value
+			var arguments jinja2.Value
+			var jsonBlock jinja2.Value
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !runtime.LlamaCallTest("mapping", toolCall, nil, nil) {
+				if !jinja2.LlamaCallTest("mapping", toolCall, nil, nil) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls must be mappings.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) && runtime.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) && jinja2.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
 					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if runtime.LlamaCallTest("none", runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil), nil, nil) {
+				if jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil), nil, nil) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool calls require a function name.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					openTag(runtime.Str("call"), runtime.NewList(runtime.NewTuple(runtime.Str("tool"), runtime.LlamaAttr(fn, "name")), runtime.NewTuple(runtime.Str("index"), runtime.Int(int64(i+1)))))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), jinja2.LlamaAttr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
 				}))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
+				arguments = jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("_xtml_json_block")}, nil)
+				jsonBlock = jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("_xtml_json_block")}, nil)
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !runtime.LlamaCallTest("none", jsonBlock, nil, nil) {
+				if !jinja2.LlamaCallTest("none", jsonBlock, nil, nil) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					}))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						renderText(jsonBlock, state)
 					}))
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						closeTag(runtime.Str("json"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						closeTag(jinja2.Str("json"))
 					}))
-				} else if runtime.LlamaCallTest("mapping", arguments, nil, nil) {
+				} else if jinja2.LlamaCallTest("mapping", arguments, nil, nil) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(arguments, "items", nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							openTag(runtime.Str("argument"), runtime.NewList(runtime.NewTuple(runtime.Str("key"), key), runtime.NewTuple(runtime.Str("type"), w.Capture(func() {
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							openTag(jinja2.Str("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("key"), key), jinja2.NewTuple(jinja2.Str("type"), w.Capture(func() {
 								xtmlType(value)
 							}))))
 						}))
 						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
+						jinja2.LlamaWrite(w, w.Capture(func() {
 							renderText(w.Capture(func() {
 								xtmlValue(value)
 							}), state)
 						}))
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							closeTag(runtime.Str("argument"))
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							closeTag(jinja2.Str("argument"))
 						}))
 					}
-				} else if runtime.LlamaCallTest("string", arguments, nil, nil) && runtime.LlamaCallFilter("trim", arguments, nil, nil).Truthy() {
+				} else if jinja2.LlamaCallTest("string", arguments, nil, nil) && jinja2.LlamaCallFilter("trim", arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						openTag(runtime.Str("json"), runtime.NewList(runtime.NewTuple(runtime.Str("type"), runtime.Str("object"))))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					}))
 					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						renderText(arguments, state)
 					}))
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						closeTag(runtime.Str("json"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						closeTag(jinja2.Str("json"))
 					}))
-				} else if !runtime.LlamaCallTest("none", arguments, nil, nil) && !runtime.LlamaCallTest("string", arguments, nil, nil) {
+				} else if !jinja2.LlamaCallTest("none", arguments, nil, nil) && !jinja2.LlamaCallTest("string", arguments, nil, nil) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					closeTag(runtime.Str("call"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					closeTag(jinja2.Str("call"))
 				}))
 			}
 			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				closeTag(runtime.Str("tools"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				closeTag(jinja2.Str("tools"))
 			}))
 		}
 	}
 	// Kimi-K3.jinja:165:1 {%- macro render_tool_message(message, state, resolved_name=none) -%}
-	renderToolMessage := func(message, state, resolvedName runtime.Value) {
-		message = runtime.Param(message, "message")
-		state = runtime.Param(state, "state")
+	renderToolMessage := func(message, state, resolvedName jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		state = jinja2.Param(state, "state")
 		if resolvedName.IsMissing() {
-			resolvedName = runtime.None()
+			resolvedName = jinja2.None()
 		}
-		var toolName runtime.Value
-		var fallbackCall runtime.Value
-		var fallbackFn runtime.Value
+		var toolName jinja2.Value
+		var fallbackCall jinja2.Value
+		var fallbackFn jinja2.Value
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
-		runtime.LlamaCheckNamespace(state)
+		jinja2.LlamaCheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		runtime.LlamaSetAttr(state, "tool_index", runtime.LlamaAdd(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
+		jinja2.LlamaSetAttr(state, "tool_index", jinja2.LlamaAdd(jinja2.LlamaAttr(state, "tool_index"), jinja2.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !runtime.LlamaCallTest("none", resolvedName, nil, nil) {
+		if !jinja2.LlamaCallTest("none", resolvedName, nil, nil) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
-		} else if runtime.LlamaIn(runtime.Str("tool"), message) {
+		} else if jinja2.LlamaIn(jinja2.Str("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool")}, nil)
+			toolName = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool")}, nil)
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
+			toolName = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (runtime.LlamaCallTest("none", toolName, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(state, "tool_calls"), nil, nil)) && runtime.LlamaLe(runtime.LlamaAttr(state, "tool_index"), runtime.LlamaCallFilter("length", runtime.LlamaAttr(state, "tool_calls"), nil, nil)) {
+		if (jinja2.LlamaCallTest("none", toolName, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(state, "tool_calls"), nil, nil)) && jinja2.LlamaLe(jinja2.LlamaAttr(state, "tool_index"), jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(state, "tool_calls"), nil, nil)) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = runtime.LlamaItem(runtime.LlamaAttr(state, "tool_calls"), runtime.LlamaSub(runtime.LlamaAttr(state, "tool_index"), runtime.Int(1)))
+			fallbackCall = jinja2.LlamaItem(jinja2.LlamaAttr(state, "tool_calls"), jinja2.LlamaSub(jinja2.LlamaAttr(state, "tool_index"), jinja2.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			fallbackCallFunction := runtime.LlamaAttr(fallbackCall, "function")
-			if runtime.LlamaCallTest("defined", fallbackCallFunction, nil, nil) && runtime.LlamaCallTest("mapping", fallbackCallFunction, nil, nil) {
+			fallbackCallFunction := jinja2.LlamaAttr(fallbackCall, "function")
+			if jinja2.LlamaCallTest("defined", fallbackCallFunction, nil, nil) && jinja2.LlamaCallTest("mapping", fallbackCallFunction, nil, nil) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
 			}
 			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-			toolName = runtime.LlamaAttr(fallbackFn, "name")
+			toolName = jinja2.LlamaAttr(fallbackFn, "name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if runtime.LlamaCallTest("none", toolName, nil, nil) {
+		if jinja2.LlamaCallTest("none", toolName, nil, nil) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("tool")), runtime.NewTuple(runtime.Str("tool"), toolName), runtime.NewTuple(runtime.Str("index"), runtime.LlamaAttr(state, "tool_index"))))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), jinja2.LlamaAttr(state, "tool_index"))))
 		}))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 		}))
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			closeTag(runtime.Str("message"))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			closeTag(jinja2.Str("message"))
 		}))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
-	if runtime.LlamaCallTest("undefined", thinking, nil, nil) {
+	if jinja2.LlamaCallTest("undefined", thinking, nil, nil) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
-		thinking = runtime.Bool(true)
+		thinking = jinja2.Bool(true)
 	}
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
-	if runtime.LlamaCallTest("undefined", thinkingEffort, nil, nil) {
+	if jinja2.LlamaCallTest("undefined", thinkingEffort, nil, nil) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
-		thinkingEffort = runtime.Str("max")
+		thinkingEffort = jinja2.Str("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	if (thinking.Truthy() && !runtime.LlamaCallTest("none", thinkingEffort, nil, nil)) && !runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
+	if (thinking.Truthy() && !jinja2.LlamaCallTest("none", thinkingEffort, nil, nil)) && !jinja2.LlamaInStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Unsupported thinking_effort="), runtime.LlamaCallFilter("string", thinkingEffort, nil, nil)), runtime.Str("; supported values are low, high, and max."))))
+		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Unsupported thinking_effort="), jinja2.LlamaCallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
-	state = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("image_index", runtime.Int(0)), runtime.KW("tool_calls", runtime.None()), runtime.KW("tool_index", runtime.Int(0)), runtime.KW("response_schema", runtime.None())})
+	state = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
-	if runtime.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderToolDeclare(tools, runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderToolDeclare(tools, jinja2.Missing())
 		}))
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
-	if thinking.Truthy() && runtime.LlamaInStrs(thinkingEffort, "low", "high", "max") {
+	if thinking.Truthy() && jinja2.LlamaInStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		runtime.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(runtime.Str("thinking-effort"), runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), runtime.LlamaCallFilter("string", thinkingEffort, nil, nil)), runtime.Str("`.")))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(jinja2.Str("thinking-effort"), jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), jinja2.LlamaCallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("`.")))
 		}))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
-	var attrs runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var attrs jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
-		if runtime.LlamaCallTest("mapping", message, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", message, nil, nil) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if runtime.LlamaNotIn(runtime.Str("role"), message) {
+			if jinja2.LlamaNotIn(jinja2.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Kimi K3 messages require a role.")))
-			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
+			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
-				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("user")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
+					attrs = jinja2.LlamaAdd(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.LlamaAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					openTag(runtime.Str("message"), attrs)
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					openTag(jinja2.Str("message"), attrs)
 				}))
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 				}))
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					closeTag(runtime.Str("message"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					closeTag(jinja2.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tools")}, nil).Truthy() {
+			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "system") && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					renderToolDeclare(runtime.LlamaAttr(message, "tools"), runtime.Bool(true))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					renderToolDeclare(jinja2.LlamaAttr(message, "tools"), jinja2.Bool(true))
 				}))
-			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") {
+			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
-				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("system")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
+					attrs = jinja2.LlamaAdd(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.LlamaAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					openTag(runtime.Str("message"), attrs)
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					openTag(jinja2.Str("message"), attrs)
 				}))
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					renderContent(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil), state)
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 				}))
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					closeTag(runtime.Str("message"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					closeTag(jinja2.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "assistant") {
+			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
-				runtime.LlamaCheckNamespace(state)
+				jinja2.LlamaCheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				runtime.LlamaSetAttr(state, "tool_calls", runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil))
+				jinja2.LlamaSetAttr(state, "tool_calls", jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
-				runtime.LlamaCheckNamespace(state)
+				jinja2.LlamaCheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
-				runtime.LlamaSetAttr(state, "tool_index", runtime.Int(0))
+				jinja2.LlamaSetAttr(state, "tool_index", jinja2.Int(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
-				attrs = runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant")))
+				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = runtime.LlamaAdd(attrs, runtime.NewList(runtime.NewTuple(runtime.Str("name"), runtime.LlamaAttr(message, "name"))))
+					attrs = jinja2.LlamaAdd(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.LlamaAttr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					openTag(runtime.Str("message"), attrs)
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					openTag(jinja2.Str("message"), attrs)
 				}))
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderAssistant(message, state)
 				}))
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					closeTag(runtime.Str("message"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					closeTag(jinja2.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") && ((i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
-				runToolMessages := runtime.NewList()
-				runResolvedCount := runtime.Int(0)
+				runToolMessages := jinja2.NewList()
+				runResolvedCount := jinja2.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
-				var callId runtime.Value
-				for _, candidate := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(messages, runtime.Int(int64(i)), runtime.Missing(), runtime.Missing()))) {
+				var callId jinja2.Value
+				for _, candidate := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing()))) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !runtime.LlamaCallTest("mapping", candidate, nil, nil) || !runtime.EqStr(runtime.LlamaAttr(candidate, "role"), "tool") {
+					if !jinja2.LlamaCallTest("mapping", candidate, nil, nil) || !jinja2.EqStr(jinja2.LlamaAttr(candidate, "role"), "tool") {
 						w.Drop(mark)
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
-					runToolMessages = runtime.LlamaAdd(runToolMessages, runtime.NewList(candidate))
+					runToolMessages = jinja2.LlamaAdd(runToolMessages, jinja2.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = runtime.LlamaCallMethod(candidate, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.LlamaCallMethod(candidate, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
+					callId = jinja2.LlamaCallMethod(candidate, "get", []jinja2.Value{jinja2.Str("tool_call_id"), jinja2.LlamaCallMethod(candidate, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !runtime.LlamaCallTest("none", callId, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(state, "tool_calls"), nil, nil) {
+					if !jinja2.LlamaCallTest("none", callId, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(state, "tool_calls"), nil, nil) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
+						for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(state, "tool_calls"))) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && runtime.LlamaCallTest("mapping", toolCall, nil, nil)) && !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.Eq(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), runtime.LlamaCallFilter("string", callId, nil, nil)) {
+							if ((!matchFound && jinja2.LlamaCallTest("mapping", toolCall, nil, nil)) && !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && jinja2.Eq(jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), jinja2.LlamaCallFilter("string", callId, nil, nil)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -1329,37 +1329,37 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 					// Kimi-K3.jinja:254:17 {%- if match.found -%}
 					if matchFound {
 						// Kimi-K3.jinja:254:39 {%- set run.resolved_count = run.resolved_count + 1 -%}
-						runResolvedCount = runtime.LlamaAdd(runResolvedCount, runtime.Int(1))
+						runResolvedCount = jinja2.LlamaAdd(runResolvedCount, jinja2.Int(1))
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if runtime.LlamaGt(runtime.LlamaCallFilter("length", runToolMessages, nil, nil), runtime.Int(0)) && runtime.Eq(runResolvedCount, runtime.LlamaCallFilter("length", runToolMessages, nil, nil)) {
+				if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", runToolMessages, nil, nil), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, jinja2.LlamaCallFilter("length", runToolMessages, nil, nil)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
-					emittedIds := runtime.NewList()
+					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
-					var fn runtime.Value
-					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(state, "tool_calls"))) {
+					var fn jinja2.Value
+					for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(state, "tool_calls"))) {
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (runtime.LlamaCallTest("mapping", toolCall, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) && runtime.LlamaNotIn(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil), emittedIds) {
+						if (jinja2.LlamaCallTest("mapping", toolCall, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && jinja2.LlamaNotIn(jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = runtime.LlamaAdd(emittedIds, runtime.NewList(runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)))
+							emittedIds = jinja2.LlamaAdd(emittedIds, jinja2.NewList(jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-							if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) && runtime.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
+							toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+							if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) && jinja2.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
 								fn = toolCallFunction
 							} else {
 								fn = toolCall
 							}
 							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
-							var resultId runtime.Value
-							for _, toolMessage := range runtime.Iterate(w, runtime.LlamaIterable(runToolMessages)) {
+							var resultId jinja2.Value
+							for _, toolMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(runToolMessages)) {
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = runtime.LlamaCallMethod(toolMessage, "get", []runtime.Value{runtime.Str("tool_call_id"), runtime.LlamaCallMethod(toolMessage, "get", []runtime.Value{runtime.Str("id")}, nil)}, nil)
+								resultId = jinja2.LlamaCallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("tool_call_id"), jinja2.LlamaCallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !runtime.LlamaCallTest("none", resultId, nil, nil) && runtime.Eq(runtime.LlamaCallFilter("string", resultId, nil, nil), runtime.LlamaCallFilter("string", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("id")}, nil), nil, nil)) {
+								if !jinja2.LlamaCallTest("none", resultId, nil, nil) && jinja2.Eq(jinja2.LlamaCallFilter("string", resultId, nil, nil), jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									runtime.LlamaWrite(w, w.Capture(func() {
-										renderToolMessage(toolMessage, state, runtime.LlamaCallMethod(fn, "get", []runtime.Value{runtime.Str("name")}, nil))
+									jinja2.LlamaWrite(w, w.Capture(func() {
+										renderToolMessage(toolMessage, state, jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil))
 									}))
 								}
 							}
@@ -1368,10 +1368,10 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// Kimi-K3.jinja:270:17 {%- else -%}
 					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
-					for _, toolMessage := range runtime.Iterate(w, runtime.LlamaIterable(runToolMessages)) {
+					for _, toolMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(runToolMessages)) {
 						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
-							renderToolMessage(toolMessage, state, runtime.Missing())
+						jinja2.LlamaWrite(w, w.Capture(func() {
+							renderToolMessage(toolMessage, state, jinja2.Missing())
 						}))
 					}
 				}
@@ -1379,99 +1379,99 @@ func renderKimiK3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	if runtime.LlamaCallTest("defined", toolChoice, nil, nil) && runtime.EqStr(toolChoice, "required") {
+	if jinja2.LlamaCallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		runtime.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 		}))
-	} else if runtime.LlamaCallTest("defined", toolChoice, nil, nil) && runtime.EqStr(toolChoice, "none") {
+	} else if jinja2.LlamaCallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		runtime.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(runtime.Str("tool-choice"), runtime.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 		}))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
-	if runtime.LlamaCallTest("defined", responseSchema, nil, nil) {
+	if jinja2.LlamaCallTest("defined", responseSchema, nil, nil) {
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%} (the namespace check)
-		runtime.LlamaCheckNamespace(state)
+		jinja2.LlamaCheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
-		runtime.LlamaSetAttr(state, "response_schema", responseSchema)
-	} else if (runtime.LlamaCallTest("defined", responseFormat, nil, nil) && runtime.LlamaCallTest("mapping", responseFormat, nil, nil)) && !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil), nil, nil) {
+		jinja2.LlamaSetAttr(state, "response_schema", responseSchema)
+	} else if (jinja2.LlamaCallTest("defined", responseFormat, nil, nil) && jinja2.LlamaCallTest("mapping", responseFormat, nil, nil)) && !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil), nil, nil) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("json_schema")}, nil)
+		schemaWrapper = jinja2.LlamaCallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil)
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if runtime.LlamaCallTest("mapping", schemaWrapper, nil, nil) && runtime.LlamaIn(runtime.Str("schema"), schemaWrapper) {
+		if jinja2.LlamaCallTest("mapping", schemaWrapper, nil, nil) && jinja2.LlamaIn(jinja2.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
-			runtime.LlamaCheckNamespace(state)
+			jinja2.LlamaCheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			runtime.LlamaSetAttr(state, "response_schema", runtime.LlamaCallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("schema")}, nil))
-		} else if runtime.LlamaCallTest("mapping", schemaWrapper, nil, nil) && runtime.LlamaIn(runtime.Str("json_schema"), schemaWrapper) {
+			jinja2.LlamaSetAttr(state, "response_schema", jinja2.LlamaCallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("schema")}, nil))
+		} else if jinja2.LlamaCallTest("mapping", schemaWrapper, nil, nil) && jinja2.LlamaIn(jinja2.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
-			runtime.LlamaCheckNamespace(state)
+			jinja2.LlamaCheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			runtime.LlamaSetAttr(state, "response_schema", runtime.LlamaCallMethod(schemaWrapper, "get", []runtime.Value{runtime.Str("json_schema")}, nil))
+			jinja2.LlamaSetAttr(state, "response_schema", jinja2.LlamaCallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
-			runtime.LlamaCheckNamespace(state)
+			jinja2.LlamaCheckNamespace(state)
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%}
-			runtime.LlamaSetAttr(state, "response_schema", schemaWrapper)
+			jinja2.LlamaSetAttr(state, "response_schema", schemaWrapper)
 		}
 	}
 	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
-	responseFormatType = runtime.None()
+	responseFormatType = jinja2.None()
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
-	if runtime.LlamaCallTest("defined", responseFormat, nil, nil) && runtime.LlamaCallTest("mapping", responseFormat, nil, nil) {
+	if jinja2.LlamaCallTest("defined", responseFormat, nil, nil) && jinja2.LlamaCallTest("mapping", responseFormat, nil, nil) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = runtime.LlamaCallMethod(responseFormat, "get", []runtime.Value{runtime.Str("type")}, nil)
-	} else if runtime.LlamaCallTest("defined", responseFormat, nil, nil) {
+		responseFormatType = jinja2.LlamaCallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+	} else if jinja2.LlamaCallTest("defined", responseFormat, nil, nil) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
 		responseFormatType = responseFormat
 	}
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
-	if runtime.EqStr(responseFormatType, "json_object") {
+	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		runtime.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(runtime.Str("response-format"), runtime.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(jinja2.Str("response-format"), jinja2.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 		}))
-	} else if runtime.EqStr(responseFormatType, "json_schema") {
+	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		runtime.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(runtime.Str("response-format"), runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-				jsonSorted(runtime.LlamaAttr(state, "response_schema"))
-			})), runtime.Str("\n```")))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			internalSystemMessage(jinja2.Str("response-format"), jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+				jsonSorted(jinja2.LlamaAttr(state, "response_schema"))
+			})), jinja2.Str("\n```")))
 		}))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			openTag(runtime.Str("message"), runtime.NewList(runtime.NewTuple(runtime.Str("role"), runtime.Str("assistant"))))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant"))))
 		}))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			openTag(runtime.IfElse(thinking.Truthy(), func() runtime.Value {
-				return runtime.Str("think")
-			}, func() runtime.Value {
-				return runtime.Str("response")
-			}), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
+				return jinja2.Str("think")
+			}, func() jinja2.Value {
+				return jinja2.Str("response")
+			}), jinja2.Missing())
 		}))
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (runtime.LlamaCallTest("defined", imagePrompts, nil, nil) && !runtime.LlamaCallTest("none", imagePrompts, nil, nil)) && runtime.Ne(runtime.LlamaAttr(state, "image_index"), runtime.LlamaCallFilter("length", imagePrompts, nil, nil)) {
+	if (jinja2.LlamaCallTest("defined", imagePrompts, nil, nil) && !jinja2.LlamaCallTest("none", imagePrompts, nil, nil)) && jinja2.Ne(jinja2.LlamaAttr(state, "image_index"), jinja2.LlamaCallFilter("length", imagePrompts, nil, nil)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("image prompt count "), runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("length", imagePrompts, nil, nil), nil, nil)), runtime.Str(" != consumed placeholder count ")), runtime.LlamaCallFilter("string", runtime.LlamaAttr(state, "image_index"), nil, nil))))
+		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("image prompt count "), jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("length", imagePrompts, nil, nil), nil, nil)), jinja2.Str(" != consumed placeholder count ")), jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(state, "image_index"), nil, nil))))
 	}
 }
 
 // spansKimiK3 is the position table of Kimi-K3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansKimiK3 = []runtime.Span{
+var spansKimiK3 = []jinja2.Span{
 	{From: 61, To: 65, Line: 1, Col: 1, Construct: "macro"},
 	{From: 64, To: 64, Line: 2, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 86, Line: 5, Col: 1, Construct: "macro"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // LFM258BA1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
-var LFM258BA1B = &runtime.Template{
+var LFM258BA1B = &jinja2.Template{
 	Aliases: []string{"4e990db0c1495ac6599d7199297323c761d93817b90b82159f7f738ce25160c8"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var LFM258BA1B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLFM258BA1B renders LFM2.5-8B-A1B.jinja.
-func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
+func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	messages := in.Lookup("messages")
@@ -53,59 +53,59 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	preserveThinking = jinja2.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
-	formatArgValue := func(argValue runtime.Value) {
-		argValue = runtime.Param(argValue, "arg_value")
+	formatArgValue := func(argValue jinja2.Value) {
+		argValue = jinja2.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if runtime.IsString(argValue) {
+		if jinja2.IsString(argValue) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
 			w.WriteString("'")
 			w.WriteStr(argValue)
 			w.WriteString("'")
-		} else if runtime.IsMapping(argValue) {
+		} else if jinja2.IsMapping(argValue) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
 			w.WriteJSON(argValue, nil, nil)
 		} else {
 			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			w.Write(runtime.FilterString(argValue))
+			w.Write(jinja2.FilterString(argValue))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
-	parseContent := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
-		var ns runtime.Value
+	parseContent := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		var ns jinja2.Value
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
 			w.Write(content)
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
 				itemType := item.ItemStr("type")
-				if runtime.EqStr(itemType, "image") {
+				if jinja2.EqStr(itemType, "image") {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.Str("<image>")))
-				} else if runtime.EqStr(itemType, "text") {
+					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.Str("<image>")))
+				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), item.ItemStr("text")))
+					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), item.ItemStr("text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					runtime.SetAttr(ns, "result", runtime.Add(ns.Attr("result"), runtime.FilterTojson(item, nil, nil)))
+					jinja2.SetAttr(ns, "result", jinja2.Add(ns.Attr("result"), jinja2.FilterTojson(item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
@@ -113,88 +113,88 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
-	renderToolCalls := func(toolCalls runtime.Value) {
-		toolCalls = runtime.Param(toolCalls, "tool_calls")
-		var toolCallsNs runtime.Value
+	renderToolCalls := func(toolCalls jinja2.Value) {
+		toolCalls = jinja2.Param(toolCalls, "tool_calls")
+		var toolCallsNs jinja2.Value
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		toolCallsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
+		toolCallsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
-		for _, toolCall := range runtime.Iterate(w, toolCalls) {
-			var funcName runtime.Value
-			var funcArgs runtime.Value
-			var argsNs runtime.Value
+		for _, toolCall := range jinja2.Iterate(w, toolCalls) {
+			var funcName jinja2.Value
+			var funcArgs jinja2.Value
+			var argsNs jinja2.Value
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
 			toolCallFunction := toolCall.ItemStr("function")
 			funcName = toolCallFunction.ItemStr("name")
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
 			funcArgs = toolCallFunction.ItemStr("arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-			argsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
+			argsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
-			keys, values := runtime.DictItems(funcArgs)
+			keys, values := jinja2.DictItems(funcArgs)
 			for i := range w.Count(len(keys)) {
 				argName := keys[i]
 				argValue := values[i]
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
-				runtime.CheckNamespace(argsNs)
+				jinja2.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				runtime.SetAttr(argsNs, "arg_strings", runtime.Add(argsNs.Attr("arg_strings"), runtime.NewList(runtime.Add(runtime.Add(argName, runtime.Str("=")), w.Capture(func() {
+				jinja2.SetAttr(argsNs, "arg_strings", jinja2.Add(argsNs.Attr("arg_strings"), jinja2.NewList(jinja2.Add(jinja2.Add(argName, jinja2.Str("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
-			runtime.CheckNamespace(toolCallsNs)
+			jinja2.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			runtime.SetAttr(toolCallsNs, "tool_calls", runtime.Add(toolCallsNs.Attr("tool_calls"), runtime.NewList(runtime.Add(runtime.Add(runtime.Add(funcName, runtime.Str("(")), runtime.FilterJoin(argsNs.Attr("arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
+			jinja2.SetAttr(toolCallsNs, "tool_calls", jinja2.Add(toolCallsNs.Attr("tool_calls"), jinja2.NewList(jinja2.Add(jinja2.Add(jinja2.Add(funcName, jinja2.Str("(")), jinja2.FilterJoin(argsNs.Attr("arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
 		w.WriteString("<|tool_call_start|>[")
-		w.WriteStr(runtime.FilterJoin(toolCallsNs.Attr("tool_calls"), []runtime.Value{runtime.Str(", ")}, nil))
+		w.WriteStr(jinja2.FilterJoin(toolCallsNs.Attr("tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil))
 		w.WriteString("]<|tool_call_end|>")
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
-	nsSystemPrompt := runtime.Str("")
-	nsLastUserIndex := runtime.Int(-1)
+	nsSystemPrompt := jinja2.Str("")
+	nsLastUserIndex := jinja2.Int(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if runtime.MethodGet(messages0, runtime.Str("content")).Truthy() {
+		if jinja2.MethodGet(messages0, jinja2.Str("content")).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
 				parseContent(messages0.ItemStr("content"))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: ["))
+		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !jinja2.IsString(tool) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = jinja2.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, tool)
 			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]"))
+		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("]"))
 	}
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -204,17 +204,17 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		if jinja2.EqStr(message.ItemStr("role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
@@ -223,48 +223,48 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(messageRole)
 		w.WriteString("\n")
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
-				var cfmTag runtime.Value
-				var hasCfm runtime.Value
-				var content runtime.Value
-				var truncLen runtime.Value
+				var cfmTag jinja2.Value
+				var hasCfm jinja2.Value
+				var content jinja2.Value
+				var truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
 				messageThinking := message.Attr("thinking")
-				if runtime.IsDefined(messageThinking) && (preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
+				if jinja2.IsDefined(messageThinking) && (preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
 					w.WriteString("<think>")
 					w.WriteStr(messageThinking)
 					w.WriteString("</think>")
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
-				cfmTag = runtime.Str("CONTINUE_FINAL_MESSAGE_TAG ")
+				cfmTag = jinja2.Str("CONTINUE_FINAL_MESSAGE_TAG ")
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
-				hasCfm = runtime.Bool(false)
+				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
 				messageContent := message.Attr("content")
-				if runtime.IsDefined(messageContent) {
+				if jinja2.IsDefined(messageContent) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
 						parseContent(messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex)) {
+					if !(preserveThinking.Truthy() || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
-						if runtime.In(runtime.Str("</think>"), content) {
+						if jinja2.In(jinja2.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = runtime.FilterTrim(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), nil, nil)
+							content = jinja2.FilterTrim(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if runtime.IsDefined(message.Attr("tool_calls")) && runtime.MethodEndswith(content, cfmTag).Truthy() {
+					if jinja2.IsDefined(message.Attr("tool_calls")) && jinja2.MethodEndswith(content, cfmTag).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
-						hasCfm = runtime.Bool(true)
+						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = runtime.Sub(runtime.FilterLength(content), runtime.FilterLength(cfmTag))
+						truncLen = jinja2.Sub(jinja2.FilterLength(content), jinja2.FilterLength(cfmTag))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						w.Write(content.Slice(runtime.None(), truncLen, runtime.None()))
+						w.Write(content.Slice(jinja2.None(), truncLen, jinja2.None()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
@@ -272,7 +272,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if runtime.IsDefined(message.Attr("tool_calls")) {
+				if jinja2.IsDefined(message.Attr("tool_calls")) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
 					renderToolCalls(message.Attr("tool_calls"))
 				}
@@ -286,7 +286,7 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if runtime.MethodGet(message, runtime.Str("content")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("content")).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
 				parseContent(message.ItemStr("content"))
 			}
@@ -302,244 +302,244 @@ func renderLFM258BA1B(w *runtime.Writer, in *runtime.Input) {
 // renderLFM258BA1BLlama renders LFM2.5-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLFM258BA1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = runtime.LlamaCallFilter("default", preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	preserveThinking = jinja2.LlamaCallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
-	formatArgValue := func(argValue runtime.Value) {
-		argValue = runtime.Param(argValue, "arg_value")
+	formatArgValue := func(argValue jinja2.Value) {
+		argValue = jinja2.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if runtime.LlamaCallTest("string", argValue, nil, nil) {
+		if jinja2.LlamaCallTest("string", argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("'"), argValue, runtime.Str("'")))
-		} else if runtime.LlamaCallTest("mapping", argValue, nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("'"), argValue, jinja2.Str("'")))
+		} else if jinja2.LlamaCallTest("mapping", argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", argValue, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", argValue, nil, nil))
 		} else {
 			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", argValue, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", argValue, nil, nil))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
-	parseContent := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
-		var ns runtime.Value
+	parseContent := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		var ns jinja2.Value
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("result", runtime.Str(""))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-				itemType := runtime.LlamaItemStr(item, "type")
-				if runtime.EqStr(itemType, "image") {
+				itemType := jinja2.LlamaItemStr(item, "type")
+				if jinja2.EqStr(itemType, "image") {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.Str("<image>")))
-				} else if runtime.EqStr(itemType, "text") {
+					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.Str("<image>")))
+				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaItemStr(item, "text")))
+					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemStr(item, "text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					runtime.LlamaSetAttr(ns, "result", runtime.LlamaAdd(runtime.LlamaAttr(ns, "result"), runtime.LlamaCallFilter("tojson", item, nil, nil)))
+					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaCallFilter("tojson", item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "result"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "result"))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
-	renderToolCalls := func(toolCalls runtime.Value) {
-		toolCalls = runtime.Param(toolCalls, "tool_calls")
-		var toolCallsNs runtime.Value
+	renderToolCalls := func(toolCalls jinja2.Value) {
+		toolCalls = jinja2.Param(toolCalls, "tool_calls")
+		var toolCallsNs jinja2.Value
 		// LFM2.5-8B-A1B.jinja:33:5 {%- set tool_calls_ns = namespace(tool_calls=[]) -%}
-		toolCallsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("tool_calls", runtime.NewList())})
+		toolCallsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tool_calls", jinja2.NewList())})
 		// LFM2.5-8B-A1B.jinja:34:5 {%- for tool_call in tool_calls -%}
-		var funcName runtime.Value
-		var funcArgs runtime.Value
-		var argsNs runtime.Value
-		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(toolCalls)) {
+		var funcName jinja2.Value
+		var funcArgs jinja2.Value
+		var argsNs jinja2.Value
+		for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls)) {
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-			funcName = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")
+			funcName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-			funcArgs = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments")
+			funcArgs = jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
-			argsNs = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("arg_strings", runtime.NewList())})
+			argsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(funcArgs, "items", nil, nil))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(funcArgs, "items", nil, nil))) {
+				vals := jinja2.Unpack(item, 2)
 				argName := vals[0]
 				argValue := vals[1]
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
-				runtime.LlamaCheckNamespace(argsNs)
+				jinja2.LlamaCheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				runtime.LlamaSetAttr(argsNs, "arg_strings", runtime.LlamaAdd(runtime.LlamaAttr(argsNs, "arg_strings"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(argName, runtime.Str("=")), w.Capture(func() {
+				jinja2.LlamaSetAttr(argsNs, "arg_strings", jinja2.LlamaAdd(jinja2.LlamaAttr(argsNs, "arg_strings"), jinja2.NewList(jinja2.LlamaAdd(jinja2.LlamaAdd(argName, jinja2.Str("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
-			runtime.LlamaCheckNamespace(toolCallsNs)
+			jinja2.LlamaCheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			runtime.LlamaSetAttr(toolCallsNs, "tool_calls", runtime.LlamaAdd(runtime.LlamaAttr(toolCallsNs, "tool_calls"), runtime.NewList(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(funcName, runtime.Str("(")), runtime.LlamaCallFilter("join", runtime.LlamaAttr(argsNs, "arg_strings"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(")")))))
+			jinja2.LlamaSetAttr(toolCallsNs, "tool_calls", jinja2.LlamaAdd(jinja2.LlamaAttr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(funcName, jinja2.Str("(")), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call_start|>["), runtime.LlamaCallFilter("join", runtime.LlamaAttr(toolCallsNs, "tool_calls"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("]<|tool_call_end|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call_start|>["), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]<|tool_call_end|>")))
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
-	nsSystemPrompt := runtime.Str("")
-	nsLastUserIndex := runtime.Int(-1)
+	nsSystemPrompt := jinja2.Str("")
+	nsLastUserIndex := jinja2.Int(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if runtime.LlamaCallMethod(messages0, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
+		if jinja2.LlamaCallMethod(messages0, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
-				parseContent(runtime.LlamaItemStr(messages0, "content"))
+				parseContent(jinja2.LlamaItemStr(messages0, "content"))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: ["))
+		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
-			if !runtime.LlamaCallTest("string", tool, nil, nil) {
+			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
-				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
+			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, tool)
 			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str(", "))
+				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("]"))
+		nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("]"))
 	}
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaAttr(message, "role")), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaAttr(message, "role")), jinja2.Str("\n")))
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
-		if runtime.EqStr(runtime.LlamaAttr(message, "role"), "assistant") {
+		if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
-				var cfmTag runtime.Value
-				var hasCfm runtime.Value
-				var content runtime.Value
-				var truncLen runtime.Value
+				var cfmTag jinja2.Value
+				var hasCfm jinja2.Value
+				var content jinja2.Value
+				var truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				messageThinking := runtime.LlamaAttr(message, "thinking")
-				if runtime.LlamaCallTest("defined", messageThinking, nil, nil) && (preserveThinking.Truthy() || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) {
+				messageThinking := jinja2.LlamaAttr(message, "thinking")
+				if jinja2.LlamaCallTest("defined", messageThinking, nil, nil) && (preserveThinking.Truthy() || jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>"), messageThinking), runtime.Str("</think>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<think>"), messageThinking), jinja2.Str("</think>")))
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
-				cfmTag = runtime.Str("CONTINUE_FINAL_MESSAGE_TAG ")
+				cfmTag = jinja2.Str("CONTINUE_FINAL_MESSAGE_TAG ")
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
-				hasCfm = runtime.Bool(false)
+				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				messageContent := runtime.LlamaAttr(message, "content")
-				if runtime.LlamaCallTest("defined", messageContent, nil, nil) {
+				messageContent := jinja2.LlamaAttr(message, "content")
+				if jinja2.LlamaCallTest("defined", messageContent, nil, nil) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
 						parseContent(messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex)) {
+					if !(preserveThinking.Truthy() || jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
-						if runtime.LlamaIn(runtime.Str("</think>"), content) {
+						if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = runtime.LlamaCallFilter("trim", runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), nil, nil)
+							content = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{cfmTag}, nil).Truthy() {
+					if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && jinja2.LlamaCallMethod(content, "endswith", []jinja2.Value{cfmTag}, nil).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
-						hasCfm = runtime.Bool(true)
+						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = runtime.LlamaSub(runtime.LlamaCallFilter("length", content, nil, nil), runtime.LlamaCallFilter("length", cfmTag, nil, nil))
+						truncLen = jinja2.LlamaSub(jinja2.LlamaCallFilter("length", content, nil, nil), jinja2.LlamaCallFilter("length", cfmTag, nil, nil))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						runtime.LlamaWrite(w, runtime.LlamaSlice(content, runtime.Missing(), truncLen, runtime.Missing()))
+						jinja2.LlamaWrite(w, jinja2.LlamaSlice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
-						runtime.LlamaWrite(w, content)
+						jinja2.LlamaWrite(w, content)
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
+				if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderToolCalls(runtime.LlamaAttr(message, "tool_calls"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderToolCalls(jinja2.LlamaAttr(message, "tool_calls"))
 					}))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
 					// LFM2.5-8B-A1B.jinja:102:13 {{- _cfm_tag -}}
-					runtime.LlamaWrite(w, cfmTag)
+					jinja2.LlamaWrite(w, cfmTag)
 				}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					parseContent(runtime.LlamaItemStr(message, "content"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					parseContent(jinja2.LlamaItemStr(message, "content"))
 				}))
 			}
 			w.WriteString("<|im_end|>\n")
@@ -553,7 +553,7 @@ func renderLFM258BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLFM258BA1B is the position table of LFM2.5-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLFM258BA1B = []runtime.Span{
+var spansLFM258BA1B = []jinja2.Span{
 	{From: 54, To: 54, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
 	{From: 58, To: 75, Line: 4, Col: 1, Construct: "macro"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // LFM25Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
-var LFM25Instruct = &runtime.Template{
+var LFM25Instruct = &jinja2.Template{
 	Aliases: []string{"ae76ed526032fc2e18bb88680be4ed5cce08ea4664ee1e6fed870335aa024d23"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,67 +41,67 @@ var LFM25Instruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLFM25Instruct renders LFM2.5-Instruct.jinja.
-func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
+func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	keepPastThinking := in.Lookup("keep_past_thinking")
-	var ns runtime.Value
+	var ns jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	keepPastThinking = runtime.FilterDefault(keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	keepPastThinking = jinja2.FilterDefault(keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		runtime.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
+		jinja2.SetAttr(ns, "system_prompt", messages0.ItemStr("content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(runtime.Add(ns.Attr("system_prompt"), runtime.IfElse(ns.Attr("system_prompt").Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: [")))
+		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(jinja2.Add(ns.Attr("system_prompt"), jinja2.IfElse(ns.Attr("system_prompt").Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !jinja2.IsString(tool) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = jinja2.FilterTojson(tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), tool))
+			jinja2.SetAttr(ns, "system_prompt", jinja2.Add(ns.Attr("system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str(", ")))
+				jinja2.SetAttr(ns, "system_prompt", jinja2.Add(ns.Attr("system_prompt"), jinja2.Str(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		runtime.SetAttr(ns, "system_prompt", runtime.Add(ns.Attr("system_prompt"), runtime.Str("]")))
+		jinja2.SetAttr(ns, "system_prompt", jinja2.Add(ns.Attr("system_prompt"), jinja2.Str("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
 	if ns.Attr("system_prompt").Truthy() {
@@ -111,26 +111,26 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
-	runtime.CheckNamespace(ns)
+	jinja2.CheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
-	runtime.SetAttr(ns, "last_assistant_index", runtime.Int(-1))
+	jinja2.SetAttr(ns, "last_assistant_index", jinja2.Int(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
-		if runtime.EqStr(message.ItemStr("role"), "assistant") {
+		if jinja2.EqStr(message.ItemStr("role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
-			runtime.SetAttr(ns, "last_assistant_index", runtime.Int(int64(i)))
+			jinja2.SetAttr(ns, "last_assistant_index", jinja2.Int(int64(i)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
+		var content jinja2.Value
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
@@ -139,20 +139,20 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
 		content = message.ItemStr("content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
-		if !runtime.IsString(content) {
+		if !jinja2.IsString(content) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
-			content = runtime.FilterTojson(content, nil, nil)
+			content = jinja2.FilterTojson(content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (runtime.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i)), ns.Attr("last_assistant_index")) {
+		if (jinja2.EqStr(messageRole, "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), ns.Attr("last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
-			if runtime.In(runtime.Str("</think>"), content) {
+			if jinja2.In(jinja2.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = runtime.FilterTrim(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), nil, nil)
+				content = jinja2.FilterTrim(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
-		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
+		w.WriteAdd(content, jinja2.Str("<|im_end|>\n"))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -163,112 +163,112 @@ func renderLFM25Instruct(w *runtime.Writer, in *runtime.Input) {
 // renderLFM25InstructLlama renders LFM2.5-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLFM25Instruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	keepPastThinking := in.Lookup("keep_past_thinking")
-	var ns runtime.Value
+	var ns jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	keepPastThinking = runtime.LlamaCallFilter("default", keepPastThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	keepPastThinking = jinja2.LlamaCallFilter("default", keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("system_prompt", runtime.Str(""))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaItemStr(messages0, "content"))
+		jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaItemStr(messages0, "content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.IfElse(runtime.LlamaAttr(ns, "system_prompt").Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: [")))
+		jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), jinja2.IfElse(jinja2.LlamaAttr(ns, "system_prompt").Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
-			if !runtime.LlamaCallTest("string", tool, nil, nil) {
+			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
-				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), tool))
+			jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str(", ")))
+				jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), jinja2.Str(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		runtime.LlamaSetAttr(ns, "system_prompt", runtime.LlamaAdd(runtime.LlamaAttr(ns, "system_prompt"), runtime.Str("]")))
+		jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), jinja2.Str("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
-	if runtime.LlamaAttr(ns, "system_prompt").Truthy() {
+	if jinja2.LlamaAttr(ns, "system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaAttr(ns, "system_prompt")), runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaAttr(ns, "system_prompt")), jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
-	runtime.LlamaCheckNamespace(ns)
+	jinja2.LlamaCheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
-	runtime.LlamaSetAttr(ns, "last_assistant_index", runtime.Int(-1))
+	jinja2.LlamaSetAttr(ns, "last_assistant_index", jinja2.Int(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
-			runtime.LlamaSetAttr(ns, "last_assistant_index", runtime.Int(int64(i)))
+			jinja2.LlamaSetAttr(ns, "last_assistant_index", jinja2.Int(int64(i)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
-	var content runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")))
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
-		content = runtime.LlamaItemStr(message, "content")
+		content = jinja2.LlamaItemStr(message, "content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
-		if !runtime.LlamaCallTest("string", content, nil, nil) {
+		if !jinja2.LlamaCallTest("string", content, nil, nil) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
-			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
+			content = jinja2.LlamaCallFilter("tojson", content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && runtime.Ne(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), jinja2.LlamaAttr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
-			if runtime.LlamaIn(runtime.Str("</think>"), content) {
+			if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = runtime.LlamaCallFilter("trim", runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), nil, nil)
+				content = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -278,7 +278,7 @@ func renderLFM25InstructLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLFM25Instruct is the position table of LFM2.5-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLFM25Instruct = []runtime.Span{
+var spansLFM25Instruct = []jinja2.Span{
 	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},

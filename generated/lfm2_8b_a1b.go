@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // LFM28BA1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
-var LFM28BA1B = &runtime.Template{
+var LFM28BA1B = &jinja2.Template{
 	Aliases: []string{"3a462956e08a4d808fb92256b9f521c75e5412910593e6508afaa4e23e5643ea"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var LFM28BA1B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLFM28BA1B renders LFM2-8B-A1B.jinja.
-func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
+func renderLFM28BA1B(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -52,44 +52,44 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = runtime.Str("")
+	_ = jinja2.Str("")
 	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = messages0.ItemStr("content")
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: <|tool_list_start|>["))
+		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !jinja2.IsString(tool) {
 				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = jinja2.FilterTojson(tool, nil, nil)
 			}
 			// LFM2-8B-A1B.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, tool)
 			// LFM2-8B-A1B.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// LFM2-8B-A1B.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
 	}
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -99,8 +99,8 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
@@ -109,17 +109,17 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
 		content = message.ItemStr("content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
-		if !runtime.IsString(content) {
+		if !jinja2.IsString(content) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
-			content = runtime.FilterTojson(content, nil, nil)
+			content = jinja2.FilterTojson(content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
+			content = jinja2.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
-		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
+		w.WriteAdd(content, jinja2.Str("<|im_end|>\n"))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -130,77 +130,77 @@ func renderLFM28BA1B(w *runtime.Writer, in *runtime.Input) {
 // renderLFM28BA1BLlama renders LFM2-8B-A1B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLFM28BA1B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = runtime.Str("")
+	_ = jinja2.Str("")
 	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = runtime.LlamaItemStr(messages0, "content")
+		nsSystemPrompt = jinja2.LlamaItemStr(messages0, "content")
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: <|tool_list_start|>["))
+		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.LlamaCallTest("string", tool, nil, nil) {
+			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
 				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2-8B-A1B.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
+			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, tool)
 			// LFM2-8B-A1B.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str(", "))
+				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// LFM2-8B-A1B.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
 	}
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")))
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
-		content = runtime.LlamaItemStr(message, "content")
+		content = jinja2.LlamaItemStr(message, "content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
-		if !runtime.LlamaCallTest("string", content, nil, nil) {
+		if !jinja2.LlamaCallTest("string", content, nil, nil) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
-			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
+			content = jinja2.LlamaCallFilter("tojson", content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = runtime.LlamaSum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
+			content = jinja2.LlamaSum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -210,7 +210,7 @@ func renderLFM28BA1BLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLFM28BA1B is the position table of LFM2-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLFM28BA1B = []runtime.Span{
+var spansLFM28BA1B = []jinja2.Span{
 	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
 	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Llama2 is the chat template builtin/llama2.jinja.
-var Llama2 = &runtime.Template{
+var Llama2 = &jinja2.Template{
 	Aliases: []string{"072f7ba6f4ae71647a650a3f8917c25cf4e690503d564168568ba8cce70fb998", "529a34c784c04653465aed5ba9b9f929078712dfce9ebf5fb1efe6f979360425"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,16 +41,16 @@ var Llama2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlama2 renders llama2.jinja.
-func renderLlama2(w *runtime.Writer, in *runtime.Input) {
+func renderLlama2(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// llama2.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// llama2.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -59,17 +59,17 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2.jinja:22:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str(" [/INST]"))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -79,13 +79,13 @@ func renderLlama2(w *runtime.Writer, in *runtime.Input) {
 // renderLlama2Llama renders llama2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlama2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlama2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// llama2.jinja:15:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama2.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -93,18 +93,18 @@ func renderLlama2Llama(w *runtime.Writer, in *runtime.Input) {
 			nsInsideTurn = true
 		}
 		// llama2.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str(" [/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str(" [/INST]")))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -113,7 +113,7 @@ func renderLlama2Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLlama2 is the position table of llama2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2 = []runtime.Span{
+var spansLlama2 = []jinja2.Span{
 	{From: 50, To: 51, Line: 15, Col: 1, Construct: "set"},
 	{From: 53, To: 76, Line: 17, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 18, Col: 1, Construct: "if"},

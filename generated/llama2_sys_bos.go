@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Llama2SysBos is the chat template builtin/llama2-sys-bos.jinja.
-var Llama2SysBos = &runtime.Template{
+var Llama2SysBos = &jinja2.Template{
 	Aliases: []string{"4b687672be44e411726ed5df721e9a4ed360ceae096ed92bad5747a0f45260fd", "203ce1bacf9edf1e76ecb32832bf9b98d36cb5490c1eb17996ec9acde85fc20c"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,16 +41,16 @@ var Llama2SysBos = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlama2SysBos renders llama2-sys-bos.jinja.
-func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
+func renderLlama2SysBos(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// llama2-sys-bos.jinja:17:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-bos.jinja:19:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// llama2-sys-bos.jinja:20:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("<s>[INST] ")
@@ -59,19 +59,19 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys-bos.jinja:24:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:26:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-bos.jinja:27:1 {{- message['content'] + ' [/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str(" [/INST]"))
 		} else {
 			// llama2-sys-bos.jinja:28:5 {%- else %}
 			// llama2-sys-bos.jinja:29:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
 			// llama2-sys-bos.jinja:30:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -81,13 +81,13 @@ func renderLlama2SysBos(w *runtime.Writer, in *runtime.Input) {
 // renderLlama2SysBosLlama renders llama2-sys-bos.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlama2SysBos with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlama2SysBosLlama(w *runtime.Writer, in *runtime.Input) {
+func renderLlama2SysBosLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// llama2-sys-bos.jinja:17:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-bos.jinja:19:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama2-sys-bos.jinja:20:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("<s>[INST] ")
@@ -95,18 +95,18 @@ func renderLlama2SysBosLlama(w *runtime.Writer, in *runtime.Input) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-bos.jinja:24:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-bos.jinja:25:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<<SYS>>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("\n<</SYS>>\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<<SYS>>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n<</SYS>>\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-bos.jinja:26:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-bos.jinja:27:1 {{- message['content'] + ' [/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str(" [/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str(" [/INST]")))
 		} else {
 			// llama2-sys-bos.jinja:28:5 {%- else %}
 			// llama2-sys-bos.jinja:29:1 {{- message['content'] + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
 			// llama2-sys-bos.jinja:30:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -115,7 +115,7 @@ func renderLlama2SysBosLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLlama2SysBos is the position table of llama2-sys-bos.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2SysBos = []runtime.Span{
+var spansLlama2SysBos = []jinja2.Span{
 	{From: 50, To: 51, Line: 17, Col: 1, Construct: "set"},
 	{From: 53, To: 78, Line: 19, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 20, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Llama2SysStrip is the chat template builtin/llama2-sys-strip.jinja.
-var Llama2SysStrip = &runtime.Template{
+var Llama2SysStrip = &jinja2.Template{
 	Aliases: []string{"5a994eb69dc95d8e6628a200f689d76fa7655dcaa97c140dada8ebe5e8db9a55", "2674893fe876eac0eb6fe4b4540c6f27643d0c50756cd4219490e4db5d324a7f"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,22 +41,22 @@ var Llama2SysStrip = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlama2SysStrip renders llama2-sys-strip.jinja.
-func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderLlama2SysStrip(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -65,19 +65,19 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 		}
 		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
 			w.WriteString("<<SYS>>\n")
 			w.WriteStr(content)
 			w.WriteString("\n<</SYS>>\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
-			w.WriteAdd(content, runtime.Str(" [/INST]"))
+			w.WriteAdd(content, jinja2.Str(" [/INST]"))
 		} else {
 			// llama2-sys-strip.jinja:31:5 {%- else %}
 			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
-			w.WriteAdd(content, runtime.Str("</s>"))
+			w.WriteAdd(content, jinja2.Str("</s>"))
 			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -87,19 +87,19 @@ func renderLlama2SysStrip(w *runtime.Writer, in *runtime.Input) {
 // renderLlama2SysStripLlama renders llama2-sys-strip.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlama2SysStrip with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlama2SysStripLlama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// llama2-sys-strip.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama2-sys-strip.jinja:19:1 {%- set ns = namespace(inside_turn=true) %}
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21:1 {%- for message in messages %}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
+		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -107,18 +107,18 @@ func renderLlama2SysStripLlama(w *runtime.Writer, in *runtime.Input) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<<SYS>>\n"), content, runtime.Str("\n<</SYS>>\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<<SYS>>\n"), content, jinja2.Str("\n<</SYS>>\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str(" [/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str(" [/INST]")))
 		} else {
 			// llama2-sys-strip.jinja:31:5 {%- else %}
 			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("</s>")))
 			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -127,7 +127,7 @@ func renderLlama2SysStripLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlama2SysStrip = []runtime.Span{
+var spansLlama2SysStrip = []jinja2.Span{
 	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
 	{From: 53, To: 54, Line: 19, Col: 1, Construct: "set"},
 	{From: 56, To: 84, Line: 21, Col: 1, Construct: "for"},

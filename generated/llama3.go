@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Llama3 is the chat template builtin/llama3.jinja.
-var Llama3 = &runtime.Template{
+var Llama3 = &jinja2.Template{
 	Aliases: []string{"3596d5832beb34a612c1304eb23713c334b5769e9c0e9acb89c6b29c9eea24da", "a3f921534a39c7a2fe84e8fece55506b667f3b28d5f5b840b020ae6c1cb40731"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,21 +41,21 @@ var Llama3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlama3 renders llama3.jinja.
-func renderLlama3(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderLlama3(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama3.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
 		w.WriteString("<|start_header_id|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|end_header_id|>\n\n")
-		w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+		w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 		w.WriteString("<|eot_id|>")
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
@@ -64,22 +64,22 @@ func renderLlama3(w *runtime.Writer, in *runtime.Input) {
 // renderLlama3Llama renders llama3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlama3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlama3Llama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderLlama3Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama3.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|eot_id|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|eot_id|>")))
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }
 
 // spansLlama3 is the position table of llama3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlama3 = []runtime.Span{
+var spansLlama3 = []jinja2.Span{
 	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
 	{From: 53, To: 61, Line: 11, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 12, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Llama4 is the chat template builtin/llama4.jinja.
-var Llama4 = &runtime.Template{
+var Llama4 = &jinja2.Template{
 	Aliases: []string{"acbdc80da6b6f355b687654cfeb9c2a24760b05774b168d7e045d84568856b40", "ab9716b7c1e2f7aef4a48c5088a5524be62b87a43b458ae5a2e7b3d134aaae19"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,21 +41,21 @@ var Llama4 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlama4 renders llama4.jinja.
-func renderLlama4(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderLlama4(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// llama4.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama4.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
 		w.WriteString("<|header_start|>")
 		w.WriteStr(message.ItemStr("role"))
 		w.WriteString("<|header_end|>\n\n")
-		w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+		w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 		w.WriteString("<|eot|>")
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
@@ -64,22 +64,22 @@ func renderLlama4(w *runtime.Writer, in *runtime.Input) {
 // renderLlama4Llama renders llama4.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlama4 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlama4Llama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderLlama4Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// llama4.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama4.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|header_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|header_end|>\n\n")), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<|eot|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|header_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|header_end|>\n\n")), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|eot|>")))
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
 }
 
 // spansLlama4 is the position table of llama4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlama4 = []runtime.Span{
+var spansLlama4 = []jinja2.Span{
 	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
 	{From: 53, To: 61, Line: 11, Col: 1, Construct: "for"},
 	{From: 55, To: 59, Line: 12, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // LlamaCppDeepseekR1 is the chat template llama.cpp/llama-cpp-deepseek-r1.jinja.
-var LlamaCppDeepseekR1 = &runtime.Template{
+var LlamaCppDeepseekR1 = &jinja2.Template{
 	Aliases: []string{"909de9c54ae221b290b0fbcc6abbc65f5bb5bb2cdad0c61f27646ef8566e4fe0", "e0d5e227f0aedba8bc36d9173d4f814b6b9bc8bafa3e50d53fa0071567f90102"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,28 +41,28 @@ var LlamaCppDeepseekR1 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlamaCppDeepseekR1 renders llama-cpp-deepseek-r1.jinja.
-func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppDeepseekR1(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !jinja2.IsDefined(addGenerationPrompt) {
 		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// llama-cpp-deepseek-r1.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
 	nsIsFirst := false
 	nsIsToolOutputs := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
 			nsSystemPrompt = message.ItemStr("content")
 		}
@@ -73,7 +73,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		w.WriteJSON(runtime.FilterMap(tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
+		w.WriteJSON(jinja2.FilterMap(tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
@@ -90,30 +90,30 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
 	flushToolOutputs()
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
 		messageRole := message.ItemStr("role")
-		if !runtime.EqStr(messageRole, "tool") {
+		if !jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜User｜>")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if runtime.EqStr(messageRole, "assistant") && !message.ItemStr("content").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && !message.ItemStr("content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
-			for _, tc := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-				var toolName runtime.Value
-				var toolArgs runtime.Value
+			for _, tc := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+				var toolName jinja2.Value
+				var toolArgs jinja2.Value
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
@@ -143,15 +143,15 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if runtime.EqStr(messageRole, "assistant") && message.ItemStr("content").Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && message.ItemStr("content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
 			flushToolOutputs()
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
 			content = message.ItemStr("content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
-			if runtime.In(runtime.Str("</think>"), content) {
+			if jinja2.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1)
+				content = jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
 			w.WriteString("<｜Assistant｜>")
@@ -159,7 +159,7 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
 			nsIsToolOutputs = true
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
@@ -185,40 +185,40 @@ func renderLlamaCppDeepseekR1(w *runtime.Writer, in *runtime.Input) {
 // renderLlamaCppDeepseekR1Llama renders llama-cpp-deepseek-r1.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlamaCppDeepseekR1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// llama-cpp-deepseek-r1.jinja:4:1 {%- set ns = namespace(is_first=false, is_tool_outputs=false, is_output_first=true, system_prompt=''…
 	nsIsFirst := false
 	nsIsToolOutputs := false
 	nsIsOutputFirst := true
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = runtime.LlamaItemStr(message, "content")
+			nsSystemPrompt = jinja2.LlamaItemStr(message, "content")
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// llama-cpp-deepseek-r1.jinja:11:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaCallFilter("map", tools, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("function"))}), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaCallFilter("map", tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
-	runtime.LlamaWrite(w, nsSystemPrompt)
+	jinja2.LlamaWrite(w, nsSystemPrompt)
 	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
 	flushToolOutputs := func() {
 		// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
@@ -229,33 +229,33 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
-	runtime.LlamaWrite(w, w.Capture(func() {
+	jinja2.LlamaWrite(w, w.Capture(func() {
 		flushToolOutputs()
 	}))
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
-		if !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				flushToolOutputs()
 			}))
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<｜User｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜end▁of▁sentence｜>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaItemStr(message, "content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
-			var toolName runtime.Value
-			var toolArgs runtime.Value
-			for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+			var toolName jinja2.Value
+			var toolArgs jinja2.Value
+			for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
@@ -265,32 +265,32 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
-				toolName = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")
+				toolName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name")
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
-				toolArgs = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments")
+				toolArgs = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "arguments")
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<｜tool▁call▁begin｜>"), runtime.LlamaItemStr(tc, "type")), runtime.Str("<｜tool▁sep｜>"), toolName, runtime.Str("\n"), runtime.Str("```json"), runtime.Str("\n")), runtime.LlamaCallFilter("tojson", toolArgs, nil, nil)), runtime.Str("\n"), runtime.Str("```"), runtime.Str("<｜tool▁call▁end｜>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(tc, "type")), jinja2.Str("<｜tool▁sep｜>"), toolName, jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", toolArgs, nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && runtime.LlamaItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && jinja2.LlamaItemStr(message, "content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				flushToolOutputs()
 			}))
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
-			content = runtime.LlamaItemStr(message, "content")
+			content = jinja2.LlamaItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
-			if runtime.LlamaIn(runtime.Str("</think>"), content) {
+			if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
+				content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<｜Assistant｜>"), content, runtime.Str("<｜end▁of▁sentence｜>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
 			nsIsToolOutputs = true
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
@@ -300,11 +300,11 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 				nsIsOutputFirst = false
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<｜tool▁output▁begin｜>"), runtime.LlamaItemStr(message, "content")), runtime.Str("<｜tool▁output▁end｜>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
-	runtime.LlamaWrite(w, w.Capture(func() {
+	jinja2.LlamaWrite(w, w.Capture(func() {
 		flushToolOutputs()
 	}))
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
@@ -315,7 +315,7 @@ func renderLlamaCppDeepseekR1Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppDeepseekR1 = []runtime.Span{
+var spansLlamaCppDeepseekR1 = []jinja2.Span{
 	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
 	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
 	{From: 58, To: 61, Line: 4, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // LlamaCppLfm2 is the chat template llama.cpp/llama-cpp-lfm2.jinja.
-var LlamaCppLfm2 = &runtime.Template{
+var LlamaCppLfm2 = &jinja2.Template{
 	Aliases: []string{"24db98154181738d18225a9038f0e5750b528f0f9a122bf26791327cd9b01d91", "dc6b7b5a750e8e8feb1dd8f6d7c4704f1311eb8cfc995ae9d540b965295f78ec"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var LlamaCppLfm2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlamaCppLfm2 renders llama-cpp-lfm2.jinja.
-func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppLfm2(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -52,44 +52,44 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = runtime.Str("")
+	_ = jinja2.Str("")
 	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
 		nsSystemPrompt = messages0.ItemStr("content")
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = runtime.Add(runtime.Add(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: <|tool_list_start|>["))
+		nsSystemPrompt = jinja2.Add(jinja2.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.IsString(tool) {
+			if !jinja2.IsString(tool) {
 				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = runtime.FilterTojson(tool, nil, nil)
+				tool = jinja2.FilterTojson(tool, nil, nil)
 			}
 			// llama-cpp-lfm2.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = runtime.Add(nsSystemPrompt, tool)
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, tool)
 			// llama-cpp-lfm2.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// llama-cpp-lfm2.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str(", "))
+				nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// llama-cpp-lfm2.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = runtime.Add(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = jinja2.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
 	}
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
@@ -99,8 +99,8 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>\n")
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
 		messageRole := message.ItemStr("role")
 		w.WriteString("<|im_start|>")
@@ -111,58 +111,58 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
-		if !runtime.IsString(content) {
+		if !jinja2.IsString(content) {
 			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
-			content = runtime.FilterTojson(content, nil, nil)
+			content = jinja2.FilterTojson(content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = runtime.Sum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
-		} else if (runtime.EqStr(messageRole, "assistant") && runtime.In(runtime.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
+			content = jinja2.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
+		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.In(jinja2.Str("tool_calls"), message)) && message.ItemStr("tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
-			nsTcResult := runtime.Str("")
+			nsTcResult := jinja2.Str("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
-			items := runtime.Iterate(w, message.ItemStr("tool_calls"))
+			items := jinja2.Iterate(w, message.ItemStr("tool_calls"))
 			for i := range items {
 				tc := items[i]
-				var args runtime.Value
+				var args jinja2.Value
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
 				if !(i == 0) {
 					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
-					nsTcResult = runtime.Add(nsTcResult, runtime.Str(", "))
+					nsTcResult = jinja2.Add(nsTcResult, jinja2.Str(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
 				tcFunction := tc.ItemStr("function")
 				args = tcFunction.ItemStr("arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str("{\"name\": \"")), tcFunction.ItemStr("name")), runtime.Str("\", \"arguments\": "))
+				nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str("{\"name\": \"")), tcFunction.ItemStr("name")), jinja2.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
-				if runtime.IsString(args) {
+				if jinja2.IsString(args) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
-					nsTcResult = runtime.Add(nsTcResult, args)
+					nsTcResult = jinja2.Add(nsTcResult, args)
 				} else {
 					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
 					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					nsTcResult = runtime.Add(nsTcResult, runtime.FilterTojson(args, nil, nil))
+					nsTcResult = jinja2.Add(nsTcResult, jinja2.FilterTojson(args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if runtime.MethodGet(tc, runtime.Str("id")).Truthy() {
+				if jinja2.MethodGet(tc, jinja2.Str("id")).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = runtime.Add(runtime.Add(runtime.Add(nsTcResult, runtime.Str(", \"id\": \"")), tc.ItemStr("id")), runtime.Str("\""))
+					nsTcResult = jinja2.Add(jinja2.Add(jinja2.Add(nsTcResult, jinja2.Str(", \"id\": \"")), tc.ItemStr("id")), jinja2.Str("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
-				nsTcResult = runtime.Add(nsTcResult, runtime.Str("}"))
+				nsTcResult = jinja2.Add(nsTcResult, jinja2.Str("}"))
 			}
 			// llama-cpp-lfm2.jinja:48:3 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
-			content = runtime.Sum(runtime.Add(runtime.Str("<|tool_call_start|>["), nsTcResult), runtime.Str("]<|tool_call_end|>"), content)
+			content = jinja2.Sum(jinja2.Add(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
-		w.WriteAdd(content, runtime.Str("<|im_end|>\n"))
+		w.WriteAdd(content, jinja2.Str("<|im_end|>\n"))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -173,120 +173,120 @@ func renderLlamaCppLfm2(w *runtime.Writer, in *runtime.Input) {
 // renderLlamaCppLfm2Llama renders llama-cpp-lfm2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlamaCppLfm2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
-	_ = runtime.Str("")
+	_ = jinja2.Str("")
 	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = runtime.LlamaItemStr(messages0, "content")
+		nsSystemPrompt = jinja2.LlamaItemStr(messages0, "content")
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = runtime.LlamaAdd(runtime.LlamaAdd(nsSystemPrompt, runtime.IfElse(nsSystemPrompt.Truthy(), func() runtime.Value {
-			return runtime.Str("\n")
-		}, func() runtime.Value {
-			return runtime.Str("")
-		})), runtime.Str("List of tools: <|tool_list_start|>["))
+		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+			return jinja2.Str("\n")
+		}, func() jinja2.Value {
+			return jinja2.Str("")
+		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
-			if !runtime.LlamaCallTest("string", tool, nil, nil) {
+			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
 				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = runtime.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
 			}
 			// llama-cpp-lfm2.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, tool)
+			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, tool)
 			// llama-cpp-lfm2.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// llama-cpp-lfm2.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str(", "))
+				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// llama-cpp-lfm2.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
 	}
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), nsSystemPrompt), runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")))
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
-		messageContent := runtime.LlamaItemStr(message, "content")
+		messageContent := jinja2.LlamaItemStr(message, "content")
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
-		if !runtime.LlamaCallTest("string", content, nil, nil) {
+		if !jinja2.LlamaCallTest("string", content, nil, nil) {
 			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
-			content = runtime.LlamaCallFilter("tojson", content, nil, nil)
+			content = jinja2.LlamaCallFilter("tojson", content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "tool") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = runtime.LlamaSum(runtime.Str("<|tool_response_start|>"), content, runtime.Str("<|tool_response_end|>"))
-		} else if (runtime.EqStr(messageRole, "assistant") && runtime.LlamaIn(runtime.Str("tool_calls"), message)) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			content = jinja2.LlamaSum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
+		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
-			nsTcResult := runtime.Str("")
+			nsTcResult := jinja2.Str("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
-			var args runtime.Value
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
+			var args jinja2.Value
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls")))
 			for i := range items {
 				tc := items[i]
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
 				if !(i == 0) {
 					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
-					nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.Str(", "))
+					nsTcResult = jinja2.LlamaAdd(nsTcResult, jinja2.Str(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
-				args = runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "arguments")
+				args = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str("{\"name\": \"")), runtime.LlamaItemStr(runtime.LlamaItemStr(tc, "function"), "name")), runtime.Str("\", \"arguments\": "))
+				nsTcResult = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsTcResult, jinja2.Str("{\"name\": \"")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name")), jinja2.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
-				if runtime.LlamaCallTest("string", args, nil, nil) {
+				if jinja2.LlamaCallTest("string", args, nil, nil) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
-					nsTcResult = runtime.LlamaAdd(nsTcResult, args)
+					nsTcResult = jinja2.LlamaAdd(nsTcResult, args)
 				} else {
 					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
 					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.LlamaCallFilter("tojson", args, nil, nil))
+					nsTcResult = jinja2.LlamaAdd(nsTcResult, jinja2.LlamaCallFilter("tojson", args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if runtime.LlamaCallMethod(tc, "get", []runtime.Value{runtime.Str("id")}, nil).Truthy() {
+				if jinja2.LlamaCallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsTcResult, runtime.Str(", \"id\": \"")), runtime.LlamaItemStr(tc, "id")), runtime.Str("\""))
+					nsTcResult = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsTcResult, jinja2.Str(", \"id\": \"")), jinja2.LlamaItemStr(tc, "id")), jinja2.Str("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
-				nsTcResult = runtime.LlamaAdd(nsTcResult, runtime.Str("}"))
+				nsTcResult = jinja2.LlamaAdd(nsTcResult, jinja2.Str("}"))
 			}
 			// llama-cpp-lfm2.jinja:48:3 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
-			content = runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|tool_call_start|>["), nsTcResult), runtime.Str("]<|tool_call_end|>"), content)
+			content = jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(content, runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<|im_end|>\n")))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -296,7 +296,7 @@ func renderLlamaCppLfm2Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppLfm2 = []runtime.Span{
+var spansLlamaCppLfm2 = []jinja2.Span{
 	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
 	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},

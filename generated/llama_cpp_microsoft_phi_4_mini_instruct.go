@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // LlamaCppMicrosoftPhi4MiniInstruct is the chat template llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
-var LlamaCppMicrosoftPhi4MiniInstruct = &runtime.Template{
+var LlamaCppMicrosoftPhi4MiniInstruct = &jinja2.Template{
 	Aliases: []string{"385254a8b1c50005ea6612301297768f3cc2cd55ec0dbeed0633070a6a535d2a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,56 +41,56 @@ var LlamaCppMicrosoftPhi4MiniInstruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlamaCppMicrosoftPhi4MiniInstruct renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
-func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppMicrosoftPhi4MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
-	} else if runtime.IsDefined(tools) {
+	} else if jinja2.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
-		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
+		systemMessage = jinja2.Str("You are a helpful assistant with access to tools.")
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5:4 {% else %}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6:5 {%- set system_message = "" -%}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
-	if runtime.IsDefined(tools) {
+	if jinja2.IsDefined(tools) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		systemMessage = runtime.Add(runtime.Add(runtime.Add(systemMessage, runtime.Str("<|tool|>")), runtime.FilterTojson(tools, nil, nil)), runtime.Str("<|/tool|>"))
+		systemMessage = jinja2.Add(jinja2.Add(jinja2.Add(systemMessage, jinja2.Str("<|tool|>")), jinja2.FilterTojson(tools, nil, nil)), jinja2.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
-		if runtime.NotIn(runtime.Str("<|tool_call|>"), systemMessage) {
+		if jinja2.NotIn(jinja2.Str("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
-			systemMessage = runtime.Add(systemMessage, runtime.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
+			systemMessage = jinja2.Add(systemMessage, jinja2.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
-	if runtime.IsDefined(systemMessage) {
+	if jinja2.IsDefined(systemMessage) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
 		w.WriteString("<|system|>")
 		w.WriteStr(systemMessage)
 		w.WriteString("<|end|>")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
 			w.WriteString("<|tool_response|>")
 			w.WriteJSON(message.ItemStr("content"), nil, nil)
 			w.WriteString("<|/tool_response|>")
-		} else if !runtime.EqStr(messageRole, "system") {
+		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
 			w.WriteString("<|")
@@ -102,7 +102,7 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 				w.Write(message.ItemStr("content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
 				w.WriteString("<|tool_call|>")
 				w.WriteJSON(toolCall, nil, nil)
@@ -124,61 +124,61 @@ func renderLlamaCppMicrosoftPhi4MiniInstruct(w *runtime.Writer, in *runtime.Inpu
 // renderLlamaCppMicrosoftPhi4MiniInstructLlama renders llama-cpp-microsoft-Phi-4-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlamaCppMicrosoftPhi4MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
-	} else if runtime.LlamaCallTest("defined", tools, nil, nil) {
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+	} else if jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
-		systemMessage = runtime.Str("You are a helpful assistant with access to tools.")
+		systemMessage = jinja2.Str("You are a helpful assistant with access to tools.")
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:5:4 {% else %}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:6:5 {%- set system_message = "" -%}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
-	if runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		systemMessage = runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(systemMessage, runtime.Str("<|tool|>")), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("<|/tool|>"))
+		systemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(systemMessage, jinja2.Str("<|tool|>")), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
-		if runtime.LlamaNotIn(runtime.Str("<|tool_call|>"), systemMessage) {
+		if jinja2.LlamaNotIn(jinja2.Str("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
-			systemMessage = runtime.LlamaAdd(systemMessage, runtime.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
+			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
-	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>"), systemMessage, runtime.Str("<|end|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>"), systemMessage, jinja2.Str("<|end|>")))
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "tool") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_response|>"), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|/tool_response|>")))
-		} else if !runtime.EqStr(messageRole, "system") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_response|>"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<|/tool_response|>")))
+		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), messageRole), runtime.Str("|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), messageRole), jinja2.Str("|>")))
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if runtime.LlamaAttr(message, "content").Truthy() {
+			if jinja2.LlamaAttr(message, "content").Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call|>"), runtime.LlamaCallFilter("tojson", toolCall, nil, nil)), runtime.Str("<|/tool_call|>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call|>"), jinja2.LlamaCallFilter("tojson", toolCall, nil, nil)), jinja2.Str("<|/tool_call|>")))
 			}
 			w.WriteString("<|end|>")
 		}
@@ -189,13 +189,13 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *runtime.Writer, in *runtime
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33:5 {%- else -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34:4 {{- eos_token -}}
-		runtime.LlamaWrite(w, eosToken)
+		jinja2.LlamaWrite(w, eosToken)
 	}
 }
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppMicrosoftPhi4MiniInstruct = []runtime.Span{
+var spansLlamaCppMicrosoftPhi4MiniInstruct = []jinja2.Span{
 	{From: 54, To: 66, Line: 1, Col: 1, Construct: "if"},
 	{From: 57, To: 57, Line: 2, Col: 5, Construct: "set"},
 	{From: 58, To: 66, Line: 3, Col: 4, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // LlamaCppRwkvWorld is the chat template llama.cpp/llama-cpp-rwkv-world.jinja.
-var LlamaCppRwkvWorld = &runtime.Template{
+var LlamaCppRwkvWorld = &jinja2.Template{
 	Aliases: []string{"c270e54ff5e5ac354a3715e2edfc30db45ed0268b7184246d561453e99e99840"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,25 +41,25 @@ var LlamaCppRwkvWorld = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLlamaCppRwkvWorld renders llama-cpp-rwkv-world.jinja.
-func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !jinja2.IsDefined(addGenerationPrompt) {
 		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
-		addGenerationPrompt = runtime.Bool(true)
+		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(message.ItemStr("role"), "system") {
+		if jinja2.EqStr(message.ItemStr("role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
 			nsSystemPrompt = message.ItemStr("content")
 		}
@@ -67,35 +67,35 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
 	w.Write(bosToken)
 	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
-	if !runtime.EqStr(nsSystemPrompt, "") {
+	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
 		w.WriteString("System: ")
 		w.WriteStr(nsSystemPrompt)
 		w.WriteString("\n\n")
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
 			w.WriteString("User: ")
-			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+			w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("\n\n")
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if runtime.EqStr(messageRole, "assistant") && !runtime.IsNone(message.ItemStr("content")) {
+		if jinja2.EqStr(messageRole, "assistant") && !jinja2.IsNone(message.ItemStr("content")) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
 			content = message.ItemStr("content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
-			if runtime.In(runtime.Str("</think>"), content) {
+			if jinja2.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1)
+				content = jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
 			w.WriteString("Assistant: ")
-			w.WriteStr(runtime.FilterTrim(content, nil, nil))
+			w.WriteStr(jinja2.FilterTrim(content, nil, nil))
 			w.WriteString("\n\n")
 		}
 	}
@@ -103,11 +103,11 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+		if jinja2.IsDefined(enableThinking) && jinja2.IsFalse(enableThinking) {
 			w.WriteString(" <think>\n</think>")
 		}
 		// llama-cpp-rwkv-world.jinja:31:5 {%- if enable_thinking is defined and enable_thinking is true %}
-		if runtime.IsDefined(enableThinking) && runtime.IsTrue(enableThinking) {
+		if jinja2.IsDefined(enableThinking) && jinja2.IsTrue(enableThinking) {
 			w.WriteString(" <think>")
 		}
 	}
@@ -116,63 +116,63 @@ func renderLlamaCppRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 // renderLlamaCppRwkvWorldLlama renders llama-cpp-rwkv-world.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLlamaCppRwkvWorld with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
+func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
-		addGenerationPrompt = runtime.Bool(true)
+		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = runtime.LlamaItemStr(message, "content")
+			nsSystemPrompt = jinja2.LlamaItemStr(message, "content")
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
-	if !runtime.EqStr(nsSystemPrompt, "") {
+	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("System: "), nsSystemPrompt), runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("System: "), nsSystemPrompt), jinja2.Str("\n\n")))
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("User: "), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("\n\n")))
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
-			content = runtime.LlamaItemStr(message, "content")
+			content = jinja2.LlamaItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
-			if runtime.LlamaIn(runtime.Str("</think>"), content) {
+			if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
+				content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaCallFilter("trim", content, nil, nil)), runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Assistant: "), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("\n\n")))
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("false", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
 			w.WriteString(" <think>\n</think>")
 		}
 		// llama-cpp-rwkv-world.jinja:31:5 {%- if enable_thinking is defined and enable_thinking is true %}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("true", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("true", enableThinking, nil, nil) {
 			w.WriteString(" <think>")
 		}
 	}
@@ -180,7 +180,7 @@ func renderLlamaCppRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLlamaCppRwkvWorld = []runtime.Span{
+var spansLlamaCppRwkvWorld = []jinja2.Span{
 	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
 	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
 	{From: 58, To: 58, Line: 4, Col: 1, Construct: "set"},

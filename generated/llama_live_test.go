@@ -14,7 +14,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/llamaserver"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestLlamaServerLive renders the project's own requests (testdata/llama_server/live/
@@ -102,7 +102,7 @@ func TestLlamaServerLive(t *testing.T) {
 	for i, p := range pairs {
 		name := names[p.tmpl]
 		tmpl, _ := generated.ByName(name)
-		req, err := runtime.ParseRequest(requests[p.req])
+		req, err := jinja2.ParseRequest(requests[p.req])
 		if err != nil {
 			t.Fatal(err)
 		}

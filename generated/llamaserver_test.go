@@ -11,11 +11,11 @@ import (
 
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/llamaserver"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // oracleCases reads the shared cases as parsed requests, with the oracle's clock.
-func oracleCases(t *testing.T) (ids []string, reqs []*runtime.Request) {
+func oracleCases(t *testing.T) (ids []string, reqs []*jinja2.Request) {
 	t.Helper()
 	b, err := os.ReadFile("../../shared/oracle/cases.json")
 	if err != nil {
@@ -32,7 +32,7 @@ func oracleCases(t *testing.T) (ids []string, reqs []*runtime.Request) {
 		if err := json.Unmarshal(c, &id); err != nil {
 			t.Fatal(err)
 		}
-		req, err := runtime.ParseRequest(c)
+		req, err := jinja2.ParseRequest(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,11 +120,11 @@ func TestConcurrentRenderLlamaServer(t *testing.T) {
 	_, reqs := oracleCases(t)
 	var before []string
 	for _, r := range reqs {
-		before = append(before, string(runtime.AppendJSON(nil, r.Messages))+string(runtime.AppendJSON(nil, r.Tools)))
+		before = append(before, string(jinja2.AppendJSON(nil, r.Messages))+string(jinja2.AppendJSON(nil, r.Tools)))
 	}
 	type job struct {
-		tmpl *runtime.Template
-		in   *runtime.Input
+		tmpl *jinja2.Template
+		in   *jinja2.Input
 		want string
 	}
 	var jobs []job
@@ -156,7 +156,7 @@ func TestConcurrentRenderLlamaServer(t *testing.T) {
 	}
 	wg.Wait()
 	for i, r := range reqs {
-		if after := string(runtime.AppendJSON(nil, r.Messages)) + string(runtime.AppendJSON(nil, r.Tools)); after != before[i] {
+		if after := string(jinja2.AppendJSON(nil, r.Messages)) + string(jinja2.AppendJSON(nil, r.Tools)); after != before[i] {
 			t.Errorf("case %d: rendering changed the input", i)
 		}
 	}

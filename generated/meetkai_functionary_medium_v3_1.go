@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MeetkaiFunctionaryMediumV31 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
-var MeetkaiFunctionaryMediumV31 = &runtime.Template{
+var MeetkaiFunctionaryMediumV31 = &jinja2.Template{
 	Aliases: []string{"2d34ebd0e711a81c11d9936bab2f7c06fe8117e558094f48825cef7508bee59d"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,29 +41,29 @@ var MeetkaiFunctionaryMediumV31 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMeetkaiFunctionaryMediumV31 renders meetkai-functionary-medium-v3.1.jinja.
-func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
+func renderMeetkaiFunctionaryMediumV31(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
-	var hasCodeInterpreter runtime.Value
+	var hasCodeInterpreter jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = runtime.Bool(runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)))
+	hasCodeInterpreter = jinja2.Bool(jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = runtime.FilterList(runtime.FilterRejectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))
+		tools = jinja2.FilterList(jinja2.FilterRejectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
+	w.WriteAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n"))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
@@ -76,15 +76,15 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("\nYou have access to the following functions:\n\n")
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, tools) {
+		for _, t := range jinja2.Iterate(w, tools) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
-			if runtime.In(runtime.Str("type"), t) {
+			if jinja2.In(jinja2.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '")), t.ItemStr("function").ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '")), t.ItemStr("function").ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n")), runtime.FilterTojson(t.ItemStr("function"), nil, nil))
+				w.WriteAdd(jinja2.FilterSafe(jinja2.Str("Use the function '")), t.ItemStr("function").ItemStr("name"), jinja2.FilterSafe(jinja2.Str("' to '")), t.ItemStr("function").ItemStr("description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(t.ItemStr("function"), nil, nil))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				w.WriteAdd(runtime.FilterSafe(runtime.Str("Use the function '")), t.ItemStr("name"), runtime.FilterSafe(runtime.Str("' to '")), t.ItemStr("description"), runtime.FilterSafe(runtime.Str("'\n")), runtime.FilterTojson(t, nil, nil))
+				w.WriteAdd(jinja2.FilterSafe(jinja2.Str("Use the function '")), t.ItemStr("name"), jinja2.FilterSafe(jinja2.Str("' to '")), t.ItemStr("description"), jinja2.FilterSafe(jinja2.Str("'\n")), jinja2.FilterTojson(t, nil, nil))
 			}
 			w.WriteString("\n\n")
 		}
@@ -92,20 +92,20 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|eot_id|>")
 	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
-		} else if runtime.EqStr(messageRole, "tool") {
+			w.WriteAdd(jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"), message.ItemStr("content"), jinja2.Str("<|eot_id|>"))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			w.WriteAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), runtime.Str("<|eot_id|>"))
+			w.WriteAdd(jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), message.ItemStr("content"), jinja2.Str("<|eot_id|>"))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			w.WriteAdd(runtime.Str("<|start_header_id|>"), messageRole, runtime.Str("<|end_header_id|>\n\n"))
+			w.WriteAdd(jinja2.Str("<|start_header_id|>"), messageRole, jinja2.Str("<|end_header_id|>\n\n"))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
@@ -113,19 +113,19 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 				w.Write(messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
 					toolCallFunction := toolCall.ItemStr("function")
 					toolCallFunctionName := toolCallFunction.ItemStr("name")
-					if runtime.EqStr(toolCallFunctionName, "python") {
+					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						w.WriteAdd(runtime.Str("<|python_tag|>"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
+						w.WriteAdd(jinja2.Str("<|python_tag|>"), jinja2.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						w.WriteAdd(runtime.Str("<function="), toolCallFunctionName, runtime.Str(">"), runtime.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil), runtime.Str("</function>"))
+						w.WriteAdd(jinja2.Str("<function="), toolCallFunctionName, jinja2.Str(">"), jinja2.FilterTojson(toolCallFunction.ItemStr("arguments"), nil, nil), jinja2.Str("</function>"))
 					}
 				}
 				w.WriteString("<|eom_id|>")
@@ -144,26 +144,26 @@ func renderMeetkaiFunctionaryMediumV31(w *runtime.Writer, in *runtime.Input) {
 // renderMeetkaiFunctionaryMediumV31Llama renders meetkai-functionary-medium-v3.1.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMeetkaiFunctionaryMediumV31 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
-	var hasCodeInterpreter runtime.Value
+	var hasCodeInterpreter jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)))
+	hasCodeInterpreter = jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("rejectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil)
+		tools = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("rejectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil)
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	runtime.LlamaWrite(w, runtime.LlamaAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
@@ -176,15 +176,15 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 	if tools.Truthy() {
 		w.WriteString("\nYou have access to the following functions:\n\n")
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
-			if runtime.LlamaIn(runtime.Str("type"), t) {
+			if jinja2.LlamaIn(jinja2.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "name")), runtime.LlamaCallFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(runtime.LlamaItemStr(t, "function"), "description")), runtime.LlamaCallFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(t, "function"), nil, nil)))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallFilter("safe", jinja2.Str("Use the function '"), nil, nil), jinja2.LlamaItemStr(jinja2.LlamaItemStr(t, "function"), "name")), jinja2.LlamaCallFilter("safe", jinja2.Str("' to '"), nil, nil)), jinja2.LlamaItemStr(jinja2.LlamaItemStr(t, "function"), "description")), jinja2.LlamaCallFilter("safe", jinja2.Str("'\n"), nil, nil)), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(t, "function"), nil, nil)))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaCallFilter("safe", runtime.Str("Use the function '"), nil, nil), runtime.LlamaItemStr(t, "name")), runtime.LlamaCallFilter("safe", runtime.Str("' to '"), nil, nil)), runtime.LlamaItemStr(t, "description")), runtime.LlamaCallFilter("safe", runtime.Str("'\n"), nil, nil)), runtime.LlamaCallFilter("tojson", t, nil, nil)))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallFilter("safe", jinja2.Str("Use the function '"), nil, nil), jinja2.LlamaItemStr(t, "name")), jinja2.LlamaCallFilter("safe", jinja2.Str("' to '"), nil, nil)), jinja2.LlamaItemStr(t, "description")), jinja2.LlamaCallFilter("safe", jinja2.Str("'\n"), nil, nil)), jinja2.LlamaCallFilter("tojson", t, nil, nil)))
 			}
 			w.WriteString("\n\n")
 		}
@@ -192,40 +192,40 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 	}
 	w.WriteString("<|eot_id|>")
 	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
-			messageContent := runtime.LlamaItemStr(message, "content")
+			messageContent := jinja2.LlamaItemStr(message, "content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
-					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-					toolCallFunctionName := runtime.LlamaItemStr(toolCallFunction, "name")
-					if runtime.EqStr(toolCallFunctionName, "python") {
+					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
+					toolCallFunctionName := jinja2.LlamaItemStr(toolCallFunction, "name")
+					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|python_tag|>"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<function="), toolCallFunctionName), runtime.Str(">")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("</function>")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<function="), toolCallFunctionName), jinja2.Str(">")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("</function>")))
 					}
 				}
 				w.WriteString("<|eom_id|>")
@@ -243,7 +243,7 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *runtime.Writer, in *runtime.Input
 
 // spansMeetkaiFunctionaryMediumV31 is the position table of meetkai-functionary-medium-v3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMeetkaiFunctionaryMediumV31 = []runtime.Span{
+var spansMeetkaiFunctionaryMediumV31 = []jinja2.Span{
 	{From: 54, To: 57, Line: 1, Col: 26, Construct: "if"},
 	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
 	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MeetkaiFunctionaryMediumV32 is the chat template llama.cpp/meetkai-functionary-medium-v3.2.jinja.
-var MeetkaiFunctionaryMediumV32 = &runtime.Template{
+var MeetkaiFunctionaryMediumV32 = &jinja2.Template{
 	Aliases: []string{"b20f1cb974043057255fde1eae61e961fe674fb5e3badd91867e2cb0fc3f58be"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,44 +41,44 @@ var MeetkaiFunctionaryMediumV32 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMeetkaiFunctionaryMediumV32 renders meetkai-functionary-medium-v3.2.jinja.
-func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
-	getParameterTypescript2 := runtime.Undefined("get_parameter_typescript")
+func renderMeetkaiFunctionaryMediumV32(w *jinja2.Writer, in *jinja2.Input) {
+	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
-	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth runtime.Value) {
-		paramDeclaration = runtime.Param(paramDeclaration, "param_declaration")
-		commentInfo = runtime.Param(commentInfo, "comment_info")
-		examplesInfo = runtime.Param(examplesInfo, "examples_info")
-		depth = runtime.Param(depth, "depth")
-		var offset runtime.Value
+	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
+		paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")
+		commentInfo = jinja2.Param(commentInfo, "comment_info")
+		examplesInfo = jinja2.Param(examplesInfo, "examples_info")
+		depth = jinja2.Param(depth, "depth")
+		var offset jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
-		offset = runtime.Str("")
+		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if runtime.Ge(depth, runtime.Int(1)) {
+		if jinja2.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = runtime.Mul(runtime.Str("    "), depth)
+			offset = jinja2.Mul(jinja2.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
-		if !runtime.EqStr(commentInfo, "<|NONE|>") {
+		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
 			w.WriteString("\n")
 			w.WriteStr(offset)
 			w.WriteStr(commentInfo)
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+			if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
-				for _, example := range runtime.Iterate(w, examplesInfo) {
+				for _, example := range jinja2.Iterate(w, examplesInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 					w.WriteString("\n")
 					w.WriteStr(offset)
 					w.WriteString("// ")
-					w.WriteStr(runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+					w.WriteStr(jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 				}
 			}
 		}
@@ -88,10 +88,10 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(paramDeclaration)
 	}
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
-	convertDataType := func(paramType runtime.Value) {
-		paramType = runtime.Param(paramType, "param_type")
+	convertDataType := func(paramType jinja2.Value) {
+		paramType = jinja2.Param(paramType, "param_type")
 		// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
-		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
+		if jinja2.EqStr(paramType, "integer") || jinja2.EqStr(paramType, "float") {
 			w.WriteString("number")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
@@ -100,21 +100,21 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
-	getParamType := func(param runtime.Value) {
-		param = runtime.Param(param, "param")
-		var paramType runtime.Value
-		var rawParamType runtime.Value
-		var oneOfTypes runtime.Value
+	getParamType := func(param jinja2.Value) {
+		param = jinja2.Param(param, "param")
+		var paramType jinja2.Value
+		var rawParamType jinja2.Value
+		var oneOfTypes jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
-		paramType = runtime.Str("any")
+		paramType = jinja2.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-		if runtime.In(runtime.Str("type"), param) {
+		if jinja2.In(jinja2.Str("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
 			rawParamType = param.ItemStr("type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if runtime.IsIterable(rawParamType) && !runtime.IsString(rawParamType) {
+			if jinja2.IsIterable(rawParamType) && !jinja2.IsString(rawParamType) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = runtime.FilterJoin(rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
+				paramType = jinja2.FilterJoin(rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
@@ -122,41 +122,41 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
 			convertDataType(paramType)
-		} else if runtime.In(runtime.Str("oneOf"), param) {
+		} else if jinja2.In(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = runtime.FilterList(runtime.FilterSelectattr(param.ItemStr("oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil))
+			oneOfTypes = jinja2.FilterList(jinja2.FilterSelectattr(param.ItemStr("oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil))
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = runtime.FilterList(runtime.FilterUnique(runtime.FilterMap(oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil))
+			oneOfTypes = jinja2.FilterList(jinja2.FilterUnique(jinja2.FilterMap(oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil))
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			convertDataType(runtime.FilterJoin(oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
+			convertDataType(jinja2.FilterJoin(oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
-	getFormatParam := func(param runtime.Value) {
-		param = runtime.Param(param, "param")
+	getFormatParam := func(param jinja2.Value) {
+		param = jinja2.Param(param, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if runtime.In(runtime.Str("format"), param) {
+		if jinja2.In(jinja2.Str("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
 			w.Write(param.ItemStr("format"))
-		} else if runtime.In(runtime.Str("oneOf"), param) {
+		} else if jinja2.In(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
-			_ = runtime.NewList()
+			_ = jinja2.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
 			paramOneOf := param.ItemStr("oneOf")
-			for _, item := range runtime.Iterate(w, paramOneOf) {
+			for _, item := range jinja2.Iterate(w, paramOneOf) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if runtime.In(runtime.Str("format"), item) {
+				if jinja2.In(jinja2.Str("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
 					itemFormat := item.ItemStr("format")
-					if runtime.Eq(itemFormat, paramOneOf.ItemInt(-1).ItemStr("format")) {
+					if jinja2.Eq(itemFormat, paramOneOf.ItemInt(-1).ItemStr("format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
 						w.Write(itemFormat)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						w.WriteAdd(itemFormat, runtime.Str(" or "))
+						w.WriteAdd(itemFormat, jinja2.Str(" or "))
 					}
 				}
 			}
@@ -166,42 +166,42 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
-	getParamInfo := func(param runtime.Value) {
-		param = runtime.Param(param, "param")
-		var paramType runtime.Value
-		var formatParam runtime.Value
-		var desc runtime.Value
-		var defaultValue runtime.Value
+	getParamInfo := func(param jinja2.Value) {
+		param = jinja2.Param(param, "param")
+		var paramType jinja2.Value
+		var formatParam jinja2.Value
+		var desc jinja2.Value
+		var defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = runtime.MethodGetDefault(param, runtime.Str("type"), runtime.Str("any"))
+		paramType = jinja2.MethodGetDefault(param, jinja2.Str("type"), jinja2.Str("any"))
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((runtime.In(runtime.Str("description"), param) || runtime.In(runtime.Str("default"), param)) || !runtime.EqStr(formatParam, "<|NONE|>")) || param.ItemStr("maximum").Truthy()) || param.ItemStr("minimum").Truthy()) || param.ItemStr("maxLength").Truthy()) || param.ItemStr("minLength").Truthy() {
+		if (((((jinja2.In(jinja2.Str("description"), param) || jinja2.In(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || param.ItemStr("maximum").Truthy()) || param.ItemStr("minimum").Truthy()) || param.ItemStr("maxLength").Truthy()) || param.ItemStr("minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if runtime.In(runtime.Str("description"), param) {
+			if jinja2.In(jinja2.Str("description"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
 				desc = param.ItemStr("description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !runtime.MethodEndswith(desc, runtime.Str(".")).Truthy() {
+				if !jinja2.MethodEndswith(desc, jinja2.Str(".")).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
-					desc = runtime.Add(desc, runtime.Str("."))
+					desc = jinja2.Add(desc, jinja2.Str("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
 				w.WriteString(" ")
 				w.WriteStr(desc)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if runtime.In(runtime.Str("default"), param) {
+			if jinja2.In(jinja2.Str("default"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
 				defaultValue = param.ItemStr("default")
 				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
-				if runtime.EqStr(paramType, "string") {
+				if jinja2.EqStr(paramType, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					defaultValue = runtime.Concat(runtime.Str("\""), defaultValue, runtime.Str("\""))
+					defaultValue = jinja2.Concat(jinja2.Str("\""), defaultValue, jinja2.Str("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
 				w.WriteString(" Default=")
@@ -213,21 +213,21 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				getFormatParam(param)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
-			if !runtime.EqStr(formatParam, "<|NONE|>") {
+			if !jinja2.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
 				w.WriteString(" Format=")
 				w.Write(formatParam)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			for _, item := range runtime.Iterate(w, runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length")))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length")))) {
+				vals := jinja2.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
 				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
-				if runtime.In(field, param) {
+				if jinja2.In(field, param) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
 					w.WriteString(" ")
-					w.WriteStr(runtime.Concat(fieldName, runtime.Str("="), param.Item(field)))
+					w.WriteStr(jinja2.Concat(fieldName, jinja2.Str("="), param.Item(field)))
 				}
 			}
 		} else {
@@ -236,12 +236,12 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
-	getEnumOptionStr := func(enumOptions runtime.Value) {
-		enumOptions = runtime.Param(enumOptions, "enum_options")
+	getEnumOptionStr := func(enumOptions jinja2.Value) {
+		enumOptions = jinja2.Param(enumOptions, "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
-		for _, v := range runtime.Iterate(w, enumOptions) {
+		for _, v := range jinja2.Iterate(w, enumOptions) {
 			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if runtime.IsString(v) {
+			if jinja2.IsString(v) {
 				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
 				w.WriteString("\"")
 				w.WriteStr(v)
@@ -252,33 +252,33 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.Write(v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if runtime.Gt(runtime.FilterLength(enumOptions), runtime.Int(0)) && runtime.Ne(v, enumOptions.ItemInt(-1)) {
+			if jinja2.Gt(jinja2.FilterLength(enumOptions), jinja2.Int(0)) && jinja2.Ne(v, enumOptions.ItemInt(-1)) {
 				w.WriteString(" | ")
 			}
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
-	var getArrayTypescript func(runtime.Value, runtime.Value, runtime.Value)
-	getArrayTypescript = func(paramName, paramDic, depth runtime.Value) {
-		paramName = runtime.Param(paramName, "param_name")
-		paramDic = runtime.Param(paramDic, "param_dic")
-		depth = runtime.Param(depth, "depth")
-		var offset runtime.Value
-		var itemsInfo runtime.Value
-		var arrayType runtime.Value
-		var itemInfo runtime.Value
-		var itemType runtime.Value
+	var getArrayTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
+	getArrayTypescript = func(paramName, paramDic, depth jinja2.Value) {
+		paramName = jinja2.Param(paramName, "param_name")
+		paramDic = jinja2.Param(paramDic, "param_dic")
+		depth = jinja2.Param(depth, "depth")
+		var offset jinja2.Value
+		var itemsInfo jinja2.Value
+		var arrayType jinja2.Value
+		var itemInfo jinja2.Value
+		var itemType jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
-		offset = runtime.Str("")
+		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if runtime.Ge(depth, runtime.Int(1)) {
+		if jinja2.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = runtime.Mul(runtime.Str("    "), depth)
+			offset = jinja2.Mul(jinja2.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = runtime.MethodGetDefault(paramDic, runtime.Str("items"), runtime.DictOf())
+		itemsInfo = jinja2.MethodGetDefault(paramDic, jinja2.Str("items"), jinja2.DictOf())
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if runtime.Eq(runtime.FilterLength(itemsInfo), runtime.Int(0)) {
+		if jinja2.Eq(jinja2.FilterLength(itemsInfo), jinja2.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
@@ -300,7 +300,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				getParamType(itemsInfo)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
-			if runtime.EqStr(arrayType, "object") {
+			if jinja2.EqStr(arrayType, "object") {
 				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
@@ -316,16 +316,16 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("{")
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				w.Write(runtime.Call(getParameterTypescript2, []runtime.Value{runtime.MethodGetDefault(itemsInfo, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(itemsInfo, runtime.Str("required"), runtime.NewList()), runtime.Add(depth, runtime.Int(1))}, nil))
+				w.Write(jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.MethodGetDefault(itemsInfo, jinja2.Str("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(itemsInfo, jinja2.Str("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
 				w.WriteString("\n")
 				w.WriteStr(offset)
 				w.WriteString("}[]")
-			} else if runtime.EqStr(arrayType, "array") {
+			} else if jinja2.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				itemInfo = w.Capture(func() {
-					getArrayTypescript(runtime.None(), itemsInfo, runtime.Add(depth, runtime.Int(1)))
+					getArrayTypescript(jinja2.None(), itemsInfo, jinja2.Add(depth, jinja2.Int(1)))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
@@ -340,19 +340,19 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(offset)
 					w.WriteStr(paramName)
 					w.WriteString(": ")
-					w.WriteStr(runtime.FilterTrim(itemInfo, nil, nil))
+					w.WriteStr(jinja2.FilterTrim(itemInfo, nil, nil))
 					w.WriteString("[]")
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-				if runtime.In(runtime.Str("enum"), itemsInfo) {
+				if jinja2.In(jinja2.Str("enum"), itemsInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 					itemType = w.Capture(func() {
 						getEnumOptionStr(itemsInfo.ItemStr("enum"))
 					})
 					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if runtime.IsNone(paramName) {
+					if jinja2.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
 						w.WriteString("(")
 						w.WriteStr(itemType)
@@ -370,7 +370,7 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if runtime.IsNone(paramName) {
+					if jinja2.IsNone(paramName) {
 						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
 						w.WriteString("\n")
 						w.WriteStr(arrayType)
@@ -390,122 +390,122 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
-	var getParameterTypescript func(runtime.Value, runtime.Value, runtime.Value)
-	getParameterTypescript = func(properties, requiredParams, depth runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		requiredParams = runtime.Param(requiredParams, "required_params")
+	var getParameterTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
+	getParameterTypescript = func(properties, requiredParams, depth jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		requiredParams = jinja2.Param(requiredParams, "required_params")
 		if depth.IsMissing() {
-			depth = runtime.Int(0)
+			depth = jinja2.Int(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
-		_ = runtime.Str("")
+		_ = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
-		keys, values := runtime.DictItems(properties)
+		keys, values := jinja2.DictItems(properties)
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
 			param := values[i]
-			var commentInfo runtime.Value
-			var examplesInfo runtime.Value
-			var paramDeclaration runtime.Value
-			var paramType runtime.Value
-			var offset runtime.Value
-			var itemInfo runtime.Value
-			var arrayDeclaration runtime.Value
+			var commentInfo jinja2.Value
+			var examplesInfo jinja2.Value
+			var paramDeclaration jinja2.Value
+			var paramType jinja2.Value
+			var offset jinja2.Value
+			var itemInfo jinja2.Value
+			var arrayDeclaration jinja2.Value
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if runtime.IsMapping(param) {
+			if jinja2.IsMapping(param) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
 				commentInfo = w.Capture(func() {
 					getParamInfo(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
-				examplesInfo = runtime.NewList()
+				examplesInfo = jinja2.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if runtime.In(runtime.Str("examples"), param) {
+				if jinja2.In(jinja2.Str("examples"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo = runtime.NewList(runtime.Sum(runtime.Str("Example "), paramName, runtime.Str(":")))
+					examplesInfo = jinja2.NewList(jinja2.Sum(jinja2.Str("Example "), paramName, jinja2.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
-					examplesInfo = runtime.Add(examplesInfo, param.ItemStr("examples"))
+					examplesInfo = jinja2.Add(examplesInfo, param.ItemStr("examples"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration = paramName
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if runtime.IsIterable(requiredParams) && runtime.NotIn(paramName, requiredParams) {
+				if jinja2.IsIterable(requiredParams) && jinja2.NotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration = runtime.Add(paramDeclaration, runtime.Str("?"))
+					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Str("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
 				paramType = w.Capture(func() {
 					getParamType(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
-				offset = runtime.Str("")
+				offset = jinja2.Str("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if runtime.Ge(depth, runtime.Int(1)) {
+				if jinja2.Ge(depth, jinja2.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = runtime.Mul(runtime.Str("    "), depth)
+					offset = jinja2.Mul(jinja2.Str("    "), depth)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
-				if runtime.EqStr(paramType, "object") {
+				if jinja2.EqStr(paramType, "object") {
 					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
-					if !runtime.EqStr(commentInfo, "<|NONE|>") {
+					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
 						w.WriteString("\n")
 						w.WriteStr(offset)
 						w.WriteStr(commentInfo)
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+					if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
-						for _, example := range runtime.Iterate(w, examplesInfo) {
+						for _, example := range jinja2.Iterate(w, examplesInfo) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 							w.WriteString("\n")
 							w.WriteStr(offset)
 							w.WriteString("// ")
-							w.WriteStr(runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+							w.WriteStr(jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration = runtime.Add(paramDeclaration, runtime.Str(": {"))
+					paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
 					w.WriteString("\n")
 					w.WriteStr(offset)
 					w.WriteStr(paramDeclaration)
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
 					w.Write(w.Capture(func() {
-						getParameterTypescript(runtime.MethodGetDefault(param, runtime.Str("properties"), runtime.DictOf()), runtime.MethodGetDefault(param, runtime.Str("required"), runtime.NewList()), runtime.Add(depth, runtime.Int(1)))
+						getParameterTypescript(jinja2.MethodGetDefault(param, jinja2.Str("properties"), jinja2.DictOf()), jinja2.MethodGetDefault(param, jinja2.Str("required"), jinja2.NewList()), jinja2.Add(depth, jinja2.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
 					w.WriteString("\n")
 					w.WriteStr(offset)
 					w.WriteString("},")
-				} else if runtime.EqStr(paramType, "array") {
+				} else if jinja2.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = runtime.MethodGetDefault(param, runtime.Str("items"), runtime.DictOf())
+					itemInfo = jinja2.MethodGetDefault(param, jinja2.Str("items"), jinja2.DictOf())
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if runtime.NotIn(runtime.Str("type"), itemInfo) {
+					if jinja2.NotIn(jinja2.Str("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration = runtime.Add(paramDeclaration, runtime.Str(": [],"))
+						paramDeclaration = jinja2.Add(paramDeclaration, jinja2.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
-						if !runtime.EqStr(commentInfo, "<|NONE|>") {
+						if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
 							w.WriteString("\n")
 							w.WriteStr(offset)
 							w.WriteStr(commentInfo)
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if runtime.Gt(runtime.FilterLength(examplesInfo), runtime.Int(0)) {
+						if jinja2.Gt(jinja2.FilterLength(examplesInfo), jinja2.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
-							for _, example := range runtime.Iterate(w, examplesInfo) {
+							for _, example := range jinja2.Iterate(w, examplesInfo) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
 								w.WriteString("\n")
 								w.WriteStr(offset)
 								w.WriteString("// ")
-								w.WriteStr(runtime.FilterReplace(runtime.FilterString(example), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil))
+								w.WriteStr(jinja2.FilterReplace(jinja2.FilterString(example), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -513,9 +513,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !runtime.MethodEndswith(arrayDeclaration, runtime.Str(",")).Truthy() {
+						if !jinja2.MethodEndswith(arrayDeclaration, jinja2.Str(",")).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
-							arrayDeclaration = runtime.Add(arrayDeclaration, runtime.Str(","))
+							arrayDeclaration = jinja2.Add(arrayDeclaration, jinja2.Str(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
 						w.Write(arrayDeclaration)
@@ -523,36 +523,36 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if runtime.In(runtime.Str("enum"), param) {
+					if jinja2.In(jinja2.Str("enum"), param) {
 						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						paramType = w.Capture(func() {
 							getEnumOptionStr(param.ItemStr("enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if runtime.In(runtime.Str("nullable"), param) && param.ItemStr("nullable").Truthy() {
+					if jinja2.In(jinja2.Str("nullable"), param) && param.ItemStr("nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType = runtime.Add(paramType, runtime.Str(" | null"))
+						paramType = jinja2.Add(paramType, jinja2.Str(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration = runtime.Sum(paramDeclaration, runtime.Str(": "), paramType, runtime.Str(","))
+					paramDeclaration = jinja2.Sum(paramDeclaration, jinja2.Str(": "), paramType, jinja2.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
 					appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 				}
 			}
 		}
 	}
-	getParameterTypescript2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	getParameterTypescript2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Name:   "get_parameter_typescript",
 		Params: []string{"properties", "required_params", "depth"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		getParameterTypescript(args[0], args[1], args[2])
 	})
 	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
-	generateSchemaFromFunctions := func(functions, namespace runtime.Value) {
-		functions = runtime.Param(functions, "functions")
+	generateSchemaFromFunctions := func(functions, namespace jinja2.Value) {
+		functions = jinja2.Param(functions, "functions")
 		if namespace.IsMissing() {
-			namespace = runtime.Str("functions")
+			namespace = jinja2.Str("functions")
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
@@ -560,24 +560,24 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(namespace)
 		w.WriteString(" {\n\n")
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
-		for _, function := range runtime.Iterate(w, functions) {
-			var functionName runtime.Value
-			var description runtime.Value
-			var parameters runtime.Value
-			var requiredParams runtime.Value
+		for _, function := range jinja2.Iterate(w, functions) {
+			var functionName jinja2.Value
+			var description jinja2.Value
+			var parameters jinja2.Value
+			var requiredParams jinja2.Value
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if runtime.MethodGet(function, runtime.Str("function")).Truthy() {
+			if jinja2.MethodGet(function, jinja2.Str("function")).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = runtime.MethodGet(function, runtime.Str("function"))
+				function = jinja2.MethodGet(function, jinja2.Str("function"))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = runtime.MethodGet(function, runtime.Str("name"))
+			functionName = jinja2.MethodGet(function, jinja2.Str("name"))
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = runtime.MethodGetDefault(function, runtime.Str("description"), runtime.Str(""))
+				description = jinja2.MethodGetDefault(function, jinja2.Str("description"), jinja2.Str(""))
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = runtime.MethodGetDefault(function, runtime.Str("parameters"), runtime.DictOf())
+				parameters = jinja2.MethodGetDefault(function, jinja2.Str("parameters"), jinja2.DictOf())
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
 				w.WriteString("// ")
 				w.WriteStr(description)
@@ -586,13 +586,13 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("type ")
 				w.WriteStr(functionName)
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && runtime.MethodGet(parameters, runtime.Str("properties")).Truthy() {
+				if parameters.Truthy() && jinja2.MethodGet(parameters, jinja2.Str("properties")).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = runtime.MethodGetDefault(parameters, runtime.Str("required"), runtime.NewList())
+					requiredParams = jinja2.MethodGetDefault(parameters, jinja2.Str("required"), jinja2.NewList())
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
 					w.Write(w.Capture(func() {
-						getParameterTypescript(runtime.MethodGet(parameters, runtime.Str("properties")), requiredParams, runtime.Int(0))
+						getParameterTypescript(jinja2.MethodGet(parameters, jinja2.Str("properties")), requiredParams, jinja2.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -608,28 +608,28 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// meetkai-functionary-medium-v3.2.jinja:263:5 {%- set tools = [] -%}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	w.WriteAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
-		generateSchemaFromFunctions(tools, runtime.Missing())
-	}), runtime.Str("<|eot_id|>"))
+	w.WriteAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n"), w.Capture(func() {
+		generateSchemaFromFunctions(tools, jinja2.Missing())
+	}), jinja2.Str("<|eot_id|>"))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) && runtime.Gt(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil))), runtime.Int(0)) {
+	if jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil))), jinja2.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(messageRole)
 			w.WriteString("<|end_header_id|>\n\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
 			w.WriteString("<|start_header_id|>")
@@ -651,9 +651,9 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(messageContent)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if runtime.In(runtime.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
+			if jinja2.In(jinja2.Str("tool_calls"), message) && message.ItemStr("tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
 					toolCallFunction := toolCall.ItemStr("function")
 					w.WriteString(">>>")
@@ -674,116 +674,116 @@ func renderMeetkaiFunctionaryMediumV32(w *runtime.Writer, in *runtime.Input) {
 // renderMeetkaiFunctionaryMediumV32Llama renders meetkai-functionary-medium-v3.2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMeetkaiFunctionaryMediumV32 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input) {
-	getParameterTypescript2 := runtime.Undefined("get_parameter_typescript")
+func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) {
+	getParameterTypescript2 := jinja2.Undefined("get_parameter_typescript")
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.2.jinja:1:24 {%- macro append_new_param_info(param_declaration, comment_info, examples_info, depth) -%}
-	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth runtime.Value) {
-		paramDeclaration = runtime.Param(paramDeclaration, "param_declaration")
-		commentInfo = runtime.Param(commentInfo, "comment_info")
-		examplesInfo = runtime.Param(examplesInfo, "examples_info")
-		depth = runtime.Param(depth, "depth")
-		var offset runtime.Value
+	appendNewParamInfo := func(paramDeclaration, commentInfo, examplesInfo, depth jinja2.Value) {
+		paramDeclaration = jinja2.Param(paramDeclaration, "param_declaration")
+		commentInfo = jinja2.Param(commentInfo, "comment_info")
+		examplesInfo = jinja2.Param(examplesInfo, "examples_info")
+		depth = jinja2.Param(depth, "depth")
+		var offset jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
-		offset = runtime.Str("")
+		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if runtime.LlamaGe(depth, runtime.Int(1)) {
+		if jinja2.LlamaGe(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = runtime.LlamaMul(runtime.Str("    "), depth)
+			offset = jinja2.LlamaMul(jinja2.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
-		if !runtime.EqStr(commentInfo, "<|NONE|>") {
+		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, commentInfo))
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if runtime.LlamaGt(runtime.LlamaCallFilter("length", examplesInfo, nil, nil), runtime.Int(0)) {
+			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
-				for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
+				for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(examplesInfo)) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("// ")), jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
 				}
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramDeclaration))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramDeclaration))
 	}
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
-	convertDataType := func(paramType runtime.Value) {
-		paramType = runtime.Param(paramType, "param_type")
+	convertDataType := func(paramType jinja2.Value) {
+		paramType = jinja2.Param(paramType, "param_type")
 		// meetkai-functionary-medium-v3.2.jinja:19:5 {%- if param_type == "integer" or param_type == "float" -%}
-		if runtime.EqStr(paramType, "integer") || runtime.EqStr(paramType, "float") {
+		if jinja2.EqStr(paramType, "integer") || jinja2.EqStr(paramType, "float") {
 			w.WriteString("number")
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
-			runtime.LlamaWrite(w, paramType)
+			jinja2.LlamaWrite(w, paramType)
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
-	getParamType := func(param runtime.Value) {
-		param = runtime.Param(param, "param")
-		var paramType runtime.Value
-		var rawParamType runtime.Value
-		var oneOfTypes runtime.Value
+	getParamType := func(param jinja2.Value) {
+		param = jinja2.Param(param, "param")
+		var paramType jinja2.Value
+		var rawParamType jinja2.Value
+		var oneOfTypes jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
-		paramType = runtime.Str("any")
+		paramType = jinja2.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-		if runtime.LlamaIn(runtime.Str("type"), param) {
+		if jinja2.LlamaIn(jinja2.Str("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
-			rawParamType = runtime.LlamaItemStr(param, "type")
+			rawParamType = jinja2.LlamaItemStr(param, "type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if runtime.LlamaCallTest("iterable", rawParamType, nil, nil) && !runtime.LlamaCallTest("string", rawParamType, nil, nil) {
+			if jinja2.LlamaCallTest("iterable", rawParamType, nil, nil) && !jinja2.LlamaCallTest("string", rawParamType, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = runtime.LlamaCallFilter("join", rawParamType, []runtime.Value{runtime.Str(" | ")}, nil)
+				paramType = jinja2.LlamaCallFilter("join", rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
 				paramType = rawParamType
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				convertDataType(paramType)
 			}))
-		} else if runtime.LlamaIn(runtime.Str("oneOf"), param) {
+		} else if jinja2.LlamaIn(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", runtime.LlamaItemStr(param, "oneOf"), []runtime.Value{runtime.Str("type"), runtime.Str("defined")}, nil), nil, nil)
+			oneOfTypes = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", jinja2.LlamaItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("unique", runtime.LlamaCallFilter("map", oneOfTypes, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))}), nil, nil), nil, nil)
+			oneOfTypes = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("unique", jinja2.LlamaCallFilter("map", oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				convertDataType(runtime.LlamaCallFilter("join", oneOfTypes, []runtime.Value{runtime.Str(" | ")}, nil))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				convertDataType(jinja2.LlamaCallFilter("join", oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			}))
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:44:1 {%- macro get_format_param(param) -%}
-	getFormatParam := func(param runtime.Value) {
-		param = runtime.Param(param, "param")
+	getFormatParam := func(param jinja2.Value) {
+		param = jinja2.Param(param, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if runtime.LlamaIn(runtime.Str("format"), param) {
+		if jinja2.LlamaIn(jinja2.Str("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(param, "format"))
-		} else if runtime.LlamaIn(runtime.Str("oneOf"), param) {
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(param, "format"))
+		} else if jinja2.LlamaIn(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
-			_ = runtime.NewList()
+			_ = jinja2.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
-			paramOneOf := runtime.LlamaItemStr(param, "oneOf")
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(paramOneOf)) {
+			paramOneOf := jinja2.LlamaItemStr(param, "oneOf")
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(paramOneOf)) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if runtime.LlamaIn(runtime.Str("format"), item) {
+				if jinja2.LlamaIn(jinja2.Str("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					itemFormat := runtime.LlamaItemStr(item, "format")
-					if runtime.Eq(itemFormat, runtime.LlamaItemStr(runtime.LlamaItemInt(paramOneOf, -1), "format")) {
+					itemFormat := jinja2.LlamaItemStr(item, "format")
+					if jinja2.Eq(itemFormat, jinja2.LlamaItemStr(jinja2.LlamaItemInt(paramOneOf, -1), "format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
-						runtime.LlamaWrite(w, itemFormat)
+						jinja2.LlamaWrite(w, itemFormat)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(itemFormat, runtime.Str(" or ")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(itemFormat, jinja2.Str(" or ")))
 					}
 				}
 			}
@@ -793,63 +793,63 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:63:1 {%- macro get_param_info(param) -%}
-	getParamInfo := func(param runtime.Value) {
-		param = runtime.Param(param, "param")
-		var paramType runtime.Value
-		var formatParam runtime.Value
-		var desc runtime.Value
-		var defaultValue runtime.Value
+	getParamInfo := func(param jinja2.Value) {
+		param = jinja2.Param(param, "param")
+		var paramType jinja2.Value
+		var formatParam jinja2.Value
+		var desc jinja2.Value
+		var defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("type"), runtime.Str("any")}, nil)
+		paramType = jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("type"), jinja2.Str("any")}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((runtime.LlamaIn(runtime.Str("description"), param) || runtime.LlamaIn(runtime.Str("default"), param)) || !runtime.EqStr(formatParam, "<|NONE|>")) || runtime.LlamaItemStr(param, "maximum").Truthy()) || runtime.LlamaItemStr(param, "minimum").Truthy()) || runtime.LlamaItemStr(param, "maxLength").Truthy()) || runtime.LlamaItemStr(param, "minLength").Truthy() {
+		if (((((jinja2.LlamaIn(jinja2.Str("description"), param) || jinja2.LlamaIn(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.LlamaItemStr(param, "maximum").Truthy()) || jinja2.LlamaItemStr(param, "minimum").Truthy()) || jinja2.LlamaItemStr(param, "maxLength").Truthy()) || jinja2.LlamaItemStr(param, "minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if runtime.LlamaIn(runtime.Str("description"), param) {
+			if jinja2.LlamaIn(jinja2.Str("description"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-				desc = runtime.LlamaItemStr(param, "description")
+				desc = jinja2.LlamaItemStr(param, "description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !runtime.LlamaCallMethod(desc, "endswith", []runtime.Value{runtime.Str(".")}, nil).Truthy() {
+				if !jinja2.LlamaCallMethod(desc, "endswith", []jinja2.Value{jinja2.Str(".")}, nil).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
-					desc = runtime.LlamaAdd(desc, runtime.Str("."))
+					desc = jinja2.LlamaAdd(desc, jinja2.Str("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" "), desc))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" "), desc))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if runtime.LlamaIn(runtime.Str("default"), param) {
+			if jinja2.LlamaIn(jinja2.Str("default"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
-				defaultValue = runtime.LlamaItemStr(param, "default")
+				defaultValue = jinja2.LlamaItemStr(param, "default")
 				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
-				if runtime.EqStr(paramType, "string") {
+				if jinja2.EqStr(paramType, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					defaultValue = runtime.LlamaConcat(runtime.Str("\""), defaultValue, runtime.Str("\""))
+					defaultValue = jinja2.LlamaConcat(jinja2.Str("\""), defaultValue, jinja2.Str("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" Default="), defaultValue, runtime.Str(".")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" Default="), defaultValue, jinja2.Str(".")))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
 			formatParam = w.Capture(func() {
 				getFormatParam(param)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
-			if !runtime.EqStr(formatParam, "<|NONE|>") {
+			if !jinja2.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str(" Format="), formatParam))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" Format="), formatParam))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.NewList(runtime.NewTuple(runtime.Str("maximum"), runtime.Str("Maximum")), runtime.NewTuple(runtime.Str("minimum"), runtime.Str("Minimum")), runtime.NewTuple(runtime.Str("maxLength"), runtime.Str("Maximum length")), runtime.NewTuple(runtime.Str("minLength"), runtime.Str("Minimum length"))))) {
-				vals := runtime.Unpack(item, 2)
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length"))))) {
+				vals := jinja2.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
 				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
-				if runtime.LlamaIn(field, param) {
+				if jinja2.LlamaIn(field, param) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaAdd(runtime.Str(" "), fieldName), runtime.Str("="), runtime.LlamaItem(param, field)))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaAdd(jinja2.Str(" "), fieldName), jinja2.Str("="), jinja2.LlamaItem(param, field)))
 				}
 			}
 		} else {
@@ -858,55 +858,55 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:100:1 {%- macro get_enum_option_str(enum_options) -%}
-	getEnumOptionStr := func(enumOptions runtime.Value) {
-		enumOptions = runtime.Param(enumOptions, "enum_options")
+	getEnumOptionStr := func(enumOptions jinja2.Value) {
+		enumOptions = jinja2.Param(enumOptions, "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
-		for _, v := range runtime.Iterate(w, runtime.LlamaIterable(enumOptions)) {
+		for _, v := range jinja2.Iterate(w, jinja2.LlamaIterable(enumOptions)) {
 			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if runtime.LlamaCallTest("string", v, nil, nil) {
+			if jinja2.LlamaCallTest("string", v, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), v, runtime.Str("\"")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\""), v, jinja2.Str("\"")))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
-				runtime.LlamaWrite(w, v)
+				jinja2.LlamaWrite(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if runtime.LlamaGt(runtime.LlamaCallFilter("length", enumOptions, nil, nil), runtime.Int(0)) && runtime.Ne(v, runtime.LlamaItemInt(enumOptions, -1)) {
+			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", enumOptions, nil, nil), jinja2.Int(0)) && jinja2.Ne(v, jinja2.LlamaItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:113:1 {%- macro get_array_typescript(param_name, param_dic, depth) -%}
-	var getArrayTypescript func(runtime.Value, runtime.Value, runtime.Value)
-	getArrayTypescript = func(paramName, paramDic, depth runtime.Value) {
-		paramName = runtime.Param(paramName, "param_name")
-		paramDic = runtime.Param(paramDic, "param_dic")
-		depth = runtime.Param(depth, "depth")
-		var offset runtime.Value
-		var itemsInfo runtime.Value
-		var arrayType runtime.Value
-		var itemInfo runtime.Value
-		var itemType runtime.Value
+	var getArrayTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
+	getArrayTypescript = func(paramName, paramDic, depth jinja2.Value) {
+		paramName = jinja2.Param(paramName, "param_name")
+		paramDic = jinja2.Param(paramDic, "param_dic")
+		depth = jinja2.Param(depth, "depth")
+		var offset jinja2.Value
+		var itemsInfo jinja2.Value
+		var arrayType jinja2.Value
+		var itemInfo jinja2.Value
+		var itemType jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
-		offset = runtime.Str("")
+		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if runtime.LlamaGe(depth, runtime.Int(1)) {
+		if jinja2.LlamaGe(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = runtime.LlamaMul(runtime.Str("    "), depth)
+			offset = jinja2.LlamaMul(jinja2.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = runtime.LlamaCallMethod(paramDic, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
+		itemsInfo = jinja2.LlamaCallMethod(paramDic, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if runtime.Eq(runtime.LlamaCallFilter("length", itemsInfo, nil, nil), runtime.Int(0)) {
+		if jinja2.Eq(jinja2.LlamaCallFilter("length", itemsInfo, nil, nil), jinja2.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": []")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": []")))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("[]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("[]")))
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
@@ -915,172 +915,172 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 				getParamType(itemsInfo)
 			})
 			// meetkai-functionary-medium-v3.2.jinja:128:9 {%- if array_type == 'object' -%}
-			if runtime.EqStr(arrayType, "object") {
+			if jinja2.EqStr(arrayType, "object") {
 				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": {")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": {")))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("{")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("{")))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				runtime.LlamaWrite(w, runtime.Call(getParameterTypescript2, []runtime.Value{runtime.LlamaCallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.LlamaCallMethod(itemsInfo, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.LlamaAdd(depth, runtime.Int(1))}, nil))
+				jinja2.LlamaWrite(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.LlamaCallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), jinja2.LlamaCallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.LlamaAdd(depth, jinja2.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("}[]")))
-			} else if runtime.EqStr(arrayType, "array") {
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("}[]")))
+			} else if jinja2.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				itemInfo = w.Capture(func() {
-					getArrayTypescript(runtime.None(), itemsInfo, runtime.LlamaAdd(depth, runtime.Int(1)))
+					getArrayTypescript(jinja2.None(), itemsInfo, jinja2.LlamaAdd(depth, jinja2.Int(1)))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), itemInfo, runtime.Str("[]")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), itemInfo, jinja2.Str("[]")))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ")), runtime.LlamaCallFilter("trim", itemInfo, nil, nil)), runtime.Str("[]")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ")), jinja2.LlamaCallFilter("trim", itemInfo, nil, nil)), jinja2.Str("[]")))
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-				if runtime.LlamaIn(runtime.Str("enum"), itemsInfo) {
+				if jinja2.LlamaIn(jinja2.Str("enum"), itemsInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 					itemType = w.Capture(func() {
-						getEnumOptionStr(runtime.LlamaItemStr(itemsInfo, "enum"))
+						getEnumOptionStr(jinja2.LlamaItemStr(itemsInfo, "enum"))
 					})
 					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if runtime.LlamaCallTest("none", paramName, nil, nil) {
+					if jinja2.LlamaCallTest("none", paramName, nil, nil) {
 						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("("), itemType, runtime.Str(")[]")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("("), itemType, jinja2.Str(")[]")))
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": ("), itemType, runtime.Str(")[]")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ("), itemType, jinja2.Str(")[]")))
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if runtime.LlamaCallTest("none", paramName, nil, nil) {
+					if jinja2.LlamaCallTest("none", paramName, nil, nil) {
 						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), arrayType, runtime.Str("[]")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), arrayType, jinja2.Str("[]")))
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramName, runtime.Str(": "), arrayType, runtime.Str("[],")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": "), arrayType, jinja2.Str("[],")))
 					}
 				}
 			}
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:162:1 {%- macro get_parameter_typescript(properties, required_params, depth=0) -%}
-	var getParameterTypescript func(runtime.Value, runtime.Value, runtime.Value)
-	getParameterTypescript = func(properties, requiredParams, depth runtime.Value) {
-		properties = runtime.Param(properties, "properties")
-		requiredParams = runtime.Param(requiredParams, "required_params")
+	var getParameterTypescript func(jinja2.Value, jinja2.Value, jinja2.Value)
+	getParameterTypescript = func(properties, requiredParams, depth jinja2.Value) {
+		properties = jinja2.Param(properties, "properties")
+		requiredParams = jinja2.Param(requiredParams, "required_params")
 		if depth.IsMissing() {
-			depth = runtime.Int(0)
+			depth = jinja2.Int(0)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:163:5 {%- set res = "" -%}
-		_ = runtime.Str("")
+		_ = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:164:5 {%- for param_name, param in properties.items() -%}
-		var commentInfo runtime.Value
-		var examplesInfo runtime.Value
-		var paramDeclaration runtime.Value
-		var paramType runtime.Value
-		var offset runtime.Value
-		var itemInfo runtime.Value
-		var arrayDeclaration runtime.Value
-		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(properties, "items", nil, nil))) {
-			vals := runtime.Unpack(item, 2)
+		var commentInfo jinja2.Value
+		var examplesInfo jinja2.Value
+		var paramDeclaration jinja2.Value
+		var paramType jinja2.Value
+		var offset jinja2.Value
+		var itemInfo jinja2.Value
+		var arrayDeclaration jinja2.Value
+		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(properties, "items", nil, nil))) {
+			vals := jinja2.Unpack(item, 2)
 			paramName := vals[0]
 			param := vals[1]
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if runtime.LlamaCallTest("mapping", param, nil, nil) {
+			if jinja2.LlamaCallTest("mapping", param, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
 				commentInfo = w.Capture(func() {
 					getParamInfo(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
-				examplesInfo = runtime.NewList()
+				examplesInfo = jinja2.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if runtime.LlamaIn(runtime.Str("examples"), param) {
+				if jinja2.LlamaIn(jinja2.Str("examples"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo = runtime.NewList(runtime.LlamaSum(runtime.Str("Example "), paramName, runtime.Str(":")))
+					examplesInfo = jinja2.NewList(jinja2.LlamaSum(jinja2.Str("Example "), paramName, jinja2.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
-					examplesInfo = runtime.LlamaAdd(examplesInfo, runtime.LlamaItemStr(param, "examples"))
+					examplesInfo = jinja2.LlamaAdd(examplesInfo, jinja2.LlamaItemStr(param, "examples"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration = paramName
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if runtime.LlamaCallTest("iterable", requiredParams, nil, nil) && runtime.LlamaNotIn(paramName, requiredParams) {
+				if jinja2.LlamaCallTest("iterable", requiredParams, nil, nil) && jinja2.LlamaNotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration = runtime.LlamaAdd(paramDeclaration, runtime.Str("?"))
+					paramDeclaration = jinja2.LlamaAdd(paramDeclaration, jinja2.Str("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
 				paramType = w.Capture(func() {
 					getParamType(param)
 				})
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
-				offset = runtime.Str("")
+				offset = jinja2.Str("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if runtime.LlamaGe(depth, runtime.Int(1)) {
+				if jinja2.LlamaGe(depth, jinja2.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = runtime.LlamaMul(runtime.Str("    "), depth)
+					offset = jinja2.LlamaMul(jinja2.Str("    "), depth)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
-				if runtime.EqStr(paramType, "object") {
+				if jinja2.EqStr(paramType, "object") {
 					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
-					if !runtime.EqStr(commentInfo, "<|NONE|>") {
+					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, commentInfo))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if runtime.LlamaGt(runtime.LlamaCallFilter("length", examplesInfo, nil, nil), runtime.Int(0)) {
+					if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
-						for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
+						for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(examplesInfo)) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("// ")), jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration = runtime.LlamaAdd(paramDeclaration, runtime.Str(": {"))
+					paramDeclaration = jinja2.LlamaAdd(paramDeclaration, jinja2.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, paramDeclaration))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramDeclaration))
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						getParameterTypescript(runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("properties"), runtime.DictOf()}, nil), runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil), runtime.LlamaAdd(depth, runtime.Int(1)))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						getParameterTypescript(jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.LlamaAdd(depth, jinja2.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("},")))
-				} else if runtime.EqStr(paramType, "array") {
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("},")))
+				} else if jinja2.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = runtime.LlamaCallMethod(param, "get", []runtime.Value{runtime.Str("items"), runtime.DictOf()}, nil)
+					itemInfo = jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if runtime.LlamaNotIn(runtime.Str("type"), itemInfo) {
+					if jinja2.LlamaNotIn(jinja2.Str("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration = runtime.LlamaAdd(paramDeclaration, runtime.Str(": [],"))
+						paramDeclaration = jinja2.LlamaAdd(paramDeclaration, jinja2.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						runtime.LlamaWrite(w, w.Capture(func() {
+						jinja2.LlamaWrite(w, w.Capture(func() {
 							appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 						}))
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:206:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
-						if !runtime.EqStr(commentInfo, "<|NONE|>") {
+						if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\n"), offset, commentInfo))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, commentInfo))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if runtime.LlamaGt(runtime.LlamaCallFilter("length", examplesInfo, nil, nil), runtime.Int(0)) {
+						if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
-							for _, example := range runtime.Iterate(w, runtime.LlamaIterable(examplesInfo)) {
+							for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(examplesInfo)) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\n"), offset, runtime.Str("// ")), runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("string", example, nil, nil), []runtime.Value{runtime.Str("'"), runtime.Str("\"")}, nil)))
+								jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("// ")), jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -1088,84 +1088,84 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !runtime.LlamaCallMethod(arrayDeclaration, "endswith", []runtime.Value{runtime.Str(",")}, nil).Truthy() {
+						if !jinja2.LlamaCallMethod(arrayDeclaration, "endswith", []jinja2.Value{jinja2.Str(",")}, nil).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
-							arrayDeclaration = runtime.LlamaAdd(arrayDeclaration, runtime.Str(","))
+							arrayDeclaration = jinja2.LlamaAdd(arrayDeclaration, jinja2.Str(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
-						runtime.LlamaWrite(w, arrayDeclaration)
+						jinja2.LlamaWrite(w, arrayDeclaration)
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if runtime.LlamaIn(runtime.Str("enum"), param) {
+					if jinja2.LlamaIn(jinja2.Str("enum"), param) {
 						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						paramType = w.Capture(func() {
-							getEnumOptionStr(runtime.LlamaItemStr(param, "enum"))
+							getEnumOptionStr(jinja2.LlamaItemStr(param, "enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if runtime.LlamaIn(runtime.Str("nullable"), param) && runtime.LlamaItemStr(param, "nullable").Truthy() {
+					if jinja2.LlamaIn(jinja2.Str("nullable"), param) && jinja2.LlamaItemStr(param, "nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType = runtime.LlamaAdd(paramType, runtime.Str(" | null"))
+						paramType = jinja2.LlamaAdd(paramType, jinja2.Str(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration = runtime.LlamaSum(paramDeclaration, runtime.Str(": "), paramType, runtime.Str(","))
+					paramDeclaration = jinja2.LlamaSum(paramDeclaration, jinja2.Str(": "), paramType, jinja2.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 					}))
 				}
 			}
 		}
 	}
-	getParameterTypescript2 = runtime.NewMacro(w, &runtime.MacroSpec{
+	getParameterTypescript2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Llama:  true,
 		Name:   "get_parameter_typescript",
 		Params: []string{"properties", "required_params", "depth"},
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		getParameterTypescript(args[0], args[1], args[2])
 	})
 	// meetkai-functionary-medium-v3.2.jinja:235:1 {%- macro generate_schema_from_functions(functions, namespace='functions') -%}
-	generateSchemaFromFunctions := func(functions, namespace runtime.Value) {
-		functions = runtime.Param(functions, "functions")
+	generateSchemaFromFunctions := func(functions, namespace jinja2.Value) {
+		functions = jinja2.Param(functions, "functions")
 		if namespace.IsMissing() {
-			namespace = runtime.Str("functions")
+			namespace = jinja2.Str("functions")
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("namespace "), namespace, runtime.Str(" {\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("namespace "), namespace, jinja2.Str(" {\n\n")))
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
-		var functionName runtime.Value
-		var description runtime.Value
-		var parameters runtime.Value
-		var requiredParams runtime.Value
-		for _, function := range runtime.Iterate(w, runtime.LlamaIterable(functions)) {
+		var functionName jinja2.Value
+		var description jinja2.Value
+		var parameters jinja2.Value
+		var requiredParams jinja2.Value
+		for _, function := range jinja2.Iterate(w, jinja2.LlamaIterable(functions)) {
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("function")}, nil)
+				function = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("name")}, nil)
+			functionName = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("name")}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("description"), runtime.Str("")}, nil)
+				description = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("description"), jinja2.Str("")}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = runtime.LlamaCallMethod(function, "get", []runtime.Value{runtime.Str("parameters"), runtime.DictOf()}, nil)
+				parameters = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("parameters"), jinja2.DictOf()}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("// "), description, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("// "), description, jinja2.Str("\n")))
 				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("type "), functionName))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("type "), functionName))
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && runtime.LlamaCallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil).Truthy() {
+				if parameters.Truthy() && jinja2.LlamaCallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = runtime.LlamaCallMethod(parameters, "get", []runtime.Value{runtime.Str("required"), runtime.NewList()}, nil)
+					requiredParams = jinja2.LlamaCallMethod(parameters, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						getParameterTypescript(runtime.LlamaCallMethod(parameters, "get", []runtime.Value{runtime.Str("properties")}, nil), requiredParams, runtime.Int(0))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						getParameterTypescript(jinja2.LlamaCallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil), requiredParams, jinja2.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -1175,49 +1175,49 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("} // namespace "), namespace))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("} // namespace "), namespace))
 	}
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
 		// meetkai-functionary-medium-v3.2.jinja:263:5 {%- set tools = [] -%}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(bosToken, runtime.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n")), w.Capture(func() {
-		generateSchemaFromFunctions(tools, runtime.Missing())
-	})), runtime.Str("<|eot_id|>")))
+	jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n")), w.Capture(func() {
+		generateSchemaFromFunctions(tools, jinja2.Missing())
+	})), jinja2.Str("<|eot_id|>")))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", tools, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
+	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|eot_id|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), messageRole), runtime.Str("<|end_header_id|>\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
-			messageContent := runtime.LlamaItemStr(message, "content")
+			messageContent := jinja2.LlamaItemStr(message, "content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(">>>all\n"), messageContent))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(">>>all\n"), messageContent))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if runtime.LlamaIn(runtime.Str("tool_calls"), message) && runtime.LlamaItemStr(message, "tool_calls").Truthy() {
+			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(">>>"), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\n")), runtime.LlamaItemStr(toolCallFunction, "arguments")))
+					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(">>>"), jinja2.LlamaItemStr(toolCallFunction, "name")), jinja2.Str("\n")), jinja2.LlamaItemStr(toolCallFunction, "arguments")))
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -1231,7 +1231,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *runtime.Writer, in *runtime.Input
 
 // spansMeetkaiFunctionaryMediumV32 is the position table of meetkai-functionary-medium-v3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMeetkaiFunctionaryMediumV32 = []runtime.Span{
+var spansMeetkaiFunctionaryMediumV32 = []jinja2.Span{
 	{From: 54, To: 89, Line: 1, Col: 24, Construct: "macro"},
 	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
 	{From: 63, To: 66, Line: 3, Col: 5, Construct: "if"},

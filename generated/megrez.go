@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Megrez is the chat template builtin/megrez.jinja.
-var Megrez = &runtime.Template{
+var Megrez = &jinja2.Template{
 	Aliases: []string{"bfef72f486d696f260235e15f5c96ebfb7b50af6f539ce859715f85f1545cd17", "2a0e61e4b6207a105b2814f8c04f234256a8f94ff79214cd3653a624ed73d602"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var Megrez = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMegrez renders megrez.jinja.
-func renderMegrez(w *runtime.Writer, in *runtime.Input) {
+func renderMegrez(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// megrez.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
 		w.WriteString("<|role_start|>")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,19 +61,19 @@ func renderMegrez(w *runtime.Writer, in *runtime.Input) {
 // renderMegrezLlama renders megrez.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMegrez with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMegrezLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMegrezLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// megrez.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|role_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|role_end|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|turn_end|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|role_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|role_end|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|turn_end|>")))
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 }
 
 // spansMegrez is the position table of megrez.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMegrez = []runtime.Span{
+var spansMegrez = []jinja2.Span{
 	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MetaLlamaLlama318BInstruct is the chat template llama.cpp/meta-llama-Llama-3.1-8B-Instruct.jinja.
-var MetaLlamaLlama318BInstruct = &runtime.Template{
+var MetaLlamaLlama318BInstruct = &jinja2.Template{
 	Aliases: []string{"80b186672da87e4fd94220a7b3c336ff99882e081b3711f71ec87bc9384fae1e", "93c0e9aa3629bbd77e68dbc0f5621f6e6b23aa8d74b932595cdb8d64684526d7"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,64 +41,64 @@ var MetaLlamaLlama318BInstruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMetaLlamaLlama318BInstruct renders meta-llama-Llama-3.1-8B-Instruct.jinja.
-func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
+func renderMetaLlamaLlama318BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	toolsInUserMessage := in.Lookup("tools_in_user_message")
 	dateString := in.Lookup("date_string")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	builtinTools := in.Lookup("builtin_tools")
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:1:1 {{- bos_token }}
 	w.Write(bosToken)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools) {
+	if jinja2.IsDefined(customTools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !runtime.IsDefined(toolsInUserMessage) {
+	if !jinja2.IsDefined(toolsInUserMessage) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
-		toolsInUserMessage = runtime.Bool(true)
+		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !runtime.IsDefined(dateString) {
+	if !jinja2.IsDefined(dateString) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
-		dateString = runtime.Str("26 Jul 2024")
+		dateString = jinja2.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:11:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:12:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:16:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
+		systemMessage = jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
-	if runtime.IsDefined(builtinTools) || !runtime.IsNone(tools) {
+	if jinja2.IsDefined(builtinTools) || !jinja2.IsNone(tools) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
-	if runtime.IsDefined(builtinTools) {
+	if jinja2.IsDefined(builtinTools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
 		w.WriteString("Tools: ")
-		w.WriteStr(runtime.FilterJoin(runtime.FilterReject(builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil))
+		w.WriteStr(jinja2.FilterJoin(jinja2.FilterReject(builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil))
 		w.WriteString("\n\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
@@ -107,12 +107,12 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteStr(dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
-	if !runtime.IsNone(tools) && !toolsInUserMessage.Truthy() {
+	if !jinja2.IsNone(tools) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, tools) {
+		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
+			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -120,64 +120,64 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
+	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
+		if jinja2.Ne(jinja2.FilterLength(messages), jinja2.Int(0)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
+			firstUserMessage = jinja2.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.Write(runtime.RaiseException(in, runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, tools) {
+		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
+			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
-		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
+		w.WriteAdd(firstUserMessage, jinja2.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:66:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var toolCall runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var toolCall jinja2.Value
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := message.Attr("role")
-		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(message.ItemStr("role"))
 			w.WriteString("<|end_header_id|>\n\n")
-			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+			w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.In(runtime.Str("tool_calls"), message) {
+		} else if jinja2.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := message.Attr("tool_calls")
-			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
+			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.Write(runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if runtime.IsDefined(builtinTools) && runtime.In(toolCall.Attr("name"), builtinTools) {
+			if jinja2.IsDefined(builtinTools) && jinja2.In(toolCall.Attr("name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
 				w.WriteString("<|python_tag|>")
 				w.WriteStr(toolCall.Attr("name"))
 				w.WriteString(".call(")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				keys, values := runtime.ItemsFilterPairs(toolCall.Attr("arguments"))
+				keys, values := jinja2.ItemsFilterPairs(toolCall.Attr("arguments"))
 				for i := range w.Count(len(keys)) {
 					argName := keys[i]
 					argVal := values[i]
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
-					w.WriteAdd(argName, runtime.Str("=\""), argVal, runtime.Str("\""))
+					w.WriteAdd(argName, jinja2.Str("=\""), argVal, jinja2.Str("\""))
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:79:17 {%- if not loop.last %}
 					if !(i == len(keys)-1) {
 						w.WriteString(", ")
@@ -197,18 +197,18 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
-			if runtime.IsDefined(builtinTools) {
+			if jinja2.IsDefined(builtinTools) {
 				w.WriteString("<|eom_id|>")
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:94:13 {%- else %}
 				w.WriteString("<|eot_id|>")
 			}
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := message.Attr("content")
-			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
+			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
@@ -228,131 +228,131 @@ func renderMetaLlamaLlama318BInstruct(w *runtime.Writer, in *runtime.Input) {
 // renderMetaLlamaLlama318BInstructLlama renders meta-llama-Llama-3.1-8B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMetaLlamaLlama318BInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMetaLlamaLlama318BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	toolsInUserMessage := in.Lookup("tools_in_user_message")
 	dateString := in.Lookup("date_string")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	builtinTools := in.Lookup("builtin_tools")
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:1:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.LlamaCallTest("defined", customTools, nil, nil) {
+	if jinja2.LlamaCallTest("defined", customTools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !runtime.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
-		toolsInUserMessage = runtime.Bool(true)
+		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !runtime.LlamaCallTest("defined", dateString, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", dateString, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
-		dateString = runtime.Str("26 Jul 2024")
+		dateString = jinja2.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:11:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:12:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:16:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
+		systemMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:20:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
-	if runtime.LlamaCallTest("defined", builtinTools, nil, nil) || !runtime.LlamaCallTest("none", tools, nil, nil) {
+	if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) || !jinja2.LlamaCallTest("none", tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
-	if runtime.LlamaCallTest("defined", builtinTools, nil, nil) {
+	if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Tools: "), runtime.LlamaCallFilter("join", runtime.LlamaCallFilter("reject", builtinTools, []runtime.Value{runtime.Str("equalto"), runtime.Str("code_interpreter")}, nil), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Tools: "), jinja2.LlamaCallFilter("join", jinja2.LlamaCallFilter("reject", builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("\n\n")))
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
-	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
-	if !runtime.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
+	if !jinja2.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:37:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:42:1 {{- system_message }}
-	runtime.LlamaWrite(w, systemMessage)
+	jinja2.LlamaWrite(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !runtime.LlamaCallTest("none", tools, nil, nil) {
+	if toolsInUserMessage.Truthy() && !jinja2.LlamaCallTest("none", tools, nil, nil) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if runtime.Ne(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
+		if jinja2.Ne(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:59:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(firstUserMessage, runtime.Str("<|eot_id|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(firstUserMessage, jinja2.Str("<|eot_id|>")))
 	}
 	// meta-llama-Llama-3.1-8B-Instruct.jinja:66:1 {%- for message in messages %}
-	var toolCall runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var toolCall jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// meta-llama-Llama-3.1-8B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
-		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
+		} else if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if !runtime.Eq(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(1)) {
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			if !jinja2.Eq(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, 0), "function")
+			toolCall = jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, 0), "function")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if runtime.LlamaCallTest("defined", builtinTools, nil, nil) && runtime.LlamaIn(runtime.LlamaAttr(toolCall, "name"), builtinTools) {
+			if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) && jinja2.LlamaIn(jinja2.LlamaAttr(toolCall, "name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|python_tag|>"), runtime.LlamaAttr(toolCall, "name")), runtime.Str(".call(")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|python_tag|>"), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(".call(")))
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolCall, "arguments"), nil, nil)))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil)))
 				for i := range items {
-					vals := runtime.Unpack(items[i], 2)
+					vals := jinja2.Unpack(items[i], 2)
 					argName := vals[0]
 					argVal := vals[1]
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(argName, runtime.Str("=\""), argVal, runtime.Str("\"")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(argName, jinja2.Str("=\""), argVal, jinja2.Str("\"")))
 					// meta-llama-Llama-3.1-8B-Instruct.jinja:79:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
 						w.WriteString(", ")
@@ -363,31 +363,31 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:84:13 {%- else  %}
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", ")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\", ")))
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
-			if runtime.LlamaCallTest("defined", builtinTools, nil, nil) {
+			if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) {
 				w.WriteString("<|eom_id|>")
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:94:13 {%- else %}
 				w.WriteString("<|eot_id|>")
 			}
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.1-8B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("mapping", messageContent, nil, nil) || runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) || jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:100:13 {{- message.content | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", messageContent, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:101:13 {%- else %}
 				// meta-llama-Llama-3.1-8B-Instruct.jinja:102:13 {{- message.content }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
@@ -400,7 +400,7 @@ func renderMetaLlamaLlama318BInstructLlama(w *runtime.Writer, in *runtime.Input)
 
 // spansMetaLlamaLlama318BInstruct is the position table of meta-llama-Llama-3.1-8B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMetaLlamaLlama318BInstruct = []runtime.Span{
+var spansMetaLlamaLlama318BInstruct = []jinja2.Span{
 	{From: 59, To: 59, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 61, To: 64, Line: 2, Col: 1, Construct: "if"},
 	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},

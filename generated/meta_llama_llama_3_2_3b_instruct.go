@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MetaLlamaLlama323BInstruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
-var MetaLlamaLlama323BInstruct = &runtime.Template{
+var MetaLlamaLlama323BInstruct = &jinja2.Template{
 	Aliases: []string{"2bd254aa959418b2ab3df833d513cc0773a6218b2bd95bcb7cd77c5d8d371658", "d82792f95932f1c9cef5c4bd992f171225e3bf8c7b609b4557c9e1ec96be819f"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,63 +41,63 @@ var MetaLlamaLlama323BInstruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMetaLlamaLlama323BInstruct renders meta-llama-Llama-3.2-3B-Instruct.jinja.
-func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
+func renderMetaLlamaLlama323BInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	toolsInUserMessage := in.Lookup("tools_in_user_message")
 	dateString := in.Lookup("date_string")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
 	w.Write(bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools) {
+	if jinja2.IsDefined(customTools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !runtime.IsDefined(toolsInUserMessage) {
+	if !jinja2.IsDefined(toolsInUserMessage) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
-		toolsInUserMessage = runtime.Bool(true)
+		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !runtime.IsDefined(dateString) {
+	if !jinja2.IsDefined(dateString) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
-		if runtime.IsDefined(runtime.Globals(in, "strftime_now")) {
+		if jinja2.IsDefined(jinja2.Globals(in, "strftime_now")) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
-			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
+			dateString = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%d %b %Y")}, nil)
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:11:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12:9 {%- set date_string = "26 Jul 2024" %}
-			dateString = runtime.Str("26 Jul 2024")
+			dateString = jinja2.Str("26 Jul 2024")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = runtime.FilterTrim(messages0.ItemStr("content"), nil, nil)
+		systemMessage = jinja2.FilterTrim(messages0.ItemStr("content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:23:5 {%- else %}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
-	if !runtime.IsNone(tools) {
+	if !jinja2.IsNone(tools) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
@@ -106,12 +106,12 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.WriteStr(dateString)
 	w.WriteString("\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
-	if !runtime.IsNone(tools) && !toolsInUserMessage.Truthy() {
+	if !jinja2.IsNone(tools) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, tools) {
+		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
+			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 	}
@@ -119,47 +119,47 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 	w.Write(systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !runtime.IsNone(tools) {
+	if toolsInUserMessage.Truthy() && !jinja2.IsNone(tools) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
-		if runtime.Ne(runtime.FilterLength(messages), runtime.Int(0)) {
+		if jinja2.Ne(jinja2.FilterLength(messages), jinja2.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = runtime.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
+			firstUserMessage = jinja2.FilterTrim(messages.ItemInt(0).ItemStr("content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
-			messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			w.Write(runtime.RaiseException(in, runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, tools) {
+		for _, t := range jinja2.Iterate(w, tools) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
-			w.WriteJSON(t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))})
+			w.WriteJSON(t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))})
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
-		w.WriteAdd(firstUserMessage, runtime.Str("<|eot_id|>"))
+		w.WriteAdd(firstUserMessage, jinja2.Str("<|eot_id|>"))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var toolCall runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var toolCall jinja2.Value
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := message.Attr("role")
-		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
 			w.WriteString("<|start_header_id|>")
 			w.WriteStr(message.ItemStr("role"))
 			w.WriteString("<|end_header_id|>\n\n")
-			w.WriteStr(runtime.FilterTrim(message.ItemStr("content"), nil, nil))
+			w.WriteStr(jinja2.FilterTrim(message.ItemStr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.In(runtime.Str("tool_calls"), message) {
+		} else if jinja2.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
 			messageToolCalls := message.Attr("tool_calls")
-			if !runtime.Eq(runtime.FilterLength(messageToolCalls), runtime.Int(1)) {
+			if !jinja2.Eq(jinja2.FilterLength(messageToolCalls), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				w.Write(runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
 			toolCall = messageToolCalls.ItemInt(0).Attr("function")
@@ -172,12 +172,12 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
 			w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 			w.WriteString("}<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
 			messageContent := message.Attr("content")
-			if runtime.IsMapping(messageContent) || runtime.IsIterable(messageContent) {
+			if jinja2.IsMapping(messageContent) || jinja2.IsIterable(messageContent) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
 				w.WriteJSON(messageContent, nil, nil)
 			} else {
@@ -197,138 +197,138 @@ func renderMetaLlamaLlama323BInstruct(w *runtime.Writer, in *runtime.Input) {
 // renderMetaLlamaLlama323BInstructLlama renders meta-llama-Llama-3.2-3B-Instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMetaLlamaLlama323BInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	toolsInUserMessage := in.Lookup("tools_in_user_message")
 	dateString := in.Lookup("date_string")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.LlamaCallTest("defined", customTools, nil, nil) {
+	if jinja2.LlamaCallTest("defined", customTools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !runtime.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
-		toolsInUserMessage = runtime.Bool(true)
+		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !runtime.LlamaCallTest("defined", dateString, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", dateString, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
-		if runtime.LlamaCallTest("defined", runtime.Globals(in, "strftime_now"), nil, nil) {
+		if jinja2.LlamaCallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
-			dateString = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%d %b %Y")}, nil)
+			dateString = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%d %b %Y")}, nil)
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:11:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:12:9 {%- set date_string = "26 Jul 2024" %}
-			dateString = runtime.Str("26 Jul 2024")
+			dateString = jinja2.Str("26 Jul 2024")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(messages0, "content"), nil, nil)
+		systemMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:23:5 {%- else %}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
-	if !runtime.LlamaCallTest("none", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("none", tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
-	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Today Date: "), dateString, runtime.Str("\n\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
-	if !runtime.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
+	if !jinja2.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:43:1 {{- system_message }}
-	runtime.LlamaWrite(w, systemMessage)
+	jinja2.LlamaWrite(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !runtime.LlamaCallTest("none", tools, nil, nil) {
+	if toolsInUserMessage.Truthy() && !jinja2.LlamaCallTest("none", tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
-		if runtime.Ne(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
+		if jinja2.Ne(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
-			messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot put tools in the first user message when there's no first user message!")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
-		for _, t := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", t, nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(4))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(firstUserMessage, runtime.Str("<|eot_id|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(firstUserMessage, jinja2.Str("<|eot_id|>")))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
-	var toolCall runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var toolCall jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start_header_id|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|end_header_id|>\n\n")), runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("<|eot_id|>")))
-		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
+		} else if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if !runtime.Eq(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(1)) {
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			if !jinja2.Eq(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("This model only supports single tool-calls at once!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, 0), "function")
+			toolCall = jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, 0), "function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\", ")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\", ")))
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
 			w.WriteString("}<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("mapping", messageContent, nil, nil) || runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) || jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", messageContent, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
@@ -341,7 +341,7 @@ func renderMetaLlamaLlama323BInstructLlama(w *runtime.Writer, in *runtime.Input)
 
 // spansMetaLlamaLlama323BInstruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMetaLlamaLlama323BInstruct = []runtime.Span{
+var spansMetaLlamaLlama323BInstruct = []jinja2.Span{
 	{From: 58, To: 58, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 60, To: 63, Line: 2, Col: 1, Construct: "if"},
 	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MicrosoftPhi35MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
-var MicrosoftPhi35MiniInstruct = &runtime.Template{
+var MicrosoftPhi35MiniInstruct = &jinja2.Template{
 	Aliases: []string{"276f350744dde73a2d89e6b64cbcb27a20417b046c5e2e322a6a7b490dd1119a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,29 +41,29 @@ var MicrosoftPhi35MiniInstruct = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMicrosoftPhi35MiniInstruct renders microsoft-Phi-3.5-mini-instruct.jinja.
-func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
+func renderMicrosoftPhi35MiniInstruct(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") && message.ItemStr("content").Truthy() {
+		if jinja2.EqStr(messageRole, "system") && message.ItemStr("content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
 			w.WriteString("<|system|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
 			w.WriteString("<|user|>\n")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end|>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
 			w.WriteString("<|assistant|>\n")
@@ -84,25 +84,25 @@ func renderMicrosoftPhi35MiniInstruct(w *runtime.Writer, in *runtime.Input) {
 // renderMicrosoftPhi35MiniInstructLlama renders microsoft-Phi-3.5-mini-instruct.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMicrosoftPhi35MiniInstruct with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMicrosoftPhi35MiniInstructLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") && runtime.LlamaItemStr(message, "content").Truthy() {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") && jinja2.LlamaItemStr(message, "content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|system|>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|system|>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|user|>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|user|>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|assistant|>\n"), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|assistant|>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>\n")))
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
@@ -111,13 +111,13 @@ func renderMicrosoftPhi35MiniInstructLlama(w *runtime.Writer, in *runtime.Input)
 	} else {
 		// microsoft-Phi-3.5-mini-instruct.jinja:8:8 {% else %}
 		// microsoft-Phi-3.5-mini-instruct.jinja:8:15 {{ eos_token }}
-		runtime.LlamaWrite(w, eosToken)
+		jinja2.LlamaWrite(w, eosToken)
 	}
 }
 
 // spansMicrosoftPhi35MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMicrosoftPhi35MiniInstruct = []runtime.Span{
+var spansMicrosoftPhi35MiniInstruct = []jinja2.Span{
 	{From: 52, To: 73, Line: 1, Col: 1, Construct: "for"},
 	{From: 54, To: 72, Line: 1, Col: 30, Construct: "if"},
 	{From: 57, To: 59, Line: 2, Col: 24, Construct: "{{ }}"},

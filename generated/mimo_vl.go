@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MiMoVL is the chat template llama.cpp/MiMo-VL.jinja.
-var MiMoVL = &runtime.Template{
+var MiMoVL = &jinja2.Template{
 	Aliases: []string{"267551bc9237a2bf71c8e0394dc315ee5e0fa0ad54ce662d34529b46dc35c2d6", "e7fa3f870aabfc1c9cadf448926fee2bc3e0e4c2546edb2b7a8b933313607057"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var MiMoVL = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMiMoVL renders MiMo-VL.jinja.
-func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
+func renderMiMoVL(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -53,7 +53,7 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// MiMo-VL.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.ItemStr("role"), "system") {
+		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 			// MiMo-VL.jinja:4:9 {{- messages[0]['content'] }}
 			w.Write(messages0.ItemStr("content"))
 		} else {
@@ -62,7 +62,7 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// MiMo-VL.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// MiMo-VL.jinja:11:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
@@ -72,7 +72,7 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 		// MiMo-VL.jinja:14:5 {%- else %}
 		// MiMo-VL.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.ItemStr("role"), "system") {
+		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 			// MiMo-VL.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages0.ItemStr("content"))
@@ -83,12 +83,12 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiMo-VL.jinja:21:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// MiMo-VL.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
 		messageRole := message.Attr("role")
-		if (runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0))) || (runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy()) {
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy()) {
 			// MiMo-VL.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
@@ -96,7 +96,7 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// MiMo-VL.jinja:24:9 {%- elif message.role == "assistant" %}
 			// MiMo-VL.jinja:25:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
@@ -109,10 +109,10 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(messageContent)
 			}
 			// MiMo-VL.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 				// MiMo-VL.jinja:30:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction) {
+				if jinja2.IsDefined(toolCallFunction) {
 					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -125,10 +125,10 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiMo-VL.jinja:40:9 {%- elif message.role == "tool" %}
 			// MiMo-VL.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -136,7 +136,7 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// MiMo-VL.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -150,7 +150,7 @@ func renderMiMoVL(w *runtime.Writer, in *runtime.Input) {
 // renderMiMoVLLlama renders MiMo-VL.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMiMoVL with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMiMoVLLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMiMoVLLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -158,82 +158,82 @@ func renderMiMoVLLlama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// MiMo-VL.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 			// MiMo-VL.jinja:4:9 {{- messages[0]['content'] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(messages0, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messages0, "content"))
 		} else {
 			// MiMo-VL.jinja:5:9 {%- else %}
 			w.WriteString("You are MiMo, an AI assistant developed by Xiaomi.")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// MiMo-VL.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// MiMo-VL.jinja:11:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
 		// MiMo-VL.jinja:14:5 {%- else %}
 		// MiMo-VL.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 			// MiMo-VL.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaItemStr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		} else {
 			// MiMo-VL.jinja:17:9 {%- else %}
 			w.WriteString("<|im_start|>system\nYou are MiMo, an AI assistant developed by Xiaomi.<|im_end|>\n")
 		}
 	}
 	// MiMo-VL.jinja:21:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// MiMo-VL.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		messageRole := runtime.LlamaAttr(message, "role")
-		if (runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0))) || (runtime.EqStr(messageRole, "assistant") && !runtime.LlamaAttr(message, "tool_calls").Truthy()) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.LlamaAttr(message, "tool_calls").Truthy()) {
 			// MiMo-VL.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// MiMo-VL.jinja:24:9 {%- elif message.role == "assistant" %}
 			// MiMo-VL.jinja:25:9 {{- '<|im_start|>' + message.role }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
 			// MiMo-VL.jinja:26:9 {%- if message.content %}
-			messageContent := runtime.LlamaAttr(message, "content")
+			messageContent := jinja2.LlamaAttr(message, "content")
 			if messageContent.Truthy() {
 				// MiMo-VL.jinja:27:13 {{- '\n' + message.content }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), messageContent))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), messageContent))
 			}
 			// MiMo-VL.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 				// MiMo-VL.jinja:30:13 {%- if tool_call.function is defined %}
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// MiMo-VL.jinja:34:13 {{- tool_call.name }}
-				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+				jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// MiMo-VL.jinja:36:13 {{- tool_call.arguments | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiMo-VL.jinja:40:9 {%- elif message.role == "tool" %}
 			// MiMo-VL.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// MiMo-VL.jinja:45:9 {{- message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// MiMo-VL.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -246,7 +246,7 @@ func renderMiMoVLLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMiMoVL is the position table of MiMo-VL.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMiMoVL = []runtime.Span{
+var spansMiMoVL = []jinja2.Span{
 	{From: 52, To: 84, Line: 1, Col: 1, Construct: "if"},
 	{From: 55, To: 63, Line: 3, Col: 5, Construct: "if"},
 	{From: 58, To: 58, Line: 4, Col: 9, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Minicpm is the chat template builtin/minicpm.jinja.
-var Minicpm = &runtime.Template{
+var Minicpm = &jinja2.Template{
 	Aliases: []string{"9c69671aa6f14c4804273f7079eb428d9de949a59481168b328b8da6d4997f3e", "20bcc6e977e61c6cacad1ccd3fdad1cb6466277982072e851246703ecb9b9acf"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,26 +41,26 @@ var Minicpm = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMinicpm renders minicpm.jinja.
-func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderMinicpm(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
-		if runtime.EqStr(message.ItemStr("role"), "user") {
+		if jinja2.EqStr(message.ItemStr("role"), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
 			w.WriteString("<用户>")
-			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("<AI>")
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			w.Write(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			w.Write(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 		}
 	}
 }
@@ -68,28 +68,28 @@ func renderMinicpm(w *runtime.Writer, in *runtime.Input) {
 // renderMinicpmLlama renders minicpm.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMinicpm with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMinicpmLlama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderMinicpmLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<用户>"), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("<AI>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<用户>"), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<AI>")))
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
 		}
 	}
 }
 
 // spansMinicpm is the position table of minicpm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMinicpm = []runtime.Span{
+var spansMinicpm = []jinja2.Span{
 	{From: 51, To: 51, Line: 15, Col: 1, Construct: "set"},
 	{From: 53, To: 65, Line: 16, Col: 1, Construct: "for"},
 	{From: 55, To: 64, Line: 17, Col: 1, Construct: "if"},

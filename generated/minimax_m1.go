@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MiniMaxM1 is the chat template llama.cpp/MiniMax-M1.jinja.
-var MiniMaxM1 = &runtime.Template{
+var MiniMaxM1 = &jinja2.Template{
 	Aliases: []string{"cac52df157a1d97f3fe30c90a80cac175ada18d5367337b6ff53b08c0304db54"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,66 +41,66 @@ var MiniMaxM1 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMiniMaxM1 renders MiniMax-M1.jinja.
-func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
+func renderMiniMaxM1(w *jinja2.Writer, in *jinja2.Input) {
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.IsDefined(customTools) {
+	if jinja2.IsDefined(customTools) {
 		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
-		if runtime.IsString(messages0Content) {
+		if jinja2.IsString(messages0Content) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			nsSystemPrompt = runtime.FilterTrim(messages0Content, nil, nil)
+			nsSystemPrompt = jinja2.FilterTrim(messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = runtime.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil)
+			nsSystemPrompt = jinja2.FilterTrim(messages0Content.ItemInt(0).ItemStr("text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// MiniMax-M1.jinja:18:5 {%- else %}
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
-		if !runtime.IsNone(tools) {
+		if !jinja2.IsNone(tools) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
 			// MiniMax-M1.jinja:21:9 {%- else %}
 			// MiniMax-M1.jinja:22:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		}
 	}
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
-	if !runtime.EqStr(nsSystemPrompt, "") {
+	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
 		w.WriteString("<beginning_of_sentence>system ai_setting=assistant\n")
 		w.WriteStr(nsSystemPrompt)
 		w.WriteString("<end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
-	if !runtime.IsNone(tools) {
+	if !jinja2.IsNone(tools) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
 			w.WriteJSON(tool, nil, nil)
 			w.WriteString("\n")
@@ -108,54 +108,54 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
 		messageRole := message.Attr("role")
-		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.In(runtime.Str("tool_calls"), message)) {
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.In(jinja2.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
 			messageRole := message.ItemStr("role")
-			if runtime.EqStr(messageRole, "user") {
+			if jinja2.EqStr(messageRole, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
 				messageContent := message.ItemStr("content")
-				if runtime.IsString(messageContent) {
+				if jinja2.IsString(messageContent) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
-					w.Write(runtime.FilterTrim(messageContent, nil, nil))
+					w.Write(jinja2.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:47:5 {%- else %}
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
-					for _, content := range runtime.Iterate(w, messageContent) {
+					for _, content := range jinja2.Iterate(w, messageContent) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
-						if runtime.EqStr(content.ItemStr("type"), "text") {
+						if jinja2.EqStr(content.ItemStr("type"), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							w.Write(runtime.FilterTrim(content.ItemStr("text"), nil, nil))
+							w.Write(jinja2.FilterTrim(content.ItemStr("text"), nil, nil))
 						}
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
-			} else if runtime.EqStr(messageRole, "assistant") {
+			} else if jinja2.EqStr(messageRole, "assistant") {
 				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
 				messageContent := message.ItemStr("content")
-				if runtime.IsString(messageContent) {
+				if jinja2.IsString(messageContent) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					w.Write(runtime.FilterTrim(messageContent, nil, nil))
+					w.Write(jinja2.FilterTrim(messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range runtime.Iterate(w, runtime.FilterSelectattr(messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil)) {
+					for _, content := range jinja2.Iterate(w, jinja2.FilterSelectattr(messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil)) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						w.Write(runtime.FilterTrim(content.ItemStr("text"), nil, nil))
+						w.Write(jinja2.FilterTrim(content.ItemStr("text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if runtime.In(runtime.Str("tool_calls"), message) {
+		} else if jinja2.In(jinja2.Str("tool_calls"), message) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
 				toolCallFunction := toolCall.Attr("function")
 				w.WriteString("{\"name\": \"")
@@ -165,12 +165,12 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n")
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
 			messageContent := message.Attr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
 				w.WriteString("tool result: ")
 				w.WriteStr(messageContent)
@@ -178,14 +178,14 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, content := range jinja2.Iterate(w, message.ItemStr("content")) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
-					if runtime.EqStr(content.ItemStr("type"), "text") {
+					if jinja2.EqStr(content.ItemStr("type"), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool result: ")
 						w.WriteStr(content.ItemStr("text"))
 						w.WriteString("\n\n")
-					} else if runtime.MethodGet(content, runtime.Str("name")).Truthy() {
+					} else if jinja2.MethodGet(content, jinja2.Str("name")).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
 						w.WriteString("tool name: ")
@@ -208,140 +208,140 @@ func renderMiniMaxM1(w *runtime.Writer, in *runtime.Input) {
 // renderMiniMaxM1Llama renders MiniMax-M1.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMiniMaxM1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	customTools := in.Lookup("custom_tools")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
-	if runtime.LlamaCallTest("defined", customTools, nil, nil) {
+	if jinja2.LlamaCallTest("defined", customTools, nil, nil) {
 		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
-		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := jinja2.LlamaItemStr(messages0, "content")
+		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			nsSystemPrompt = runtime.LlamaCallFilter("trim", messages0Content, nil, nil)
+			nsSystemPrompt = jinja2.LlamaCallFilter("trim", messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
+			nsSystemPrompt = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// MiniMax-M1.jinja:18:5 {%- else %}
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
-		if !runtime.LlamaCallTest("none", tools, nil, nil) {
+		if !jinja2.LlamaCallTest("none", tools, nil, nil) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
 			// MiniMax-M1.jinja:21:9 {%- else %}
 			// MiniMax-M1.jinja:22:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
-			nsSystemPrompt = runtime.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
+			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		}
 	}
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
-	if !runtime.EqStr(nsSystemPrompt, "") {
+	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<beginning_of_sentence>system ai_setting=assistant\n"), nsSystemPrompt), runtime.Str("<end_of_sentence>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<beginning_of_sentence>system ai_setting=assistant\n"), nsSystemPrompt), jinja2.Str("<end_of_sentence>\n")))
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
-	if !runtime.LlamaCallTest("none", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("none", tools, nil, nil) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallFilter("tojson", tool, nil, nil), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if !((runtime.EqStr(messageRole, "ipython") || runtime.EqStr(messageRole, "tool")) || runtime.LlamaIn(runtime.Str("tool_calls"), message)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
-			messageRole := runtime.LlamaItemStr(message, "role")
-			if runtime.EqStr(messageRole, "user") {
+			messageRole := jinja2.LlamaItemStr(message, "role")
+			if jinja2.EqStr(messageRole, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
-				messageContent := runtime.LlamaItemStr(message, "content")
-				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+				messageContent := jinja2.LlamaItemStr(message, "content")
+				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:47:5 {%- else %}
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
-					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+					for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
-						if runtime.EqStr(runtime.LlamaItemStr(content, "type"), "text") {
+						if jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
+							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(content, "text"), nil, nil))
 						}
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
-			} else if runtime.EqStr(messageRole, "assistant") {
+			} else if jinja2.EqStr(messageRole, "assistant") {
 				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
-				messageContent := runtime.LlamaItemStr(message, "content")
-				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+				messageContent := jinja2.LlamaItemStr(message, "content")
+				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("selectattr", messageContent, []runtime.Value{runtime.Str("type"), runtime.Str("equalto"), runtime.Str("text")}, nil))) {
+					for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("selectattr", messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil))) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaItemStr(content, "text"), nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+		} else if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCallFunction, "arguments"), nil, nil)), runtime.Str("}\n")))
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("}\n")))
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
-		} else if runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "ipython") {
+		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool result: "), messageContent), runtime.Str("\n\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("tool result: "), messageContent), jinja2.Str("\n\n")))
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "content"))) {
+				for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "content"))) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
-					if runtime.EqStr(runtime.LlamaItemStr(content, "type"), "text") {
+					if jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool result: "), runtime.LlamaItemStr(content, "text")), runtime.Str("\n\n")))
-					} else if runtime.LlamaCallMethod(content, "get", []runtime.Value{runtime.Str("name")}, nil).Truthy() {
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("tool result: "), jinja2.LlamaItemStr(content, "text")), jinja2.Str("\n\n")))
+					} else if jinja2.LlamaCallMethod(content, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("tool name: "), runtime.LlamaItemStr(content, "name")), runtime.Str("\ntool result: ")), runtime.LlamaItemStr(content, "text")), runtime.Str("\n\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("tool name: "), jinja2.LlamaItemStr(content, "name")), jinja2.Str("\ntool result: ")), jinja2.LlamaItemStr(content, "text")), jinja2.Str("\n\n")))
 					}
 				}
 			}
@@ -356,7 +356,7 @@ func renderMiniMaxM1Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMiniMaxM1 = []runtime.Span{
+var spansMiniMaxM1 = []jinja2.Span{
 	{From: 54, To: 57, Line: 2, Col: 1, Construct: "if"},
 	{From: 56, To: 56, Line: 3, Col: 5, Construct: "set"},
 	{From: 59, To: 62, Line: 5, Col: 1, Construct: "if"},

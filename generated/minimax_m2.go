@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MiniMaxM2 is the chat template llama.cpp/MiniMax-M2.jinja.
-var MiniMaxM2 = &runtime.Template{
+var MiniMaxM2 = &jinja2.Template{
 	Aliases: []string{"8c8a14d26e8ae3012f31fa1f497f08eb77ca2df944f0034e2e4e71e2388c9c1a", "a3e05b110e2d1ccf5373f2d2a09f8e2e6c7fc48247c8cb6cab5160a462dc2209"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,49 +41,49 @@ var MiniMaxM2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMiniMaxM2 renders MiniMax-M2.jinja.
-func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
+func renderMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var systemMessage runtime.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var conversationMessages runtime.Value
+	var conversationMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = runtime.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
-		for _, tool := range runtime.Iterate(w, toolList) {
+		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool.Attr("function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
 	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// MiniMax-M2.jinja:12:9 {{ content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
 					w.Write(item.Attr("text"))
-				} else if runtime.IsString(item) {
+				} else if jinja2.IsString(item) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
 					w.Write(item)
@@ -96,8 +96,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage runtime.Value) {
-		systemMessage = runtime.Param(systemMessage, "system_message")
+	buildSystemMessage := func(systemMessage jinja2.Value) {
+		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
 		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
@@ -106,9 +106,9 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity) {
+			if !jinja2.IsDefined(modelIdentity) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = runtime.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M2.jinja:33:9 {{- model_identity }}
 			w.Write(modelIdentity)
@@ -116,35 +116,35 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && systemMessage.Attr("current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage.Attr("current_date"))
+			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), systemMessage.Attr("current_date"))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && systemMessage.Attr("current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage.Attr("current_location"))
+			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), systemMessage.Attr("current_location"))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
-	systemMessage = runtime.None()
+	systemMessage = jinja2.None()
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
 		systemMessage = messages.ItemInt(0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
-	items := runtime.Iterate(w, conversationMessages)
+	items := jinja2.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(m.Attr("role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -166,7 +166,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(runtime.Str("functions"), tools)
+		renderToolNamespace(jinja2.Str("functions"), tools)
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -183,42 +183,42 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
-	items2 := runtime.Iterate(w, conversationMessages)
+	items2 := jinja2.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
+		var reasoningContent jinja2.Value
+		var content jinja2.Value
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// MiniMax-M2.jinja:91:13 {%- else %}
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = runtime.MethodStripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodStripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -240,8 +240,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallBeginToken)
 				w.WriteString("\n")
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var args runtime.Value
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+					var args jinja2.Value
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
@@ -256,7 +256,7 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
 					args = toolCall.Attr("arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
-					keys, values := runtime.DictItems(args)
+					keys, values := jinja2.DictItems(args)
 					for i := range w.Count(len(keys)) {
 						k := keys[i]
 						v := values[i]
@@ -265,8 +265,8 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 						w.WriteStr(k)
 						w.WriteString("\">")
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.IsString(v) {
-							w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+						if !jinja2.IsString(v) {
+							w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						} else {
 							w.Write(v)
 						}
@@ -283,25 +283,25 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName) {
+			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(conversationMessages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
 				w.Write(messageContent)
@@ -309,14 +309,14 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// MiniMax-M2.jinja:138:9 {%- else -%}
 				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
-				for _, tr := range runtime.Iterate(w, messageContent) {
+				for _, tr := range jinja2.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput) {
+					if jinja2.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
-						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text")) {
+						if jinja2.EqStr(tr.Attr("type"), "text") && jinja2.IsDefined(tr.Attr("text")) {
 							w.Write(tr.Attr("text"))
 						} else {
 							w.Write(tr)
@@ -326,10 +326,10 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(conversationMessages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user")
@@ -354,293 +354,293 @@ func renderMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 // renderMiniMaxM2Llama renders MiniMax-M2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMiniMaxM2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var systemMessage runtime.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var conversationMessages runtime.Value
+	var conversationMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// MiniMax-M2.jinja:2:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// MiniMax-M2.jinja:3:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = runtime.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
 	// MiniMax-M2.jinja:5:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(toolList)) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
 	// MiniMax-M2.jinja:10:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// MiniMax-M2.jinja:12:9 {{ content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.LlamaCallTest("string", item, nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
+				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 				}
 			}
 		} else {
 			// MiniMax-M2.jinja:21:9 {%- else -%}
 			// MiniMax-M2.jinja:22:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 		}
 	}
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage runtime.Value) {
-		systemMessage = runtime.Param(systemMessage, "system_message")
+	buildSystemMessage := func(systemMessage jinja2.Value) {
+		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "content").Truthy() {
 			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(systemMessage, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(systemMessage, "content"))
 			}))
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
+			if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = runtime.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M2.jinja:33:9 {{- model_identity }}
-			runtime.LlamaWrite(w, modelIdentity)
+			jinja2.LlamaWrite(w, modelIdentity)
 		}
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current date: ")), runtime.LlamaAttr(systemMessage, "current_date")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.LlamaAttr(systemMessage, "current_date")))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current location: ")), runtime.LlamaAttr(systemMessage, "current_location")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.LlamaAttr(systemMessage, "current_location")))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
-	systemMessage = runtime.None()
+	systemMessage = jinja2.None()
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
-		systemMessage = runtime.LlamaItemInt(messages, 0)
+		systemMessage = jinja2.LlamaItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
-	runtime.LlamaWrite(w, w.Capture(func() {
+	jinja2.LlamaWrite(w, w.Capture(func() {
 		buildSystemMessage(systemMessage)
 	}))
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
 		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderToolNamespace(runtime.Str("functions"), tools)
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), tools)
 		}))
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
 		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken))
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallEndToken))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallEndToken))
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
-	var reasoningContent runtime.Value
-	var content runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	var reasoningContent jinja2.Value
+	var content jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
 	for i := range items2 {
 		message := items2[i]
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(runtime.LlamaAttr(message, "content"))
+				visibleText(jinja2.LlamaAttr(message, "content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// MiniMax-M2.jinja:91:13 {%- else %}
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if content.Truthy() {
 				// MiniMax-M2.jinja:101:13 {{- content }}
-				runtime.LlamaWrite(w, content)
+				jinja2.LlamaWrite(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
-				var args runtime.Value
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var args jinja2.Value
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<invoke name=\""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\">")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<invoke name=\""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\">")))
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args = runtime.LlamaAttr(toolCall, "arguments")
+					args = jinja2.LlamaAttr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !runtime.LlamaCallTest("string", v, nil, nil) {
-							runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+						if !jinja2.LlamaCallTest("string", v, nil, nil) {
+							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
-							runtime.LlamaWrite(w, v)
+							jinja2.LlamaWrite(w, v)
 						}
 						w.WriteString("</parameter>\n")
 					}
 					// MiniMax-M2.jinja:117:17 {{- '</invoke>' ~ '\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</invoke>"), runtime.Str("\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
 				}
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
-				runtime.LlamaWrite(w, toolcallEndToken)
+				jinja2.LlamaWrite(w, toolcallEndToken)
 				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
-			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 				w.WriteString("</response>")
 			} else {
 				// MiniMax-M2.jinja:138:9 {%- else -%}
 				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
-				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
-						runtime.LlamaWrite(w, trOutput)
+					trOutput := jinja2.LlamaAttr(tr, "output")
+					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
+						jinja2.LlamaWrite(w, trOutput)
 					} else {
-						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "text"), nil, nil) {
-							runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
+						if jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "text") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "text"), nil, nil) {
+							jinja2.LlamaWrite(w, jinja2.LlamaAttr(tr, "text"))
 						} else {
-							runtime.LlamaWrite(w, tr)
+							jinja2.LlamaWrite(w, tr)
 						}
 					}
 					w.WriteString("\n</response>")
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]user"), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(message, "content"))
 			}))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
 		}
 	}
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
 	}
 }
 
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMiniMaxM2 = []runtime.Span{
+var spansMiniMaxM2 = []jinja2.Span{
 	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},
 	{From: 61, To: 70, Line: 5, Col: 1, Construct: "macro"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MiniMaxM3 is the chat template llama.cpp/MiniMax-M3.jinja.
-var MiniMaxM3 = &runtime.Template{
+var MiniMaxM3 = &jinja2.Template{
 	Aliases: []string{"3f3dd681d92978232904ec3088565ff561065177c289b6c6057c61463faf5b02", "c56d1f3ab70881b0e2ed8f51fa6de435d37b84d6c804ebb19a0ec4986fa5ffa9"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,64 +41,64 @@ var MiniMaxM3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMiniMaxM3 renders MiniMax-M3.jinja.
-func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
+func renderMiniMaxM3(w *jinja2.Writer, in *jinja2.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	var nsToken runtime.Value
-	var bodToken runtime.Value
-	var bosToken runtime.Value
-	var eosToken runtime.Value
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var thinkBeginToken runtime.Value
-	var thinkEndToken runtime.Value
-	var imageToken runtime.Value
-	var videoToken runtime.Value
-	var systemMessage runtime.Value
-	var developerMessage runtime.Value
+	var nsToken jinja2.Value
+	var bodToken jinja2.Value
+	var bosToken jinja2.Value
+	var eosToken jinja2.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var thinkBeginToken jinja2.Value
+	var thinkEndToken jinja2.Value
+	var imageToken jinja2.Value
+	var videoToken jinja2.Value
+	var systemMessage jinja2.Value
+	var developerMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var conversationMessages runtime.Value
+	var conversationMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinkingMode := in.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
-	nsToken = runtime.Str("]<]minimax[>[")
+	nsToken = jinja2.Str("]<]minimax[>[")
 	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
-	bodToken = runtime.Str("]~!b[")
+	bodToken = jinja2.Str("]~!b[")
 	// MiniMax-M3.jinja:4:1 {%- set bos_token              = ']~b]'                           -%}
-	bosToken = runtime.Str("]~b]")
+	bosToken = jinja2.Str("]~b]")
 	// MiniMax-M3.jinja:5:1 {%- set eos_token              = '[e~['                           -%}
-	eosToken = runtime.Str("[e~[")
+	eosToken = jinja2.Str("[e~[")
 	// MiniMax-M3.jinja:6:1 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
-	toolcallBeginToken = runtime.Concat(nsToken, runtime.Str("<tool_call>"))
+	toolcallBeginToken = jinja2.Concat(nsToken, jinja2.Str("<tool_call>"))
 	// MiniMax-M3.jinja:7:1 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
-	toolcallEndToken = runtime.Concat(nsToken, runtime.Str("</tool_call>"))
+	toolcallEndToken = jinja2.Concat(nsToken, jinja2.Str("</tool_call>"))
 	// MiniMax-M3.jinja:8:1 {%- set think_begin_token      = '<mm:think>'                     -%}
-	thinkBeginToken = runtime.Str("<mm:think>")
+	thinkBeginToken = jinja2.Str("<mm:think>")
 	// MiniMax-M3.jinja:9:1 {%- set think_end_token        = '</mm:think>'                    -%}
-	thinkEndToken = runtime.Str("</mm:think>")
+	thinkEndToken = jinja2.Str("</mm:think>")
 	// MiniMax-M3.jinja:10:1 {%- set image_token            = ']<]image[>['                    -%}
-	imageToken = runtime.Str("]<]image[>[")
+	imageToken = jinja2.Str("]<]image[>[")
 	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
-	videoToken = runtime.Str("]<]video[>[")
+	videoToken = jinja2.Str("]<]video[>[")
 	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
-	var toXml func(runtime.Value, runtime.Value)
-	toXml = func(val, ns runtime.Value) {
-		val = runtime.Param(val, "val")
-		ns = runtime.Param(ns, "ns")
+	var toXml func(jinja2.Value, jinja2.Value)
+	toXml = func(val, ns jinja2.Value) {
+		val = jinja2.Param(val, "val")
+		ns = jinja2.Param(ns, "ns")
 		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if runtime.IsMapping(val) {
+		if jinja2.IsMapping(val) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
-			var loop runtime.Loop
-			for loop.Start(w, runtime.CallMethod(val, "items", nil, nil), func(item runtime.Value) bool {
-				vals := runtime.Unpack(item, 2)
+			var loop jinja2.Loop
+			for loop.Start(w, jinja2.CallMethod(val, "items", nil, nil), func(item jinja2.Value) bool {
+				vals := jinja2.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
-				return !runtime.IsNone(v)
+				return !jinja2.IsNone(v)
 			}); loop.Next(); {
-				vals := runtime.Unpack(loop.Item(), 2)
+				vals := jinja2.Unpack(loop.Item(), 2)
 				k := vals[0]
 				v := vals[1]
 				// MiniMax-M3.jinja:23:1 {{ ns }}
@@ -118,10 +118,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(k)
 				w.WriteString(">")
 			}
-		} else if runtime.IsIterable(val) && !runtime.IsString(val) {
+		} else if jinja2.IsIterable(val) && !jinja2.IsString(val) {
 			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
-			for _, item := range runtime.Iterate(w, val) {
+			for _, item := range jinja2.Iterate(w, val) {
 				// MiniMax-M3.jinja:27:1 {{ ns }}
 				w.Write(ns)
 				w.WriteString("<item>")
@@ -133,9 +133,9 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(ns)
 				w.WriteString("</item>")
 			}
-		} else if runtime.IsNone(val) {
+		} else if jinja2.IsNone(val) {
 			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if runtime.IsBoolean(val) {
+		} else if jinja2.IsBoolean(val) {
 			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
 			w.WriteJSON(val, nil, nil)
@@ -146,46 +146,46 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
-		for _, tool := range runtime.Iterate(w, toolList) {
+		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool.Attr("function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool.Attr("function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			w.WriteString("</tool>\n")
 		}
 	}
 	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// MiniMax-M3.jinja:45:9 {{ content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
 					w.Write(item.Attr("text"))
-				} else if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "image") {
+				} else if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
 					w.Write(imageToken)
-				} else if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "video") {
+				} else if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
 					w.Write(videoToken)
-				} else if runtime.IsString(item) {
+				} else if jinja2.IsString(item) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
 					w.Write(item)
 				}
 			}
-		} else if runtime.IsNone(content) {
+		} else if jinja2.IsNone(content) {
 			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
 		} else {
 			// MiniMax-M3.jinja:60:9 {%- else -%}
@@ -194,8 +194,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage runtime.Value) {
-		systemMessage = runtime.Param(systemMessage, "system_message")
+	buildSystemMessage := func(systemMessage jinja2.Value) {
+		systemMessage = jinja2.Param(systemMessage, "system_message")
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
 		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
@@ -213,14 +213,14 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.Write(thinkEndToken)
 		w.WriteString(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")
 		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if runtime.IsDefined(thinkingMode) {
+		if jinja2.IsDefined(thinkingMode) {
 			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
-			if runtime.EqStr(thinkingMode, "enabled") {
+			if jinja2.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
-			} else if runtime.EqStr(thinkingMode, "disabled") {
+			} else if jinja2.EqStr(thinkingMode, "disabled") {
 				// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
 				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
-			} else if runtime.EqStr(thinkingMode, "adaptive") {
+			} else if jinja2.EqStr(thinkingMode, "adaptive") {
 				// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
 				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 			}
@@ -231,8 +231,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</thinking_instructions>")
 	}
 	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
-	buildDeveloperMessage := func(developerMessage runtime.Value) {
-		developerMessage = runtime.Param(developerMessage, "developer_message")
+	buildDeveloperMessage := func(developerMessage jinja2.Value) {
+		developerMessage = jinja2.Param(developerMessage, "developer_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
 		if developerMessage.Truthy() && developerMessage.Attr("content").Truthy() {
@@ -241,39 +241,39 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity) {
+			if !jinja2.IsDefined(modelIdentity) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = runtime.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M3.jinja:95:9 {{- model_identity }}
 			w.Write(modelIdentity)
 		}
 	}
 	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
-	systemMessage = runtime.None()
+	systemMessage = jinja2.None()
 	// MiniMax-M3.jinja:101:1 {%- set developer_message = none -%}
-	developerMessage = runtime.None()
+	developerMessage = jinja2.None()
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "root") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
 		systemMessage = messages.ItemInt(0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && runtime.InStrs(conversationMessages.ItemInt(0).Attr("role"), "system", "developer") {
+		if conversationMessages.Truthy() && jinja2.InStrs(conversationMessages.ItemInt(0).Attr("role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
 			developerMessage = conversationMessages.ItemInt(0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
-			conversationMessages = conversationMessages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			conversationMessages = conversationMessages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
-	} else if messages.Truthy() && runtime.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
+	} else if messages.Truthy() && jinja2.InStrs(messages.ItemInt(0).Attr("role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
 		developerMessage = messages.ItemInt(0)
 		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
 	w.Write(bodToken)
@@ -304,7 +304,7 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(runtime.Str("functions"), tools)
+		renderToolNamespace(jinja2.Str("functions"), tools)
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -318,29 +318,29 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.Write(toolcallBeginToken)
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
-		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-1\">"))
+		w.WriteAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-1\">"))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
+		w.WriteAdd(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
 		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
-		w.WriteAdd(nsToken, runtime.Str("<param-2>"))
+		w.WriteAdd(nsToken, jinja2.Str("<param-2>"))
 		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
-		w.WriteAdd(nsToken, runtime.Str("<item>"))
+		w.WriteAdd(nsToken, jinja2.Str("<item>"))
 		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		w.WriteAdd(nsToken, runtime.Str("<key-a>val-a"), nsToken, runtime.Str("</key-a>"))
+		w.WriteAdd(nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>"))
 		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		w.WriteAdd(nsToken, runtime.Str("<key-b>val-b"), nsToken, runtime.Str("</key-b>"))
+		w.WriteAdd(nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>"))
 		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
-		w.WriteAdd(nsToken, runtime.Str("</item>"))
+		w.WriteAdd(nsToken, jinja2.Str("</item>"))
 		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
-		w.WriteAdd(nsToken, runtime.Str("</param-2>"))
+		w.WriteAdd(nsToken, jinja2.Str("</param-2>"))
 		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
-		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
+		w.WriteAdd(nsToken, jinja2.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
-		w.WriteAdd(nsToken, runtime.Str("<invoke name=\"tool-name-2\">"))
+		w.WriteAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-2\">"))
 		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		w.WriteAdd(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>"))
+		w.WriteAdd(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>"))
 		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
-		w.WriteAdd(nsToken, runtime.Str("</invoke>\n"))
+		w.WriteAdd(nsToken, jinja2.Str("</invoke>\n"))
 		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
 		w.Write(toolcallEndToken)
 	}
@@ -348,39 +348,39 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 	w.Write(eosToken)
 	w.WriteString("\n")
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
-	items := runtime.Iterate(w, conversationMessages)
+	items := jinja2.Iterate(w, conversationMessages)
 	for i := range items {
 		message := items[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
+		var reasoningContent jinja2.Value
+		var content jinja2.Value
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
 			w.Write(bosToken)
 			w.WriteString("ai")
 			w.WriteString("\n")
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if jinja2.IsString(messageReasoningContent) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// MiniMax-M3.jinja:155:13 {%- else %}
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
-				if runtime.In(thinkEndToken, content) {
+				if jinja2.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = runtime.MethodStripChars(runtime.MethodSplitSep(runtime.MethodStripChars(runtime.MethodSplitSep(content, thinkEndToken).ItemInt(0), runtime.Str("\n")), thinkBeginToken).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodStripChars(jinja2.MethodSplitSep(jinja2.MethodStripChars(jinja2.MethodSplitSep(content, thinkEndToken).ItemInt(0), jinja2.Str("\n")), thinkBeginToken).ItemInt(-1), jinja2.Str("\n"))
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = runtime.MethodStripChars(runtime.MethodSplitSep(content, thinkEndToken).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodStripChars(jinja2.MethodSplitSep(content, thinkEndToken).ItemInt(-1), jinja2.Str("\n"))
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
@@ -406,8 +406,8 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallBeginToken)
 				w.WriteString("\n")
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var args runtime.Value
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+					var args jinja2.Value
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
@@ -415,31 +415,31 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					w.WriteAdd(nsToken, runtime.Str("<invoke name=\""), toolCall.Attr("name"), runtime.Str("\">"))
+					w.WriteAdd(nsToken, jinja2.Str("<invoke name=\""), toolCall.Attr("name"), jinja2.Str("\">"))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
 					args = toolCall.Attr("arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(args, "items", nil, nil), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.CallMethod(args, "items", nil, nil), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						_ = vals[0]
 						v := vals[1]
-						return !runtime.IsNone(v)
+						return !jinja2.IsNone(v)
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						w.WriteAdd(nsToken, runtime.Str("<"), k, runtime.Str(">"))
+						w.WriteAdd(nsToken, jinja2.Str("<"), k, jinja2.Str(">"))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
 						w.Write(w.Capture(func() {
 							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						w.WriteAdd(nsToken, runtime.Str("</"), k, runtime.Str(">"))
+						w.WriteAdd(nsToken, jinja2.Str("</"), k, jinja2.Str(">"))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
-					w.WriteAdd(nsToken, runtime.Concat(runtime.Str("</invoke>"), runtime.Str("\n")))
+					w.WriteAdd(nsToken, jinja2.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
 				w.Write(toolcallEndToken)
@@ -457,20 +457,20 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
 				// MiniMax-M3.jinja:197:13 {%- set last_tool_call.name = none -%}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
 			w.Write(eosToken)
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName) {
+			if jinja2.IsNone(lastToolCallName) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(conversationMessages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
 				w.Write(bosToken)
 				w.WriteString("tool")
@@ -478,18 +478,18 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
 				w.Write(messageContent)
 			} else {
 				// MiniMax-M3.jinja:211:13 {%- else -%}
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
-				for _, tr := range runtime.Iterate(w, messageContent) {
+				for _, tr := range jinja2.Iterate(w, messageContent) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (runtime.IsMapping(tr) && runtime.IsDefined(tr.Attr("type"))) && runtime.EqStr(tr.Attr("type"), "image") {
+					if (jinja2.IsMapping(tr) && jinja2.IsDefined(tr.Attr("type"))) && jinja2.EqStr(tr.Attr("type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
 						w.Write(imageToken)
-					} else if (runtime.IsMapping(tr) && runtime.IsDefined(tr.Attr("type"))) && runtime.EqStr(tr.Attr("type"), "video") {
+					} else if (jinja2.IsMapping(tr) && jinja2.IsDefined(tr.Attr("type"))) && jinja2.EqStr(tr.Attr("type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
 						w.Write(videoToken)
@@ -497,10 +497,10 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 						trOutput := tr.Attr("output")
-						if runtime.IsDefined(trOutput) {
+						if jinja2.IsDefined(trOutput) {
 							w.Write(trOutput)
 						} else {
-							if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text")) {
+							if jinja2.EqStr(tr.Attr("type"), "text") && jinja2.IsDefined(tr.Attr("text")) {
 								w.Write(tr.Attr("text"))
 							} else {
 								w.Write(tr)
@@ -511,12 +511,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(conversationMessages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
 				w.Write(eosToken)
 				w.WriteString("\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
 			w.Write(bosToken)
@@ -536,12 +536,12 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("ai")
 		w.WriteString("\n")
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "disabled") {
+		if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
 			w.Write(thinkEndToken)
-		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "adaptive") {
+		} else if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "adaptive") {
 			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
-		} else if runtime.IsDefined(thinkingMode) && runtime.EqStr(thinkingMode, "enabled") {
+		} else if jinja2.IsDefined(thinkingMode) && jinja2.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
 			w.Write(thinkBeginToken)
@@ -552,163 +552,163 @@ func renderMiniMaxM3(w *runtime.Writer, in *runtime.Input) {
 // renderMiniMaxM3Llama renders MiniMax-M3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMiniMaxM3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	var nsToken runtime.Value
-	var bodToken runtime.Value
-	var bosToken runtime.Value
-	var eosToken runtime.Value
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var thinkBeginToken runtime.Value
-	var thinkEndToken runtime.Value
-	var imageToken runtime.Value
-	var videoToken runtime.Value
-	var systemMessage runtime.Value
-	var developerMessage runtime.Value
+	var nsToken jinja2.Value
+	var bodToken jinja2.Value
+	var bosToken jinja2.Value
+	var eosToken jinja2.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var thinkBeginToken jinja2.Value
+	var thinkEndToken jinja2.Value
+	var imageToken jinja2.Value
+	var videoToken jinja2.Value
+	var systemMessage jinja2.Value
+	var developerMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var conversationMessages runtime.Value
+	var conversationMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	thinkingMode := in.Lookup("thinking_mode")
 	// MiniMax-M3.jinja:2:1 {%- set ns_token               = ']<]minimax[>['                  -%}
-	nsToken = runtime.Str("]<]minimax[>[")
+	nsToken = jinja2.Str("]<]minimax[>[")
 	// MiniMax-M3.jinja:3:1 {%- set bod_token              = ']~!b['                          -%}
-	bodToken = runtime.Str("]~!b[")
+	bodToken = jinja2.Str("]~!b[")
 	// MiniMax-M3.jinja:4:1 {%- set bos_token              = ']~b]'                           -%}
-	bosToken = runtime.Str("]~b]")
+	bosToken = jinja2.Str("]~b]")
 	// MiniMax-M3.jinja:5:1 {%- set eos_token              = '[e~['                           -%}
-	eosToken = runtime.Str("[e~[")
+	eosToken = jinja2.Str("[e~[")
 	// MiniMax-M3.jinja:6:1 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
-	toolcallBeginToken = runtime.LlamaConcat(nsToken, runtime.Str("<tool_call>"))
+	toolcallBeginToken = jinja2.LlamaConcat(nsToken, jinja2.Str("<tool_call>"))
 	// MiniMax-M3.jinja:7:1 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
-	toolcallEndToken = runtime.LlamaConcat(nsToken, runtime.Str("</tool_call>"))
+	toolcallEndToken = jinja2.LlamaConcat(nsToken, jinja2.Str("</tool_call>"))
 	// MiniMax-M3.jinja:8:1 {%- set think_begin_token      = '<mm:think>'                     -%}
-	thinkBeginToken = runtime.Str("<mm:think>")
+	thinkBeginToken = jinja2.Str("<mm:think>")
 	// MiniMax-M3.jinja:9:1 {%- set think_end_token        = '</mm:think>'                    -%}
-	thinkEndToken = runtime.Str("</mm:think>")
+	thinkEndToken = jinja2.Str("</mm:think>")
 	// MiniMax-M3.jinja:10:1 {%- set image_token            = ']<]image[>['                    -%}
-	imageToken = runtime.Str("]<]image[>[")
+	imageToken = jinja2.Str("]<]image[>[")
 	// MiniMax-M3.jinja:11:1 {%- set video_token            = ']<]video[>['                    -%}
-	videoToken = runtime.Str("]<]video[>[")
+	videoToken = jinja2.Str("]<]video[>[")
 	// MiniMax-M3.jinja:20:1 {%- macro to_xml(val, ns) -%}
-	var toXml func(runtime.Value, runtime.Value)
-	toXml = func(val, ns runtime.Value) {
-		val = runtime.Param(val, "val")
-		ns = runtime.Param(ns, "ns")
+	var toXml func(jinja2.Value, jinja2.Value)
+	toXml = func(val, ns jinja2.Value) {
+		val = jinja2.Param(val, "val")
+		ns = jinja2.Param(ns, "ns")
 		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if runtime.LlamaCallTest("mapping", val, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", val, nil, nil) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
-			var loop runtime.Loop
-			for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(val, "items", nil, nil)), func(item runtime.Value) bool {
-				vals := runtime.Unpack(item, 2)
+			var loop jinja2.Loop
+			for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(val, "items", nil, nil)), func(item jinja2.Value) bool {
+				vals := jinja2.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
-				return !runtime.LlamaCallTest("none", v, nil, nil)
+				return !jinja2.LlamaCallTest("none", v, nil, nil)
 			}); loop.Next(); {
-				vals := runtime.Unpack(loop.Item(), 2)
+				vals := jinja2.Unpack(loop.Item(), 2)
 				k := vals[0]
 				v := vals[1]
 				// MiniMax-M3.jinja:23:1 {{ ns }}
-				runtime.LlamaWrite(w, ns)
+				jinja2.LlamaWrite(w, ns)
 				w.WriteString("<")
 				// MiniMax-M3.jinja:23:10 {{ k }}
-				runtime.LlamaWrite(w, k)
+				jinja2.LlamaWrite(w, k)
 				w.WriteString(">")
 				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					toXml(v, ns)
 				}))
 				// MiniMax-M3.jinja:23:37 {{ ns }}
-				runtime.LlamaWrite(w, ns)
+				jinja2.LlamaWrite(w, ns)
 				w.WriteString("</")
 				// MiniMax-M3.jinja:23:47 {{ k }}
-				runtime.LlamaWrite(w, k)
+				jinja2.LlamaWrite(w, k)
 				w.WriteString(">")
 			}
-		} else if runtime.LlamaCallTest("iterable", val, nil, nil) && !runtime.LlamaCallTest("string", val, nil, nil) {
+		} else if jinja2.LlamaCallTest("iterable", val, nil, nil) && !jinja2.LlamaCallTest("string", val, nil, nil) {
 			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(val)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(val)) {
 				// MiniMax-M3.jinja:27:1 {{ ns }}
-				runtime.LlamaWrite(w, ns)
+				jinja2.LlamaWrite(w, ns)
 				w.WriteString("<item>")
 				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					toXml(item, ns)
 				}))
 				// MiniMax-M3.jinja:27:37 {{ ns }}
-				runtime.LlamaWrite(w, ns)
+				jinja2.LlamaWrite(w, ns)
 				w.WriteString("</item>")
 			}
-		} else if runtime.LlamaCallTest("none", val, nil, nil) {
+		} else if jinja2.LlamaCallTest("none", val, nil, nil) {
 			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if runtime.LlamaCallTest("boolean", val, nil, nil) {
+		} else if jinja2.LlamaCallTest("boolean", val, nil, nil) {
 			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", val, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", val, nil, nil))
 		} else {
 			// MiniMax-M3.jinja:33:5 {%- else -%}
 			// MiniMax-M3.jinja:34:1 {{ val }}
-			runtime.LlamaWrite(w, val)
+			jinja2.LlamaWrite(w, val)
 		}
 	}
 	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(toolList)) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
 	// MiniMax-M3.jinja:43:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// MiniMax-M3.jinja:45:9 {{ content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "image") {
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
+				} else if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
-					runtime.LlamaWrite(w, imageToken)
-				} else if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "video") {
+					jinja2.LlamaWrite(w, imageToken)
+				} else if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
-					runtime.LlamaWrite(w, videoToken)
-				} else if runtime.LlamaCallTest("string", item, nil, nil) {
+					jinja2.LlamaWrite(w, videoToken)
+				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 				}
 			}
-		} else if runtime.LlamaCallTest("none", content, nil, nil) {
+		} else if jinja2.LlamaCallTest("none", content, nil, nil) {
 			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
 		} else {
 			// MiniMax-M3.jinja:60:9 {%- else -%}
 			// MiniMax-M3.jinja:61:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 		}
 	}
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage runtime.Value) {
-		systemMessage = runtime.Param(systemMessage, "system_message")
+	buildSystemMessage := func(systemMessage jinja2.Value) {
+		systemMessage = jinja2.Param(systemMessage, "system_message")
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(systemMessage, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(systemMessage, "content"))
 			}))
 		} else {
 			// MiniMax-M3.jinja:68:9 {%- else -%}
@@ -716,16 +716,16 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\n<thinking_instructions>\n")
 		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, runtime.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, runtime.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, jinja2.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, jinja2.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
 		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) {
+		if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) {
 			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
-			if runtime.EqStr(thinkingMode, "enabled") {
+			if jinja2.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
-			} else if runtime.EqStr(thinkingMode, "disabled") {
+			} else if jinja2.EqStr(thinkingMode, "disabled") {
 				// MiniMax-M3.jinja:78:13 {%- elif thinking_mode == "disabled" -%}
 				w.WriteString("Current thinking mode: disabled. Do not output any thinking process.\n")
-			} else if runtime.EqStr(thinkingMode, "adaptive") {
+			} else if jinja2.EqStr(thinkingMode, "adaptive") {
 				// MiniMax-M3.jinja:80:13 {%- elif thinking_mode == "adaptive" -%}
 				w.WriteString("Current thinking mode: adaptive. You are encouraged to think for complex decision-making, multi-step reasoning, or when analyzing function/tool results.\n")
 			}
@@ -736,261 +736,261 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</thinking_instructions>")
 	}
 	// MiniMax-M3.jinja:88:1 {%- macro build_developer_message(developer_message) -%}
-	buildDeveloperMessage := func(developerMessage runtime.Value) {
-		developerMessage = runtime.Param(developerMessage, "developer_message")
+	buildDeveloperMessage := func(developerMessage jinja2.Value) {
+		developerMessage = jinja2.Param(developerMessage, "developer_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage.Truthy() && runtime.LlamaAttr(developerMessage, "content").Truthy() {
+		if developerMessage.Truthy() && jinja2.LlamaAttr(developerMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(developerMessage, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(developerMessage, "content"))
 			}))
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
+			if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = runtime.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M3.jinja:95:9 {{- model_identity }}
-			runtime.LlamaWrite(w, modelIdentity)
+			jinja2.LlamaWrite(w, modelIdentity)
 		}
 	}
 	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
-	systemMessage = runtime.None()
+	systemMessage = jinja2.None()
 	// MiniMax-M3.jinja:101:1 {%- set developer_message = none -%}
-	developerMessage = runtime.None()
+	developerMessage = jinja2.None()
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "root") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
-		systemMessage = runtime.LlamaItemInt(messages, 0)
+		systemMessage = jinja2.LlamaItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaItemInt(conversationMessages, 0), "role"), "system", "developer") {
+		if conversationMessages.Truthy() && jinja2.LlamaInStrs(jinja2.LlamaAttr(jinja2.LlamaItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
-			developerMessage = runtime.LlamaItemInt(conversationMessages, 0)
+			developerMessage = jinja2.LlamaItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
-			conversationMessages = runtime.LlamaSlice(conversationMessages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			conversationMessages = jinja2.LlamaSlice(conversationMessages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
-	} else if messages.Truthy() && runtime.LlamaInStrs(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	} else if messages.Truthy() && jinja2.LlamaInStrs(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
-		developerMessage = runtime.LlamaItemInt(messages, 0)
+		developerMessage = jinja2.LlamaItemInt(messages, 0)
 		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(bodToken, bosToken, runtime.Str("system"), runtime.Str("\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(bodToken, bosToken, jinja2.Str("system"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
-	runtime.LlamaWrite(w, w.Capture(func() {
+	jinja2.LlamaWrite(w, w.Capture(func() {
 		buildSystemMessage(systemMessage)
 	}))
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("developer"), runtime.Str("\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("developer"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
-	runtime.LlamaWrite(w, w.Capture(func() {
+	jinja2.LlamaWrite(w, w.Capture(func() {
 		buildDeveloperMessage(developerMessage)
 	}))
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderToolNamespace(runtime.Str("functions"), tools)
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), tools)
 		}))
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, runtime.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, jinja2.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")))
 		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<invoke name=\"tool-name-1\">")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-1\">")))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
 		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<param-2>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<param-2>")))
 		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<item>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<item>")))
 		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<key-a>val-a"), nsToken, runtime.Str("</key-a>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>")))
 		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<key-b>val-b"), nsToken, runtime.Str("</key-b>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>")))
 		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</item>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</item>")))
 		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</param-2>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</param-2>")))
 		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</invoke>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</invoke>\n")))
 		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("<invoke name=\"tool-name-2\">")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-2\">")))
 		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<param-1>value-1"), nsToken, runtime.Str("</param-1>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
 		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(nsToken, runtime.Str("</invoke>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</invoke>\n")))
 		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
-		runtime.LlamaWrite(w, toolcallEndToken)
+		jinja2.LlamaWrite(w, toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
-	var reasoningContent runtime.Value
-	var content runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	var reasoningContent jinja2.Value
+	var content jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
 	for i := range items {
 		message := items[i]
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("ai"), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(runtime.LlamaAttr(message, "content"))
+				visibleText(jinja2.LlamaAttr(message, "content"))
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// MiniMax-M3.jinja:155:13 {%- else %}
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
-				if runtime.LlamaIn(thinkEndToken, content) {
+				if jinja2.LlamaIn(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{thinkEndToken}, nil), 0), "strip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{thinkBeginToken}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{thinkBeginToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{thinkEndToken}, nil), -1), "strip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(thinkBeginToken, reasoningContent, thinkEndToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(thinkBeginToken, reasoningContent, thinkEndToken))
 			} else {
 				// MiniMax-M3.jinja:165:13 {%- else -%}
 				// MiniMax-M3.jinja:167:13 {{- think_end_token }}
-				runtime.LlamaWrite(w, thinkEndToken)
+				jinja2.LlamaWrite(w, thinkEndToken)
 			}
 			// MiniMax-M3.jinja:170:9 {%- if content -%}
 			if content.Truthy() {
 				// MiniMax-M3.jinja:171:13 {{- content }}
-				runtime.LlamaWrite(w, content)
+				jinja2.LlamaWrite(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(toolcallBeginToken, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(toolcallBeginToken, jinja2.Str("\n")))
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
-				var args runtime.Value
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var args jinja2.Value
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(nsToken, runtime.Str("<invoke name=\"")), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\">")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsToken, jinja2.Str("<invoke name=\"")), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\">")))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args = runtime.LlamaAttr(toolCall, "arguments")
+					args = jinja2.LlamaAttr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil)), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil)), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						_ = vals[0]
 						v := vals[1]
-						return !runtime.LlamaCallTest("none", v, nil, nil)
+						return !jinja2.LlamaCallTest("none", v, nil, nil)
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("<"), k, runtime.Str(">")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<"), k, jinja2.Str(">")))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
-						runtime.LlamaWrite(w, w.Capture(func() {
+						jinja2.LlamaWrite(w, w.Capture(func() {
 							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(nsToken, runtime.Str("</"), k, runtime.Str(">")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("</"), k, jinja2.Str(">")))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaAdd(nsToken, runtime.Str("</invoke>")), runtime.Str("\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaAdd(nsToken, jinja2.Str("</invoke>")), jinja2.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
-				runtime.LlamaWrite(w, toolcallEndToken)
+				jinja2.LlamaWrite(w, toolcallEndToken)
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
-				messageToolCallsMinus1 := runtime.LlamaItemInt(messageToolCalls, -1)
-				messageToolCallsMinus1Function := runtime.LlamaAttr(messageToolCallsMinus1, "function")
+				messageToolCallsMinus1 := jinja2.LlamaItemInt(messageToolCalls, -1)
+				messageToolCallsMinus1Function := jinja2.LlamaAttr(messageToolCallsMinus1, "function")
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					lastToolCallName = runtime.LlamaAttr(messageToolCallsMinus1Function, "name")
+					lastToolCallName = jinja2.LlamaAttr(messageToolCallsMinus1Function, "name")
 				} else {
 					// MiniMax-M3.jinja:193:17 {%- else -%}
 					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					lastToolCallName = runtime.LlamaAttr(messageToolCallsMinus1, "name")
+					lastToolCallName = jinja2.LlamaAttr(messageToolCallsMinus1, "name")
 				}
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
 				// MiniMax-M3.jinja:197:13 {%- set last_tool_call.name = none -%}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
-			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("tool")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("tool")))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			} else {
 				// MiniMax-M3.jinja:211:13 {%- else -%}
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
-				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (runtime.LlamaCallTest("mapping", tr, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "type"), nil, nil)) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "image") {
+					if (jinja2.LlamaCallTest("mapping", tr, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "type"), nil, nil)) && jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
-						runtime.LlamaWrite(w, imageToken)
-					} else if (runtime.LlamaCallTest("mapping", tr, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "type"), nil, nil)) && runtime.EqStr(runtime.LlamaAttr(tr, "type"), "video") {
+						jinja2.LlamaWrite(w, imageToken)
+					} else if (jinja2.LlamaCallTest("mapping", tr, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "type"), nil, nil)) && jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
-						runtime.LlamaWrite(w, videoToken)
+						jinja2.LlamaWrite(w, videoToken)
 					} else {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-						trOutput := runtime.LlamaAttr(tr, "output")
-						if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
-							runtime.LlamaWrite(w, trOutput)
+						trOutput := jinja2.LlamaAttr(tr, "output")
+						if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
+							jinja2.LlamaWrite(w, trOutput)
 						} else {
-							if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "text"), nil, nil) {
-								runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
+							if jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "text") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "text"), nil, nil) {
+								jinja2.LlamaWrite(w, jinja2.LlamaAttr(tr, "text"))
 							} else {
-								runtime.LlamaWrite(w, tr)
+								jinja2.LlamaWrite(w, tr)
 							}
 						}
 					}
@@ -998,43 +998,43 @@ func renderMiniMaxM3Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("user"), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("user"), jinja2.Str("\n")))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(message, "content"))
 			}))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(eosToken, runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
 		}
 	}
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(bosToken, runtime.Str("ai"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "disabled") {
+		if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
-			runtime.LlamaWrite(w, thinkEndToken)
-		} else if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "adaptive") {
+			jinja2.LlamaWrite(w, thinkEndToken)
+		} else if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "adaptive") {
 			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
-		} else if runtime.LlamaCallTest("defined", thinkingMode, nil, nil) && runtime.EqStr(thinkingMode, "enabled") {
+		} else if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
-			runtime.LlamaWrite(w, thinkBeginToken)
+			jinja2.LlamaWrite(w, thinkBeginToken)
 		}
 	}
 }
 
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMiniMaxM3 = []runtime.Span{
+var spansMiniMaxM3 = []jinja2.Span{
 	{From: 67, To: 67, Line: 2, Col: 1, Construct: "set"},
 	{From: 69, To: 69, Line: 3, Col: 1, Construct: "set"},
 	{From: 71, To: 71, Line: 4, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralSmall3224BInstruct2506 is the chat template llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja.
-var MistralSmall3224BInstruct2506 = &runtime.Template{
+var MistralSmall3224BInstruct2506 = &jinja2.Template{
 	Aliases: []string{"293c5a993c83d4b90f0c2e39762475862e186e40a441a21866ced13a0127ac35", "d990bccdaaa20611e261434bf60bce767b03d8ee1f1d9b5cd0742b1cc96066b9"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,23 +41,23 @@ var MistralSmall3224BInstruct2506 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralSmall3224BInstruct2506 renders Mistral-Small-3.2-24B-Instruct-2506.jinja.
-func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
+func renderMistralSmall3224BInstruct2506(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var today runtime.Value
-	var defaultSystemMessage runtime.Value
+	var today jinja2.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
-	var systemPrompt runtime.Value
+	var systemPrompt jinja2.Value
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
-	var userMessages runtime.Value
+	var userMessages jinja2.Value
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = runtime.Sum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
+	defaultSystemMessage = jinja2.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
 	w.Write(bosToken)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
@@ -65,16 +65,16 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
 		messages0 := messages.ItemInt(0)
 		messages0Content := messages0.ItemStr("content")
-		if runtime.IsString(messages0Content) {
+		if jinja2.IsString(messages0Content) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
@@ -83,23 +83,23 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			systemPrompt = messages0Content.ItemInt(0).ItemStr("text")
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
-	nsIndex := runtime.Int(0)
+	nsIndex := jinja2.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
+	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(runtime.EqStr(message.Attr("role"), "tool") || runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy()) {
+		if !(jinja2.EqStr(message.Attr("role"), "tool") || jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
+			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
@@ -107,15 +107,15 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 	w.WriteStr(systemPrompt)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
+	for _, message := range jinja2.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
-		var content runtime.Value
+		var content jinja2.Value
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(messageContent)
@@ -127,10 +127,10 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message, userMessages.ItemInt(-1)) {
+			if !jinja2.IsNone(tools) && jinja2.Eq(message, userMessages.ItemInt(-1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
 				w.WriteString("[AVAILABLE_TOOLS]")
 				w.WriteJSON(tools, nil, nil)
@@ -139,43 +139,43 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
 			message2Content := message.ItemStr("content")
-			if runtime.IsString(message2Content) {
+			if jinja2.IsString(message2Content) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
 				w.Write(message2Content)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, message2Content) {
+				for _, block := range jinja2.Iterate(w, message2Content) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
-					if runtime.EqStr(blockType, "text") {
+					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
 						w.Write(block.ItemStr("text"))
-					} else if runtime.InStrs(blockType, "image", "image_url") {
+					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
 			w.WriteString("[/INST]")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
 					w.WriteString("[TOOL_CALLS]")
 					w.WriteStr(toolCall.Attr("function").Attr("name"))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
 					toolCallId := toolCall.Attr("id")
-					if (!runtime.IsDefined(toolCallId) || !runtime.IsString(toolCallId)) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+					if (!jinja2.IsDefined(toolCallId) || !jinja2.IsString(toolCallId)) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
 					w.WriteString("[CALL_ID]")
@@ -186,36 +186,36 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
 				w.Write(eosToken)
-			} else if runtime.IsString(message.ItemStr("content")) {
+			} else if jinja2.IsString(message.ItemStr("content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
 				w.WriteAdd(message.ItemStr("content"), eosToken)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, message.ItemStr("content")) {
+				for _, block := range jinja2.Iterate(w, message.ItemStr("content")) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
-					if runtime.EqStr(blockType, "text") {
+					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
 						w.Write(block.ItemStr("text"))
-					} else if runtime.InStrs(blockType, "image", "image_url") {
+					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in assistant content!")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
 				w.Write(eosToken)
 			}
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
 			message2Content := message.Attr("content")
-			if runtime.IsDefined(message2Content) && runtime.IsDefined(message2Content.Attr("content")) {
+			if jinja2.IsDefined(message2Content) && jinja2.IsDefined(message2Content.Attr("content")) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
 				content = message2Content.Attr("content")
 			} else {
@@ -225,20 +225,20 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
 			messageToolCallId := message.Attr("tool_call_id")
-			if (!runtime.IsDefined(messageToolCallId) || !runtime.IsString(messageToolCallId)) || runtime.Ne(runtime.FilterLength(message.ItemStr("tool_call_id")), runtime.Int(9)) {
+			if (!jinja2.IsDefined(messageToolCallId) || !jinja2.IsString(messageToolCallId)) || jinja2.Ne(jinja2.FilterLength(message.ItemStr("tool_call_id")), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
 			w.WriteString("[TOOL_RESULTS]")
 			w.WriteStr(messageToolCallId)
 			w.WriteString("[TOOL_CONTENT]")
-			w.WriteStr(runtime.FilterString(content))
+			w.WriteStr(jinja2.FilterString(content))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			w.Write(runtime.RaiseException(in, runtime.Str("Only system, user, assistant, and tool roles are supported!")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
 }
@@ -246,193 +246,193 @@ func renderMistralSmall3224BInstruct2506(w *runtime.Writer, in *runtime.Input) {
 // renderMistralSmall3224BInstruct2506Llama renders Mistral-Small-3.2-24B-Instruct-2506.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralSmall3224BInstruct2506 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralSmall3224BInstruct2506Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var today runtime.Value
-	var defaultSystemMessage runtime.Value
+	var today jinja2.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
-	var systemPrompt runtime.Value
+	var systemPrompt jinja2.Value
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
-	var userMessages runtime.Value
+	var userMessages jinja2.Value
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = runtime.LlamaSum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
+	defaultSystemMessage = jinja2.LlamaSum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
 	systemPrompt = defaultSystemMessage
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) && runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) && jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		messages0Content := jinja2.LlamaItemStr(messages0, "content")
+		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41:9 {%- set system_prompt = messages[0]['content'][0]['text'] %}
-			systemPrompt = runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text")
+			systemPrompt = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text")
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
+	userMessages = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
-	nsIndex := runtime.Int(0)
+	nsIndex := jinja2.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(runtime.EqStr(runtime.LlamaAttr(message, "role"), "tool") || runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy()) {
+		if !(jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "tool") || jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = runtime.LlamaAdd(nsIndex, runtime.Int(1))
+			nsIndex = jinja2.LlamaAdd(nsIndex, jinja2.Int(1))
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
-	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemPrompt, runtime.Str("[/SYSTEM_PROMPT]")))
+	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), systemPrompt, jinja2.Str("[/SYSTEM_PROMPT]")))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	eosToken := eosTokenInput
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), messageContent), runtime.Str("[/SYSTEM_PROMPT]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")), runtime.Str("[/SYSTEM_PROMPT]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.Eq(message, jinja2.LlamaItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]")))
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
-			message2Content := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", message2Content, nil, nil) {
+			message2Content := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", message2Content, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
-				runtime.LlamaWrite(w, message2Content)
+				jinja2.LlamaWrite(w, message2Content)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(message2Content)) {
+				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(message2Content)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
-					blockType := runtime.LlamaItemStr(block, "type")
-					if runtime.EqStr(blockType, "text") {
+					blockType := jinja2.LlamaItemStr(block, "type")
+					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
-					} else if runtime.LlamaInStrs(blockType, "image", "image_url") {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
 			w.WriteString("[/INST]")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("[TOOL_CALLS]"), jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					toolCallId := runtime.LlamaAttr(toolCall, "id")
-					if (!runtime.LlamaCallTest("defined", toolCallId, nil, nil) || !runtime.LlamaCallTest("string", toolCallId, nil, nil)) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
+					toolCallId := jinja2.LlamaAttr(toolCall, "id")
+					if (!jinja2.LlamaCallTest("defined", toolCallId, nil, nil) || !jinja2.LlamaCallTest("string", toolCallId, nil, nil)) || jinja2.Ne(jinja2.LlamaCallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[CALL_ID]"), runtime.LlamaAttr(toolCall, "id")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("[CALL_ID]"), jinja2.LlamaAttr(toolCall, "id")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("[ARGS]"), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil)))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("[ARGS]"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil)))
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
-				runtime.LlamaWrite(w, eosToken)
-			} else if runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "content"), nil, nil) {
+				jinja2.LlamaWrite(w, eosToken)
+			} else if jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), eosToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), eosToken))
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "content"))) {
+				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "content"))) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
-					blockType := runtime.LlamaItemStr(block, "type")
-					if runtime.EqStr(blockType, "text") {
+					blockType := jinja2.LlamaItemStr(block, "type")
+					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
-					} else if runtime.LlamaInStrs(blockType, "image", "image_url") {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in assistant content!")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
-				runtime.LlamaWrite(w, eosToken)
+				jinja2.LlamaWrite(w, eosToken)
 			}
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("defined", message2Content, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message2Content, "content"), nil, nil) {
+			message2Content := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("defined", message2Content, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message2Content, "content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = runtime.LlamaAttr(message2Content, "content")
+				content = jinja2.LlamaAttr(message2Content, "content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if (!runtime.LlamaCallTest("defined", messageToolCallId, nil, nil) || !runtime.LlamaCallTest("string", messageToolCallId, nil, nil)) || runtime.Ne(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_call_id"), nil, nil), runtime.Int(9)) {
+			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
+			if (!jinja2.LlamaCallTest("defined", messageToolCallId, nil, nil) || !jinja2.LlamaCallTest("string", messageToolCallId, nil, nil)) || jinja2.Ne(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "tool_call_id"), nil, nil), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), messageToolCallId), runtime.Str("[TOOL_CONTENT]")), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]"), messageToolCallId), jinja2.Str("[TOOL_CONTENT]")), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only system, user, assistant, and tool roles are supported!")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
 }
 
 // spansMistralSmall3224BInstruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralSmall3224BInstruct2506 = []runtime.Span{
+var spansMistralSmall3224BInstruct2506 = []jinja2.Span{
 	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
 	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
 	{From: 62, To: 62, Line: 28, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralV1 is the chat template builtin/mistral-v1.jinja.
-var MistralV1 = &runtime.Template{
+var MistralV1 = &jinja2.Template{
 	Aliases: []string{"7816c6374b65f41b3c821a90a6b02d3a1b7a8528e38873537c53d9d415b87921", "f1a65895ebd8dc8552bb3a526c18ca939c8ee42c67cc70035ecdf895e796e4b3"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,15 +41,15 @@ var MistralV1 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralV1 renders mistral-v1.jinja.
-func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV1(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v1.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v1.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString(" [INST] ")
@@ -58,13 +58,13 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 		}
 		// mistral-v1.jinja:22:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str(" [/INST]"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str(" [/INST]"))
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
@@ -80,12 +80,12 @@ func renderMistralV1(w *runtime.Writer, in *runtime.Input) {
 // renderMistralV1Llama renders mistral-v1.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralV1 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralV1Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v1.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// mistral-v1.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString(" [INST] ")
@@ -93,18 +93,18 @@ func renderMistralV1Llama(w *runtime.Writer, in *runtime.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v1.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str(" [/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str(" [/INST]")))
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>")))
 			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -113,7 +113,7 @@ func renderMistralV1Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMistralV1 is the position table of mistral-v1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV1 = []runtime.Span{
+var spansMistralV1 = []jinja2.Span{
 	{From: 50, To: 50, Line: 16, Col: 1, Construct: "set"},
 	{From: 52, To: 77, Line: 17, Col: 1, Construct: "for"},
 	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},

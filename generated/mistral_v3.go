@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralV3 is the chat template builtin/mistral-v3.jinja.
-var MistralV3 = &runtime.Template{
+var MistralV3 = &jinja2.Template{
 	Aliases: []string{"15b8652071b07fea26f44e624b61564bf622127791ba3485c0e5cafcc069418f", "9d6e3b37cad08026a4b6707885b084d99672df4266be981c14052178389393c7"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,18 +41,18 @@ var MistralV3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralV3 renders mistral-v3.jinja.
-func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderMistralV3(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3.jinja:20:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v3.jinja:21:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -61,18 +61,18 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 		}
 		// mistral-v3.jinja:25:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("[/INST]"))
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
 			w.WriteString(" ")
-			w.WriteStr(runtime.MethodStripChars(message.ItemStr("content"), cSpace))
+			w.WriteStr(jinja2.MethodStripChars(message.ItemStr("content"), cSpace))
 			w.WriteString("</s>")
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
@@ -83,15 +83,15 @@ func renderMistralV3(w *runtime.Writer, in *runtime.Input) {
 // renderMistralV3Llama renders mistral-v3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralV3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralV3Llama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// mistral-v3.jinja:18:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3.jinja:20:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// mistral-v3.jinja:21:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -99,18 +99,18 @@ func renderMistralV3Llama(w *runtime.Writer, in *runtime.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v3.jinja:25:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("[/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("</s>")))
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -119,7 +119,7 @@ func renderMistralV3Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMistralV3 is the position table of mistral-v3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV3 = []runtime.Span{
+var spansMistralV3 = []jinja2.Span{
 	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
 	{From: 53, To: 53, Line: 19, Col: 1, Construct: "set"},
 	{From: 55, To: 80, Line: 20, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralV3Tekken is the chat template builtin/mistral-v3-tekken.jinja.
-var MistralV3Tekken = &runtime.Template{
+var MistralV3Tekken = &jinja2.Template{
 	Aliases: []string{"e6e264bbf4692bf4a980e0cce00b20c9678f525d67bf89f148e6ccff9c80c330", "9443d75f38a5169aeac27330ef0ba0af22d93993aa37e16b0f5501810ee7f81b"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,15 +41,15 @@ var MistralV3Tekken = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralV3Tekken renders mistral-v3-tekken.jinja.
-func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV3Tekken(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v3-tekken.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3-tekken.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v3-tekken.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST]")
@@ -58,17 +58,17 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 		}
 		// mistral-v3-tekken.jinja:22:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("[/INST]"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("[/INST]"))
 		} else {
 			// mistral-v3-tekken.jinja:26:5 {%- else %}
 			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
 			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -78,12 +78,12 @@ func renderMistralV3Tekken(w *runtime.Writer, in *runtime.Input) {
 // renderMistralV3TekkenLlama renders mistral-v3-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralV3Tekken with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralV3TekkenLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v3-tekken.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3-tekken.jinja:17:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// mistral-v3-tekken.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST]")
@@ -91,18 +91,18 @@ func renderMistralV3TekkenLlama(w *runtime.Writer, in *runtime.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v3-tekken.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("[/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v3-tekken.jinja:26:5 {%- else %}
 			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
 			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -111,7 +111,7 @@ func renderMistralV3TekkenLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV3Tekken = []runtime.Span{
+var spansMistralV3Tekken = []jinja2.Span{
 	{From: 50, To: 50, Line: 16, Col: 1, Construct: "set"},
 	{From: 52, To: 75, Line: 17, Col: 1, Construct: "for"},
 	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},

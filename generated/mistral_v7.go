@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralV7 is the chat template builtin/mistral-v7.jinja.
-var MistralV7 = &runtime.Template{
+var MistralV7 = &jinja2.Template{
 	Aliases: []string{"ce4abf2d7c3954bc019ca04a4bcf9f7f42daacf84d05e5399454a8728dbd48ab", "9abbe43c4547e0f3a6b625da971d655d2fd15fc2e42f173faf263ec6da43aa78"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,21 +41,21 @@ var MistralV7 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralV7 renders mistral-v7.jinja.
-func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV7(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v7.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.WriteString("[SYSTEM_PROMPT] ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
 			w.WriteString("[INST] ")
@@ -74,30 +74,30 @@ func renderMistralV7(w *runtime.Writer, in *runtime.Input) {
 // renderMistralV7Llama renders mistral-v7.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralV7 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralV7Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV7Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// mistral-v7.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT] "), runtime.LlamaItemStr(message, "content")), runtime.Str("[/SYSTEM_PROMPT]")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT] "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST] "), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST] "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v7.jinja:16:5 {%- else %}
 			// mistral-v7.jinja:17:1 {{- ' ' + message['content'] + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>")))
 		}
 	}
 }
 
 // spansMistralV7 is the position table of mistral-v7.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV7 = []runtime.Span{
+var spansMistralV7 = []jinja2.Span{
 	{From: 50, To: 71, Line: 11, Col: 1, Construct: "for"},
 	{From: 52, To: 70, Line: 12, Col: 1, Construct: "if"},
 	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},

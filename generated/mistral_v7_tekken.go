@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralV7Tekken is the chat template builtin/mistral-v7-tekken.jinja.
-var MistralV7Tekken = &runtime.Template{
+var MistralV7Tekken = &jinja2.Template{
 	Aliases: []string{"a399cce178392ed02bb585ccc58a695b5b84e37447d5edc8b1c1512955d6b42b", "581e503483a95df61f0890de9104fc2eb6ed4594f72e63884bdf16ca4fff216c"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,21 +41,21 @@ var MistralV7Tekken = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralV7Tekken renders mistral-v7-tekken.jinja.
-func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV7Tekken(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 			w.WriteString("[SYSTEM_PROMPT]")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("[/SYSTEM_PROMPT]")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
 			w.WriteString("[INST]")
@@ -64,7 +64,7 @@ func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
 		}
 	}
 }
@@ -72,30 +72,30 @@ func renderMistralV7Tekken(w *runtime.Writer, in *runtime.Input) {
 // renderMistralV7TekkenLlama renders mistral-v7-tekken.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralV7Tekken with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralV7TekkenLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralV7TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), runtime.LlamaItemStr(message, "content")), runtime.Str("[/SYSTEM_PROMPT]")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
 		}
 	}
 }
 
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralV7Tekken = []runtime.Span{
+var spansMistralV7Tekken = []jinja2.Span{
 	{From: 50, To: 69, Line: 11, Col: 1, Construct: "for"},
 	{From: 52, To: 68, Line: 12, Col: 1, Construct: "if"},
 	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralaiMinistral314BReasoning2512 is the chat template llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja.
-var MistralaiMinistral314BReasoning2512 = &runtime.Template{
+var MistralaiMinistral314BReasoning2512 = &jinja2.Template{
 	Aliases: []string{"e768458a83b06afa6641e0027ae80e5d397da066cdde4c2a7e5fc868f6b4cd35", "31b50c917746ef1c2611c2fef122d3ebee690aca5748ab37832734f9ad375da1"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,177 +41,177 @@ var MistralaiMinistral314BReasoning2512 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralaiMinistral314BReasoning2512 renders mistralai-Ministral-3-14B-Reasoning-2512.jinja.
-func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.Input) {
+func renderMistralaiMinistral314BReasoning2512(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var defaultSystemMessage runtime.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var toolsDefinition runtime.Value
+	var loopMessages jinja2.Value
+	var toolsDefinition jinja2.Value
 	tools := in.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
-	defaultSystemMessage = runtime.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
+	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
 	w.Write(bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
-		if runtime.IsString(messages0Content) {
+		if jinja2.IsString(messages0Content) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
 			w.Write(messages0Content)
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
-			for _, block := range runtime.Iterate(w, messages0Content) {
+			for _, block := range jinja2.Iterate(w, messages0Content) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
 				blockType := block.ItemStr("type")
-				if runtime.EqStr(blockType, "text") {
+				if jinja2.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
 					w.Write(block.ItemStr("text"))
-				} else if runtime.EqStr(blockType, "thinking") {
+				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
+					w.WriteAdd(jinja2.Str("[THINK]"), block.ItemStr("thinking"), jinja2.Str("[/THINK]"))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					w.Write(runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in system message contents.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
-		if !runtime.EqStr(defaultSystemMessage, "") {
+		if !jinja2.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			w.WriteAdd(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]"))
+			w.WriteAdd(jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]"))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
-	toolsDefinition = runtime.Str("")
+	toolsDefinition = jinja2.Str("")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
-	_ = runtime.Bool(false)
+	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
-		_ = runtime.Bool(true)
+		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		toolsDefinition = runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
+		toolsDefinition = jinja2.Add(jinja2.Add(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
 		w.Write(toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
-	nsIndex := runtime.Int(0)
+	nsIndex := jinja2.Int(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
+	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.IsDefined(message.Attr("tool_calls")) || runtime.IsNone(message.Attr("tool_calls"))) || runtime.Eq(runtime.FilterLength(message.Attr("tool_calls")), runtime.Int(0)))) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.IsDefined(message.Attr("tool_calls")) || jinja2.IsNone(message.Attr("tool_calls"))) || jinja2.Eq(jinja2.FilterLength(message.Attr("tool_calls")), jinja2.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = runtime.Add(nsIndex, runtime.Int(1))
+			nsIndex = jinja2.Add(nsIndex, jinja2.Int(1))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
-		var blocks runtime.Value
+	for _, message := range jinja2.Iterate(w, loopMessages) {
+		var blocks jinja2.Value
 		eosToken := eosTokenInput
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				w.WriteAdd(runtime.Str("[INST]"), messageContent, runtime.Str("[/INST]"))
-			} else if runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+				w.WriteAdd(jinja2.Str("[INST]"), messageContent, jinja2.Str("[/INST]"))
+			} else if jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if runtime.Eq(runtime.FilterLength(messageContent), runtime.Int(2)) {
+				if jinja2.Eq(jinja2.FilterLength(messageContent), jinja2.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = runtime.FilterSort(messageContent, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
+					blocks = jinja2.FilterSort(messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
 					blocks = messageContent
 				}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
-				for _, block := range runtime.Iterate(w, blocks) {
+				for _, block := range jinja2.Iterate(w, blocks) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
-					if runtime.EqStr(blockType, "text") {
+					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
 						w.Write(block.ItemStr("text"))
-					} else if runtime.InStrs(blockType, "image", "image_url") {
+					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						w.Write(runtime.RaiseException(in, runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				w.Write(runtime.RaiseException(in, runtime.Str("User message must have a string or a list of chunks in content")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
 			message2Content := message.ItemStr("content")
-			if ((runtime.IsNone(message2Content) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.FilterLength(message2Content), runtime.Int(0))) && ((!runtime.IsDefined(message.ItemStr("tool_calls")) || runtime.IsNone(message.ItemStr("tool_calls"))) || runtime.Eq(runtime.FilterLength(message.ItemStr("tool_calls")), runtime.Int(0))) {
+			if ((jinja2.IsNone(message2Content) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.FilterLength(message2Content), jinja2.Int(0))) && ((!jinja2.IsDefined(message.ItemStr("tool_calls")) || jinja2.IsNone(message.ItemStr("tool_calls"))) || jinja2.Eq(jinja2.FilterLength(message.ItemStr("tool_calls")), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				w.Write(runtime.RaiseException(in, runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
-			if runtime.IsString(message2Content) && !runtime.EqStr(message2Content, "") {
+			if jinja2.IsString(message2Content) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
 				w.Write(message2Content)
-			} else if runtime.Gt(runtime.FilterLength(message2Content), runtime.Int(0)) {
+			} else if jinja2.Gt(jinja2.FilterLength(message2Content), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, message2Content) {
+				for _, block := range jinja2.Iterate(w, message2Content) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
-					if runtime.EqStr(blockType, "text") {
+					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
 						w.Write(block.ItemStr("text"))
-					} else if runtime.EqStr(blockType, "thinking") {
+					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						w.WriteAdd(runtime.Str("[THINK]"), block.ItemStr("thinking"), runtime.Str("[/THINK]"))
+						w.WriteAdd(jinja2.Str("[THINK]"), block.ItemStr("thinking"), jinja2.Str("[/THINK]"))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := message.ItemStr("tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
-				for _, tool := range runtime.Iterate(w, messageToolCalls) {
-					var name runtime.Value
-					var arguments runtime.Value
+				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
+					var name jinja2.Value
+					var arguments jinja2.Value
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
 					toolFunction := tool.ItemStr("function")
@@ -219,28 +219,28 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
 					arguments = toolFunction.ItemStr("arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
-					if !runtime.IsString(arguments) {
+					if !jinja2.IsString(arguments) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
-						arguments = runtime.FilterSafe(runtime.FilterTojson(arguments, nil, nil))
-					} else if runtime.EqStr(arguments, "") {
+						arguments = jinja2.FilterSafe(jinja2.FilterTojson(arguments, nil, nil))
+					} else if jinja2.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
-						arguments = runtime.Str("{}")
+						arguments = jinja2.Str("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
-					w.WriteAdd(name, runtime.Str("[ARGS]"), arguments)
+					w.WriteAdd(name, jinja2.Str("[ARGS]"), arguments)
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
 			w.Write(eosToken)
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			w.WriteAdd(runtime.Str("[TOOL_RESULTS]"), runtime.FilterString(message.ItemStr("content")), runtime.Str("[/TOOL_RESULTS]"))
+			w.WriteAdd(jinja2.Str("[TOOL_RESULTS]"), jinja2.FilterString(message.ItemStr("content")), jinja2.Str("[/TOOL_RESULTS]"))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			w.Write(runtime.RaiseException(in, runtime.Add(runtime.Add(runtime.Str("Only user, assistant and tool roles are supported, got "), messageRole), runtime.Str("."))))
+			w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
 		}
 	}
 }
@@ -248,209 +248,209 @@ func renderMistralaiMinistral314BReasoning2512(w *runtime.Writer, in *runtime.In
 // renderMistralaiMinistral314BReasoning2512Llama renders mistralai-Ministral-3-14B-Reasoning-2512.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralaiMinistral314BReasoning2512 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralaiMinistral314BReasoning2512Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var defaultSystemMessage runtime.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var toolsDefinition runtime.Value
+	var loopMessages jinja2.Value
+	var toolsDefinition jinja2.Value
 	tools := in.Lookup("tools")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
-	defaultSystemMessage = runtime.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
+	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
-		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := jinja2.LlamaItemStr(messages0, "content")
+		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
-			runtime.LlamaWrite(w, messages0Content)
+			jinja2.LlamaWrite(w, messages0Content)
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
-			for _, block := range runtime.Iterate(w, runtime.LlamaIterable(messages0Content)) {
+			for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(messages0Content)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
-				blockType := runtime.LlamaItemStr(block, "type")
-				if runtime.EqStr(blockType, "text") {
+				blockType := jinja2.LlamaItemStr(block, "type")
+				if jinja2.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
-				} else if runtime.EqStr(blockType, "thinking") {
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[THINK]"), runtime.LlamaItemStr(block, "thinking")), runtime.Str("[/THINK]")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[THINK]"), jinja2.LlamaItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in system message contents.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
-		if !runtime.EqStr(defaultSystemMessage, "") {
+		if !jinja2.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, runtime.Str("[/SYSTEM_PROMPT]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
-	toolsDefinition = runtime.Str("")
+	toolsDefinition = jinja2.Str("")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
-	_ = runtime.Bool(false)
+	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.LlamaCallTest("defined", tools, nil, nil) && !runtime.LlamaCallTest("none", tools, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if (jinja2.LlamaCallTest("defined", tools, nil, nil) && !jinja2.LlamaCallTest("none", tools, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
-		_ = runtime.Bool(true)
+		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		toolsDefinition = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
+		toolsDefinition = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
-		runtime.LlamaWrite(w, toolsDefinition)
+		jinja2.LlamaWrite(w, toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
-	nsIndex := runtime.Int(0)
+	nsIndex := jinja2.Int(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "assistant") && ((!runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) || runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)))) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) || jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) || jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(message, "tool_calls"), nil, nil), jinja2.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(nsIndex, runtime.Int(2)), runtime.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = runtime.LlamaAdd(nsIndex, runtime.Int(1))
+			nsIndex = jinja2.LlamaAdd(nsIndex, jinja2.Int(1))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
-	var blocks runtime.Value
+	var blocks jinja2.Value
 	eosToken := eosTokenInput
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
-			} else if runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
+			} else if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if runtime.Eq(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(2)) {
+				if jinja2.Eq(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = runtime.LlamaCallFilter("sort", messageContent, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("type"))})
+					blocks = jinja2.LlamaCallFilter("sort", messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
 					blocks = messageContent
 				}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
-				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(blocks)) {
+				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(blocks)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
-					blockType := runtime.LlamaItemStr(block, "type")
-					if runtime.EqStr(blockType, "text") {
+					blockType := jinja2.LlamaItemStr(block, "type")
+					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
-					} else if runtime.LlamaInStrs(blockType, "image", "image_url") {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text, image and image_url chunks are supported in user message content.")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("User message must have a string or a list of chunks in content")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
-			message2Content := runtime.LlamaItemStr(message, "content")
-			if ((runtime.LlamaCallTest("none", message2Content, nil, nil) || runtime.EqStr(message2Content, "")) || runtime.Eq(runtime.LlamaCallFilter("length", message2Content, nil, nil), runtime.Int(0))) && ((!runtime.LlamaCallTest("defined", runtime.LlamaItemStr(message, "tool_calls"), nil, nil) || runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "tool_calls"), nil, nil)) || runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "tool_calls"), nil, nil), runtime.Int(0))) {
+			message2Content := jinja2.LlamaItemStr(message, "content")
+			if ((jinja2.LlamaCallTest("none", message2Content, nil, nil) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.LlamaCallFilter("length", message2Content, nil, nil), jinja2.Int(0))) && ((!jinja2.LlamaCallTest("defined", jinja2.LlamaItemStr(message, "tool_calls"), nil, nil) || jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "tool_calls"), nil, nil)) || jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "tool_calls"), nil, nil), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
-			if runtime.LlamaCallTest("string", message2Content, nil, nil) && !runtime.EqStr(message2Content, "") {
+			if jinja2.LlamaCallTest("string", message2Content, nil, nil) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
-				runtime.LlamaWrite(w, message2Content)
-			} else if runtime.LlamaGt(runtime.LlamaCallFilter("length", message2Content, nil, nil), runtime.Int(0)) {
+				jinja2.LlamaWrite(w, message2Content)
+			} else if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", message2Content, nil, nil), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(message2Content)) {
+				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(message2Content)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
-					blockType := runtime.LlamaItemStr(block, "type")
-					if runtime.EqStr(blockType, "text") {
+					blockType := jinja2.LlamaItemStr(block, "type")
+					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
-					} else if runtime.EqStr(blockType, "thinking") {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[THINK]"), runtime.LlamaItemStr(block, "thinking")), runtime.Str("[/THINK]")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[THINK]"), jinja2.LlamaItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if (runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && !runtime.LlamaCallTest("none", messageToolCalls, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
+			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			if (jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && !jinja2.LlamaCallTest("none", messageToolCalls, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
-				var name runtime.Value
-				var arguments runtime.Value
-				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var name jinja2.Value
+				var arguments jinja2.Value
+				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
-					name = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")
+					name = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
+					arguments = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
-					if !runtime.LlamaCallTest("string", arguments, nil, nil) {
+					if !jinja2.LlamaCallTest("string", arguments, nil, nil) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
-						arguments = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", arguments, nil, nil), nil, nil)
-					} else if runtime.EqStr(arguments, "") {
+						arguments = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", arguments, nil, nil), nil, nil)
+					} else if jinja2.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
-						arguments = runtime.Str("{}")
+						arguments = jinja2.Str("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(name, runtime.Str("[ARGS]"), arguments))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(name, jinja2.Str("[ARGS]"), arguments))
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
-			runtime.LlamaWrite(w, eosToken)
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, eosToken)
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), runtime.LlamaCallFilter("string", runtime.LlamaItemStr(message, "content"), nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]"), jinja2.LlamaCallFilter("string", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Only user, assistant and tool roles are supported, got "), messageRole), runtime.Str("."))))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
 		}
 	}
 }
 
 // spansMistralaiMinistral314BReasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMinistral314BReasoning2512 = []runtime.Span{
+var spansMistralaiMinistral314BReasoning2512 = []jinja2.Span{
 	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
 	{From: 58, To: 58, Line: 5, Col: 1, Construct: "{{ }}"},
 	{From: 60, To: 100, Line: 9, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralaiMistralNemoInstruct2407 is the chat template llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja.
-var MistralaiMistralNemoInstruct2407 = &runtime.Template{
+var MistralaiMistralNemoInstruct2407 = &jinja2.Template{
 	Aliases: []string{"ed4375d15ca51f056d7be189281347d6b5dee57ac974e9c70c5ec24e9a987e54", "e7deee034838db2bfc7487788a3013d8a307ab69f72f3c54a85f06fd76007d4e"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,93 +41,93 @@ var MistralaiMistralNemoInstruct2407 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralaiMistralNemoInstruct2407 renders mistralai-Mistral-Nemo-Instruct-2407.jinja.
-func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input) {
+func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
-	var userMessages runtime.Value
-	var ns runtime.Value
+	var userMessages jinja2.Value
+	var ns jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4:5 {%- else %}
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
-	ns = runtime.NewNamespace(in, nil, nil)
+	ns = jinja2.NewNamespace(in, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
-	runtime.CheckNamespace(ns)
+	jinja2.CheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
-	runtime.SetAttr(ns, "index", runtime.Int(0))
+	jinja2.SetAttr(ns, "index", jinja2.Int(0))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
+	for _, message := range jinja2.Iterate(w, loopMessages) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
 		messageRole := message.Attr("role")
-		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.IsDefined(message.Attr("tool_calls")) && !runtime.IsNone(message.Attr("tool_calls")))) {
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.IsDefined(message.Attr("tool_calls")) && !jinja2.IsNone(message.Attr("tool_calls")))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(ns.Attr("index"), runtime.Int(2)), runtime.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(ns.Attr("index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
-			runtime.SetAttr(ns, "index", runtime.Add(ns.Attr("index"), runtime.Int(1)))
+			jinja2.SetAttr(ns, "index", jinja2.Add(ns.Attr("index"), jinja2.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
 	w.Write(bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
-	items := runtime.Iterate(w, loopMessages)
+	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
 		eosToken := eosTokenInput
-		var content runtime.Value
+		var content jinja2.Value
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message, userMessages.ItemInt(-1)) {
+			if !jinja2.IsNone(tools) && jinja2.Eq(message, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
-				items := runtime.Iterate(w, tools)
+				items := jinja2.Iterate(w, tools)
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.CallMethod(tool, "items", nil, nil), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
-						return !runtime.EqStr(key, "return")
+						return !jinja2.EqStr(key, "return")
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
-						if runtime.IsString(val) {
+						if jinja2.IsString(val) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
 							w.WriteStr(key)
@@ -159,7 +159,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
-			if (i == len(items)-1) && runtime.IsDefined(systemMessage) {
+			if (i == len(items)-1) && jinja2.IsDefined(systemMessage) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
 				w.WriteString("[INST]")
 				w.WriteStr(systemMessage)
@@ -173,23 +173,23 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 				w.WriteStr(message.ItemStr("content"))
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.IsDefined(message.Attr("tool_calls")) && !runtime.IsNone(message.Attr("tool_calls")) {
+		} else if jinja2.IsDefined(message.Attr("tool_calls")) && !jinja2.IsNone(message.Attr("tool_calls")) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
-			items := runtime.Iterate(w, message.Attr("tool_calls"))
+			items := jinja2.Iterate(w, message.Attr("tool_calls"))
 			for i := range items {
 				toolCall := items[i]
-				var out runtime.Value
+				var out jinja2.Value
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
+				out = jinja2.FilterTojson(toolCall.Attr("function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
-				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
+				w.Write(out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
 				toolCallId := toolCall.Attr("id")
-				if !runtime.IsDefined(toolCallId) || runtime.Ne(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+				if !jinja2.IsDefined(toolCallId) || jinja2.Ne(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
 				w.WriteString(", \"id\": \"")
@@ -205,15 +205,15 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
 			w.WriteAdd(message.ItemStr("content"), eosToken)
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
 			messageContent := message.Attr("content")
-			if runtime.IsDefined(messageContent) && runtime.IsDefined(messageContent.Attr("content")) {
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(messageContent.Attr("content")) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
 				content = messageContent.Attr("content")
 			} else {
@@ -223,13 +223,13 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS]{\"content\": ")
-			w.WriteStr(runtime.FilterString(content))
+			w.WriteStr(jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
 			messageToolCallId := message.Attr("tool_call_id")
-			if !runtime.IsDefined(messageToolCallId) || runtime.Ne(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
+			if !jinja2.IsDefined(messageToolCallId) || jinja2.Ne(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				w.Write(runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
@@ -238,7 +238,7 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.Write(runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -246,98 +246,98 @@ func renderMistralaiMistralNemoInstruct2407(w *runtime.Writer, in *runtime.Input
 // renderMistralaiMistralNemoInstruct2407Llama renders mistralai-Mistral-Nemo-Instruct-2407.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralaiMistralNemoInstruct2407 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	eosTokenInput := in.Lookup("eos_token")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
-	var userMessages runtime.Value
-	var ns runtime.Value
+	var userMessages jinja2.Value
+	var ns jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4:5 {%- else %}
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
-		tools = runtime.None()
+		tools = jinja2.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
+	userMessages = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
-	ns = runtime.NewNamespace(in, nil, nil)
+	ns = jinja2.NewNamespace(in, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
-	runtime.LlamaCheckNamespace(ns)
+	jinja2.LlamaCheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
-	runtime.LlamaSetAttr(ns, "index", runtime.Int(0))
+	jinja2.LlamaSetAttr(ns, "index", jinja2.Int(0))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		messageRole := runtime.LlamaAttr(message, "role")
-		if !((runtime.EqStr(messageRole, "tool") || runtime.EqStr(messageRole, "tool_results")) || (runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "tool_calls"), nil, nil))) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "tool_calls"), nil, nil))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.LlamaAttr(ns, "index"), runtime.Int(2)), runtime.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(jinja2.LlamaAttr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
-			runtime.LlamaSetAttr(ns, "index", runtime.LlamaAdd(runtime.LlamaAttr(ns, "index"), runtime.Int(1)))
+			jinja2.LlamaSetAttr(ns, "index", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "index"), jinja2.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
 	eosToken := eosTokenInput
-	var content runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	var content jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.Eq(message, jinja2.LlamaItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
-					tool = runtime.LlamaAttr(tool, "function")
+					tool = jinja2.LlamaAttr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
-						return !runtime.EqStr(key, "return")
+						return !jinja2.EqStr(key, "return")
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
-						if runtime.LlamaCallTest("string", val, nil, nil) {
+						if jinja2.LlamaCallTest("string", val, nil, nil) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": \""), val, runtime.Str("\"")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.LlamaCallFilter("tojson", val, nil, nil)))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": ")), jinja2.LlamaCallFilter("tojson", val, nil, nil)))
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -356,80 +356,80 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *runtime.Writer, in *runtime.
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
-			if (i == len(items)-1) && runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+			if (i == len(items)-1) && jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("[INST]"), systemMessage, runtime.Str("\n\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("[INST]"), systemMessage, jinja2.Str("\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), runtime.LlamaItemStr(message, "content")), runtime.Str("[/INST]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
 			}
-		} else if runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
+		} else if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
-			var out runtime.Value
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls")))
+			var out jinja2.Value
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "function"), nil, nil)
+				out = jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
-				runtime.LlamaWrite(w, runtime.LlamaSlice(out, runtime.Missing(), runtime.Int(-1), runtime.Missing()))
+				jinja2.LlamaWrite(w, jinja2.LlamaSlice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				toolCallId := runtime.LlamaAttr(toolCall, "id")
-				if !runtime.LlamaCallTest("defined", toolCallId, nil, nil) || runtime.Ne(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
+				toolCallId := jinja2.LlamaAttr(toolCall, "id")
+				if !jinja2.LlamaCallTest("defined", toolCallId, nil, nil) || jinja2.Ne(jinja2.LlamaCallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaAttr(toolCall, "id")), runtime.Str("\"}")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaAttr(toolCall, "id")), jinja2.Str("\"}")))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), eosToken))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), eosToken))
 				}
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), eosToken))
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), eosToken))
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(messageContent, "content"), nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(messageContent, "content"), nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = runtime.LlamaAttr(messageContent, "content")
+				content = jinja2.LlamaAttr(messageContent, "content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
 				content = messageContent
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]{\"content\": "), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str(", ")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]{\"content\": "), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str(", ")))
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if !runtime.LlamaCallTest("defined", messageToolCallId, nil, nil) || runtime.Ne(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
+			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
+			if !jinja2.LlamaCallTest("defined", messageToolCallId, nil, nil) || jinja2.Ne(jinja2.LlamaCallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"call_id\": \""), messageToolCallId), runtime.Str("\"}[/TOOL_RESULTS]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\"call_id\": \""), messageToolCallId), jinja2.Str("\"}[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
 
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMistralNemoInstruct2407 = []runtime.Span{
+var spansMistralaiMistralNemoInstruct2407 = []jinja2.Span{
 	{From: 57, To: 67, Line: 1, Col: 1, Construct: "if"},
 	{From: 60, To: 60, Line: 2, Col: 5, Construct: "set"},
 	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},

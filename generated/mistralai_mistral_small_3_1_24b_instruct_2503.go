@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MistralaiMistralSmall3124BInstruct2503 is the chat template llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
-var MistralaiMistralSmall3124BInstruct2503 = &runtime.Template{
+var MistralaiMistralSmall3124BInstruct2503 = &jinja2.Template{
 	Aliases: []string{"d910f59b1e9f332daca728235df126a4b118f8bac42119a3a49f33241177964b", "c7f09ec50cad59defe5e99a449ec012015ff27bf131f57eb9fe0131e5b182054"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,43 +41,43 @@ var MistralaiMistralSmall3124BInstruct2503 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMistralaiMistralSmall3124BInstruct2503 renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
-func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime.Input) {
+func renderMistralaiMistralSmall3124BInstruct2503(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var today runtime.Value
-	var defaultSystemMessage runtime.Value
+	var today jinja2.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopMessages runtime.Value
+	var systemMessage jinja2.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
-	var parallelToolPrompt runtime.Value
-	var userMessages runtime.Value
-	var filteredMessages runtime.Value
+	var parallelToolPrompt jinja2.Value
+	var userMessages jinja2.Value
+	var filteredMessages jinja2.Value
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = runtime.Sum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
+	defaultSystemMessage = jinja2.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
 	w.Write(bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
-		if runtime.IsString(messages0Content) {
+		if jinja2.IsString(messages0Content) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+			loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 		}
 	} else {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
@@ -87,17 +87,17 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19:5 {%- set tools = none %}
-		tools = runtime.None()
-	} else if !runtime.IsNone(tools) {
+		tools = jinja2.None()
+	} else if !jinja2.IsNone(tools) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
-		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
+		parallelToolPrompt = jinja2.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
-		if runtime.IsDefined(systemMessage) {
+		if jinja2.IsDefined(systemMessage) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
-			systemMessage = runtime.Sum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
+			systemMessage = jinja2.Sum(parallelToolPrompt, jinja2.Str("\n\n"), systemMessage)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25:9 {%- set system_message = parallel_tool_prompt %}
@@ -109,59 +109,59 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 	w.WriteStr(systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.FilterList(runtime.FilterSelectattr(loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))
+	userMessages = jinja2.FilterList(jinja2.FilterSelectattr(loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
-	filteredMessages = runtime.NewList()
+	filteredMessages = jinja2.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
+	for _, message := range jinja2.Iterate(w, loopMessages) {
 		filteredMessages2 := filteredMessages
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !runtime.InStrs(message.ItemStr("role"), "tool", "tool_results") && !runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		if !jinja2.InStrs(message.ItemStr("role"), "tool", "tool_results") && !jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
-			filteredMessages2 = runtime.Add(filteredMessages2, runtime.NewList(message))
+			filteredMessages2 = jinja2.Add(filteredMessages2, jinja2.NewList(message))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}
-	items := runtime.Iterate(w, filteredMessages)
+	items := jinja2.Iterate(w, filteredMessages)
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if runtime.Ne(runtime.Bool(runtime.EqStr(message.ItemStr("role"), "user")), runtime.Bool(runtime.Eq(runtime.Mod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(message.ItemStr("role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			w.Write(runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
-		var toolCalls runtime.Value
+	for _, message := range jinja2.Iterate(w, loopMessages) {
+		var toolCalls jinja2.Value
 		eosToken := eosTokenInput
-		var content runtime.Value
+		var content jinja2.Value
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.IsNone(tools) && runtime.Eq(message, userMessages.ItemInt(-1)) {
+			if !jinja2.IsNone(tools) && jinja2.Eq(message, userMessages.ItemInt(-1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
-				items := runtime.Iterate(w, tools)
+				items := jinja2.Iterate(w, tools)
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
 					tool = tool.Attr("function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.CallMethod(tool, "items", nil, nil), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.CallMethod(tool, "items", nil, nil), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
-						return !runtime.EqStr(key, "return")
+						return !jinja2.EqStr(key, "return")
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
-						if runtime.IsString(val) {
+						if jinja2.IsString(val) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
 							w.WriteString("\"")
 							w.WriteStr(key)
@@ -194,7 +194,7 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
 				w.WriteStr(messageContent)
@@ -203,28 +203,28 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, messageContent) {
+				for _, block := range jinja2.Iterate(w, messageContent) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
-					if runtime.EqStr(blockType, "text") {
+					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
 						w.Write(block.ItemStr("text"))
-					} else if runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
+					} else if jinja2.EqStr(blockType, "image") || jinja2.EqStr(blockType, "image_url") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(messageRole, "tool_calls") || runtime.IsDefined(message.Attr("tool_calls")) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.IsDefined(message.Attr("tool_calls")) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
 			messageToolCalls := message.Attr("tool_calls")
-			if runtime.IsDefined(messageToolCalls) {
+			if jinja2.IsDefined(messageToolCalls) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
@@ -234,23 +234,23 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
-			items := runtime.Iterate(w, toolCalls)
+			items := jinja2.Iterate(w, toolCalls)
 			for i := range items {
 				toolCall := items[i]
-				var out runtime.Value
+				var out jinja2.Value
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = runtime.FilterTojson(toolCall.Attr("function"), nil, nil)
+				out = jinja2.FilterTojson(toolCall.Attr("function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
-				w.Write(out.Slice(runtime.None(), runtime.Int(-1), runtime.None()))
+				w.Write(out.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
 				toolCallId := toolCall.Attr("id")
-				if !runtime.IsDefined(toolCallId) || runtime.Lt(runtime.FilterLength(toolCallId), runtime.Int(9)) {
+				if !jinja2.IsDefined(toolCallId) || jinja2.Lt(jinja2.FilterLength(toolCallId), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
 				w.WriteString(", \"id\": \"")
-				w.WriteStr(toolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
+				w.WriteStr(toolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
 				w.WriteString("\"}")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -262,11 +262,11 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 					w.WriteStr(eosToken)
 				}
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
 			message3Content := message.ItemStr("content")
-			if runtime.IsString(message3Content) {
+			if jinja2.IsString(message3Content) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
 				w.WriteAdd(message3Content, eosToken)
 			} else {
@@ -274,11 +274,11 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
 				w.WriteAdd(message3Content.ItemInt(0).ItemStr("text"), eosToken)
 			}
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
 			message3Content := message.Attr("content")
-			if runtime.IsDefined(message3Content) && runtime.IsDefined(message3Content.Attr("content")) {
+			if jinja2.IsDefined(message3Content) && jinja2.IsDefined(message3Content.Attr("content")) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
 				content = message3Content.Attr("content")
 			} else {
@@ -288,22 +288,22 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
 			w.WriteString("[TOOL_RESULTS] {\"content\": ")
-			w.WriteStr(runtime.FilterString(content))
+			w.WriteStr(jinja2.FilterString(content))
 			w.WriteString(", ")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
 			messageToolCallId := message.Attr("tool_call_id")
-			if !runtime.IsDefined(messageToolCallId) || runtime.Lt(runtime.FilterLength(messageToolCallId), runtime.Int(9)) {
+			if !jinja2.IsDefined(messageToolCallId) || jinja2.Lt(jinja2.FilterLength(messageToolCallId), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
 			w.WriteString("\"call_id\": \"")
-			w.WriteStr(messageToolCallId.Slice(runtime.Int(-9), runtime.None(), runtime.None()))
+			w.WriteStr(messageToolCallId.Slice(jinja2.Int(-9), jinja2.None(), jinja2.None()))
 			w.WriteString("\"}[/TOOL_RESULTS]")
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			w.Write(runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -311,40 +311,40 @@ func renderMistralaiMistralSmall3124BInstruct2503(w *runtime.Writer, in *runtime
 // renderMistralaiMistralSmall3124BInstruct2503Llama renders mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMistralaiMistralSmall3124BInstruct2503 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var today runtime.Value
-	var defaultSystemMessage runtime.Value
+	var today jinja2.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopMessages runtime.Value
+	var systemMessage jinja2.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
-	var parallelToolPrompt runtime.Value
-	var userMessages runtime.Value
-	var filteredMessages runtime.Value
+	var parallelToolPrompt jinja2.Value
+	var userMessages jinja2.Value
+	var filteredMessages jinja2.Value
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
-	today = runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)
+	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = runtime.LlamaSum(runtime.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, runtime.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
+	defaultSystemMessage = jinja2.LlamaSum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
-		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := jinja2.LlamaItemStr(messages0, "content")
+		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text")
+			systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 	} else {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
@@ -354,17 +354,17 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19:5 {%- set tools = none %}
-		tools = runtime.None()
-	} else if !runtime.LlamaCallTest("none", tools, nil, nil) {
+		tools = jinja2.None()
+	} else if !jinja2.LlamaCallTest("none", tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
-		parallelToolPrompt = runtime.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
+		parallelToolPrompt = jinja2.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
-		if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+		if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
-			systemMessage = runtime.LlamaSum(parallelToolPrompt, runtime.Str("\n\n"), systemMessage)
+			systemMessage = jinja2.LlamaSum(parallelToolPrompt, jinja2.Str("\n\n"), systemMessage)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25:9 {%- set system_message = parallel_tool_prompt %}
@@ -372,67 +372,67 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]")))
+	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", loopMessages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil)
+	userMessages = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
-	filteredMessages = runtime.NewList()
+	filteredMessages = jinja2.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
 	filteredMessages2 := filteredMessages
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !runtime.LlamaInStrs(runtime.LlamaItemStr(message, "role"), "tool", "tool_results") && !runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if !jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "tool", "tool_results") && !jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
-			filteredMessages2 = runtime.LlamaAdd(filteredMessages2, runtime.NewList(message))
+			filteredMessages2 = jinja2.LlamaAdd(filteredMessages2, jinja2.NewList(message))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(filteredMessages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(filteredMessages))
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if runtime.Ne(runtime.Bool(runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user")), runtime.Bool(runtime.Eq(runtime.LlamaMod(runtime.Int(int64(i)), runtime.Int(2)), runtime.Int(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
-	var toolCalls runtime.Value
+	var toolCalls jinja2.Value
 	eosToken := eosTokenInput
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.Eq(message, runtime.LlamaItemInt(userMessages, -1)) {
+			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.Eq(message, jinja2.LlamaItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
-					tool = runtime.LlamaAttr(tool, "function")
+					tool = jinja2.LlamaAttr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
-					var loop runtime.Loop
-					for loop.Start(w, runtime.LlamaIterable(runtime.LlamaCallMethod(tool, "items", nil, nil)), func(item runtime.Value) bool {
-						vals := runtime.Unpack(item, 2)
+					var loop jinja2.Loop
+					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
-						return !runtime.EqStr(key, "return")
+						return !jinja2.EqStr(key, "return")
 					}); loop.Next(); {
-						vals := runtime.Unpack(loop.Item(), 2)
+						vals := jinja2.Unpack(loop.Item(), 2)
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
-						if runtime.LlamaCallTest("string", val, nil, nil) {
+						if jinja2.LlamaCallTest("string", val, nil, nil) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": \""), val, runtime.Str("\"")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("\""), key, runtime.Str("\": ")), runtime.LlamaCallFilter("tojson", val, nil, nil)))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": ")), jinja2.LlamaCallFilter("tojson", val, nil, nil)))
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -451,115 +451,115 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *runtime.Writer, in *ru
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
-					blockType := runtime.LlamaItemStr(block, "type")
-					if runtime.EqStr(blockType, "text") {
+					blockType := jinja2.LlamaItemStr(block, "type")
+					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "text"))
-					} else if runtime.EqStr(blockType, "image") || runtime.EqStr(blockType, "image_url") {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+					} else if jinja2.EqStr(blockType, "image") || jinja2.EqStr(blockType, "image_url") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(messageRole, "tool_calls") || runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) {
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = runtime.LlamaAttr(message, "content")
+				toolCalls = jinja2.LlamaAttr(message, "content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
-			var out runtime.Value
-			items := runtime.Iterate(w, runtime.LlamaIterable(toolCalls))
+			var out jinja2.Value
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "function"), nil, nil)
+				out = jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
-				runtime.LlamaWrite(w, runtime.LlamaSlice(out, runtime.Missing(), runtime.Int(-1), runtime.Missing()))
+				jinja2.LlamaWrite(w, jinja2.LlamaSlice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				toolCallId := runtime.LlamaAttr(toolCall, "id")
-				if !runtime.LlamaCallTest("defined", toolCallId, nil, nil) || runtime.LlamaLt(runtime.LlamaCallFilter("length", toolCallId, nil, nil), runtime.Int(9)) {
+				toolCallId := jinja2.LlamaAttr(toolCall, "id")
+				if !jinja2.LlamaCallTest("defined", toolCallId, nil, nil) || jinja2.LlamaLt(jinja2.LlamaCallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaSlice(runtime.LlamaAttr(toolCall, "id"), runtime.Int(-9), runtime.Missing(), runtime.Missing())), runtime.Str("\"}")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaSlice(jinja2.LlamaAttr(toolCall, "id"), jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}")))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("]"), eosToken))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), eosToken))
 				}
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
-			message3Content := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", message3Content, nil, nil) {
+			message3Content := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", message3Content, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(message3Content, eosToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(message3Content, eosToken))
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(runtime.LlamaItemInt(message3Content, 0), "text"), eosToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(jinja2.LlamaItemInt(message3Content, 0), "text"), eosToken))
 			}
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("defined", message3Content, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message3Content, "content"), nil, nil) {
+			message3Content := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("defined", message3Content, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message3Content, "content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = runtime.LlamaAttr(message3Content, "content")
+				content = jinja2.LlamaAttr(message3Content, "content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
 				content = message3Content
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS] {\"content\": "), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str(", ")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS] {\"content\": "), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str(", ")))
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			if !runtime.LlamaCallTest("defined", messageToolCallId, nil, nil) || runtime.LlamaLt(runtime.LlamaCallFilter("length", messageToolCallId, nil, nil), runtime.Int(9)) {
+			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
+			if !jinja2.LlamaCallTest("defined", messageToolCallId, nil, nil) || jinja2.LlamaLt(jinja2.LlamaCallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"call_id\": \""), runtime.LlamaSlice(messageToolCallId, runtime.Int(-9), runtime.Missing(), runtime.Missing())), runtime.Str("\"}[/TOOL_RESULTS]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\"call_id\": \""), jinja2.LlamaSlice(messageToolCallId, jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
 
 // spansMistralaiMistralSmall3124BInstruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMistralaiMistralSmall3124BInstruct2503 = []runtime.Span{
+var spansMistralaiMistralSmall3124BInstruct2503 = []jinja2.Span{
 	{From: 60, To: 60, Line: 1, Col: 1, Construct: "set"},
 	{From: 62, To: 62, Line: 2, Col: 1, Construct: "set"},
 	{From: 64, To: 64, Line: 4, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Monarch is the chat template builtin/monarch.jinja.
-var Monarch = &runtime.Template{
+var Monarch = &jinja2.Template{
 	Aliases: []string{"c80661a074257a9f92426885388d6c647dde959265cafe0089215729b61d117d", "474a3a52daabdb886637568013c668932273f949b1589da53a6792c6af1e9f7a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var Monarch = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMonarch renders monarch.jinja.
-func renderMonarch(w *runtime.Writer, in *runtime.Input) {
+func renderMonarch(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// monarch.jinja:10:1 {%- if not loop.first %}
@@ -55,7 +55,7 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		w.WriteAdd(message.ItemStr("role"), runtime.Str("\n"), message.ItemStr("content"), runtime.Str("</s>\n"))
+		w.WriteAdd(message.ItemStr("role"), jinja2.Str("\n"), message.ItemStr("content"), jinja2.Str("</s>\n"))
 	}
 	w.WriteString("<s>assistant\n")
 }
@@ -63,10 +63,10 @@ func renderMonarch(w *runtime.Writer, in *runtime.Input) {
 // renderMonarchLlama renders monarch.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMonarch with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMonarchLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// monarch.jinja:10:1 {%- if not loop.first %}
@@ -74,14 +74,14 @@ func renderMonarchLlama(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaItemStr(message, "role"), runtime.Str("\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "role"), jinja2.Str("\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>\n")))
 	}
 	w.WriteString("<s>assistant\n")
 }
 
 // spansMonarch is the position table of monarch.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMonarch = []runtime.Span{
+var spansMonarch = []jinja2.Span{
 	{From: 50, To: 60, Line: 9, Col: 1, Construct: "for"},
 	{From: 54, To: 56, Line: 10, Col: 1, Construct: "if"},
 	{From: 58, To: 58, Line: 13, Col: 1, Construct: "{{ }}"},

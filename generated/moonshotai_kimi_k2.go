@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MoonshotaiKimiK2 is the chat template llama.cpp/moonshotai-Kimi-K2.jinja.
-var MoonshotaiKimiK2 = &runtime.Template{
+var MoonshotaiKimiK2 = &jinja2.Template{
 	Aliases: []string{"531d7143b66435139980bbcb873a19178edc11e700c13cf67a938c86d32c2682", "aab20feb9bc6881f941ea649356130ffbc4943b3c2577c0991e1fba90de5a0fc"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var MoonshotaiKimiK2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMoonshotaiKimiK2 renders moonshotai-Kimi-K2.jinja.
-func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
+func renderMoonshotaiKimiK2(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -56,29 +56,29 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+		if (i == 0) && !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// moonshotai-Kimi-K2.jinja:10:7 {%- elif message['role'] == 'user' -%}
 			w.WriteString("<|im_user|>user<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2.jinja:12:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>assistant<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2.jinja:14:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		if runtime.EqStr(messageRole, "assistant") && runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messageRole, "assistant") && jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
 			messageContent := message.ItemStr("content")
 			if messageContent.Truthy() {
@@ -87,16 +87,16 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
-			items := runtime.Iterate(w, message.ItemStr("tool_calls"))
+			items := jinja2.Iterate(w, message.ItemStr("tool_calls"))
 			for i := range items {
 				toolCall := items[i]
-				var funcName runtime.Value
-				var formattedId runtime.Value
+				var funcName jinja2.Value
+				var formattedId jinja2.Value
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
 				toolCallFunction := toolCall.ItemStr("function")
 				funcName = toolCallFunction.ItemStr("name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = runtime.Add(runtime.Sum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.FilterString(runtime.Int(int64(i))))
+				formattedId = jinja2.Add(jinja2.Sum(jinja2.Str("functions."), funcName, jinja2.Str(":")), jinja2.FilterString(jinja2.Int(int64(i))))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
 				w.Write(formattedId)
@@ -106,7 +106,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
@@ -114,16 +114,16 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if runtime.IsString(message.ItemStr("content")) {
+		} else if jinja2.IsString(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
 			w.Write(message.ItemStr("content"))
-		} else if !runtime.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
-			for _, content := range runtime.Iterate(w, message.ItemStr("content")) {
+			for _, content := range jinja2.Iterate(w, message.ItemStr("content")) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
@@ -143,7 +143,7 @@ func renderMoonshotaiKimiK2(w *runtime.Writer, in *runtime.Input) {
 // renderMoonshotaiKimiK2Llama renders moonshotai-Kimi-K2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMoonshotaiKimiK2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -151,83 +151,83 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// moonshotai-Kimi-K2.jinja:10:7 {%- elif message['role'] == 'user' -%}
 			w.WriteString("<|im_user|>user<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2.jinja:12:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>assistant<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2.jinja:14:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		messageRole2 := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole2, "assistant") && runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		messageRole2 := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole2, "assistant") && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
-			messageContent := runtime.LlamaItemStr(message, "content")
+			messageContent := jinja2.LlamaItemStr(message, "content")
 			if messageContent.Truthy() {
 				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
-			var funcName runtime.Value
-			var formattedId runtime.Value
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
+			var funcName jinja2.Value
+			var formattedId jinja2.Value
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
-				funcName = runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "name")
+				funcName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("functions."), funcName, runtime.Str(":")), runtime.LlamaCallFilter("string", runtime.Int(int64(i)), nil, nil))
+				formattedId = jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("functions."), funcName, jinja2.Str(":")), jinja2.LlamaCallFilter("string", jinja2.Int(int64(i)), nil, nil))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
-				runtime.LlamaWrite(w, formattedId)
+				jinja2.LlamaWrite(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(runtime.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil))
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
-		} else if runtime.EqStr(messageRole2, "tool") {
+		} else if jinja2.EqStr(messageRole2, "tool") {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "tool_call_id"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "tool_call_id"))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
-		} else if runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "content"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
+		} else if jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
-		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
+		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
-			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "content"))) {
+			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "content"))) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
 					// moonshotai-Kimi-K2.jinja:35:9 {{ content['text'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
 				}
 			}
 		}
@@ -241,7 +241,7 @@ func renderMoonshotaiKimiK2Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMoonshotaiKimiK2 = []runtime.Span{
+var spansMoonshotaiKimiK2 = []jinja2.Span{
 	{From: 52, To: 57, Line: 1, Col: 1, Construct: "if"},
 	{From: 55, To: 56, Line: 2, Col: 41, Construct: "{{ }}"},
 	{From: 59, To: 136, Line: 4, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MoonshotaiKimiK2Thinking is the chat template llama.cpp/moonshotai-Kimi-K2-Thinking.jinja.
-var MoonshotaiKimiK2Thinking = &runtime.Template{
+var MoonshotaiKimiK2Thinking = &jinja2.Template{
 	Aliases: []string{"481d257748e365b654b006a0ab7b929e9be9eb64114412b5419c7e946c0c394c", "f1838522f489f10c9196540a7e995578511168f9d6d7ce8a373909446c35d643"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,31 +41,31 @@ var MoonshotaiKimiK2Thinking = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMoonshotaiKimiK2Thinking renders moonshotai-Kimi-K2-Thinking.jinja.
-func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
+func renderMoonshotaiKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
-	var histMsgs runtime.Value
-	var suffixMsgs runtime.Value
+	var histMsgs jinja2.Value
+	var suffixMsgs jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var c runtime.Value
+	renderContent := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var c jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.MethodGet(msg, runtime.Str("content"))
+		c = jinja2.MethodGet(msg, jinja2.Str("content"))
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if runtime.IsString(c) {
+		if jinja2.IsString(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
 			w.Write(c)
-		} else if !runtime.IsNone(c) {
+		} else if !jinja2.IsNone(c) {
 			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range runtime.Iterate(w, c) {
+			for _, content := range jinja2.Iterate(w, c) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(content.ItemStr("type"), "image") || runtime.In(runtime.Str("image"), content)) || runtime.In(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(content.ItemStr("type"), "image") || jinja2.In(jinja2.Str("image"), content)) || jinja2.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
@@ -76,21 +76,21 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var roleName runtime.Value
+	setRoles := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.MethodGet(message, runtime.Str("name")), func() runtime.Value {
+		roleName = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("name")), func() jinja2.Value {
 			return message.ItemStr("role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
 			w.Write(roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
@@ -105,12 +105,12 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderToolcalls := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
-		for _, toolCall := range runtime.Iterate(w, message.ItemStr("tool_calls")) {
-			var formattedId runtime.Value
+		for _, toolCall := range jinja2.Iterate(w, message.ItemStr("tool_calls")) {
+			var formattedId jinja2.Value
 			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
 			formattedId = toolCall.ItemStr("id")
 			w.WriteString("<|tool_call_begin|>")
@@ -120,7 +120,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
 			toolCallFunction := toolCall.ItemStr("function")
 			toolCallFunctionArguments := toolCallFunction.ItemStr("arguments")
-			if runtime.IsString(toolCallFunctionArguments) {
+			if jinja2.IsString(toolCallFunctionArguments) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
 				w.Write(toolCallFunctionArguments)
 			} else {
@@ -133,20 +133,20 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
+	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range runtime.Iterate(w, runtime.Range(in, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1))) {
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !runtime.MethodGet(messages.Item(idx), runtime.Str("tool_calls")).Truthy() {
+		if jinja2.EqStr(messages.Item(idx).ItemStr("role"), "assistant") && !jinja2.MethodGet(messages.Item(idx), jinja2.Str("tool_calls")).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			break
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = messages.Slice(runtime.None(), runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None())
+	histMsgs = messages.Slice(jinja2.None(), jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.None())
 	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = messages.Slice(runtime.Add(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.None(), runtime.None())
+	suffixMsgs = messages.Slice(jinja2.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.None(), jinja2.None())
 	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
@@ -155,26 +155,26 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
+	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
-	for _, message := range runtime.Iterate(w, histMsgs) {
-		var toolCallId runtime.Value
+	for _, message := range jinja2.Iterate(w, histMsgs) {
+		var toolCallId jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
 		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
 			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId = message.Attr("tool_call_id")
@@ -184,7 +184,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !runtime.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
 			renderContent(message)
@@ -192,16 +192,16 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
-	for _, message := range runtime.Iterate(w, suffixMsgs) {
-		var rc runtime.Value
-		var toolCallId runtime.Value
+	for _, message := range jinja2.Iterate(w, suffixMsgs) {
+		var rc jinja2.Value
+		var toolCallId jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
 		setRoles(message)
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.MethodGetDefault(message, runtime.Str("reasoning_content"), runtime.Str(""))
+			rc = jinja2.MethodGetDefault(message, jinja2.Str("reasoning_content"), jinja2.Str(""))
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
 			w.Write(rc)
@@ -209,11 +209,11 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
 			renderContent(message)
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
 				renderToolcalls(message)
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
 			toolCallId = message.Attr("tool_call_id")
@@ -223,7 +223,7 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
 			renderContent(message)
-		} else if !runtime.IsNone(message.ItemStr("content")) {
+		} else if !jinja2.IsNone(message.ItemStr("content")) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
 			renderContent(message)
@@ -239,101 +239,101 @@ func renderMoonshotaiKimiK2Thinking(w *runtime.Writer, in *runtime.Input) {
 // renderMoonshotaiKimiK2ThinkingLlama renders moonshotai-Kimi-K2-Thinking.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMoonshotaiKimiK2Thinking with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
-	var histMsgs runtime.Value
-	var suffixMsgs runtime.Value
+	var histMsgs jinja2.Value
+	var suffixMsgs jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// moonshotai-Kimi-K2-Thinking.jinja:1:1 {%- macro render_content(msg) -%}
-	renderContent := func(msg runtime.Value) {
-		msg = runtime.Param(msg, "msg")
-		var c runtime.Value
+	renderContent := func(msg jinja2.Value) {
+		msg = jinja2.Param(msg, "msg")
+		var c jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content")}, nil)
+		c = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if runtime.LlamaCallTest("string", c, nil, nil) {
+		if jinja2.LlamaCallTest("string", c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			runtime.LlamaWrite(w, c)
-		} else if !runtime.LlamaCallTest("none", c, nil, nil) {
+			jinja2.LlamaWrite(w, c)
+		} else if !jinja2.LlamaCallTest("none", c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range runtime.Iterate(w, runtime.LlamaIterable(c)) {
+			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(c)) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (runtime.EqStr(runtime.LlamaItemStr(content, "type"), "image") || runtime.LlamaIn(runtime.Str("image"), content)) || runtime.LlamaIn(runtime.Str("image_url"), content) {
+				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
 					// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
 				}
 			}
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:16:1 {% macro set_roles(message) -%}
-	setRoles := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var roleName runtime.Value
+	setRoles := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil), func() runtime.Value {
-			return runtime.LlamaItemStr(message, "role")
+		roleName = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+			return jinja2.LlamaItemStr(message, "role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			runtime.LlamaWrite(w, roleName)
+			jinja2.LlamaWrite(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:28:1 {%- macro render_toolcalls(message) -%}
-	renderToolcalls := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
+	renderToolcalls := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
-		var formattedId runtime.Value
-		for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls"))) {
+		var formattedId jinja2.Value
+		for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
 			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
-			formattedId = runtime.LlamaItemStr(toolCall, "id")
+			formattedId = jinja2.LlamaItemStr(toolCall, "id")
 			w.WriteString("<|tool_call_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
-			runtime.LlamaWrite(w, formattedId)
+			jinja2.LlamaWrite(w, formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-			toolCallFunctionArguments := runtime.LlamaItemStr(toolCallFunction, "arguments")
-			if runtime.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
+			toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
+			toolCallFunctionArguments := jinja2.LlamaItemStr(toolCallFunction, "arguments")
+			if jinja2.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
-				runtime.LlamaWrite(w, toolCallFunctionArguments)
+				jinja2.LlamaWrite(w, toolCallFunctionArguments)
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
 		w.WriteString("<|tool_calls_section_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
-	nsLastNonToolCallAssistantMsg := runtime.Int(-1)
+	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(-1), runtime.Int(-1)))) {
+	for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItem(messages, idx), "role"), "assistant") && !runtime.LlamaCallMethod(runtime.LlamaItem(messages, idx), "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, idx), "role"), "assistant") && !jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			w.Drop(mark)
@@ -341,107 +341,107 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = runtime.LlamaSlice(messages, runtime.Missing(), runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.Missing())
+	histMsgs = jinja2.LlamaSlice(messages, jinja2.Missing(), jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = runtime.LlamaSlice(messages, runtime.LlamaAdd(nsLastNonToolCallAssistantMsg, runtime.Int(1)), runtime.Missing(), runtime.Missing())
+	suffixMsgs = jinja2.LlamaSlice(messages, jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tools, nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
-	var toolCallId runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(histMsgs)) {
+	var toolCallId jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(histMsgs)) {
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = runtime.LlamaAttr(message, "tool_call_id")
+			toolCallId = jinja2.LlamaAttr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId)
+			jinja2.LlamaWrite(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
-	var rc runtime.Value
-	var toolCallId2 runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(suffixMsgs)) {
+	var rc jinja2.Value
+	var toolCallId2 jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(suffixMsgs)) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content"), runtime.Str("")}, nil)
+			rc = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
-			runtime.LlamaWrite(w, rc)
+			jinja2.LlamaWrite(w, rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId2 = runtime.LlamaAttr(message, "tool_call_id")
+			toolCallId2 = jinja2.LlamaAttr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
-			runtime.LlamaWrite(w, toolCallId2)
+			jinja2.LlamaWrite(w, toolCallId2)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -455,7 +455,7 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMoonshotaiKimiK2Thinking = []runtime.Span{
+var spansMoonshotaiKimiK2Thinking = []jinja2.Span{
 	{From: 54, To: 77, Line: 1, Col: 1, Construct: "macro"},
 	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
 	{From: 60, To: 76, Line: 3, Col: 5, Construct: "if"},

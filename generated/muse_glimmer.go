@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // MuseGlimmer is the chat template llama.cpp/muse-glimmer.jinja.
-var MuseGlimmer = &runtime.Template{
+var MuseGlimmer = &jinja2.Template{
 	Aliases: []string{"bc265da018fe3519afaf21e57667385436cd0aa87b79c3dd425945ee32c21cc4", "6cd0e94d9b489fdb9a000743791f20e7e52b62c1e5cbb66fcc91c6716595223a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,38 +41,38 @@ var MuseGlimmer = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMuseGlimmer renders muse-glimmer.jinja.
-func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
+func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
 	reasoningStrengthInput := in.Lookup("reasoning_strength")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	knowledgeCutoff := in.Lookup("knowledge_cutoff")
-	var kc runtime.Value
+	var kc jinja2.Value
 	currentDate := in.Lookup("current_date")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
-	renderContent := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	renderContent := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
 			w.Write(content)
-		} else if !runtime.IsNone(content) {
+		} else if !jinja2.IsNone(content) {
 			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15:9 {%- for part in content -%}
-			for _, part := range runtime.Iterate(w, content) {
+			for _, part := range jinja2.Iterate(w, content) {
 				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
 				partType := part.ItemStr("type")
-				if runtime.EqStr(partType, "image") {
+				if jinja2.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
-				} else if runtime.EqStr(partType, "video") {
+				} else if jinja2.EqStr(partType, "video") {
 					// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
 					w.WriteString("<|video|>")
-				} else if runtime.EqStr(partType, "text") {
+				} else if jinja2.EqStr(partType, "text") {
 					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
 					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
 					w.Write(part.ItemStr("text"))
@@ -81,23 +81,23 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
-	renderAtem := func(tc runtime.Value) {
-		tc = runtime.Param(tc, "tc")
-		var args runtime.Value
+	renderAtem := func(tc jinja2.Value) {
+		tc = jinja2.Param(tc, "tc")
+		var args jinja2.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
 		tcFunction := tc.Attr("function")
 		args = tcFunction.Attr("arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !runtime.IsMapping(args) {
+		if !jinja2.IsMapping(args) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			w.Write(runtime.RaiseException(in, runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
 		w.WriteString("<atem:function_calls>\n<atem:invoke name=\"")
 		w.WriteStr(tcFunction.Attr("name"))
 		w.WriteString("\">\n")
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		keys, values := runtime.DictItems(args)
+		keys, values := jinja2.DictItems(args)
 		for i := range w.Count(len(keys)) {
 			k := keys[i]
 			v := values[i]
@@ -106,7 +106,7 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(k)
 			w.WriteString("\">")
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if runtime.IsBoolean(v) {
+			if jinja2.IsBoolean(v) {
 				// muse-glimmer.jinja:35:13 {%- if v -%}
 				if v.Truthy() {
 					w.WriteString("true")
@@ -114,10 +114,10 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 					// muse-glimmer.jinja:37:17 {%- else -%}
 					w.WriteString("false")
 				}
-			} else if runtime.IsNone(v) {
+			} else if jinja2.IsNone(v) {
 				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if runtime.IsMapping(v) || (runtime.IsIterable(v) && !runtime.IsString(v)) {
+			} else if jinja2.IsMapping(v) || (jinja2.IsIterable(v) && !jinja2.IsString(v)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
 				w.WriteJSON(v, nil, nil)
@@ -131,61 +131,61 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</atem:invoke>\n</atem:function_calls>")
 	}
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
-	renderToolDefs := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
-		var nsns runtime.Value
+	renderToolDefs := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
+		var nsns jinja2.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
-		var nd runtime.Value
+		var nd jinja2.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-		nsns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
+		nsns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools) {
-			var fn runtime.Value
-			var tns runtime.Value
+		for _, tool := range jinja2.Iterate(w, tools) {
+			var fn jinja2.Value
+			var tns jinja2.Value
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := tool.Attr("function")
-			if runtime.IsDefined(toolFunction) {
+			if jinja2.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = runtime.MethodSplitSep(fn.Attr("name"), runtime.Str(".")).ItemInt(0)
+			tns = jinja2.MethodSplitSep(fn.Attr("name"), jinja2.Str(".")).ItemInt(0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if runtime.NotIn(tns, nsns.Attr("seen")) {
+			if jinja2.NotIn(tns, nsns.Attr("seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
-				runtime.CheckNamespace(nsns)
+				jinja2.CheckNamespace(nsns)
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				runtime.SetAttr(nsns, "seen", runtime.Add(nsns.Attr("seen"), runtime.NewList(tns)))
+				jinja2.SetAttr(nsns, "seen", jinja2.Add(nsns.Attr("seen"), jinja2.NewList(tns)))
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if runtime.IsDefined(toolNamespaceDescriptions) {
+		if jinja2.IsDefined(toolNamespaceDescriptions) {
 			nd = toolNamespaceDescriptions
 		} else {
-			nd = runtime.DictOf()
+			nd = jinja2.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range runtime.Iterate(w, nsns.Attr("seen")) {
+		for _, tns := range jinja2.Iterate(w, nsns.Attr("seen")) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
 			w.WriteString("{\"name\": ")
 			w.WriteJSON(tns, nil, nil)
 			w.WriteString(", \"description\": ")
-			w.WriteJSON(runtime.IfElse(runtime.In(tns, nd), func() runtime.Value {
+			w.WriteJSON(jinja2.IfElse(jinja2.In(tns, nd), func() jinja2.Value {
 				return nd.Item(tns)
-			}, func() runtime.Value {
-				return runtime.Str("")
+			}, func() jinja2.Value {
+				return jinja2.Str("")
 			}), nil, nil)
 			w.WriteString("}\n")
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
-		for _, tool := range runtime.Iterate(w, tools) {
-			var fn runtime.Value
+		for _, tool := range jinja2.Iterate(w, tools) {
+			var fn jinja2.Value
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
 			toolFunction := tool.Attr("function")
-			if runtime.IsDefined(toolFunction) {
+			if jinja2.IsDefined(toolFunction) {
 				fn = toolFunction
 			} else {
 				fn = tool
@@ -204,12 +204,12 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
 	renderReasoning := func() {
 		reasoningStrength := reasoningStrengthInput
-		var rs runtime.Value
+		var rs jinja2.Value
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if runtime.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
+		if jinja2.IsDefined(reasoningStrength) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
-			rs = runtime.Str("high")
+			rs = jinja2.Str("high")
 		}
 		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
 		w.WriteString("Reasoning strength: ")
@@ -217,49 +217,49 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
-	renderSystemMeta := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
-		var rns runtime.Value
+	renderSystemMeta := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
+		var rns jinja2.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
+		rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
-			for _, tool := range runtime.Iterate(w, tools) {
-				var fn runtime.Value
-				var tns runtime.Value
+			for _, tool := range jinja2.Iterate(w, tools) {
+				var fn jinja2.Value
+				var tns jinja2.Value
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
 				toolFunction := tool.Attr("function")
-				if runtime.IsDefined(toolFunction) {
+				if jinja2.IsDefined(toolFunction) {
 					fn = toolFunction
 				} else {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = runtime.MethodSplitSep(fn.Attr("name"), runtime.Str(".")).ItemInt(0)
+				tns = jinja2.MethodSplitSep(fn.Attr("name"), jinja2.Str(".")).ItemInt(0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if runtime.NotIn(tns, rns.Attr("nslist")) {
+				if jinja2.NotIn(tns, rns.Attr("nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
-					runtime.CheckNamespace(rns)
+					jinja2.CheckNamespace(rns)
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					runtime.SetAttr(rns, "nslist", runtime.Add(rns.Attr("nslist"), runtime.NewList(tns)))
+					jinja2.SetAttr(rns, "nslist", jinja2.Add(rns.Attr("nslist"), jinja2.NewList(tns)))
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range runtime.Iterate(w, rns.Attr("nslist")) {
+			for _, tns := range jinja2.Iterate(w, rns.Attr("nslist")) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
-				runtime.CheckNamespace(rns)
+				jinja2.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Sum(runtime.Str("\""), tns, runtime.Str(".*\"")))))
+				jinja2.SetAttr(rns, "recipients", jinja2.Add(rns.Attr("recipients"), jinja2.NewList(jinja2.Sum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
-		runtime.CheckNamespace(rns)
+		jinja2.CheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		runtime.SetAttr(rns, "recipients", runtime.Add(rns.Attr("recipients"), runtime.NewList(runtime.Str("\"user\""))))
+		jinja2.SetAttr(rns, "recipients", jinja2.Add(rns.Attr("recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
 		w.WriteString("# Valid recipients: ")
-		w.WriteStr(runtime.FilterJoin(rns.Attr("recipients"), []runtime.Value{runtime.Str(", ")}, nil))
+		w.WriteStr(jinja2.FilterJoin(rns.Attr("recipients"), []jinja2.Value{jinja2.Str(", ")}, nil))
 		w.WriteString(".")
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
@@ -267,9 +267,9 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
 	nsHasSystem := false
 	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
-	for _, m := range runtime.Iterate(w, messages) {
+	for _, m := range jinja2.Iterate(w, messages) {
 		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
-		if runtime.EqStr(m.ItemStr("role"), "system") {
+		if jinja2.EqStr(m.ItemStr("role"), "system") {
 			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
 			nsHasSystem = true
 		}
@@ -278,26 +278,26 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		if runtime.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
+		if jinja2.IsDefined(knowledgeCutoff) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
-			kc = runtime.Str("2026-01-04")
+			kc = jinja2.Str("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
 		w.WriteString("\nKnowledge cutoff: ")
 		w.WriteStr(kc)
 		w.WriteString(".")
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
-		if runtime.IsDefined(currentDate) && currentDate.Truthy() {
+		if jinja2.IsDefined(currentDate) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
 			w.WriteString("\nCurrent date: ")
 			w.WriteStr(currentDate)
 			w.WriteString(".")
-		} else if runtime.IsDefined(runtime.Globals(in, "strftime_now")) {
+		} else if jinja2.IsDefined(jinja2.Globals(in, "strftime_now")) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
 			w.WriteString("\nCurrent date: ")
-			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
+			w.WriteStr(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		w.WriteString("\n\n")
@@ -315,35 +315,35 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var role runtime.Value
-		var endToken runtime.Value
-		var sysText runtime.Value
-		var tname runtime.Value
-		var tcid runtime.Value
-		var recipient runtime.Value
-		var endTurn runtime.Value
+		var role jinja2.Value
+		var endToken jinja2.Value
+		var sysText jinja2.Value
+		var tname jinja2.Value
+		var tcid jinja2.Value
+		var recipient jinja2.Value
+		var endTurn jinja2.Value
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
 		role = message.ItemStr("role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).ItemStr("role"), role) {
-			endToken = runtime.Str("<|eom|>")
+		if !(i == len(items)-1) && jinja2.Eq(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).ItemStr("role"), role) {
+			endToken = jinja2.Str("<|eom|>")
 		} else {
-			endToken = runtime.Str("<|eot|>")
+			endToken = jinja2.Str("<|eot|>")
 		}
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
-		if runtime.EqStr(role, "system") {
+		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
-			sysText = runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(runtime.FilterReplace(w.Capture(func() {
+			sysText = jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(jinja2.FilterReplace(w.Capture(func() {
 				renderContent(message.ItemStr("content"))
-			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
+			}), []jinja2.Value{jinja2.Str("Reasoning effort"), jinja2.Str("Reasoning strength")}, nil), []jinja2.Value{jinja2.Str("Reasoning Effort"), jinja2.Str("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Str("reasoning effort"), jinja2.Str("reasoning strength")}, nil), []jinja2.Value{jinja2.Str("REASONING EFFORT"), jinja2.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
 			w.Write(sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if runtime.NotIn(runtime.Str("reasoning strength"), runtime.FilterLower(sysText)) {
+			if jinja2.NotIn(jinja2.Str("reasoning strength"), jinja2.FilterLower(sysText)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
 				renderReasoning()
@@ -358,34 +358,34 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
 			renderSystemMeta(tools)
 			w.WriteString("<|eot|>")
-		} else if runtime.EqStr(role, "user") {
+		} else if jinja2.EqStr(role, "user") {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
 			renderContent(message.ItemStr("content"))
 			w.WriteString("<|eot|>")
-		} else if runtime.EqStr(role, "tool") {
+		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = runtime.MethodGet(message, runtime.Str("name"))
+			tname = jinja2.MethodGet(message, jinja2.Str("name"))
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = runtime.MethodGet(message, runtime.Str("tool_call_id"))
+				tcid = jinja2.MethodGet(message, jinja2.Str("tool_call_id"))
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
-				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
+				rnsName := jinja2.IfElse(tcid.Truthy(), func() jinja2.Value {
 					return tcid
-				}, func() runtime.Value {
-					return runtime.Str("")
+				}, func() jinja2.Value {
+					return jinja2.Str("")
 				})
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
-				for _, m := range runtime.Iterate(w, messages) {
+				for _, m := range jinja2.Iterate(w, messages) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if runtime.MethodGet(m, runtime.Str("tool_calls")).Truthy() {
+					if jinja2.MethodGet(m, jinja2.Str("tool_calls")).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc := range runtime.Iterate(w, m.ItemStr("tool_calls")) {
+						for _, tc := range jinja2.Iterate(w, m.ItemStr("tool_calls")) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!runtime.IsNone(tcid) && runtime.IsDefined(tc.Attr("id"))) && runtime.Eq(tc.Attr("id"), tcid) {
+							if (!jinja2.IsNone(tcid) && jinja2.IsDefined(tc.Attr("id"))) && jinja2.Eq(tc.Attr("id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
 								rnsName = tc.Attr("function").Attr("name")
 							}
@@ -404,19 +404,19 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
 			renderContent(message.ItemStr("content"))
 			w.WriteString("\n</tool_output><|eot|>")
-		} else if runtime.EqStr(role, "assistant") {
+		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if runtime.MethodGet(message, runtime.Str("reasoning_content")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("reasoning_content")).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
 				w.WriteString("<|start|>assistant to=self<|message|>")
 				w.WriteStr(message.ItemStr("reasoning_content"))
 				w.WriteString("<|eom|>")
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if runtime.MethodGet(message, runtime.Str("tool_calls")).Truthy() {
+			if jinja2.MethodGet(message, jinja2.Str("tool_calls")).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items := runtime.Iterate(w, message.ItemStr("tool_calls"))
+				items := jinja2.Iterate(w, message.ItemStr("tool_calls"))
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
@@ -437,15 +437,15 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = runtime.Or(runtime.MethodGet(message, runtime.Str("recipient")), func() runtime.Value {
-					return runtime.Str("user")
+				recipient = jinja2.Or(jinja2.MethodGet(message, jinja2.Str("recipient")), func() jinja2.Value {
+					return jinja2.Str("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = runtime.MethodGet(message, runtime.Str("end_turn"))
+				endTurn = jinja2.MethodGet(message, jinja2.Str("end_turn"))
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
-				if runtime.IsNone(endTurn) {
+				if jinja2.IsNone(endTurn) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
-					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
+					endTurn = jinja2.Bool(!(recipient.Truthy() && !jinja2.EqStr(recipient, "user")))
 				}
 				w.WriteString("<|start|>assistant")
 				// muse-glimmer.jinja:200:13 {%- if recipient -%}
@@ -475,67 +475,67 @@ func renderMuseGlimmer(w *runtime.Writer, in *runtime.Input) {
 // renderMuseGlimmerLlama renders muse-glimmer.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMuseGlimmer with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
+func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
 	reasoningStrengthInput := in.Lookup("reasoning_strength")
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	knowledgeCutoff := in.Lookup("knowledge_cutoff")
-	var kc runtime.Value
+	var kc jinja2.Value
 	currentDate := in.Lookup("current_date")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// muse-glimmer.jinja:11:1 {%- macro render_content(content) -%}
-	renderContent := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	renderContent := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
-			runtime.LlamaWrite(w, content)
-		} else if !runtime.LlamaCallTest("none", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if !jinja2.LlamaCallTest("none", content, nil, nil) {
 			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15:9 {%- for part in content -%}
-			for _, part := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
-				partType := runtime.LlamaItemStr(part, "type")
-				if runtime.EqStr(partType, "image") {
+				partType := jinja2.LlamaItemStr(part, "type")
+				if jinja2.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
-				} else if runtime.EqStr(partType, "video") {
+				} else if jinja2.EqStr(partType, "video") {
 					// muse-glimmer.jinja:18:17 {%- elif part['type'] == 'video' -%}
 					w.WriteString("<|video|>")
-				} else if runtime.EqStr(partType, "text") {
+				} else if jinja2.EqStr(partType, "text") {
 					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
 					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(part, "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(part, "text"))
 				}
 			}
 		}
 	}
 	// muse-glimmer.jinja:26:1 {%- macro render_atem(tc) -%}
-	renderAtem := func(tc runtime.Value) {
-		tc = runtime.Param(tc, "tc")
-		var args runtime.Value
+	renderAtem := func(tc jinja2.Value) {
+		tc = jinja2.Param(tc, "tc")
+		var args jinja2.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-		tcFunction := runtime.LlamaAttr(tc, "function")
-		args = runtime.LlamaAttr(tcFunction, "arguments")
+		tcFunction := jinja2.LlamaAttr(tc, "function")
+		args = jinja2.LlamaAttr(tcFunction, "arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !runtime.LlamaCallTest("mapping", args, nil, nil) {
+		if !jinja2.LlamaCallTest("mapping", args, nil, nil) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<atem:function_calls>\n<atem:invoke name=\""), runtime.LlamaAttr(tcFunction, "name")), runtime.Str("\">\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<atem:function_calls>\n<atem:invoke name=\""), jinja2.LlamaAttr(tcFunction, "name")), jinja2.Str("\">\n")))
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-			vals := runtime.Unpack(item, 2)
+		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+			vals := jinja2.Unpack(item, 2)
 			k := vals[0]
 			v := vals[1]
 			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<atem:parameter name=\""), k, runtime.Str("\">")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<atem:parameter name=\""), k, jinja2.Str("\">")))
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if runtime.LlamaCallTest("boolean", v, nil, nil) {
+			if jinja2.LlamaCallTest("boolean", v, nil, nil) {
 				// muse-glimmer.jinja:35:13 {%- if v -%}
 				if v.Truthy() {
 					w.WriteString("true")
@@ -543,148 +543,148 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 					// muse-glimmer.jinja:37:17 {%- else -%}
 					w.WriteString("false")
 				}
-			} else if runtime.LlamaCallTest("none", v, nil, nil) {
+			} else if jinja2.LlamaCallTest("none", v, nil, nil) {
 				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if runtime.LlamaCallTest("mapping", v, nil, nil) || (runtime.LlamaCallTest("iterable", v, nil, nil) && !runtime.LlamaCallTest("string", v, nil, nil)) {
+			} else if jinja2.LlamaCallTest("mapping", v, nil, nil) || (jinja2.LlamaCallTest("iterable", v, nil, nil) && !jinja2.LlamaCallTest("string", v, nil, nil)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, nil))
 			} else {
 				// muse-glimmer.jinja:44:13 {%- else -%}
 				// muse-glimmer.jinja:45:13 {{- v -}}
-				runtime.LlamaWrite(w, v)
+				jinja2.LlamaWrite(w, v)
 			}
 			w.WriteString("</atem:parameter>\n")
 		}
 		w.WriteString("</atem:invoke>\n</atem:function_calls>")
 	}
 	// muse-glimmer.jinja:51:1 {%- macro render_tool_defs(tools) -%}
-	renderToolDefs := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
-		var nsns runtime.Value
+	renderToolDefs := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
+		var nsns jinja2.Value
 		toolNamespaceDescriptions := toolNamespaceDescriptionsInput
-		var nd runtime.Value
+		var nd jinja2.Value
 		w.WriteString("In this environment you have access to a set of tools you can use to answer the user's question.\n\nYou can invoke a function by writing a \"<atem:function_calls>\" block like the following:\n<atem:function_calls>\n<atem:invoke name=\"$FUNCTION_NAME\">\n<atem:parameter name=\"$PARAMETER_NAME\">$PARAMETER_VALUE</atem:parameter>\n...\n</atem:invoke>\n</atem:function_calls>\n\nString and scalar parameters should be specified as is, while lists and objects should use JSON format. Note that spaces for string values are not stripped. The output is not expected to be valid XML and is parsed with regular expressions.\nHere are the functions available in JSONSchema format:\n// Tool metadata\n")
 		// muse-glimmer.jinja:58:5 {%- set nsns = namespace(seen=[]) -%}
-		nsns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("seen", runtime.NewList())})
+		nsns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("seen", jinja2.NewList())})
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
-		var fn runtime.Value
-		var tns runtime.Value
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		var fn jinja2.Value
+		var tns jinja2.Value
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaAttr(fn, "name"), "split", []runtime.Value{runtime.Str(".")}, nil), 0)
+			tns = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaAttr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if runtime.LlamaNotIn(tns, runtime.LlamaAttr(nsns, "seen")) {
+			if jinja2.LlamaNotIn(tns, jinja2.LlamaAttr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(nsns)
+				jinja2.LlamaCheckNamespace(nsns)
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				runtime.LlamaSetAttr(nsns, "seen", runtime.LlamaAdd(runtime.LlamaAttr(nsns, "seen"), runtime.NewList(tns)))
+				jinja2.LlamaSetAttr(nsns, "seen", jinja2.LlamaAdd(jinja2.LlamaAttr(nsns, "seen"), jinja2.NewList(tns)))
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if runtime.LlamaCallTest("defined", toolNamespaceDescriptions, nil, nil) {
+		if jinja2.LlamaCallTest("defined", toolNamespaceDescriptions, nil, nil) {
 			nd = toolNamespaceDescriptions
 		} else {
-			nd = runtime.DictOf()
+			nd = jinja2.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(nsns, "seen"))) {
+		for _, tns := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(nsns, "seen"))) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": "), runtime.LlamaCallFilter("tojson", tns, nil, nil)), runtime.Str(", \"description\": ")), runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.LlamaIn(tns, nd), func() runtime.Value {
-				return runtime.LlamaItem(nd, tns)
-			}, func() runtime.Value {
-				return runtime.Str("")
-			}), nil, nil)), runtime.Str("}\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": "), jinja2.LlamaCallFilter("tojson", tns, nil, nil)), jinja2.Str(", \"description\": ")), jinja2.LlamaCallFilter("tojson", jinja2.IfElse(jinja2.LlamaIn(tns, nd), func() jinja2.Value {
+				return jinja2.LlamaItem(nd, tns)
+			}, func() jinja2.Value {
+				return jinja2.Str("")
+			}), nil, nil)), jinja2.Str("}\n")))
 		}
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
-		var fn2 runtime.Value
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		var fn2 jinja2.Value
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
 				fn2 = toolFunction
 			} else {
 				fn2 = tool
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n{\"name\": "), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn2, "name"), nil, nil)), runtime.Str(", \"description\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn2, "description"), nil, nil)), runtime.Str(", \"parameters\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(fn2, "parameters"), nil, nil)), runtime.Str("}")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n{\"name\": "), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(fn2, "name"), nil, nil)), jinja2.Str(", \"description\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(fn2, "description"), nil, nil)), jinja2.Str(", \"parameters\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(fn2, "parameters"), nil, nil)), jinja2.Str("}")))
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	}
 	// muse-glimmer.jinja:83:1 {%- macro render_reasoning() -%}
 	renderReasoning := func() {
 		reasoningStrength := reasoningStrengthInput
-		var rs runtime.Value
+		var rs jinja2.Value
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if runtime.LlamaCallTest("defined", reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
+		if jinja2.LlamaCallTest("defined", reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
-			rs = runtime.Str("high")
+			rs = jinja2.Str("high")
 		}
 		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning strength: "), rs, runtime.Str(".")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning strength: "), rs, jinja2.Str(".")))
 	}
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
-	renderSystemMeta := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
-		var rns runtime.Value
+	renderSystemMeta := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
+		var rns jinja2.Value
 		// muse-glimmer.jinja:88:5 {%- set rns = namespace(recipients=['"self"'], nslist=[]) -%}
-		rns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("recipients", runtime.NewList(runtime.Str("\"self\""))), runtime.KW("nslist", runtime.NewList())})
+		rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("recipients", jinja2.NewList(jinja2.Str("\"self\""))), jinja2.KW("nslist", jinja2.NewList())})
 		// muse-glimmer.jinja:89:5 {%- if tools -%}
 		if tools.Truthy() {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
-			var fn runtime.Value
-			var tns runtime.Value
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			var fn jinja2.Value
+			var tns jinja2.Value
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				toolFunction := runtime.LlamaAttr(tool, "function")
-				if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+				toolFunction := jinja2.LlamaAttr(tool, "function")
+				if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
 					fn = toolFunction
 				} else {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaAttr(fn, "name"), "split", []runtime.Value{runtime.Str(".")}, nil), 0)
+				tns = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaAttr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if runtime.LlamaNotIn(tns, runtime.LlamaAttr(rns, "nslist")) {
+				if jinja2.LlamaNotIn(tns, jinja2.LlamaAttr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
-					runtime.LlamaCheckNamespace(rns)
+					jinja2.LlamaCheckNamespace(rns)
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					runtime.LlamaSetAttr(rns, "nslist", runtime.LlamaAdd(runtime.LlamaAttr(rns, "nslist"), runtime.NewList(tns)))
+					jinja2.LlamaSetAttr(rns, "nslist", jinja2.LlamaAdd(jinja2.LlamaAttr(rns, "nslist"), jinja2.NewList(tns)))
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(rns, "nslist"))) {
+			for _, tns := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(rns, "nslist"))) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
-				runtime.LlamaCheckNamespace(rns)
+				jinja2.LlamaCheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				runtime.LlamaSetAttr(rns, "recipients", runtime.LlamaAdd(runtime.LlamaAttr(rns, "recipients"), runtime.NewList(runtime.LlamaSum(runtime.Str("\""), tns, runtime.Str(".*\"")))))
+				jinja2.LlamaSetAttr(rns, "recipients", jinja2.LlamaAdd(jinja2.LlamaAttr(rns, "recipients"), jinja2.NewList(jinja2.LlamaSum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
-		runtime.LlamaCheckNamespace(rns)
+		jinja2.LlamaCheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		runtime.LlamaSetAttr(rns, "recipients", runtime.LlamaAdd(runtime.LlamaAttr(rns, "recipients"), runtime.NewList(runtime.Str("\"user\""))))
+		jinja2.LlamaSetAttr(rns, "recipients", jinja2.LlamaAdd(jinja2.LlamaAttr(rns, "recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("# Valid recipients: "), runtime.LlamaCallFilter("join", runtime.LlamaAttr(rns, "recipients"), []runtime.Value{runtime.Str(", ")}, nil)), runtime.Str(".")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("# Valid recipients: "), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(".")))
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
 	nsHasSystem := false
 	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
-	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
-		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "system") {
 			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
 			nsHasSystem = true
 		}
@@ -693,75 +693,75 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		if runtime.LlamaCallTest("defined", knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
+		if jinja2.LlamaCallTest("defined", knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
-			kc = runtime.Str("2026-01-04")
+			kc = jinja2.Str("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\nKnowledge cutoff: "), kc, runtime.Str(".")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\nKnowledge cutoff: "), kc, jinja2.Str(".")))
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
-		if runtime.LlamaCallTest("defined", currentDate, nil, nil) && currentDate.Truthy() {
+		if jinja2.LlamaCallTest("defined", currentDate, nil, nil) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("\nCurrent date: "), currentDate, runtime.Str(".")))
-		} else if runtime.LlamaCallTest("defined", runtime.Globals(in, "strftime_now"), nil, nil) {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\nCurrent date: "), currentDate, jinja2.Str(".")))
+		} else if jinja2.LlamaCallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\nCurrent date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str(".")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			renderReasoning()
 		}))
 		// muse-glimmer.jinja:122:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderToolDefs(tools)
 			}))
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:127:5 {{- render_system_meta(tools) -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			renderSystemMeta(tools)
 		}))
 		w.WriteString("<|eot|>")
 	}
 	// muse-glimmer.jinja:130:1 {%- for message in messages -%}
-	var role runtime.Value
-	var endToken runtime.Value
-	var sysText runtime.Value
-	var tname runtime.Value
-	var tcid runtime.Value
-	var recipient runtime.Value
-	var endTurn runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var role jinja2.Value
+	var endToken jinja2.Value
+	var sysText jinja2.Value
+	var tname jinja2.Value
+	var tcid jinja2.Value
+	var recipient jinja2.Value
+	var endTurn jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
-		role = runtime.LlamaItemStr(message, "role")
+		role = jinja2.LlamaItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && runtime.Eq(runtime.LlamaItemStr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), role) {
-			endToken = runtime.Str("<|eom|>")
+		if !(i == len(items)-1) && jinja2.Eq(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), role) {
+			endToken = jinja2.Str("<|eom|>")
 		} else {
-			endToken = runtime.Str("<|eot|>")
+			endToken = jinja2.Str("<|eot|>")
 		}
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
-		if runtime.EqStr(role, "system") {
+		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
-			sysText = runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", runtime.LlamaCallFilter("replace", w.Capture(func() {
-				renderContent(runtime.LlamaItemStr(message, "content"))
-			}), []runtime.Value{runtime.Str("Reasoning effort"), runtime.Str("Reasoning strength")}, nil), []runtime.Value{runtime.Str("Reasoning Effort"), runtime.Str("Reasoning Strength")}, nil), []runtime.Value{runtime.Str("reasoning effort"), runtime.Str("reasoning strength")}, nil), []runtime.Value{runtime.Str("REASONING EFFORT"), runtime.Str("REASONING STRENGTH")}, nil)
+			sysText = jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", w.Capture(func() {
+				renderContent(jinja2.LlamaItemStr(message, "content"))
+			}), []jinja2.Value{jinja2.Str("Reasoning effort"), jinja2.Str("Reasoning strength")}, nil), []jinja2.Value{jinja2.Str("Reasoning Effort"), jinja2.Str("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Str("reasoning effort"), jinja2.Str("reasoning strength")}, nil), []jinja2.Value{jinja2.Str("REASONING EFFORT"), jinja2.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
-			runtime.LlamaWrite(w, sysText)
+			jinja2.LlamaWrite(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if runtime.LlamaNotIn(runtime.Str("reasoning strength"), runtime.LlamaCallFilter("lower", sysText, nil, nil)) {
+			if jinja2.LlamaNotIn(jinja2.Str("reasoning strength"), jinja2.LlamaCallFilter("lower", sysText, nil, nil)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderReasoning()
 				}))
 			}
@@ -769,48 +769,48 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
+				jinja2.LlamaWrite(w, w.Capture(func() {
 					renderToolDefs(tools)
 				}))
 			}
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderSystemMeta(tools)
 			}))
 			w.WriteString("<|eot|>")
-		} else if runtime.EqStr(role, "user") {
+		} else if jinja2.EqStr(role, "user") {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderContent(runtime.LlamaItemStr(message, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderContent(jinja2.LlamaItemStr(message, "content"))
 			}))
 			w.WriteString("<|eot|>")
-		} else if runtime.EqStr(role, "tool") {
+		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("name")}, nil)
+			tname = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_call_id")}, nil)
+				tcid = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
-				rnsName := runtime.IfElse(tcid.Truthy(), func() runtime.Value {
+				rnsName := jinja2.IfElse(tcid.Truthy(), func() jinja2.Value {
 					return tcid
-				}, func() runtime.Value {
-					return runtime.Str("")
+				}, func() jinja2.Value {
+					return jinja2.Str("")
 				})
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
-				for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+				for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if runtime.LlamaCallMethod(m, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+					if jinja2.LlamaCallMethod(m, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(m, "tool_calls"))) {
+						for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(m, "tool_calls"))) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!runtime.LlamaCallTest("none", tcid, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tc, "id"), nil, nil)) && runtime.Eq(runtime.LlamaAttr(tc, "id"), tcid) {
+							if (!jinja2.LlamaCallTest("none", tcid, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tc, "id"), nil, nil)) && jinja2.Eq(jinja2.LlamaAttr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = runtime.LlamaAttr(runtime.LlamaAttr(tc, "function"), "name")
+								rnsName = jinja2.LlamaAttr(jinja2.LlamaAttr(tc, "function"), "name")
 							}
 						}
 					}
@@ -819,35 +819,35 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 				tname = rnsName
 			}
 			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|start|>tool "), tname, runtime.Str("<|message|><tool_output name=\""), tname, runtime.Str("\">\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|start|>tool "), tname, jinja2.Str("<|message|><tool_output name=\""), tname, jinja2.Str("\">\n")))
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderContent(runtime.LlamaItemStr(message, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderContent(jinja2.LlamaItemStr(message, "content"))
 			}))
 			w.WriteString("\n</tool_output><|eot|>")
-		} else if runtime.EqStr(role, "assistant") {
+		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant to=self<|message|>"), runtime.LlamaItemStr(message, "reasoning_content")), runtime.Str("<|eom|>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant to=self<|message|>"), jinja2.LlamaItemStr(message, "reasoning_content")), jinja2.Str("<|eom|>")))
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil).Truthy() {
+			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaItemStr(message, "tool_calls")))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls")))
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant to="), runtime.LlamaAttr(runtime.LlamaAttr(tc, "function"), "name")), runtime.Str("<|message|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant to="), jinja2.LlamaAttr(jinja2.LlamaAttr(tc, "function"), "name")), jinja2.Str("<|message|>")))
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						renderAtem(tc)
 					}))
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						// muse-glimmer.jinja:188:21 {{- end_token -}}
-						runtime.LlamaWrite(w, endToken)
+						jinja2.LlamaWrite(w, endToken)
 					} else {
 						// muse-glimmer.jinja:189:21 {%- else -%}
 						w.WriteString("<|eom|>")
@@ -856,26 +856,26 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = runtime.Or(runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("recipient")}, nil), func() runtime.Value {
-					return runtime.Str("user")
+				recipient = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("recipient")}, nil), func() jinja2.Value {
+					return jinja2.Str("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("end_turn")}, nil)
+				endTurn = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("end_turn")}, nil)
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
-				if runtime.LlamaCallTest("none", endTurn, nil, nil) {
+				if jinja2.LlamaCallTest("none", endTurn, nil, nil) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
-					endTurn = runtime.Bool(!(recipient.Truthy() && !runtime.EqStr(recipient, "user")))
+					endTurn = jinja2.Bool(!(recipient.Truthy() && !jinja2.EqStr(recipient, "user")))
 				}
 				w.WriteString("<|start|>assistant")
 				// muse-glimmer.jinja:200:13 {%- if recipient -%}
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" to="), recipient))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" to="), recipient))
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					renderContent(runtime.LlamaItemStr(message, "content"))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					renderContent(jinja2.LlamaItemStr(message, "content"))
 				}))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
@@ -894,7 +894,7 @@ func renderMuseGlimmerLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansMuseGlimmer is the position table of muse-glimmer.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMuseGlimmer = []runtime.Span{
+var spansMuseGlimmer = []jinja2.Span{
 	{From: 58, To: 82, Line: 11, Col: 1, Construct: "macro"},
 	{From: 61, To: 81, Line: 12, Col: 5, Construct: "if"},
 	{From: 63, To: 63, Line: 13, Col: 9, Construct: "{{ }}"},

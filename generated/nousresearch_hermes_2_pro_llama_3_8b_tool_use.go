@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // NousResearchHermes2ProLlama38BToolUse is the chat template llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
-var NousResearchHermes2ProLlama38BToolUse = &runtime.Template{
+var NousResearchHermes2ProLlama38BToolUse = &jinja2.Template{
 	Aliases: []string{"854ae9b50988547fadcb9c91d1c50aaab5a62553494cc2ff4c5f89612b06729e", "ce62e308475b364e1fc76699dccbddeb9ac08344f90d59719dba86a9922834d9"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,38 +41,38 @@ var NousResearchHermes2ProLlama38BToolUse = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderNousResearchHermes2ProLlama38BToolUse renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
-func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.Input) {
+func renderNousResearchHermes2ProLlama38BToolUse(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(runtime.Value)
-	jsonToPythonType = func(jsonSpec runtime.Value) {
-		jsonSpec = runtime.Param(jsonSpec, "json_spec")
-		var basicTypeMap runtime.Value
+	var jsonToPythonType func(jinja2.Value)
+	jsonToPythonType = func(jsonSpec jinja2.Value) {
+		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+		var basicTypeMap jinja2.Value
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
-		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if runtime.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type"))) {
+		if jinja2.IsDefined(basicTypeMap.Item(jsonSpec.Attr("type"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
 			w.Write(basicTypeMap.Item(jsonSpec.Attr("type")))
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "array") {
+		} else if jinja2.EqStr(jsonSpec.Attr("type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
 			w.WriteString("list[")
 			w.WriteStr(w.Capture(func() {
-				jsonToPythonType(runtime.FilterItems(jsonSpec))
+				jsonToPythonType(jinja2.FilterItems(jsonSpec))
 			}))
 			w.WriteString("]")
-		} else if runtime.EqStr(jsonSpec.Attr("type"), "object") {
+		} else if jinja2.EqStr(jsonSpec.Attr("type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
 			jsonSpecAdditionalProperties := jsonSpec.Attr("additionalProperties")
-			if runtime.IsDefined(jsonSpecAdditionalProperties) {
+			if jinja2.IsDefined(jsonSpecAdditionalProperties) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
 				w.WriteString("dict[str, ")
 				w.WriteStr(w.Capture(func() {
@@ -83,16 +83,16 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if runtime.IsIterable(jsonSpec.Attr("type")) {
+		} else if jinja2.IsIterable(jsonSpec.Attr("type")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := runtime.Iterate(w, jsonSpec.Attr("type"))
+			items := jinja2.Iterate(w, jsonSpec.Attr("type"))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
 				w.Write(w.Capture(func() {
-					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -109,12 +109,12 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 	w.Write(bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
-	items := runtime.Iterate(w, tools)
+	items := jinja2.Iterate(w, tools)
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
 		toolFunction := tool.Attr("function")
-		if runtime.IsDefined(toolFunction) {
+		if jinja2.IsDefined(toolFunction) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
@@ -131,12 +131,12 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
 		toolParameters := tool.Attr("parameters")
 		toolParametersProperties := toolParameters.Attr("properties")
-		keys, values := runtime.ItemsFilterPairs(toolParametersProperties)
+		keys, values := jinja2.ItemsFilterPairs(toolParametersProperties)
 		for i := range w.Count(len(keys)) {
 			paramName := keys[i]
 			paramFields := values[i]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			w.WriteAdd(paramName, runtime.Str(": "), w.Capture(func() {
+			w.WriteAdd(paramName, jinja2.Str(": "), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			}))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
@@ -147,7 +147,7 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		w.WriteString(")")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
 		toolReturn := tool.Attr("return")
-		if runtime.IsDefined(toolReturn) {
+		if jinja2.IsDefined(toolReturn) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
 			w.WriteString(" -> ")
 			w.WriteStr(w.Capture(func() {
@@ -159,7 +159,7 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 		w.WriteStr(tool.Attr("description"))
 		w.WriteString("\n\n")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		keys2, values2 := runtime.ItemsFilterPairs(toolParametersProperties)
+		keys2, values2 := jinja2.ItemsFilterPairs(toolParametersProperties)
 		for i := range w.Count(len(keys2)) {
 			paramName := keys2[i]
 			paramFields := values2[i]
@@ -175,17 +175,17 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				jsonToPythonType(paramFields)
 			}))
 			w.WriteString("): ")
-			w.WriteStr(runtime.FilterTrim(paramFields.Attr("description"), nil, nil))
+			w.WriteStr(jinja2.FilterTrim(paramFields.Attr("description"), nil, nil))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		if runtime.IsDefined(toolReturn) && runtime.IsDefined(toolReturn.Attr("description")) {
+		if jinja2.IsDefined(toolReturn) && jinja2.IsDefined(toolReturn.Attr("description")) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
 			w.WriteString("\n    Returns:\n        ")
 			w.WriteStr(toolReturn.Attr("description"))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		if runtime.Eq(runtime.FilterLength(toolParametersProperties), runtime.Int(0)) {
+		if jinja2.Eq(jinja2.FilterLength(toolParametersProperties), jinja2.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
@@ -200,12 +200,12 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 	}
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:94:1 {%- for message in messages %}
-	var loop runtime.Loop
+	var loop jinja2.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
 		messageRole := message.Attr("role")
-		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.IsDefined(message.Attr("tool_calls"))) {
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.IsDefined(message.Attr("tool_calls"))) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
@@ -213,17 +213,17 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction) {
+				if jinja2.IsDefined(toolCallFunction) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -233,10 +233,10 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
-				if runtime.IsDefined(toolCallArguments) {
+				if jinja2.IsDefined(toolCallArguments) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
-					if runtime.IsString(toolCallArguments) {
+					if jinja2.IsString(toolCallArguments) {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {
@@ -248,10 +248,10 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -265,7 +265,7 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
@@ -282,51 +282,51 @@ func renderNousResearchHermes2ProLlama38BToolUse(w *runtime.Writer, in *runtime.
 // renderNousResearchHermes2ProLlama38BToolUseLlama renders NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderNousResearchHermes2ProLlama38BToolUse with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *runtime.Input) {
+func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:1:1 {%- macro json_to_python_type(json_spec) %}
-	var jsonToPythonType func(runtime.Value)
-	jsonToPythonType = func(jsonSpec runtime.Value) {
-		jsonSpec = runtime.Param(jsonSpec, "json_spec")
-		var basicTypeMap runtime.Value
+	var jsonToPythonType func(jinja2.Value)
+	jsonToPythonType = func(jsonSpec jinja2.Value) {
+		jsonSpec = jinja2.Param(jsonSpec, "json_spec")
+		var basicTypeMap jinja2.Value
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
-		basicTypeMap = runtime.DictOf(runtime.Str("string"), runtime.Str("str"), runtime.Str("number"), runtime.Str("float"), runtime.Str("integer"), runtime.Str("int"), runtime.Str("boolean"), runtime.Str("bool"))
+		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if runtime.LlamaCallTest("defined", runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")), nil, nil) {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-			runtime.LlamaWrite(w, runtime.LlamaItem(basicTypeMap, runtime.LlamaAttr(jsonSpec, "type")))
-		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "array") {
+			jinja2.LlamaWrite(w, jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")))
+		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("list["), w.Capture(func() {
-				jsonToPythonType(runtime.LlamaCallFilter("items", jsonSpec, nil, nil))
-			})), runtime.Str("]")))
-		} else if runtime.EqStr(runtime.LlamaAttr(jsonSpec, "type"), "object") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("list["), w.Capture(func() {
+				jsonToPythonType(jinja2.LlamaCallFilter("items", jsonSpec, nil, nil))
+			})), jinja2.Str("]")))
+		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
-			jsonSpecAdditionalProperties := runtime.LlamaAttr(jsonSpec, "additionalProperties")
-			if runtime.LlamaCallTest("defined", jsonSpecAdditionalProperties, nil, nil) {
+			jsonSpecAdditionalProperties := jinja2.LlamaAttr(jsonSpec, "additionalProperties")
+			if jinja2.LlamaCallTest("defined", jsonSpecAdditionalProperties, nil, nil) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("dict[str, "), w.Capture(func() {
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("dict[str, "), w.Capture(func() {
 					jsonToPythonType(jsonSpecAdditionalProperties)
-				})), runtime.Str("]")))
+				})), jinja2.Str("]")))
 			} else {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if runtime.LlamaCallTest("iterable", runtime.LlamaAttr(jsonSpec, "type"), nil, nil) {
+		} else if jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(jsonSpec, "type"), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(jsonSpec, "type")))
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(jsonSpec, "type")))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
-				runtime.LlamaWrite(w, w.Capture(func() {
-					jsonToPythonType(runtime.DictOf(runtime.Str("type"), t))
+				jinja2.LlamaWrite(w, w.Capture(func() {
+					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -340,31 +340,31 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 		}
 	}
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
-		toolFunction := runtime.LlamaAttr(tool, "function")
-		if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+		toolFunction := jinja2.LlamaAttr(tool, "function")
+		if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(tool, "name")), runtime.Str("\", ")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(tool, "name")), jinja2.Str("\", ")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\"description\": \""), runtime.LlamaAttr(tool, "name")), runtime.Str("(")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\"description\": \""), jinja2.LlamaAttr(tool, "name")), jinja2.Str("(")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		items2 := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
+		items2 := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
 		for i := range items2 {
-			vals := runtime.Unpack(items2[i], 2)
+			vals := jinja2.Unpack(items2[i], 2)
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(paramName, runtime.Str(": ")), w.Capture(func() {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(paramName, jinja2.Str(": ")), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			})))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
@@ -374,19 +374,19 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
-		toolReturn := runtime.LlamaAttr(tool, "return")
-		if runtime.LlamaCallTest("defined", toolReturn, nil, nil) {
+		toolReturn := jinja2.LlamaAttr(tool, "return")
+		if jinja2.LlamaCallTest("defined", toolReturn, nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(" -> "), w.Capture(func() {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" -> "), w.Capture(func() {
 				jsonToPythonType(toolReturn)
 			})))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" - "), runtime.LlamaAttr(tool, "description")), runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" - "), jinja2.LlamaAttr(tool, "description")), jinja2.Str("\n\n")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		items3 := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(runtime.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
+		items3 := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
 		for i := range items3 {
-			vals := runtime.Unpack(items3[i], 2)
+			vals := jinja2.Unpack(items3[i], 2)
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:59:9 {%- if loop.first %}
@@ -394,25 +394,25 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaSum(runtime.Str("        "), paramName, runtime.Str("(")), w.Capture(func() {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("        "), paramName, jinja2.Str("(")), w.Capture(func() {
 				jsonToPythonType(paramFields)
-			})), runtime.Str("): ")), runtime.LlamaCallFilter("trim", runtime.LlamaAttr(paramFields, "description"), nil, nil)))
+			})), jinja2.Str("): ")), jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(paramFields, "description"), nil, nil)))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		toolReturn2 := runtime.LlamaAttr(tool, "return")
-		if runtime.LlamaCallTest("defined", toolReturn2, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolReturn2, "description"), nil, nil) {
+		toolReturn2 := jinja2.LlamaAttr(tool, "return")
+		if jinja2.LlamaCallTest("defined", toolReturn2, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolReturn2, "description"), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n    Returns:\n        "), runtime.LlamaAttr(toolReturn2, "description")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n    Returns:\n        "), jinja2.LlamaAttr(toolReturn2, "description")))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		toolParameters := runtime.LlamaAttr(tool, "parameters")
-		if runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaAttr(toolParameters, "properties"), nil, nil), runtime.Int(0)) {
+		toolParameters := jinja2.LlamaAttr(tool, "parameters")
+		if jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil), jinja2.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolParameters, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolParameters, nil, nil))
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78:5 {%- if not loop.last %}
@@ -422,57 +422,57 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 	}
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:94:1 {%- for message in messages %}
-	var loop runtime.Loop
-	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
+	var loop jinja2.Loop
+	for loop.Start(w, jinja2.LlamaIterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		messageRole := runtime.LlamaAttr(message, "role")
-		if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || (runtime.EqStr(messageRole, "assistant") && !runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+				jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
-					if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
+					if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
-						runtime.LlamaWrite(w, toolCallArguments)
+						jinja2.LlamaWrite(w, toolCallArguments)
 					} else {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
 					}
 				}
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
@@ -481,7 +481,7 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
@@ -497,7 +497,7 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *runtime.Writer, in *run
 
 // spansNousResearchHermes2ProLlama38BToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNousResearchHermes2ProLlama38BToolUse = []runtime.Span{
+var spansNousResearchHermes2ProLlama38BToolUse = []jinja2.Span{
 	{From: 53, To: 107, Line: 1, Col: 1, Construct: "macro"},
 	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
 	{From: 60, To: 106, Line: 9, Col: 1, Construct: "if"},

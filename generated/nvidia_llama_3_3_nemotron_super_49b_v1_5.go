@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // NvidiaLlama33NemotronSuper49BV15 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
-var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
+var NvidiaLlama33NemotronSuper49BV15 = &jinja2.Template{
 	Aliases: []string{"83e8a9cad5fa44e4d139c540228e39688af037072ce1a3a6a856b60a26a3f856"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,47 +41,47 @@ var NvidiaLlama33NemotronSuper49BV15 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderNvidiaLlama33NemotronSuper49BV15 renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
-func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input) {
-	var bos runtime.Value
-	var enableThinking runtime.Value
-	var systemStartHeader runtime.Value
-	var systemEndHeader runtime.Value
-	var startHeader runtime.Value
-	var endHeader runtime.Value
-	var eot runtime.Value
-	var systemToken runtime.Value
-	var userToken runtime.Value
-	var assistantToken runtime.Value
-	var toolToken runtime.Value
+func renderNvidiaLlama33NemotronSuper49BV15(w *jinja2.Writer, in *jinja2.Input) {
+	var bos jinja2.Value
+	var enableThinking jinja2.Value
+	var systemStartHeader jinja2.Value
+	var systemEndHeader jinja2.Value
+	var startHeader jinja2.Value
+	var endHeader jinja2.Value
+	var eot jinja2.Value
+	var systemToken jinja2.Value
+	var userToken jinja2.Value
+	var assistantToken jinja2.Value
+	var toolToken jinja2.Value
 	messages := in.Lookup("messages")
-	var systemContent runtime.Value
+	var systemContent jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
-	bos = runtime.Str("<|begin_of_text|>")
+	bos = jinja2.Str("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}
-	enableThinking = runtime.Bool(true)
+	enableThinking = jinja2.Bool(true)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:70 {% set system_start_header = "<|start_header_id|>" %}
-	systemStartHeader = runtime.Str("<|start_header_id|>")
+	systemStartHeader = jinja2.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:123 {% set system_end_header = "<|end_header_id|>
-	systemEndHeader = runtime.Str("<|end_header_id|>\n\n")
+	systemEndHeader = jinja2.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:5 {% set start_header = "<|start_header_id|>" %}
-	startHeader = runtime.Str("<|start_header_id|>")
+	startHeader = jinja2.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:51 {% set end_header = "<|end_header_id|>
-	endHeader = runtime.Str("<|end_header_id|>\n\n")
+	endHeader = jinja2.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:5 {% set eot = "<|eot_id|>" %}
-	eot = runtime.Str("<|eot_id|>")
+	eot = jinja2.Str("<|eot_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:33 {% set system_token = "system" %}
-	systemToken = runtime.Str("system")
+	systemToken = jinja2.Str("system")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:66 {% set user_token = "user" %}
-	userToken = runtime.Str("user")
+	userToken = jinja2.Str("user")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:95 {% set assistant_token = "assistant" %}
-	assistantToken = runtime.Str("assistant")
+	assistantToken = jinja2.Str("assistant")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
-	toolToken = runtime.Str("tool")
+	toolToken = jinja2.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
 	w.Write(bos)
 	w.Write(systemStartHeader)
@@ -89,37 +89,37 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	w.Write(systemEndHeader)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.Attr("role"), "system") && !runtime.EqStr(messages0.Attr("content"), "") {
+	if jinja2.EqStr(messages0.Attr("role"), "system") && !jinja2.EqStr(messages0.Attr("content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
 		systemContent = messages0.Attr("content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
-		if runtime.In(runtime.Str("/no_think"), systemContent) {
+		if jinja2.In(jinja2.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/no_think"), runtime.Str("")), nil, nil)
+			systemContent = jinja2.FilterTrim(jinja2.MethodReplace(systemContent, jinja2.Str("/no_think"), jinja2.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
-			enableThinking = runtime.Bool(false)
-		} else if runtime.In(runtime.Str("/think"), systemContent) {
+			enableThinking = jinja2.Bool(false)
+		} else if jinja2.In(jinja2.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = runtime.FilterTrim(runtime.MethodReplace(systemContent, runtime.Str("/think"), runtime.Str("")), nil, nil)
+			systemContent = jinja2.FilterTrim(jinja2.MethodReplace(systemContent, jinja2.Str("/think"), jinja2.Str("")), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
-			enableThinking = runtime.Bool(true)
+			enableThinking = jinja2.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
-		w.WriteAdd(systemContent, runtime.Str("\n\n"))
+		w.WriteAdd(systemContent, jinja2.Str("\n\n"))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:24 {%- for tool in tools -%}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := tool.Attr("function")
-			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+			w.WriteJSON(jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
-			}, func() runtime.Value {
+			}, func() jinja2.Value {
 				return tool
 			}), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:119 {{- ', ' if not loop.last else '' -}}
@@ -134,13 +134,13 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
 	w.Write(eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
+		var content jinja2.Value
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
 		messageRole := message.Attr("role")
-		if runtime.Eq(messageRole, userToken) {
+		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
 			w.Write(startHeader)
 			w.Write(userToken)
@@ -149,13 +149,13 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
 			w.Write(eot)
-		} else if runtime.Eq(messageRole, assistantToken) {
+		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
 			messageContent := message.Attr("content")
-			if runtime.In(runtime.Str("</think>"), messageContent) {
+			if jinja2.In(jinja2.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = runtime.MethodLstrip(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1))
+				content = jinja2.MethodLstrip(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1))
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
@@ -172,13 +172,13 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					call := items[i]
-					var fn runtime.Value
+					var fn jinja2.Value
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
-					if runtime.IsDefined(callFunction) {
+					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
 						fn = call
@@ -189,7 +189,7 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					w.WriteString("\", \"arguments\": ")
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
 					fnArguments := fn.Attr("arguments")
-					if runtime.IsString(fnArguments) {
+					if jinja2.IsString(fnArguments) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
 						w.Write(fnArguments)
 					} else {
@@ -199,20 +199,20 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
-					w.WriteStr(runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
-						return runtime.Str(", ")
-					}, func() runtime.Value {
-						return runtime.Str("")
+					w.WriteStr(jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+						return jinja2.Str(", ")
+					}, func() jinja2.Value {
+						return jinja2.Str("")
 					}))
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1038 {{- eot -}}
 			w.Write(eot)
-		} else if runtime.Eq(messageRole, toolToken) {
+		} else if jinja2.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || runtime.Ne(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), toolToken) {
+			if (i == 0) || jinja2.Ne(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
 				w.Write(startHeader)
 				w.Write(toolToken)
@@ -222,13 +222,13 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
 			w.Write(message.Attr("content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && runtime.Eq(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), toolToken) {
+			if !(i == len(items)-1) && jinja2.Eq(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || runtime.Ne(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), toolToken) {
+			if (i == len(items)-1) || jinja2.Ne(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
 				w.Write(eot)
@@ -251,79 +251,79 @@ func renderNvidiaLlama33NemotronSuper49BV15(w *runtime.Writer, in *runtime.Input
 // renderNvidiaLlama33NemotronSuper49BV15Llama renders nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderNvidiaLlama33NemotronSuper49BV15 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.Input) {
-	var bos runtime.Value
-	var enableThinking runtime.Value
-	var systemStartHeader runtime.Value
-	var systemEndHeader runtime.Value
-	var startHeader runtime.Value
-	var endHeader runtime.Value
-	var eot runtime.Value
-	var systemToken runtime.Value
-	var userToken runtime.Value
-	var assistantToken runtime.Value
-	var toolToken runtime.Value
+func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var bos jinja2.Value
+	var enableThinking jinja2.Value
+	var systemStartHeader jinja2.Value
+	var systemEndHeader jinja2.Value
+	var startHeader jinja2.Value
+	var endHeader jinja2.Value
+	var eot jinja2.Value
+	var systemToken jinja2.Value
+	var userToken jinja2.Value
+	var assistantToken jinja2.Value
+	var toolToken jinja2.Value
 	messages := in.Lookup("messages")
-	var systemContent runtime.Value
+	var systemContent jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:1 {% set bos = "<|begin_of_text|>" %}
-	bos = runtime.Str("<|begin_of_text|>")
+	bos = jinja2.Str("<|begin_of_text|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:36 {%- set enable_thinking = true -%}
-	enableThinking = runtime.Bool(true)
+	enableThinking = jinja2.Bool(true)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:70 {% set system_start_header = "<|start_header_id|>" %}
-	systemStartHeader = runtime.Str("<|start_header_id|>")
+	systemStartHeader = jinja2.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:1:123 {% set system_end_header = "<|end_header_id|>
-	systemEndHeader = runtime.Str("<|end_header_id|>\n\n")
+	systemEndHeader = jinja2.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:5 {% set start_header = "<|start_header_id|>" %}
-	startHeader = runtime.Str("<|start_header_id|>")
+	startHeader = jinja2.Str("<|start_header_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:3:51 {% set end_header = "<|end_header_id|>
-	endHeader = runtime.Str("<|end_header_id|>\n\n")
+	endHeader = jinja2.Str("<|end_header_id|>\n\n")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:5 {% set eot = "<|eot_id|>" %}
-	eot = runtime.Str("<|eot_id|>")
+	eot = jinja2.Str("<|eot_id|>")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:33 {% set system_token = "system" %}
-	systemToken = runtime.Str("system")
+	systemToken = jinja2.Str("system")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:66 {% set user_token = "user" %}
-	userToken = runtime.Str("user")
+	userToken = jinja2.Str("user")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:95 {% set assistant_token = "assistant" %}
-	assistantToken = runtime.Str("assistant")
+	assistantToken = jinja2.Str("assistant")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
-	toolToken = runtime.Str("tool")
+	toolToken = jinja2.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(bos, systemStartHeader, systemToken, systemEndHeader))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(bos, systemStartHeader, systemToken, systemEndHeader))
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") && !runtime.EqStr(runtime.LlamaAttr(messages0, "content"), "") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") && !jinja2.EqStr(jinja2.LlamaAttr(messages0, "content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
-		systemContent = runtime.LlamaAttr(messages0, "content")
+		systemContent = jinja2.LlamaAttr(messages0, "content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
-		if runtime.LlamaIn(runtime.Str("/no_think"), systemContent) {
+		if jinja2.LlamaIn(jinja2.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = runtime.LlamaCallFilter("trim", runtime.LlamaCallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), nil, nil)
+			systemContent = jinja2.LlamaCallFilter("trim", jinja2.LlamaCallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
-			enableThinking = runtime.Bool(false)
-		} else if runtime.LlamaIn(runtime.Str("/think"), systemContent) {
+			enableThinking = jinja2.Bool(false)
+		} else if jinja2.LlamaIn(jinja2.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = runtime.LlamaCallFilter("trim", runtime.LlamaCallMethod(systemContent, "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), nil, nil)
+			systemContent = jinja2.LlamaCallFilter("trim", jinja2.LlamaCallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
-			enableThinking = runtime.Bool(true)
+			enableThinking = jinja2.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
-		runtime.LlamaWrite(w, runtime.LlamaAdd(systemContent, runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(systemContent, jinja2.Str("\n\n")))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:24 {%- for tool in tools -%}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.LlamaCallTest("defined", toolFunction, nil, nil), func() runtime.Value {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.IfElse(jinja2.LlamaCallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
 				return toolFunction
-			}, func() runtime.Value {
+			}, func() jinja2.Value {
 				return tool
 			}), nil, nil))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:119 {{- ', ' if not loop.last else '' -}}
@@ -336,104 +336,104 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nResponse from tool(s) will be returned in this format:\n<TOOL_RESPONSE>[{{\"response\": \"tool_response1\"}}, {{\"response\": \"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call additional tools if needed, correct tool calls if any errors are found, or just respond with the answer to the user.")
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
-	runtime.LlamaWrite(w, eot)
+	jinja2.LlamaWrite(w, eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
-	var content runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.Eq(messageRole, userToken) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, userToken, endHeader))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, userToken, endHeader))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
-			runtime.LlamaWrite(w, eot)
-		} else if runtime.Eq(messageRole, assistantToken) {
+			jinja2.LlamaWrite(w, eot)
+		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaIn(runtime.Str("</think>"), messageContent) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaIn(jinja2.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", nil, nil)
+				content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", nil, nil)
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
 				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, assistantToken, endHeader))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, assistantToken, endHeader))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
-				var fn runtime.Value
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				var fn jinja2.Value
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					call := items[i]
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := runtime.LlamaAttr(call, "function")
-					if runtime.LlamaCallTest("defined", callFunction, nil, nil) {
+					callFunction := jinja2.LlamaAttr(call, "function")
+					if jinja2.LlamaCallTest("defined", callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
-					fnArguments := runtime.LlamaAttr(fn, "arguments")
-					if runtime.LlamaCallTest("string", fnArguments, nil, nil) {
+					fnArguments := jinja2.LlamaAttr(fn, "arguments")
+					if jinja2.LlamaCallTest("string", fnArguments, nil, nil) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
-						runtime.LlamaWrite(w, fnArguments)
+						jinja2.LlamaWrite(w, fnArguments)
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", fnArguments, nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", fnArguments, nil, nil))
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
-						return runtime.Str(", ")
-					}, func() runtime.Value {
-						return runtime.Str("")
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+						return jinja2.Str(", ")
+					}, func() jinja2.Value {
+						return jinja2.Str("")
 					})))
 				}
 				w.WriteString("]</TOOLCALL>")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1038 {{- eot -}}
-			runtime.LlamaWrite(w, eot)
-		} else if runtime.Eq(messageRole, toolToken) {
+			jinja2.LlamaWrite(w, eot)
+		} else if jinja2.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || runtime.Ne(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
+			if (i == 0) || jinja2.Ne(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, toolToken, endHeader))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, toolToken, endHeader))
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && runtime.Eq(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
+			if !(i == len(items)-1) && jinja2.Eq(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || runtime.Ne(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), toolToken) {
+			if (i == len(items)-1) || jinja2.Ne(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
-				runtime.LlamaWrite(w, eot)
+				jinja2.LlamaWrite(w, eot)
 			}
 		}
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(startHeader, assistantToken, endHeader))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, assistantToken, endHeader))
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
 		if !enableThinking.Truthy() {
 			w.WriteString("<think>\n\n</think>\n\n")
@@ -443,7 +443,7 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *runtime.Writer, in *runtime.
 
 // spansNvidiaLlama33NemotronSuper49BV15 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNvidiaLlama33NemotronSuper49BV15 = []runtime.Span{
+var spansNvidiaLlama33NemotronSuper49BV15 = []jinja2.Span{
 	{From: 64, To: 64, Line: 1, Col: 1, Construct: "set"},
 	{From: 66, To: 66, Line: 1, Col: 36, Construct: "set"},
 	{From: 68, To: 68, Line: 1, Col: 70, Construct: "set"},

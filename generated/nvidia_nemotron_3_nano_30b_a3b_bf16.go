@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // NVIDIANemotron3Nano30BA3BBF16 is the chat template llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
-var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
+var NVIDIANemotron3Nano30BA3BBF16 = &jinja2.Template{
 	Aliases: []string{"ed29ac80ec4c3707f69ffb274bba5832c8cc52e18c6443539243f77aebff42a1", "43a92aacc2e169bb37055e4d8b0df31edfdc8657d8c387fcf98254cb246e626a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,38 +41,38 @@ var NVIDIANemotron3Nano30BA3BBF16 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderNVIDIANemotron3Nano30BA3BBF16 renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
-func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
+func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
-	var ns runtime.Value
+	var ns jinja2.Value
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var systemMessage runtime.Value
+	var loopMessages jinja2.Value
+	var systemMessage jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
-		jsonDict = runtime.Param(jsonDict, "json_dict")
-		handledKeys = runtime.Param(handledKeys, "handled_keys")
+	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
+		jsonDict = jinja2.Param(jsonDict, "json_dict")
+		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
-		if runtime.IsMapping(jsonDict) {
+		if jinja2.IsMapping(jsonDict) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop runtime.Loop
-			for loop.Start(w, jsonDict, func(item runtime.Value) bool {
+			var loop jinja2.Loop
+			for loop.Start(w, jsonDict, func(item jinja2.Value) bool {
 				jsonKey := item
-				return runtime.NotIn(jsonKey, handledKeys)
+				return jinja2.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.IsMapping(jsonDict.Item(jsonKey)) || (runtime.IsSequence(jsonDict.Item(jsonKey)) && !runtime.IsString(jsonDict.Item(jsonKey))) {
+				if jinja2.IsMapping(jsonDict.Item(jsonKey)) || (jinja2.IsSequence(jsonDict.Item(jsonKey)) && !jinja2.IsString(jsonDict.Item(jsonKey))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
 					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
+					w.Write(jinja2.FilterSafe(jinja2.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
 					w.WriteString("</")
 					w.Write(jsonKey)
 					w.WriteString(">")
@@ -82,7 +82,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<")
 					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterString(jsonDict.Item(jsonKey)))
+					w.Write(jinja2.FilterString(jsonDict.Item(jsonKey)))
 					w.WriteString("</")
 					w.Write(jsonKey)
 					w.WriteString(">")
@@ -91,86 +91,86 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
-	if !(runtime.IsDefined(enableThinking)) {
-		enableThinking = runtime.Bool(true)
+	if !(jinja2.IsDefined(enableThinking)) {
+		enableThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13:1 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
-	if !(runtime.IsDefined(truncateHistoryThinking)) {
-		truncateHistoryThinking = runtime.Bool(true)
+	if !(jinja2.IsDefined(truncateHistoryThinking)) {
+		truncateHistoryThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
-	items := runtime.Iterate(w, loopMessages)
+	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
-		if runtime.EqStr(m.ItemStr("role"), "user") {
+		if jinja2.EqStr(m.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
-			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
+			jinja2.SetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31:5 {%- set tools = [] %}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
-	items2 := runtime.Iterate(w, loopMessages)
+	items2 := jinja2.Iterate(w, loopMessages)
 	for i := range items2 {
 		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
-		if runtime.EqStr(m.ItemStr("role"), "user") {
+		if jinja2.EqStr(m.ItemStr("role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
-			runtime.SetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
+			jinja2.SetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if jinja2.IsDefined(systemMessage) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
+		w.WriteAdd(jinja2.Str("<|im_start|>system\n"), systemMessage)
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if runtime.IsDefined(systemMessage) && runtime.Gt(runtime.FilterLength(systemMessage), runtime.Int(0)) {
+		if jinja2.IsDefined(systemMessage) && jinja2.Gt(jinja2.FilterLength(systemMessage), jinja2.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
-			handledKeys := runtime.Undefined("handled_keys")
+		for _, tool := range jinja2.Iterate(w, tools) {
+			handledKeys := jinja2.Undefined("handled_keys")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
-			if runtime.IsDefined(toolFunction) {
+			if jinja2.IsDefined(toolFunction) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
@@ -180,22 +180,22 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</name>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
 			toolDescription := tool.Attr("description")
-			if runtime.IsDefined(toolDescription) {
+			if jinja2.IsDefined(toolDescription) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
-				w.Write(runtime.FilterTrim(toolDescription, nil, nil))
+				w.Write(jinja2.FilterTrim(toolDescription, nil, nil))
 				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := tool.Attr("parameters")
-			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(toolParameters.Attr("properties"))) && runtime.IsMapping(toolParameters.Attr("properties")) {
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(toolParameters.Attr("properties"))) && jinja2.IsMapping(toolParameters.Attr("properties")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
+				keys, values := jinja2.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
-					var handledKeys runtime.Value
+					var handledKeys jinja2.Value
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
@@ -203,49 +203,49 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</name>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
 					paramFieldsType := paramFields.Attr("type")
-					if runtime.IsDefined(paramFieldsType) {
+					if jinja2.IsDefined(paramFieldsType) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
-						w.Write(runtime.FilterString(paramFieldsType))
+						w.Write(jinja2.FilterString(paramFieldsType))
 						w.WriteString("</type>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := paramFields.Attr("description")
-					if runtime.IsDefined(paramFieldsDescription) {
+					if jinja2.IsDefined(paramFieldsDescription) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
-						w.Write(runtime.FilterTrim(paramFieldsDescription, nil, nil))
+						w.Write(jinja2.FilterTrim(paramFieldsDescription, nil, nil))
 						w.WriteString("</description>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
 					paramFieldsEnum := paramFields.Attr("enum")
-					if runtime.IsDefined(paramFieldsEnum) {
+					if jinja2.IsDefined(paramFieldsEnum) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
 						w.WriteString("\n<enum>")
-						w.Write(runtime.FilterSafe(runtime.FilterTojson(paramFieldsEnum, nil, nil)))
+						w.Write(jinja2.FilterSafe(jinja2.FilterTojson(paramFieldsEnum, nil, nil)))
 						w.WriteString("</enum>")
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
-					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
+					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"), jinja2.Str("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			if runtime.IsDefined(toolParameters) && runtime.IsDefined(toolParameters.Attr("required")) {
+			if jinja2.IsDefined(toolParameters) && jinja2.IsDefined(toolParameters.Attr("required")) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
 				w.WriteString("\n<required>")
-				w.Write(runtime.FilterSafe(runtime.FilterTojson(toolParameters.Attr("required"), nil, nil)))
+				w.Write(jinja2.FilterSafe(jinja2.FilterTojson(toolParameters.Attr("required"), nil, nil)))
 				w.WriteString("</required>")
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
@@ -253,40 +253,40 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if jinja2.IsDefined(systemMessage) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
-	var loop runtime.Loop
+	var loop jinja2.Loop
 	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
-		var content runtime.Value
-		var includeContent runtime.Value
-		var c runtime.Value
+		var content jinja2.Value
+		var includeContent jinja2.Value
+		var c jinja2.Value
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
 			messageReasoningContent := message.Attr("reasoning_content")
-			if (runtime.IsDefined(messageReasoningContent) && runtime.IsString(messageReasoningContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageReasoningContent, nil, nil)), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageReasoningContent) && jinja2.IsString(messageReasoningContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageReasoningContent, nil, nil)), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = runtime.Concat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				content = jinja2.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), jinja2.FilterDefault(message.Attr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = runtime.FilterDefault(message.Attr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
+				content = jinja2.FilterDefault(message.Attr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
-				if runtime.IsString(content) {
+				if jinja2.IsString(content) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
-					if runtime.NotIn(runtime.Str("<think>"), content) && runtime.NotIn(runtime.Str("</think>"), content) {
+					if jinja2.NotIn(jinja2.Str("<think>"), content) && jinja2.NotIn(jinja2.Str("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
-						content = runtime.Concat(runtime.Str("<think></think>"), content)
+						content = jinja2.Concat(jinja2.Str("<think></think>"), content)
 					}
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116:17 {%- else -%}
@@ -295,34 +295,34 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
 			messageToolCalls := message.Attr("tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && runtime.IsIterable(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageToolCalls) && jinja2.IsIterable(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), ns.Attr("last_user_idx"))))
+				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), ns.Attr("last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if runtime.IsString(content) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(content, nil, nil)), runtime.Int(0)) {
+				if jinja2.IsString(content) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(content, nil, nil)), jinja2.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						w.Write(runtime.FilterTrim(content, nil, nil))
+						w.Write(jinja2.FilterTrim(content, nil, nil))
 						w.WriteString("\n")
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
-						c = runtime.FilterString(content)
+						c = jinja2.FilterString(content)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
-						if runtime.In(runtime.Str("</think>"), c) {
+						if jinja2.In(jinja2.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = runtime.MethodSplitSep(c, runtime.Str("</think>")).ItemInt(-1)
-						} else if runtime.In(runtime.Str("<think>"), c) {
+							c = jinja2.MethodSplitSep(c, jinja2.Str("</think>")).ItemInt(-1)
+						} else if jinja2.In(jinja2.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = runtime.MethodSplitSep(c, runtime.Str("<think>")).ItemInt(0)
+							c = jinja2.MethodSplitSep(c, jinja2.Str("<think>")).ItemInt(0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = runtime.Concat(runtime.Str("<think></think>"), runtime.FilterTrim(c, nil, nil))
+						c = jinja2.Concat(jinja2.Str("<think></think>"), jinja2.FilterTrim(c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
+						if jinja2.Gt(jinja2.FilterLength(c), jinja2.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
 							w.Write(c)
 							w.WriteString("\n")
@@ -333,10 +333,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<think></think>")
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
-					if runtime.IsDefined(toolCallFunction) {
+					if jinja2.IsDefined(toolCallFunction) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
@@ -346,9 +346,9 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(">\n")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if jinja2.IsDefined(toolCallArguments) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
-						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
 						for i := range w.Count(len(keys)) {
 							argsName := keys[i]
 							argsValue := values[i]
@@ -357,10 +357,10 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 							w.Write(argsName)
 							w.WriteString(">\n")
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
+								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
 							} else {
-								argsValue = runtime.FilterString(argsValue)
+								argsValue = jinja2.FilterString(argsValue)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
 							w.Write(argsValue)
@@ -373,24 +373,24 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && runtime.Lt(loop.Index0(), ns.Attr("last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && jinja2.Lt(loop.Index0(), ns.Attr("last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
 					w.WriteString("<|im_start|>assistant\n")
-					w.Write(runtime.FilterTrim(runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), nil, nil))
+					w.Write(jinja2.FilterTrim(jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), nil, nil))
 					w.WriteString("<|im_end|>\n")
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
-					c = runtime.FilterString(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+					c = jinja2.FilterString(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
-					if runtime.In(runtime.Str("<think>"), c) && runtime.In(runtime.Str("</think>"), c) {
+					if jinja2.In(jinja2.Str("<think>"), c) && jinja2.In(jinja2.Str("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = runtime.Concat(runtime.Str("<think></think>"), runtime.MethodSplitSep(c, runtime.Str("</think>")).ItemInt(-1))
+						c = jinja2.Concat(jinja2.Str("<think></think>"), jinja2.MethodSplitSep(c, jinja2.Str("</think>")).ItemInt(-1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
-					c = runtime.FilterTrim(c, nil, nil)
+					c = jinja2.FilterTrim(c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if runtime.Gt(runtime.FilterLength(c), runtime.Int(0)) {
+					if jinja2.Gt(jinja2.FilterLength(c), jinja2.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
 						w.WriteString("<|im_start|>assistant\n")
 						w.Write(c)
@@ -401,19 +401,19 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"))
+			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = runtime.FilterString(message.Attr("content"))
+			content = jinja2.FilterString(message.Attr("content"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
 			w.Write(content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -421,7 +421,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -430,7 +430,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
+			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), message.Attr("content"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
@@ -448,191 +448,191 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *runtime.Writer, in *runtime.Input) {
 // renderNVIDIANemotron3Nano30BA3BBF16Llama renders NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderNVIDIANemotron3Nano30BA3BBF16 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Input) {
+func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	enableThinking := in.Lookup("enable_thinking")
 	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
-	var ns runtime.Value
+	var ns jinja2.Value
 	messages := in.Lookup("messages")
-	var loopMessages runtime.Value
-	var systemMessage runtime.Value
+	var loopMessages jinja2.Value
+	var systemMessage jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
-		jsonDict = runtime.Param(jsonDict, "json_dict")
-		handledKeys = runtime.Param(handledKeys, "handled_keys")
+	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
+		jsonDict = jinja2.Param(jsonDict, "json_dict")
+		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
-		if runtime.LlamaCallTest("mapping", jsonDict, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", jsonDict, nil, nil) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop runtime.Loop
-			for loop.Start(w, runtime.LlamaIterable(jsonDict), func(item runtime.Value) bool {
+			var loop jinja2.Loop
+			for loop.Start(w, jinja2.LlamaIterable(jsonDict), func(item jinja2.Value) bool {
 				jsonKey := item
-				return runtime.LlamaNotIn(jsonKey, handledKeys)
+				return jinja2.LlamaNotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.LlamaCallTest("mapping", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) || (runtime.LlamaCallTest("sequence", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil)) {
+				if jinja2.LlamaCallTest("mapping", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) || (jinja2.LlamaCallTest("sequence", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				}
 			}
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
-	if !(runtime.LlamaCallTest("defined", enableThinking, nil, nil)) {
-		enableThinking = runtime.Bool(true)
+	if !(jinja2.LlamaCallTest("defined", enableThinking, nil, nil)) {
+		enableThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13:1 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
-	if !(runtime.LlamaCallTest("defined", truncateHistoryThinking, nil, nil)) {
-		truncateHistoryThinking = runtime.Bool(true)
+	if !(jinja2.LlamaCallTest("defined", truncateHistoryThinking, nil, nil)) {
+		truncateHistoryThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
-		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
-			runtime.LlamaSetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
+			jinja2.LlamaSetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}
-		systemMessage = runtime.Str("")
+		systemMessage = jinja2.Str("")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:28:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31:5 {%- set tools = [] %}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("last_user_idx", runtime.Int(-1))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items2 {
 		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
-		if runtime.EqStr(runtime.LlamaItemStr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
-			runtime.LlamaSetAttr(ns, "last_user_idx", runtime.Int(int64(i)))
+			jinja2.LlamaSetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
-	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), systemMessage))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), systemMessage))
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if runtime.LlamaCallTest("defined", systemMessage, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", systemMessage, nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", systemMessage, nil, nil), jinja2.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
-		handledKeys := runtime.Undefined("handled_keys")
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		handledKeys := jinja2.Undefined("handled_keys")
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<function>\n<name>"), runtime.LlamaAttr(tool, "name"), runtime.Str("</name>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<function>\n<name>"), jinja2.LlamaAttr(tool, "name"), jinja2.Str("</name>")))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
-			toolDescription := runtime.LlamaAttr(tool, "description")
-			if runtime.LlamaCallTest("defined", toolDescription, nil, nil) {
+			toolDescription := jinja2.LlamaAttr(tool, "description")
+			if jinja2.LlamaCallTest("defined", toolDescription, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			if ((runtime.LlamaCallTest("defined", toolParameters, nil, nil) && runtime.LlamaCallTest("mapping", toolParameters, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolParameters, "properties"), nil, nil)) && runtime.LlamaCallTest("mapping", runtime.LlamaAttr(toolParameters, "properties"), nil, nil) {
+			toolParameters := jinja2.LlamaAttr(tool, "parameters")
+			if ((jinja2.LlamaCallTest("defined", toolParameters, nil, nil) && jinja2.LlamaCallTest("mapping", toolParameters, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil)) && jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				var handledKeys runtime.Value
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil))) {
-					vals := runtime.Unpack(item, 2)
+				var handledKeys jinja2.Value
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil))) {
+					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
-					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
-					if runtime.LlamaCallTest("defined", paramFieldsType, nil, nil) {
+					paramFieldsType := jinja2.LlamaAttr(paramFields, "type")
+					if jinja2.LlamaCallTest("defined", paramFieldsType, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.LlamaCallFilter("string", paramFieldsType, nil, nil), runtime.Str("</type>")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<type>"), jinja2.LlamaCallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
-					if runtime.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
+					paramFieldsDescription := jinja2.LlamaAttr(paramFields, "description")
+					if jinja2.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
-					paramFieldsEnum := runtime.LlamaAttr(paramFields, "enum")
-					if runtime.LlamaCallTest("defined", paramFieldsEnum, nil, nil) {
+					paramFieldsEnum := jinja2.LlamaAttr(paramFields, "enum")
+					if jinja2.LlamaCallTest("defined", paramFieldsEnum, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<enum>"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", paramFieldsEnum, nil, nil), nil, nil), runtime.Str("</enum>")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<enum>"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", paramFieldsEnum, nil, nil), nil, nil), jinja2.Str("</enum>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
-					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"), runtime.Str("enum"))
+					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"), jinja2.Str("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						renderExtraKeys(paramFields, handledKeys)
 					}))
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"), runtime.Str("required"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderExtraKeys(runtime.LlamaAttr(tool, "parameters"), handledKeys)
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderExtraKeys(jinja2.LlamaAttr(tool, "parameters"), handledKeys)
 			}))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			toolParameters2 := runtime.LlamaAttr(tool, "parameters")
-			if runtime.LlamaCallTest("defined", toolParameters2, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolParameters2, "required"), nil, nil) {
+			toolParameters2 := jinja2.LlamaAttr(tool, "parameters")
+			if jinja2.LlamaCallTest("defined", toolParameters2, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolParameters2, "required"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<required>"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolParameters2, "required"), nil, nil), nil, nil), runtime.Str("</required>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<required>"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolParameters2, "required"), nil, nil), nil, nil), jinja2.Str("</required>")))
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderExtraKeys(tool, handledKeys)
 			}))
 			w.WriteString("\n</function>")
@@ -640,40 +640,40 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96:1 {%- if system_message is defined %}
-	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:104:1 {%- for message in loop_messages %}
-	var content runtime.Value
-	var includeContent runtime.Value
-	var c runtime.Value
-	var loop runtime.Loop
-	for loop.Start(w, runtime.LlamaIterable(loopMessages), nil); loop.Next(); {
+	var content jinja2.Value
+	var includeContent jinja2.Value
+	var c jinja2.Value
+	var loop jinja2.Loop
+	for loop.Start(w, jinja2.LlamaIterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if (runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && runtime.LlamaCallTest("string", messageReasoningContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), runtime.Int(0)) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if (jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = runtime.LlamaConcat(runtime.Str("<think>\n"), messageReasoningContent, runtime.Str("\n</think>\n"), runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				content = jinja2.LlamaConcat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = runtime.LlamaCallFilter("default", runtime.LlamaAttr(message, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)
+				content = jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
-				if runtime.LlamaCallTest("string", content, nil, nil) {
+				if jinja2.LlamaCallTest("string", content, nil, nil) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
-					if runtime.LlamaNotIn(runtime.Str("<think>"), content) && runtime.LlamaNotIn(runtime.Str("</think>"), content) {
+					if jinja2.LlamaNotIn(jinja2.Str("<think>"), content) && jinja2.LlamaNotIn(jinja2.Str("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
-						content = runtime.LlamaConcat(runtime.Str("<think></think>"), content)
+						content = jinja2.LlamaConcat(jinja2.Str("<think></think>"), content)
 					}
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116:17 {%- else -%}
@@ -681,36 +681,36 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if (runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && runtime.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			if (jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && jinja2.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = runtime.Bool(!(truncateHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))))
+				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.LlamaLt(loop.Index0(), jinja2.LlamaAttr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if runtime.LlamaCallTest("string", content, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", content, nil, nil), nil, nil), runtime.Int(0)) {
+				if jinja2.LlamaCallTest("string", content, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", content, nil, nil), nil, nil), jinja2.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallFilter("trim", content, nil, nil), runtime.Str("\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallFilter("trim", content, nil, nil), jinja2.Str("\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
-						c = runtime.LlamaCallFilter("string", content, nil, nil)
+						c = jinja2.LlamaCallFilter("string", content, nil, nil)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
-						if runtime.LlamaIn(runtime.Str("</think>"), c) {
+						if jinja2.LlamaIn(jinja2.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = runtime.LlamaItemInt(runtime.LlamaCallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1)
-						} else if runtime.LlamaIn(runtime.Str("<think>"), c) {
+							c = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+						} else if jinja2.LlamaIn(jinja2.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = runtime.LlamaItemInt(runtime.LlamaCallMethod(c, "split", []runtime.Value{runtime.Str("<think>")}, nil), 0)
+							c = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(c, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaCallFilter("trim", c, nil, nil))
+						c = jinja2.LlamaConcat(jinja2.Str("<think></think>"), jinja2.LlamaCallFilter("trim", c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if runtime.LlamaGt(runtime.LlamaCallFilter("length", c, nil, nil), runtime.Int(0)) {
+						if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", c, nil, nil), jinja2.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(c, runtime.Str("\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(c, jinja2.Str("\n")))
 						}
 					}
 				} else {
@@ -718,33 +718,33 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 					w.WriteString("<think></think>")
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name"), runtime.Str(">\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str(">\n")))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
+							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
+								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
-								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(argsValue, runtime.Str("\n</parameter>\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(argsValue, jinja2.Str("\n</parameter>\n")))
 						}
 					}
 					w.WriteString("</function>\n</tool_call>\n")
@@ -753,51 +753,51 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && runtime.LlamaLt(loop.Index0(), runtime.LlamaAttr(ns, "last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && jinja2.LlamaLt(loop.Index0(), jinja2.LlamaAttr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil), nil, nil), runtime.Str("<|im_end|>\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<|im_start|>assistant\n"), jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil), nil, nil), jinja2.Str("<|im_end|>\n")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
-					c = runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("default", content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), nil, nil)
+					c = jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
-					if runtime.LlamaIn(runtime.Str("<think>"), c) && runtime.LlamaIn(runtime.Str("</think>"), c) {
+					if jinja2.LlamaIn(jinja2.Str("<think>"), c) && jinja2.LlamaIn(jinja2.Str("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = runtime.LlamaConcat(runtime.Str("<think></think>"), runtime.LlamaItemInt(runtime.LlamaCallMethod(c, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1))
+						c = jinja2.LlamaConcat(jinja2.Str("<think></think>"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
-					c = runtime.LlamaCallFilter("trim", c, nil, nil)
+					c = jinja2.LlamaCallFilter("trim", c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if runtime.LlamaGt(runtime.LlamaCallFilter("length", c, nil, nil), runtime.Int(0)) {
+					if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", c, nil, nil), jinja2.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<|im_start|>assistant\n"), c, runtime.Str("<|im_end|>\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<|im_start|>assistant\n"), c, jinja2.Str("<|im_end|>\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
 						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
 					}
 				}
 			}
-		} else if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = runtime.LlamaCallFilter("string", runtime.LlamaAttr(message, "content"), nil, nil)
+			content = jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(message, "content"), nil, nil)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -806,7 +806,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
@@ -823,7 +823,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *runtime.Writer, in *runtime.Inp
 
 // spansNVIDIANemotron3Nano30BA3BBF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNVIDIANemotron3Nano30BA3BBF16 = []runtime.Span{
+var spansNVIDIANemotron3Nano30BA3BBF16 = []jinja2.Span{
 	{From: 57, To: 92, Line: 1, Col: 1, Construct: "macro"},
 	{From: 61, To: 91, Line: 2, Col: 5, Construct: "if"},
 	{From: 63, To: 90, Line: 3, Col: 9, Construct: "for"},

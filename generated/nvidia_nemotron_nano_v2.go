@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // NVIDIANemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
-var NVIDIANemotronNanoV2 = &runtime.Template{
+var NVIDIANemotronNanoV2 = &jinja2.Template{
 	Aliases: []string{"0f17df2801f96de27145fac8a4eebc92cba91890094bcb292faa2ea6723cac29"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,55 +41,55 @@ var NVIDIANemotronNanoV2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderNVIDIANemotronNanoV2 renders NVIDIA-Nemotron-Nano-v2.jinja.
-func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
-	var ns runtime.Value
+func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
+	var ns jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	continueFinalMessage := in.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
 		content = message.ItemStr("content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
-			if runtime.In(runtime.Str("/think"), content) {
+			if jinja2.In(jinja2.Str("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
-				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(true))
-			} else if runtime.In(runtime.Str("/no_think"), content) {
+				jinja2.SetAttr(ns, "enable_thinking", jinja2.Bool(true))
+			} else if jinja2.In(jinja2.Str("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%}
-				runtime.SetAttr(ns, "enable_thinking", runtime.Bool(false))
+				jinja2.SetAttr(ns, "enable_thinking", jinja2.Bool(false))
 			}
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.ItemStr("role")
-	if !runtime.EqStr(messages0Role, "system") {
+	if !jinja2.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
-		runtime.SetAttr(ns, "non_tool_system_content", runtime.Str(""))
+		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		runtime.SetAttr(ns, "non_tool_system_content", runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(messages0.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
+		jinja2.SetAttr(ns, "non_tool_system_content", jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(messages0.ItemStr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
 		w.WriteString("<SPECIAL_10>System\n")
 		w.WriteStr(ns.Attr("non_tool_system_content"))
@@ -97,19 +97,19 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if runtime.IsDefined(ns.Attr("non_tool_system_content")) && !runtime.EqStr(ns.Attr("non_tool_system_content"), "") {
+		if jinja2.IsDefined(ns.Attr("non_tool_system_content")) && !jinja2.EqStr(ns.Attr("non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32:3 {%- for tool in tools -%}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
 			toolFunction := tool.Attr("function")
-			w.WriteJSON(runtime.IfElse(runtime.IsDefined(toolFunction), func() runtime.Value {
+			w.WriteJSON(jinja2.IfElse(jinja2.IsDefined(toolFunction), func() jinja2.Value {
 				return toolFunction
-			}, func() runtime.Value {
+			}, func() jinja2.Value {
 				return tool
 			}), nil, nil)
 			// NVIDIA-Nemotron-Nano-v2.jinja:34:5 {{- ', ' if not loop.last else '' -}}
@@ -123,46 +123,46 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
-	if runtime.EqStr(messages0Role, "system") {
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+	if jinja2.EqStr(messages0Role, "system") {
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
 	messagesMinus1 := messages.ItemInt(-1)
-	if runtime.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
+	if jinja2.EqStr(messagesMinus1.ItemStr("role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		runtime.SetAttr(ns, "last_turn_assistant_content", runtime.MethodStrip(runtime.FilterDefault(messagesMinus1.ItemStr("content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)))
+		jinja2.SetAttr(ns, "last_turn_assistant_content", jinja2.MethodStrip(jinja2.FilterDefault(messagesMinus1.ItemStr("content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		runtime.SetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.In(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
+		jinja2.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.In(jinja2.Str("tool_calls"), messagesMinus1), func() jinja2.Value {
 			return messagesMinus1.ItemStr("tool_calls")
-		}, func() runtime.Value {
-			return runtime.NewList()
+		}, func() jinja2.Value {
+			return jinja2.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
-		messages = messages.Slice(runtime.None(), runtime.Int(-1), runtime.None())
+		messages = messages.Slice(jinja2.None(), jinja2.Int(-1), jinja2.None())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
+		var content jinja2.Value
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
 		messageContent := message.ItemStr("content")
 		content = messageContent
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
 			w.WriteString("<SPECIAL_11>User\n")
-			w.WriteStr(runtime.MethodStrip(runtime.MethodReplace(runtime.MethodReplace(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), runtime.Str("/think"), runtime.Str("")), runtime.Str("/no_think"), runtime.Str(""))))
+			w.WriteStr(jinja2.MethodStrip(jinja2.MethodReplace(jinja2.MethodReplace(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), jinja2.Str("/think"), jinja2.Str("")), jinja2.Str("/no_think"), jinja2.Str(""))))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
 				w.WriteString("<SPECIAL_11>User\n")
 				w.WriteString("<TOOL_RESPONSE>[")
@@ -170,45 +170,45 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
 			w.Write(messageContent)
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content.Truthy() && runtime.In(runtime.Str("</think>"), content) {
+			if content.Truthy() && jinja2.In(jinja2.Str("</think>"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content = runtime.MethodStrip(runtime.FilterDefault(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
+				content = jinja2.MethodStrip(jinja2.FilterDefault(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
 			w.WriteString("<SPECIAL_11>Assistant\n")
-			w.WriteStr(runtime.IfElse(!runtime.IsNone(content), func() runtime.Value {
-				return runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil))
-			}, func() runtime.Value {
-				return runtime.Str("")
+			w.WriteStr(jinja2.IfElse(!jinja2.IsNone(content), func() jinja2.Value {
+				return jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+			}, func() jinja2.Value {
+				return jinja2.Str("")
 			}))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !runtime.EqStr(runtime.MethodStrip(runtime.FilterDefault(content, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil)), "") {
+				if !jinja2.EqStr(jinja2.MethodStrip(jinja2.FilterDefault(content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					call := items[i]
-					var fn runtime.Value
+					var fn jinja2.Value
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
 					callFunction := call.Attr("function")
-					if runtime.IsDefined(callFunction) {
+					if jinja2.IsDefined(callFunction) {
 						fn = callFunction
 					} else {
 						fn = call
@@ -219,7 +219,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
 					fnArguments := fn.Attr("arguments")
-					if runtime.IsString(fnArguments) {
+					if jinja2.IsString(fnArguments) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
 						w.Write(fnArguments)
 					} else {
@@ -229,10 +229,10 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
 					w.WriteString("}")
-					w.WriteStr(runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
-						return runtime.Str(", ")
-					}, func() runtime.Value {
-						return runtime.Str("")
+					w.WriteStr(jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+						return jinja2.Str(", ")
+					}, func() jinja2.Value {
+						return jinja2.Str("")
 					}))
 				}
 				w.WriteString("]</TOOLCALL>")
@@ -244,24 +244,24 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if runtime.IsDefined(ns.Attr("enable_thinking")) && runtime.IsFalse(ns.Attr("enable_thinking")) {
+		if jinja2.IsDefined(ns.Attr("enable_thinking")) && jinja2.IsFalse(ns.Attr("enable_thinking")) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_content")) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
+		if jinja2.IsDefined(ns.Attr("last_turn_assistant_content")) && !jinja2.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
 			w.Write(ns.Attr("last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_content")) && !runtime.EqStr(ns.Attr("last_turn_assistant_content"), "") {
+		if jinja2.IsDefined(ns.Attr("last_turn_assistant_content")) && !jinja2.EqStr(ns.Attr("last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if runtime.IsDefined(ns.Attr("enable_thinking")) && runtime.IsFalse(ns.Attr("enable_thinking")) {
+			if jinja2.IsDefined(ns.Attr("enable_thinking")) && jinja2.IsFalse(ns.Attr("enable_thinking")) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
@@ -270,9 +270,9 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
 			w.Write(ns.Attr("last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
-			if runtime.IsDefined(continueFinalMessage) {
+			if jinja2.IsDefined(continueFinalMessage) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
-				if runtime.IsFalse(continueFinalMessage) {
+				if jinja2.IsFalse(continueFinalMessage) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
@@ -281,16 +281,16 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if runtime.IsDefined(ns.Attr("last_turn_assistant_tool_calls")) && runtime.Gt(runtime.FilterLength(ns.Attr("last_turn_assistant_tool_calls")), runtime.Int(0)) {
+		if jinja2.IsDefined(ns.Attr("last_turn_assistant_tool_calls")) && jinja2.Gt(jinja2.FilterLength(ns.Attr("last_turn_assistant_tool_calls")), jinja2.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			items := runtime.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
+			items := jinja2.Iterate(w, ns.Attr("last_turn_assistant_tool_calls"))
 			for i := range items {
 				call := items[i]
-				var fn runtime.Value
+				var fn jinja2.Value
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
 				callFunction := call.Attr("function")
-				if runtime.IsDefined(callFunction) {
+				if jinja2.IsDefined(callFunction) {
 					fn = callFunction
 				} else {
 					fn = call
@@ -301,7 +301,7 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("\", \"arguments\": ")
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
 				fnArguments := fn.Attr("arguments")
-				if runtime.IsString(fnArguments) {
+				if jinja2.IsString(fnArguments) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
 					w.Write(fnArguments)
 				} else {
@@ -311,10 +311,10 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
 				w.WriteString("}")
-				w.WriteStr(runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
-					return runtime.Str(", ")
-				}, func() runtime.Value {
-					return runtime.Str("")
+				w.WriteStr(jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					return jinja2.Str(", ")
+				}, func() jinja2.Value {
+					return jinja2.Str("")
 				}))
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
@@ -325,73 +325,73 @@ func renderNVIDIANemotronNanoV2(w *runtime.Writer, in *runtime.Input) {
 // renderNVIDIANemotronNanoV2Llama renders NVIDIA-Nemotron-Nano-v2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderNVIDIANemotronNanoV2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
-	var ns runtime.Value
+	in = jinja2.LlamaOwnInput(in)
+	var ns jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	continueFinalMessage := in.Lookup("continue_final_message")
 	// NVIDIA-Nemotron-Nano-v2.jinja:1:1 {%- set ns = namespace(enable_thinking=true) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("enable_thinking", runtime.Bool(true))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
-		content = runtime.LlamaItemStr(message, "content")
+		content = jinja2.LlamaItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
-			if runtime.LlamaIn(runtime.Str("/think"), content) {
+			if jinja2.LlamaIn(jinja2.Str("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
-				runtime.LlamaSetAttr(ns, "enable_thinking", runtime.Bool(true))
-			} else if runtime.LlamaIn(runtime.Str("/no_think"), content) {
+				jinja2.LlamaSetAttr(ns, "enable_thinking", jinja2.Bool(true))
+			} else if jinja2.LlamaIn(jinja2.Str("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%}
-				runtime.LlamaSetAttr(ns, "enable_thinking", runtime.Bool(false))
+				jinja2.LlamaSetAttr(ns, "enable_thinking", jinja2.Bool(false))
 			}
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	messages0Role := runtime.LlamaItemStr(messages0, "role")
-	if !runtime.EqStr(messages0Role, "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	messages0Role := jinja2.LlamaItemStr(messages0, "role")
+	if !jinja2.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
-		runtime.LlamaSetAttr(ns, "non_tool_system_content", runtime.Str(""))
+		jinja2.LlamaSetAttr(ns, "non_tool_system_content", jinja2.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		runtime.LlamaSetAttr(ns, "non_tool_system_content", runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemStr(messages0, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil))
+		jinja2.LlamaSetAttr(ns, "non_tool_system_content", jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_10>System\n"), runtime.LlamaAttr(ns, "non_tool_system_content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<SPECIAL_10>System\n"), jinja2.LlamaAttr(ns, "non_tool_system_content")))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "non_tool_system_content"), nil, nil) && !runtime.EqStr(runtime.LlamaAttr(ns, "non_tool_system_content"), "") {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "non_tool_system_content"), nil, nil) && !jinja2.EqStr(jinja2.LlamaAttr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32:3 {%- for tool in tools -%}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.IfElse(runtime.LlamaCallTest("defined", toolFunction, nil, nil), func() runtime.Value {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.IfElse(jinja2.LlamaCallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
 				return toolFunction
-			}, func() runtime.Value {
+			}, func() jinja2.Value {
 				return tool
 			}), nil, nil))
 			// NVIDIA-Nemotron-Nano-v2.jinja:34:5 {{- ', ' if not loop.last else '' -}}
@@ -405,108 +405,108 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
-	if runtime.EqStr(messages0Role, "system") {
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+	if jinja2.EqStr(messages0Role, "system") {
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
-	messagesMinus1 := runtime.LlamaItemInt(messages, -1)
-	if runtime.EqStr(runtime.LlamaItemStr(messagesMinus1, "role"), "assistant") {
+	messagesMinus1 := jinja2.LlamaItemInt(messages, -1)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messagesMinus1, "role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		runtime.LlamaSetAttr(ns, "last_turn_assistant_content", runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemStr(messagesMinus1, "content"), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil))
+		jinja2.LlamaSetAttr(ns, "last_turn_assistant_content", jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		runtime.LlamaSetAttr(ns, "last_turn_assistant_tool_calls", runtime.IfElse(runtime.LlamaIn(runtime.Str("tool_calls"), messagesMinus1), func() runtime.Value {
-			return runtime.LlamaItemStr(messagesMinus1, "tool_calls")
-		}, func() runtime.Value {
-			return runtime.NewList()
+		jinja2.LlamaSetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.LlamaIn(jinja2.Str("tool_calls"), messagesMinus1), func() jinja2.Value {
+			return jinja2.LlamaItemStr(messagesMinus1, "tool_calls")
+		}, func() jinja2.Value {
+			return jinja2.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Missing(), runtime.Int(-1), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
-	var content2 runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content2 jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		content2 = runtime.LlamaItemStr(message, "content")
+		content2 = jinja2.LlamaItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "replace", []runtime.Value{runtime.Str("/think"), runtime.Str("")}, nil), "replace", []runtime.Value{runtime.Str("/no_think"), runtime.Str("")}, nil), "strip", nil, nil)), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<SPECIAL_11>User\n"), jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil)), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>User\n"), runtime.Str("<TOOL_RESPONSE>[")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<SPECIAL_11>User\n"), jinja2.Str("<TOOL_RESPONSE>[")))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content2.Truthy() && runtime.LlamaIn(runtime.Str("</think>"), content2) {
+			if content2.Truthy() && jinja2.LlamaIn(jinja2.Str("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content2 = runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", runtime.LlamaItemInt(runtime.LlamaCallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil), 1), []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
+				content2 = jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<SPECIAL_11>Assistant\n"), runtime.IfElse(!runtime.LlamaCallTest("none", content2, nil, nil), func() runtime.Value {
-				return runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil)
-			}, func() runtime.Value {
-				return runtime.Str("")
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<SPECIAL_11>Assistant\n"), jinja2.IfElse(!jinja2.LlamaCallTest("none", content2, nil, nil), func() jinja2.Value {
+				return jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
+			}, func() jinja2.Value {
+				return jinja2.Str("")
 			})))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaCallFilter("default", content2, []runtime.Value{runtime.Str(""), runtime.Bool(true)}, nil), "strip", nil, nil), "") {
+				if !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
-				var fn runtime.Value
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				var fn jinja2.Value
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					call := items[i]
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := runtime.LlamaAttr(call, "function")
-					if runtime.LlamaCallTest("defined", callFunction, nil, nil) {
+					callFunction := jinja2.LlamaAttr(call, "function")
+					if jinja2.LlamaCallTest("defined", callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
-					fnArguments := runtime.LlamaAttr(fn, "arguments")
-					if runtime.LlamaCallTest("string", fnArguments, nil, nil) {
+					fnArguments := jinja2.LlamaAttr(fn, "arguments")
+					if jinja2.LlamaCallTest("string", fnArguments, nil, nil) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
-						runtime.LlamaWrite(w, fnArguments)
+						jinja2.LlamaWrite(w, fnArguments)
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", fnArguments, nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", fnArguments, nil, nil))
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
-						return runtime.Str(", ")
-					}, func() runtime.Value {
-						return runtime.Str("")
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+						return jinja2.Str(", ")
+					}, func() jinja2.Value {
+						return jinja2.Str("")
 					})))
 				}
 				w.WriteString("]</TOOLCALL>")
@@ -518,35 +518,35 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) && runtime.LlamaCallTest("false", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) && jinja2.LlamaCallTest("false", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(jinja2.LlamaAttr(ns, "last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "last_turn_assistant_content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !runtime.EqStr(runtime.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(jinja2.LlamaAttr(ns, "last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) && runtime.LlamaCallTest("false", runtime.LlamaAttr(ns, "enable_thinking"), nil, nil) {
+			if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) && jinja2.LlamaCallTest("false", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "last_turn_assistant_content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
-			if runtime.LlamaCallTest("defined", continueFinalMessage, nil, nil) {
+			if jinja2.LlamaCallTest("defined", continueFinalMessage, nil, nil) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
-				if runtime.LlamaCallTest("false", continueFinalMessage, nil, nil) {
+				if jinja2.LlamaCallTest("false", continueFinalMessage, nil, nil) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
@@ -555,37 +555,37 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if runtime.LlamaCallTest("defined", runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil), jinja2.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
-			var fn runtime.Value
-			items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(ns, "last_turn_assistant_tool_calls")))
+			var fn jinja2.Value
+			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(ns, "last_turn_assistant_tool_calls")))
 			for i := range items {
 				call := items[i]
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				callFunction := runtime.LlamaAttr(call, "function")
-				if runtime.LlamaCallTest("defined", callFunction, nil, nil) {
+				callFunction := jinja2.LlamaAttr(call, "function")
+				if jinja2.LlamaCallTest("defined", callFunction, nil, nil) {
 					fn = callFunction
 				} else {
 					fn = call
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaAttr(fn, "name")), runtime.Str("\", \"arguments\": ")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fnArguments := runtime.LlamaAttr(fn, "arguments")
-				if runtime.LlamaCallTest("string", fnArguments, nil, nil) {
+				fnArguments := jinja2.LlamaAttr(fn, "arguments")
+				if jinja2.LlamaCallTest("string", fnArguments, nil, nil) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
-					runtime.LlamaWrite(w, fnArguments)
+					jinja2.LlamaWrite(w, fnArguments)
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
-					runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", fnArguments, nil, nil))
+					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", fnArguments, nil, nil))
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("}"), runtime.IfElse(!(i == len(items)-1), func() runtime.Value {
-					return runtime.Str(", ")
-				}, func() runtime.Value {
-					return runtime.Str("")
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					return jinja2.Str(", ")
+				}, func() jinja2.Value {
+					return jinja2.Str("")
 				})))
 			}
 			w.WriteString("]</TOOLCALL><SPECIAL_12>\n\n")
@@ -595,7 +595,7 @@ func renderNVIDIANemotronNanoV2Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansNVIDIANemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansNVIDIANemotronNanoV2 = []runtime.Span{
+var spansNVIDIANemotronNanoV2 = []jinja2.Span{
 	{From: 54, To: 54, Line: 1, Col: 1, Construct: "set"},
 	{From: 56, To: 77, Line: 2, Col: 1, Construct: "for"},
 	{From: 59, To: 59, Line: 3, Col: 3, Construct: "set"},

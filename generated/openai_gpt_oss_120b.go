@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // OpenaiGptOss120b is the chat template llama.cpp/openai-gpt-oss-120b.jinja.
-var OpenaiGptOss120b = &runtime.Template{
+var OpenaiGptOss120b = &jinja2.Template{
 	Aliases: []string{"df2349807f46a21e3e0914ab3b1d959f6256a0f9c63d42cb67cace0ea587fada"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,57 +41,57 @@ var OpenaiGptOss120b = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderOpenaiGptOss120b renders openai-gpt-oss-120b.jinja.
-func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
+func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
 	reasoningEffortInput := in.Lookup("reasoning_effort")
 	builtinToolsInput := in.Lookup("builtin_tools")
 	messages := in.Lookup("messages")
-	var developerMessage runtime.Value
-	var loopMessages runtime.Value
+	var developerMessage jinja2.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
-		paramSpec = runtime.Param(paramSpec, "param_spec")
-		requiredParams = runtime.Param(requiredParams, "required_params")
-		var innerType runtime.Value
-		var hasObjectVariants runtime.Value
+	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
+		paramSpec = jinja2.Param(paramSpec, "param_spec")
+		requiredParams = jinja2.Param(requiredParams, "required_params")
+		var innerType jinja2.Value
+		var hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
 		paramSpecType := paramSpec.Attr("type")
-		if runtime.EqStr(paramSpecType, "array") {
+		if jinja2.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
 			paramSpecItems := paramSpec.ItemStr("items")
 			if paramSpecItems.Truthy() {
 				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
 				paramSpecItemsType := paramSpecItems.ItemStr("type")
-				if runtime.EqStr(paramSpecItemsType, "string") {
+				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpecItemsType, "number") {
+				} else if jinja2.EqStr(paramSpecItemsType, "number") {
 					// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
 					// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
 					// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
 					// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.Gt(runtime.FilterLength(innerType), runtime.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || jinja2.Gt(jinja2.FilterLength(innerType), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						w.WriteAdd(innerType, runtime.Str("[]"))
+						w.WriteAdd(innerType, jinja2.Str("[]"))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
@@ -106,12 +106,12 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.IsDefined(paramSpecType) && runtime.IsIterable(paramSpecType)) && !runtime.IsString(paramSpecType)) && !runtime.IsMapping(paramSpecType)) && runtime.IsDefined(paramSpecType.ItemInt(0)) {
+		} else if (((jinja2.IsDefined(paramSpecType) && jinja2.IsIterable(paramSpecType)) && !jinja2.IsString(paramSpecType)) && !jinja2.IsMapping(paramSpecType)) && jinja2.IsDefined(paramSpecType.ItemInt(0)) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.Gt(runtime.FilterLength(paramSpecType), runtime.Int(1)) {
+			if jinja2.Gt(jinja2.FilterLength(paramSpecType), jinja2.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				w.Write(runtime.FilterJoin(paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+				w.Write(jinja2.FilterJoin(paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
@@ -120,28 +120,28 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		} else if paramSpec.Attr("oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
 			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = runtime.Bool(false)
+			hasObjectVariants = jinja2.Bool(false)
 			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
 			paramSpecOneOf := paramSpec.Attr("oneOf")
-			for _, variant := range runtime.Iterate(w, paramSpecOneOf) {
+			for _, variant := range jinja2.Iterate(w, paramSpecOneOf) {
 				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if runtime.EqStr(variant.Attr("type"), "object") {
+				if jinja2.EqStr(variant.Attr("type"), "object") {
 					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
-					_ = runtime.Bool(true)
+					_ = jinja2.Bool(true)
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.Gt(runtime.FilterLength(paramSpecOneOf), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && jinja2.Gt(jinja2.FilterLength(paramSpecOneOf), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
-				items := runtime.Iterate(w, paramSpecOneOf)
+				items := jinja2.Iterate(w, paramSpecOneOf)
 				for i := range items {
 					variant := items[i]
 					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, runtime.Missing())
+						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
 					variantDescription := variant.Attr("description")
@@ -152,7 +152,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
 					variantDefault := variant.Attr("default")
-					if runtime.IsDefined(variantDefault) {
+					if jinja2.IsDefined(variantDefault) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
 						w.WriteString("// default: ")
@@ -164,14 +164,14 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "string") {
+		} else if jinja2.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
 			paramSpecEnum := paramSpec.Attr("enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
 				w.WriteString("\"")
-				w.WriteStr(runtime.FilterJoin(paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil))
+				w.WriteStr(jinja2.FilterJoin(paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil))
 				w.WriteString("\"")
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
@@ -181,23 +181,23 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "number") {
+		} else if jinja2.EqStr(paramSpecType, "number") {
 			// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "integer") {
+		} else if jinja2.EqStr(paramSpecType, "integer") {
 			// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "boolean") {
+		} else if jinja2.EqStr(paramSpecType, "boolean") {
 			// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpecType, "object") {
+		} else if jinja2.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
 			paramSpecProperties := paramSpec.Attr("properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				keys, values := runtime.DictItems(paramSpecProperties)
+				keys, values := jinja2.DictItems(paramSpecProperties)
 				for i := range w.Count(len(keys)) {
 					propName := keys[i]
 					propSpec := values[i]
@@ -205,17 +205,17 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.Write(propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
 					paramSpecRequired := paramSpec.Attr("required")
-					if runtime.NotIn(propName, runtime.Or(paramSpecRequired, func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.NotIn(propName, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(propSpec, runtime.Or(paramSpecRequired, func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+						renderTypescriptType(propSpec, jinja2.Or(paramSpecRequired, func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
 					if !(i == len(keys)-1) {
@@ -233,9 +233,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools runtime.Value) {
-		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools = runtime.Param(tools, "tools")
+	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
+		namespaceName = jinja2.Param(namespaceName, "namespace_name")
+		tools = jinja2.Param(tools, "tools")
 		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
 		w.WriteString("## ")
 		w.WriteStr(namespaceName)
@@ -245,7 +245,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(namespaceName)
 		w.WriteString(" {\n\n")
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
 			tool = tool.Attr("function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
@@ -261,7 +261,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			if toolParameters.Truthy() && toolParameters.Attr("properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				keys, values := runtime.DictItems(toolParameters.Attr("properties"))
+				keys, values := jinja2.DictItems(toolParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramSpec := values[i]
@@ -277,21 +277,21 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 					w.Write(paramName)
 					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
 					toolParametersRequired := toolParameters.Attr("required")
-					if runtime.NotIn(paramName, runtime.Or(toolParametersRequired, func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.NotIn(paramName, jinja2.Or(toolParametersRequired, func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
 					w.Write(w.Capture(func() {
-						renderTypescriptType(paramSpec, runtime.Or(toolParametersRequired, func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+						renderTypescriptType(paramSpec, jinja2.Or(toolParametersRequired, func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
 					paramSpecDefault := paramSpec.Attr("default")
-					if runtime.IsDefined(paramSpecDefault) {
+					if jinja2.IsDefined(paramSpecDefault) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
 						if paramSpec.Attr("enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
@@ -328,9 +328,9 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		w.WriteStr(namespaceName)
 	}
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
-	renderBuiltinTools := func(browserTool, pythonTool runtime.Value) {
-		browserTool = runtime.Param(browserTool, "browser_tool")
-		pythonTool = runtime.Param(pythonTool, "python_tool")
+	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
+		browserTool = jinja2.Param(browserTool, "browser_tool")
+		pythonTool = jinja2.Param(pythonTool, "python_tool")
 		// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
 		if browserTool.Truthy() {
 			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
@@ -345,23 +345,23 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		modelIdentity := modelIdentityInput
 		reasoningEffort := reasoningEffortInput
 		builtinTools := builtinToolsInput
-		var availableBuiltinTools runtime.Value
+		var availableBuiltinTools jinja2.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !runtime.IsDefined(modelIdentity) {
+		if !jinja2.IsDefined(modelIdentity) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
+			modelIdentity = jinja2.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		w.WriteAdd(modelIdentity, runtime.Str("\n"))
+		w.WriteAdd(modelIdentity, jinja2.Str("\n"))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
 		w.WriteString("Current date: ")
-		w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
+		w.WriteStr(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 		w.WriteString("\n\n")
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !runtime.IsDefined(reasoningEffort) {
+		if !jinja2.IsDefined(reasoningEffort) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
-			reasoningEffort = runtime.Str("medium")
+			reasoningEffort = jinja2.Str("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
 		w.WriteString("Reasoning: ")
@@ -371,21 +371,21 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			availableBuiltinTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
+			availableBuiltinTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
-			for _, tool := range runtime.Iterate(w, builtinTools) {
+			for _, tool := range jinja2.Iterate(w, builtinTools) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
-				if runtime.EqStr(tool, "browser") {
+				if jinja2.EqStr(tool, "browser") {
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
-					runtime.CheckNamespace(availableBuiltinTools)
+					jinja2.CheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
-					runtime.SetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
-				} else if runtime.EqStr(tool, "python") {
+					jinja2.SetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
+				} else if jinja2.EqStr(tool, "python") {
 					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
-					runtime.CheckNamespace(availableBuiltinTools)
+					jinja2.CheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
-					runtime.SetAttr(availableBuiltinTools, "python", runtime.Bool(true))
+					jinja2.SetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
@@ -404,15 +404,15 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
 	messages0 := messages.ItemInt(0)
 	messages0Role := messages0.Attr("role")
-	if runtime.EqStr(messages0Role, "developer") || runtime.EqStr(messages0Role, "system") {
+	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
 		developerMessage = messages0.Attr("content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
-		developerMessage = runtime.Str("")
+		developerMessage = jinja2.Str("")
 		// openai-gpt-oss-120b.jinja:239:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
@@ -430,46 +430,46 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			renderToolNamespace(runtime.Str("functions"), tools)
+			renderToolNamespace(jinja2.Str("functions"), tools)
 		}
 		w.WriteString("<|end|>")
 	}
 	// openai-gpt-oss-120b.jinja:258:1 {%- set last_tool_call = namespace(name=none) %}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
-	items := runtime.Iterate(w, loopMessages)
+	items := jinja2.Iterate(w, loopMessages)
 	for i := range items {
 		message := items[i]
-		var toolCall runtime.Value
+		var toolCall jinja2.Value
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
-			if runtime.In(runtime.Str("content"), message) {
+			if jinja2.In(jinja2.Str("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
 				messageContent := message.Attr("content")
-				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageContent) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageContent) {
+				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					w.Write(runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
-			if runtime.In(runtime.Str("thinking"), message) {
+			if jinja2.In(jinja2.Str("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
 				messageThinking := message.Attr("thinking")
-				if runtime.In(runtime.Str("<|channel|>analysis<|message|>"), messageThinking) || runtime.In(runtime.Str("<|channel|>final<|message|>"), messageThinking) {
+				if jinja2.In(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || jinja2.In(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					w.Write(runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
-			if runtime.In(runtime.Str("tool_calls"), message) {
+			if jinja2.In(jinja2.Str("tool_calls"), message) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range runtime.Iterate(w, loopMessages.Slice(runtime.Int(int64(i+1)), runtime.None(), runtime.None())) {
+				for _, futureMessage := range jinja2.Iterate(w, loopMessages.Slice(jinja2.Int(int64(i+1)), jinja2.None(), jinja2.None())) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if runtime.EqStr(futureMessage.Attr("role"), "assistant") && runtime.NotIn(runtime.Str("tool_calls"), futureMessage) {
+					if jinja2.EqStr(futureMessage.Attr("role"), "assistant") && jinja2.NotIn(jinja2.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
@@ -486,7 +486,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				messageContent := message.Attr("content")
 				if messageContent.Truthy() && message.Attr("thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					w.Write(runtime.RaiseException(in, runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
@@ -507,11 +507,11 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("<|channel|>commentary ")
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
 				toolCallContentType := toolCall.Attr("content_type")
-				w.WriteAdd(runtime.IfElse(runtime.IsDefined(toolCallContentType), func() runtime.Value {
+				w.WriteAdd(jinja2.IfElse(jinja2.IsDefined(toolCallContentType), func() jinja2.Value {
 					return toolCallContentType
-				}, func() runtime.Value {
-					return runtime.Str("json")
-				}), runtime.Str("<|message|>"))
+				}, func() jinja2.Value {
+					return jinja2.Str("json")
+				}), jinja2.Str("<|message|>"))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
 				w.WriteJSON(toolCall.Attr("arguments"), nil, nil)
 				w.WriteString("<|call|>")
@@ -520,7 +520,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
-				if runtime.In(runtime.Str("thinking"), message) {
+				if jinja2.In(jinja2.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
 					w.WriteString("<|start|>assistant<|channel|>analysis<|message|>")
 					w.WriteStr(message.Attr("thinking"))
@@ -537,14 +537,14 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(message.Attr("content"))
 				w.WriteString("<|end|>")
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
-			if runtime.IsNone(lastToolCallName) {
+			if jinja2.IsNone(lastToolCallName) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
 			w.WriteString("<|start|>functions.")
@@ -553,7 +553,7 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString(" to=assistant<|channel|>commentary<|message|>")
 			w.WriteJSON(message.Attr("content"), nil, nil)
 			w.WriteString("<|end|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
 			w.WriteString("<|start|>user<|message|>")
@@ -570,119 +570,119 @@ func renderOpenaiGptOss120b(w *runtime.Writer, in *runtime.Input) {
 // renderOpenaiGptOss120bLlama renders openai-gpt-oss-120b.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderOpenaiGptOss120b with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
+func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	modelIdentityInput := in.Lookup("model_identity")
 	reasoningEffortInput := in.Lookup("reasoning_effort")
 	builtinToolsInput := in.Lookup("builtin_tools")
 	messages := in.Lookup("messages")
-	var developerMessage runtime.Value
-	var loopMessages runtime.Value
+	var developerMessage jinja2.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// openai-gpt-oss-120b.jinja:10:1 {%- macro render_typescript_type(param_spec, required_params, is_nullable=false) -%}
-	var renderTypescriptType func(runtime.Value, runtime.Value, runtime.Value)
-	renderTypescriptType = func(paramSpec, requiredParams, isNullable runtime.Value) {
-		paramSpec = runtime.Param(paramSpec, "param_spec")
-		requiredParams = runtime.Param(requiredParams, "required_params")
-		var innerType runtime.Value
-		var hasObjectVariants runtime.Value
+	var renderTypescriptType func(jinja2.Value, jinja2.Value, jinja2.Value)
+	renderTypescriptType = func(paramSpec, requiredParams, isNullable jinja2.Value) {
+		paramSpec = jinja2.Param(paramSpec, "param_spec")
+		requiredParams = jinja2.Param(requiredParams, "required_params")
+		var innerType jinja2.Value
+		var hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := runtime.LlamaAttr(paramSpec, "type")
-		if runtime.EqStr(paramSpecType, "array") {
+		paramSpecType := jinja2.LlamaAttr(paramSpec, "type")
+		if jinja2.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
-			paramSpecItems := runtime.LlamaItemStr(paramSpec, "items")
+			paramSpecItems := jinja2.LlamaItemStr(paramSpec, "items")
 			if paramSpecItems.Truthy() {
 				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := runtime.LlamaItemStr(paramSpecItems, "type")
-				if runtime.EqStr(paramSpecItemsType, "string") {
+				paramSpecItemsType := jinja2.LlamaItemStr(paramSpecItems, "type")
+				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
-				} else if runtime.EqStr(paramSpecItemsType, "number") {
+				} else if jinja2.EqStr(paramSpecItemsType, "number") {
 					// openai-gpt-oss-120b.jinja:15:17 {%- elif param_spec['items']['type'] == "number" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "integer") {
+				} else if jinja2.EqStr(paramSpecItemsType, "integer") {
 					// openai-gpt-oss-120b.jinja:17:17 {%- elif param_spec['items']['type'] == "integer" -%}
 					w.WriteString("number[]")
-				} else if runtime.EqStr(paramSpecItemsType, "boolean") {
+				} else if jinja2.EqStr(paramSpecItemsType, "boolean") {
 					// openai-gpt-oss-120b.jinja:19:17 {%- elif param_spec['items']['type'] == "boolean" -%}
 					w.WriteString("boolean[]")
 				} else {
 					// openai-gpt-oss-120b.jinja:21:17 {%- else -%}
 					// openai-gpt-oss-120b.jinja:22:17 {%- set inner_type = render_typescript_type(param_spec['items'], required_params) -%}
 					innerType = w.Capture(func() {
-						renderTypescriptType(paramSpecItems, requiredParams, runtime.Missing())
+						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if runtime.EqStr(innerType, "object | object") || runtime.LlamaGt(runtime.LlamaCallFilter("length", innerType, nil, nil), runtime.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || jinja2.LlamaGt(jinja2.LlamaCallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(innerType, runtime.Str("[]")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(innerType, jinja2.Str("[]")))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
 				w.WriteString("any[]")
 				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((runtime.LlamaCallTest("defined", paramSpecType, nil, nil) && runtime.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("string", paramSpecType, nil, nil)) && !runtime.LlamaCallTest("mapping", paramSpecType, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaItemInt(paramSpecType, 0), nil, nil) {
+		} else if (((jinja2.LlamaCallTest("defined", paramSpecType, nil, nil) && jinja2.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("string", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("mapping", paramSpecType, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaItemInt(paramSpecType, 0), nil, nil) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecType, nil, nil), runtime.Int(1)) {
+			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", paramSpecType, []runtime.Value{runtime.Str(" | ")}, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
-				runtime.LlamaWrite(w, runtime.LlamaItemInt(paramSpecType, 0))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(paramSpecType, 0))
 			}
-		} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+		} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
 			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
-			hasObjectVariants = runtime.Bool(false)
+			hasObjectVariants = jinja2.Bool(false)
 			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := runtime.LlamaAttr(paramSpec, "oneOf")
-			for _, variant := range runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf)) {
+			paramSpecOneOf := jinja2.LlamaAttr(paramSpec, "oneOf")
+			for _, variant := range jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf)) {
 				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if runtime.EqStr(runtime.LlamaAttr(variant, "type"), "object") {
+				if jinja2.EqStr(jinja2.LlamaAttr(variant, "type"), "object") {
 					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
-					_ = runtime.Bool(true)
+					_ = jinja2.Bool(true)
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && runtime.LlamaGt(runtime.LlamaCallFilter("length", paramSpecOneOf, nil, nil), runtime.Int(1)) {
+			if hasObjectVariants.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(paramSpecOneOf))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf))
 				for i := range items {
 					variant := items[i]
 					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(variant, requiredParams, runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variantDescription := runtime.LlamaAttr(variant, "description")
+					variantDescription := jinja2.LlamaAttr(variant, "description")
 					if variantDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// "), variantDescription))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// "), variantDescription))
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variantDefault := runtime.LlamaAttr(variant, "default")
-					if runtime.LlamaCallTest("defined", variantDefault, nil, nil) {
+					variantDefault := jinja2.LlamaAttr(variant, "default")
+					if jinja2.LlamaCallTest("defined", variantDefault, nil, nil) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), runtime.LlamaCallFilter("tojson", variantDefault, nil, nil)))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), jinja2.LlamaCallFilter("tojson", variantDefault, nil, nil)))
 					}
 					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -690,56 +690,56 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "string") {
+		} else if jinja2.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-			paramSpecEnum := runtime.LlamaAttr(paramSpec, "enum")
+			paramSpecEnum := jinja2.LlamaAttr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\""), runtime.LlamaCallFilter("join", paramSpecEnum, []runtime.Value{runtime.Str("\" | \"")}, nil)), runtime.Str("\"")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\""), jinja2.LlamaCallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-				if runtime.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if runtime.EqStr(paramSpecType, "number") {
+		} else if jinja2.EqStr(paramSpecType, "number") {
 			// openai-gpt-oss-120b.jinja:78:9 {%- elif param_spec.type == "number" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "integer") {
+		} else if jinja2.EqStr(paramSpecType, "integer") {
 			// openai-gpt-oss-120b.jinja:80:9 {%- elif param_spec.type == "integer" -%}
 			w.WriteString("number")
-		} else if runtime.EqStr(paramSpecType, "boolean") {
+		} else if jinja2.EqStr(paramSpecType, "boolean") {
 			// openai-gpt-oss-120b.jinja:82:9 {%- elif param_spec.type == "boolean" -%}
 			w.WriteString("boolean")
-		} else if runtime.EqStr(paramSpecType, "object") {
+		} else if jinja2.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-			paramSpecProperties := runtime.LlamaAttr(paramSpec, "properties")
+			paramSpecProperties := jinja2.LlamaAttr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
 				for i := range items {
-					vals := runtime.Unpack(items[i], 2)
+					vals := jinja2.Unpack(items[i], 2)
 					propName := vals[0]
 					propSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
-					runtime.LlamaWrite(w, propName)
+					jinja2.LlamaWrite(w, propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if runtime.LlamaNotIn(propName, runtime.Or(runtime.LlamaAttr(paramSpec, "required"), func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.LlamaNotIn(propName, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(propSpec, runtime.Or(runtime.LlamaAttr(paramSpec, "required"), func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(propSpec, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:95:17 {%- if not loop.last -%}
 					if !(i == len(items)-1) {
@@ -757,67 +757,67 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// openai-gpt-oss-120b.jinja:108:1 {%- macro render_tool_namespace(namespace_name, tools) -%}
-	renderToolNamespace := func(namespaceName, tools runtime.Value) {
-		namespaceName = runtime.Param(namespaceName, "namespace_name")
-		tools = runtime.Param(tools, "tools")
+	renderToolNamespace := func(namespaceName, tools jinja2.Value) {
+		namespaceName = jinja2.Param(namespaceName, "namespace_name")
+		tools = jinja2.Param(tools, "tools")
 		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("## "), namespaceName, runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("## "), namespaceName, jinja2.Str("\n\n")))
 		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("namespace "), namespaceName, runtime.Str(" {\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {\n\n")))
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-			tool = runtime.LlamaAttr(tool, "function")
+			tool = jinja2.LlamaAttr(tool, "function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), runtime.LlamaAttr(tool, "description")), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), jinja2.LlamaAttr(tool, "description")), jinja2.Str("\n")))
 			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("type "), runtime.LlamaAttr(tool, "name")), runtime.Str(" = ")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name")), jinja2.Str(" = ")))
 			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			if toolParameters.Truthy() && runtime.LlamaAttr(toolParameters, "properties").Truthy() {
+			toolParameters := jinja2.LlamaAttr(tool, "parameters")
+			if toolParameters.Truthy() && jinja2.LlamaAttr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.LlamaAttr(toolParameters, "properties"), "items", nil, nil)))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(toolParameters, "properties"), "items", nil, nil)))
 				for i := range items {
-					vals := runtime.Unpack(items[i], 2)
+					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpecDescription := runtime.LlamaAttr(paramSpec, "description")
+					paramSpecDescription := jinja2.LlamaAttr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("// "), paramSpecDescription), runtime.Str("\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
 					}
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
-					runtime.LlamaWrite(w, paramName)
+					jinja2.LlamaWrite(w, paramName)
 					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					if runtime.LlamaNotIn(paramName, runtime.Or(runtime.LlamaAttr(toolParameters, "required"), func() runtime.Value {
-						return runtime.NewList()
+					if jinja2.LlamaNotIn(paramName, jinja2.Or(jinja2.LlamaAttr(toolParameters, "required"), func() jinja2.Value {
+						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, runtime.Or(runtime.LlamaAttr(toolParameters, "required"), func() runtime.Value {
-							return runtime.NewList()
-						}), runtime.Missing())
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderTypescriptType(paramSpec, jinja2.Or(jinja2.LlamaAttr(toolParameters, "required"), func() jinja2.Value {
+							return jinja2.NewList()
+						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := runtime.LlamaAttr(paramSpec, "default")
-					if runtime.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
+					paramSpecDefault := jinja2.LlamaAttr(paramSpec, "default")
+					if jinja2.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if runtime.LlamaAttr(paramSpec, "enum").Truthy() {
+						if jinja2.LlamaAttr(paramSpec, "enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), paramSpecDefault))
-						} else if runtime.LlamaAttr(paramSpec, "oneOf").Truthy() {
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), paramSpecDefault))
+						} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("// default: "), paramSpecDefault))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), paramSpecDefault))
 						} else {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str(", // default: "), runtime.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), jinja2.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
@@ -835,12 +835,12 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 			}
 		}
 		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("} // namespace "), namespaceName))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("} // namespace "), namespaceName))
 	}
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
-	renderBuiltinTools := func(browserTool, pythonTool runtime.Value) {
-		browserTool = runtime.Param(browserTool, "browser_tool")
-		pythonTool = runtime.Param(pythonTool, "python_tool")
+	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
+		browserTool = jinja2.Param(browserTool, "browser_tool")
+		pythonTool = jinja2.Param(pythonTool, "python_tool")
 		// openai-gpt-oss-120b.jinja:151:5 {%- if browser_tool %}
 		if browserTool.Truthy() {
 			w.WriteString("## browser\n\n// Tool for browsing.\n// The `cursor` appears in brackets before each browsing display: `[{cursor}]`.\n// Cite information from the tool using the following format:\n// `【{cursor}†L{line_start}(-L{line_end})?】`, for example: `【6†L9-L11】` or `【8†L3】`.\n// Do not quote more than 10 words directly from the tool output.\n// sources=web (default: web)\nnamespace browser {\n\n// Searches for information related to `query` and displays `topn` results.\ntype search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n\n// Opens the link `id` from the page indicated by `cursor` starting at line number `loc`, showing `num_lines` lines.\n// Valid link ids are displayed with the formatting: `【{id}†.*】`.\n// If `cursor` is not provided, the most recent page is implied.\n// If `id` is a string, it is treated as a fully qualified URL associated with `source`.\n// If `loc` is not provided, the viewport will be positioned at the beginning of the document or centered on the most relevant passage, if available.\n// Use this function without `id` to scroll to a new location of an opened page.\ntype open = (_: {\nid?: number | string, // default: -1\ncursor?: number, // default: -1\nloc?: number, // default: -1\nnum_lines?: number, // default: -1\nview_source?: boolean, // default: false\nsource?: string,\n}) => any;\n\n// Finds exact matches of `pattern` in the current page, or the page given by `cursor`.\ntype find = (_: {\npattern: string,\ncursor?: number, // default: -1\n}) => any;\n\n} // namespace browser\n\n")
@@ -855,48 +855,48 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		modelIdentity := modelIdentityInput
 		reasoningEffort := reasoningEffortInput
 		builtinTools := builtinToolsInput
-		var availableBuiltinTools runtime.Value
+		var availableBuiltinTools jinja2.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
+		if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
-			modelIdentity = runtime.Str("You are ChatGPT, a large language model trained by OpenAI.")
+			modelIdentity = jinja2.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(modelIdentity, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(modelIdentity, jinja2.Str("\n")))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Current date: "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Current date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str("\n\n")))
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+		if !jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
-			reasoningEffort = runtime.Str("medium")
+			reasoningEffort = jinja2.Str("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
 		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
-			availableBuiltinTools = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("browser", runtime.Bool(false)), runtime.KW("python", runtime.Bool(false))})
+			availableBuiltinTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(builtinTools)) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(builtinTools)) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
-				if runtime.EqStr(tool, "browser") {
+				if jinja2.EqStr(tool, "browser") {
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
-					runtime.LlamaCheckNamespace(availableBuiltinTools)
+					jinja2.LlamaCheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
-					runtime.LlamaSetAttr(availableBuiltinTools, "browser", runtime.Bool(true))
-				} else if runtime.EqStr(tool, "python") {
+					jinja2.LlamaSetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
+				} else if jinja2.EqStr(tool, "python") {
 					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
-					runtime.LlamaCheckNamespace(availableBuiltinTools)
+					jinja2.LlamaCheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
-					runtime.LlamaSetAttr(availableBuiltinTools, "python", runtime.Bool(true))
+					jinja2.LlamaSetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderBuiltinTools(runtime.LlamaAttr(availableBuiltinTools, "browser"), runtime.LlamaAttr(availableBuiltinTools, "python"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderBuiltinTools(jinja2.LlamaAttr(availableBuiltinTools, "browser"), jinja2.LlamaAttr(availableBuiltinTools, "python"))
 			}))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
@@ -907,22 +907,22 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("<|start|>system<|message|>")
 	// openai-gpt-oss-120b.jinja:230:1 {{- build_system_message() }}
-	runtime.LlamaWrite(w, w.Capture(func() {
+	jinja2.LlamaWrite(w, w.Capture(func() {
 		buildSystemMessage()
 	}))
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	messages0Role := runtime.LlamaAttr(messages0, "role")
-	if runtime.EqStr(messages0Role, "developer") || runtime.EqStr(messages0Role, "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	messages0Role := jinja2.LlamaAttr(messages0, "role")
+	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
-		developerMessage = runtime.LlamaAttr(messages0, "content")
+		developerMessage = jinja2.LlamaAttr(messages0, "content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
-		developerMessage = runtime.Str("")
+		developerMessage = jinja2.Str("")
 		// openai-gpt-oss-120b.jinja:239:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
@@ -933,127 +933,127 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 		if developerMessage.Truthy() {
 			w.WriteString("# Instructions\n\n")
 			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
-			runtime.LlamaWrite(w, developerMessage)
+			jinja2.LlamaWrite(w, developerMessage)
 			w.WriteString("\n\n")
 		}
 		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderToolNamespace(runtime.Str("functions"), tools)
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderToolNamespace(jinja2.Str("functions"), tools)
 			}))
 		}
 		w.WriteString("<|end|>")
 	}
 	// openai-gpt-oss-120b.jinja:258:1 {%- set last_tool_call = namespace(name=none) %}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
-	var toolCall runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(loopMessages))
+	var toolCall jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
-			if runtime.LlamaIn(runtime.Str("content"), message) {
+			if jinja2.LlamaIn(jinja2.Str("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				messageContent := runtime.LlamaAttr(message, "content")
-				if runtime.LlamaIn(runtime.Str("<|channel|>analysis<|message|>"), messageContent) || runtime.LlamaIn(runtime.Str("<|channel|>final<|message|>"), messageContent) {
+				messageContent := jinja2.LlamaAttr(message, "content")
+				if jinja2.LlamaIn(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || jinja2.LlamaIn(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
-			if runtime.LlamaIn(runtime.Str("thinking"), message) {
+			if jinja2.LlamaIn(jinja2.Str("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
-				messageThinking := runtime.LlamaAttr(message, "thinking")
-				if runtime.LlamaIn(runtime.Str("<|channel|>analysis<|message|>"), messageThinking) || runtime.LlamaIn(runtime.Str("<|channel|>final<|message|>"), messageThinking) {
+				messageThinking := jinja2.LlamaAttr(message, "thinking")
+				if jinja2.LlamaIn(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || jinja2.LlamaIn(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
-			if runtime.LlamaIn(runtime.Str("tool_calls"), message) {
+			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaSlice(loopMessages, runtime.Int(int64(i+1)), runtime.Missing(), runtime.Missing()))) {
+				for _, futureMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing()))) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if runtime.EqStr(runtime.LlamaAttr(futureMessage, "role"), "assistant") && runtime.LlamaNotIn(runtime.Str("tool_calls"), futureMessage) {
+					if jinja2.EqStr(jinja2.LlamaAttr(futureMessage, "role"), "assistant") && jinja2.LlamaNotIn(jinja2.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
-				toolCall = runtime.LlamaItemInt(runtime.LlamaAttr(message, "tool_calls"), 0)
+				toolCall = jinja2.LlamaItemInt(jinja2.LlamaAttr(message, "tool_calls"), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent := runtime.LlamaAttr(message, "content")
-				if messageContent.Truthy() && runtime.LlamaAttr(message, "thinking").Truthy() {
+				messageContent := jinja2.LlamaAttr(message, "content")
+				if messageContent.Truthy() && jinja2.LlamaAttr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), messageContent), runtime.Str("<|end|>")))
-				} else if runtime.LlamaAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), messageContent), jinja2.Str("<|end|>")))
+				} else if jinja2.LlamaAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), runtime.LlamaAttr(message, "thinking")), runtime.Str("<|end|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), jinja2.LlamaAttr(message, "thinking")), jinja2.Str("<|end|>")))
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("functions."), runtime.LlamaAttr(toolCall, "name")), runtime.Str("<|channel|>commentary ")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("<|channel|>commentary ")))
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
-				toolCallContentType := runtime.LlamaAttr(toolCall, "content_type")
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.IfElse(runtime.LlamaCallTest("defined", toolCallContentType, nil, nil), func() runtime.Value {
+				toolCallContentType := jinja2.LlamaAttr(toolCall, "content_type")
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.IfElse(jinja2.LlamaCallTest("defined", toolCallContentType, nil, nil), func() jinja2.Value {
 					return toolCallContentType
-				}, func() runtime.Value {
-					return runtime.Str("json")
-				}), runtime.Str("<|message|>")))
+				}, func() jinja2.Value {
+					return jinja2.Str("json")
+				}), jinja2.Str("<|message|>")))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
-				lastToolCallName = runtime.LlamaAttr(toolCall, "name")
+				lastToolCallName = jinja2.LlamaAttr(toolCall, "name")
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
-				if runtime.LlamaIn(runtime.Str("thinking"), message) {
+				if jinja2.LlamaIn(jinja2.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>analysis<|message|>"), runtime.LlamaAttr(message, "thinking")), runtime.Str("<|end|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), jinja2.LlamaAttr(message, "thinking")), jinja2.Str("<|end|>")))
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|return|>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|return|>")))
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>assistant<|channel|>final<|message|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
-			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|start|>functions."), lastToolCallName))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|start|>functions."), lastToolCallName))
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" to=assistant<|channel|>commentary<|message|>"), runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(message, "content"), nil, nil)), runtime.Str("<|end|>")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" to=assistant<|channel|>commentary<|message|>"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(message, "content"), nil, nil)), jinja2.Str("<|end|>")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|start|>user<|message|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>user<|message|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
@@ -1064,7 +1064,7 @@ func renderOpenaiGptOss120bLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansOpenaiGptOss120b = []runtime.Span{
+var spansOpenaiGptOss120b = []jinja2.Span{
 	{From: 57, To: 234, Line: 10, Col: 1, Construct: "macro"},
 	{From: 64, To: 233, Line: 11, Col: 5, Construct: "if"},
 	{From: 67, To: 108, Line: 12, Col: 9, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // OpenbmbMiniCPM51B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
-var OpenbmbMiniCPM51B = &runtime.Template{
+var OpenbmbMiniCPM51B = &jinja2.Template{
 	Aliases: []string{"be5337791d2f2a0d38b61ccde29e0813ffe0ece7783a3dce02fc6fe0b214708c", "86c78150a71c4c5b597cb8571c0d48b9a5c10f89cd54c02e02343ceb0bac5c0a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var OpenbmbMiniCPM51B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderOpenbmbMiniCPM51B renders openbmb-MiniCPM5-1B.jinja.
-func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
+func renderOpenbmbMiniCPM51B(w *jinja2.Writer, in *jinja2.Input) {
 	hasToolSepInput := in.Lookup("has_tool_sep")
 	singleToolXmlInput := in.Lookup("single_tool_xml")
 	bosToken := in.Lookup("bos_token")
@@ -61,10 +61,10 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		mark := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// openbmb-MiniCPM5-1B.jinja:4:9 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
@@ -72,28 +72,28 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
 			messages0Content := messages0.Attr("content")
-			if runtime.In(runtime.Str("<tool_def_sep>"), messages0Content) {
+			if jinja2.In(jinja2.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				w.Write(runtime.MethodReplace(messages0Content, runtime.Str("<tool_def_sep>"), toolDefinitions))
+				w.Write(jinja2.MethodReplace(messages0Content, jinja2.Str("<tool_def_sep>"), toolDefinitions))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
-				w.WriteAdd(messages0Content, runtime.Str("\n\n"), toolDefinitions)
+				w.WriteAdd(messages0Content, jinja2.Str("\n\n"), toolDefinitions)
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
-			w.Write(runtime.MethodLstrip(toolDefinitions))
+			w.Write(jinja2.MethodLstrip(toolDefinitions))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages0.Attr("content"))
@@ -102,16 +102,16 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
-	items := runtime.IterateReversed(w, messages)
+	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
+		var index jinja2.Value
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(message.Attr("content"))) && !(runtime.MethodStartswith(message.Attr("content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(message.Attr("content"), runtime.Str("</tool_response>")).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user")) && jinja2.IsString(message.Attr("content"))) && !(jinja2.MethodStartswith(message.Attr("content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(message.Attr("content"), jinja2.Str("</tool_response>")).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -119,29 +119,29 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var reasoningContent runtime.Value
-		var contentParts runtime.Value
-		var processedContent runtime.Value
-		var toolCallsCount runtime.Value
-		var toolSepCount runtime.Value
+		var content jinja2.Value
+		var reasoningContent jinja2.Value
+		var contentParts jinja2.Value
+		var processedContent jinja2.Value
+		var toolCallsCount jinja2.Value
+		var toolSepCount jinja2.Value
 		hasToolSep := hasToolSepInput
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent) {
+		if jinja2.IsString(messageContent) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:38:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:39:9 {%- set content = '' %}
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
@@ -149,48 +149,48 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if jinja2.IsString(messageReasoningContent) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = runtime.MethodSplitSep(content, runtime.Str("<tool_sep>"))
+				contentParts = jinja2.MethodSplitSep(content, jinja2.Str("<tool_sep>"))
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
 				processedContent = contentParts.ItemInt(0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
-				toolCallsCount = runtime.FilterLength(messageToolCalls)
+				toolCallsCount = jinja2.FilterLength(messageToolCalls)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
-				toolSepCount = runtime.Sub(runtime.FilterLength(contentParts), runtime.Int(1))
+				toolSepCount = jinja2.Sub(jinja2.FilterLength(contentParts), jinja2.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				_ = runtime.FilterMin(runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
+				_ = jinja2.FilterMin(jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
-				for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.Int(1), runtime.FilterLength(contentParts))) {
-					var toolIndex runtime.Value
-					var toolCall runtime.Value
+				for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Int(1), jinja2.FilterLength(contentParts))) {
+					var toolIndex jinja2.Value
+					var toolCall jinja2.Value
 					singleToolXml := singleToolXmlInput
 					processedContent2 := processedContent
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
-					toolIndex = runtime.Sub(i, runtime.Int(1))
+					toolIndex = jinja2.Sub(i, jinja2.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
-					if runtime.Lt(toolIndex, toolCallsCount) {
+					if jinja2.Lt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
 						toolCall = messageToolCalls.Item(toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
@@ -201,7 +201,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						}
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						mark := w.Mark()
-						var argsDict runtime.Value
+						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
 						w.Write(toolCall.Attr("name"))
@@ -212,7 +212,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
-							keys, values := runtime.DictItems(argsDict)
+							keys, values := jinja2.DictItems(argsDict)
 							for i := range w.Count(len(keys)) {
 								paramName := keys[i]
 								paramValue := values[i]
@@ -221,7 +221,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								w.Write(paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if runtime.IsString(paramValue) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
+								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									w.WriteStr(paramValue)
@@ -238,19 +238,19 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						singleToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:84:21 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						processedContent2 = runtime.Add(runtime.Add(processedContent2, singleToolXml), contentParts.Item(i))
+						processedContent2 = jinja2.Add(jinja2.Add(processedContent2, singleToolXml), contentParts.Item(i))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:85:21 {%- else %}
 						// openbmb-MiniCPM5-1B.jinja:86:21 {%- set processed_content = processed_content + content_parts[i] %}
-						processedContent2 = runtime.Add(processedContent2, contentParts.Item(i))
+						processedContent2 = jinja2.Add(processedContent2, contentParts.Item(i))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
-				if runtime.Gt(toolCallsCount, toolSepCount) {
+				if jinja2.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
-					for _, remainingIndex := range runtime.Iterate(w, runtime.Range(in, toolSepCount, toolCallsCount)) {
-						var toolCall runtime.Value
-						remainingToolXml := runtime.Undefined("remaining_tool_xml")
+					for _, remainingIndex := range jinja2.Iterate(w, jinja2.Range(in, toolSepCount, toolCallsCount)) {
+						var toolCall jinja2.Value
+						remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 						processedContent2 := processedContent
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
 						toolCall = messageToolCalls.Item(remainingIndex)
@@ -262,7 +262,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						}
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						mark := w.Mark()
-						var argsDict runtime.Value
+						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
 						w.WriteString("<function name=\"")
 						w.Write(toolCall.Attr("name"))
@@ -273,7 +273,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
-							keys, values := runtime.DictItems(argsDict)
+							keys, values := jinja2.DictItems(argsDict)
 							for i := range w.Count(len(keys)) {
 								paramName := keys[i]
 								paramValue := values[i]
@@ -282,7 +282,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 								w.Write(paramName)
 								w.WriteString("\">")
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if runtime.IsString(paramValue) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
+								if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
 									w.WriteString("<![CDATA[")
 									w.WriteStr(paramValue)
@@ -299,23 +299,23 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						remainingToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:112:21 {%- set processed_content = processed_content + remaining_tool_xml %}
-						processedContent2 = runtime.Add(processedContent2, remainingToolXml)
+						processedContent2 = jinja2.Add(processedContent2, remainingToolXml)
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:116:13 {%- set content = processed_content %}
 				content = processedContent
 			}
 			// openbmb-MiniCPM5-1B.jinja:119:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if jinja2.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
 					w.WriteStr(messageRole)
 					w.WriteString("\n<think>\n")
-					w.WriteStr(runtime.MethodStripChars(reasoningContent, runtime.Str("\n")))
+					w.WriteStr(jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
 					w.WriteString("\n</think>\n\n")
-					w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
+					w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
@@ -335,10 +335,10 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
-					var argsDict runtime.Value
+					var argsDict jinja2.Value
 					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
 					if ((i == 0) && content.Truthy()) || !(i == 0) {
 						w.WriteString("\n")
@@ -359,7 +359,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
-						keys, values := runtime.DictItems(argsDict)
+						keys, values := jinja2.DictItems(argsDict)
 						for i := range w.Count(len(keys)) {
 							paramName := keys[i]
 							paramValue := values[i]
@@ -368,7 +368,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 							w.Write(paramName)
 							w.WriteString("\">")
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if runtime.IsString(paramValue) && ((runtime.In(runtime.Str("<"), paramValue) || runtime.In(runtime.Str("&"), paramValue)) || runtime.In(runtime.Str("\n"), paramValue)) {
+							if jinja2.IsString(paramValue) && ((jinja2.In(jinja2.Str("<"), paramValue) || jinja2.In(jinja2.Str("&"), paramValue)) || jinja2.In(jinja2.Str("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
 								w.WriteString("<![CDATA[")
 								w.WriteStr(paramValue)
@@ -385,25 +385,25 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
 				w.Write(content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				w.WriteJSON(messageContent, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+				w.WriteJSON(messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -412,11 +412,11 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
-		if runtime.IsDefined(enableThinking) {
+		if jinja2.IsDefined(enableThinking) {
 			// openbmb-MiniCPM5-1B.jinja:173:9 {%- if enable_thinking is false %}
-			if runtime.IsFalse(enableThinking) {
+			if jinja2.IsFalse(enableThinking) {
 				w.WriteString("<think>\n\n</think>\n\n")
-			} else if runtime.IsTrue(enableThinking) {
+			} else if jinja2.IsTrue(enableThinking) {
 				// openbmb-MiniCPM5-1B.jinja:175:13 {%- elif enable_thinking is true %}
 				w.WriteString("<think>\n")
 			}
@@ -427,7 +427,7 @@ func renderOpenbmbMiniCPM51B(w *runtime.Writer, in *runtime.Input) {
 // renderOpenbmbMiniCPM51BLlama renders openbmb-MiniCPM5-1B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderOpenbmbMiniCPM51B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	hasToolSepInput := in.Lookup("has_tool_sep")
 	singleToolXmlInput := in.Lookup("single_tool_xml")
 	bosToken := in.Lookup("bos_token")
@@ -437,62 +437,62 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
 	if tools.Truthy() {
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
 		mark := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// openbmb-MiniCPM5-1B.jinja:4:9 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
 		toolDefinitions = w.Cut(mark)
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
-			messages0Content := runtime.LlamaAttr(messages0, "content")
-			if runtime.LlamaIn(runtime.Str("<tool_def_sep>"), messages0Content) {
+			messages0Content := jinja2.LlamaAttr(messages0, "content")
+			if jinja2.LlamaIn(jinja2.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				runtime.LlamaWrite(w, runtime.LlamaCallMethod(messages0Content, "replace", []runtime.Value{runtime.Str("<tool_def_sep>"), toolDefinitions}, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(messages0Content, "replace", []jinja2.Value{jinja2.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(messages0Content, runtime.Str("\n\n"), toolDefinitions))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(messages0Content, jinja2.Str("\n\n"), toolDefinitions))
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
-			runtime.LlamaWrite(w, runtime.LlamaCallMethod(toolDefinitions, "lstrip", nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaAttr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaAttr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
+	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
-	var index runtime.Value
-	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	var index jinja2.Value
+	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.LlamaCallTest("string", runtime.LlamaAttr(message, "content"), nil, nil)) && !(runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && jinja2.LlamaCallTest("string", jinja2.LlamaAttr(message, "content"), nil, nil)) && !(jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -500,106 +500,106 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:35:1 {%- for message in messages %}
-	var content runtime.Value
-	var reasoningContent runtime.Value
-	var contentParts runtime.Value
-	var processedContent runtime.Value
-	var toolCallsCount runtime.Value
-	var toolSepCount runtime.Value
+	var content jinja2.Value
+	var reasoningContent jinja2.Value
+	var contentParts jinja2.Value
+	var processedContent jinja2.Value
+	var toolCallsCount jinja2.Value
+	var toolSepCount jinja2.Value
 	hasToolSep := hasToolSepInput
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaAttr(message, "content")
+		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:38:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:39:9 {%- set content = '' %}
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("<tool_sep>")}, nil)
+				contentParts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("<tool_sep>")}, nil)
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
-				processedContent = runtime.LlamaItemInt(contentParts, 0)
+				processedContent = jinja2.LlamaItemInt(contentParts, 0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
-				toolCallsCount = runtime.LlamaCallFilter("length", messageToolCalls, nil, nil)
+				toolCallsCount = jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
-				toolSepCount = runtime.LlamaSub(runtime.LlamaCallFilter("length", contentParts, nil, nil), runtime.Int(1))
+				toolSepCount = jinja2.LlamaSub(jinja2.LlamaCallFilter("length", contentParts, nil, nil), jinja2.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				_ = runtime.LlamaCallFilter("min", runtime.NewList(toolCallsCount, toolSepCount), nil, nil)
+				_ = jinja2.LlamaCallFilter("min", jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
-				var toolIndex runtime.Value
-				var toolCall runtime.Value
+				var toolIndex jinja2.Value
+				var toolCall jinja2.Value
 				singleToolXml := singleToolXmlInput
 				processedContent2 := processedContent
-				for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(1), runtime.LlamaCallFilter("length", contentParts, nil, nil)))) {
+				for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.Int(1), jinja2.LlamaCallFilter("length", contentParts, nil, nil)))) {
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
-					toolIndex = runtime.LlamaSub(i, runtime.Int(1))
+					toolIndex = jinja2.LlamaSub(i, jinja2.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
-					if runtime.LlamaLt(toolIndex, toolCallsCount) {
+					if jinja2.LlamaLt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
-						toolCall = runtime.LlamaItem(messageToolCalls, toolIndex)
+						toolCall = jinja2.LlamaItem(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
-						toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+						toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
 						}
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						mark := w.Mark()
-						var argsDict runtime.Value
+						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function name=\""), runtime.LlamaAttr(toolCall, "name"), runtime.Str("\">")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function name=\""), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str("\">")))
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
-						toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+						toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
-							for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(argsDict, "items", nil, nil))) {
-								vals := runtime.Unpack(item, 2)
+							for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(argsDict, "items", nil, nil))) {
+								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
-								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
+								jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if runtime.LlamaCallTest("string", paramValue, nil, nil) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+								if jinja2.LlamaCallTest("string", paramValue, nil, nil) && ((jinja2.LlamaIn(jinja2.Str("<"), paramValue) || jinja2.LlamaIn(jinja2.Str("&"), paramValue)) || jinja2.LlamaIn(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
+									jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
-									runtime.LlamaWrite(w, paramValue)
+									jinja2.LlamaWrite(w, paramValue)
 								}
 								w.WriteString("</param>")
 							}
@@ -608,53 +608,53 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						singleToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:84:21 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						processedContent2 = runtime.LlamaAdd(runtime.LlamaAdd(processedContent2, singleToolXml), runtime.LlamaItem(contentParts, i))
+						processedContent2 = jinja2.LlamaAdd(jinja2.LlamaAdd(processedContent2, singleToolXml), jinja2.LlamaItem(contentParts, i))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:85:21 {%- else %}
 						// openbmb-MiniCPM5-1B.jinja:86:21 {%- set processed_content = processed_content + content_parts[i] %}
-						processedContent2 = runtime.LlamaAdd(processedContent2, runtime.LlamaItem(contentParts, i))
+						processedContent2 = jinja2.LlamaAdd(processedContent2, jinja2.LlamaItem(contentParts, i))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
-				if runtime.LlamaGt(toolCallsCount, toolSepCount) {
+				if jinja2.LlamaGt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
-					var toolCall runtime.Value
-					remainingToolXml := runtime.Undefined("remaining_tool_xml")
+					var toolCall jinja2.Value
+					remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 					processedContent2 := processedContent
-					for _, remainingIndex := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, toolSepCount, toolCallsCount))) {
+					for _, remainingIndex := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, toolSepCount, toolCallsCount))) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
-						toolCall = runtime.LlamaItem(messageToolCalls, remainingIndex)
+						toolCall = jinja2.LlamaItem(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+						toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
 						}
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						mark := w.Mark()
-						var argsDict runtime.Value
+						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function name=\""), runtime.LlamaAttr(toolCall, "name"), runtime.Str("\">")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function name=\""), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str("\">")))
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+						toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
-							for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(argsDict, "items", nil, nil))) {
-								vals := runtime.Unpack(item, 2)
+							for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(argsDict, "items", nil, nil))) {
+								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
-								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
+								jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if runtime.LlamaCallTest("string", paramValue, nil, nil) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+								if jinja2.LlamaCallTest("string", paramValue, nil, nil) && ((jinja2.LlamaIn(jinja2.Str("<"), paramValue) || jinja2.LlamaIn(jinja2.Str("&"), paramValue)) || jinja2.LlamaIn(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
+									jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
-									runtime.LlamaWrite(w, paramValue)
+									jinja2.LlamaWrite(w, paramValue)
 								}
 								w.WriteString("</param>")
 							}
@@ -663,33 +663,33 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						remainingToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:112:21 {%- set processed_content = processed_content + remaining_tool_xml %}
-						processedContent2 = runtime.LlamaAdd(processedContent2, remainingToolXml)
+						processedContent2 = jinja2.LlamaAdd(processedContent2, remainingToolXml)
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:116:13 {%- set content = processed_content %}
 				content = processedContent
 			}
 			// openbmb-MiniCPM5-1B.jinja:119:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.LlamaCallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("\n</think>\n\n")), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), jinja2.LlamaCallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
-				var argsDict runtime.Value
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				var argsDict jinja2.Value
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
@@ -697,33 +697,33 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<function name=\""), runtime.LlamaAttr(toolCall, "name"), runtime.Str("\">")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function name=\""), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str("\">")))
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
 					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(argsDict, "items", nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(argsDict, "items", nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							paramName := vals[0]
 							paramValue := vals[1]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<param name=\""), paramName, runtime.Str("\">")))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if runtime.LlamaCallTest("string", paramValue, nil, nil) && ((runtime.LlamaIn(runtime.Str("<"), paramValue) || runtime.LlamaIn(runtime.Str("&"), paramValue)) || runtime.LlamaIn(runtime.Str("\n"), paramValue)) {
+							if jinja2.LlamaCallTest("string", paramValue, nil, nil) && ((jinja2.LlamaIn(jinja2.Str("<"), paramValue) || jinja2.LlamaIn(jinja2.Str("&"), paramValue)) || jinja2.LlamaIn(jinja2.Str("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
-								runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<![CDATA["), paramValue, runtime.Str("]]>")))
+								jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
-								runtime.LlamaWrite(w, paramValue)
+								jinja2.LlamaWrite(w, paramValue)
 							}
 							w.WriteString("</param>")
 						}
@@ -732,26 +732,26 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
-			message2Content := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("string", message2Content, nil, nil) {
+			message2Content := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("string", message2Content, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
-				runtime.LlamaWrite(w, content)
+				jinja2.LlamaWrite(w, content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", message2Content, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", message2Content, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -760,11 +760,11 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:173:9 {%- if enable_thinking is false %}
-			if runtime.LlamaCallTest("false", enableThinking, nil, nil) {
+			if jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
 				w.WriteString("<think>\n\n</think>\n\n")
-			} else if runtime.LlamaCallTest("true", enableThinking, nil, nil) {
+			} else if jinja2.LlamaCallTest("true", enableThinking, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:175:13 {%- elif enable_thinking is true %}
 				w.WriteString("<think>\n")
 			}
@@ -774,7 +774,7 @@ func renderOpenbmbMiniCPM51BLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansOpenbmbMiniCPM51B is the position table of openbmb-MiniCPM5-1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansOpenbmbMiniCPM51B = []runtime.Span{
+var spansOpenbmbMiniCPM51B = []jinja2.Span{
 	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
 	{From: 59, To: 102, Line: 1, Col: 17, Construct: "if"},
 	{From: 61, To: 62, Line: 2, Col: 5, Construct: "set"},

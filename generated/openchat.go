@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Openchat is the chat template builtin/openchat.jinja.
-var Openchat = &runtime.Template{
+var Openchat = &jinja2.Template{
 	Aliases: []string{"75aedde17b026661c2bd92dc06ce6cc4c08c9d5772abd7c223a44ef230e7c7ff", "fd1928999758c67bd9a5a057256eb9ec8f1cab10aeccd656fdd73ed1181f10d0"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,24 +41,24 @@ var Openchat = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderOpenchat renders openchat.jinja.
-func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
+func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// openchat.jinja:12:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("<|end_of_turn|>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("<|end_of_turn|>"))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
 			w.WriteString("GPT4 Correct ")
-			w.WriteStr(runtime.FilterUpper(messageRole.Slice(runtime.None(), runtime.Int(1), runtime.None())))
-			w.WriteStr(messageRole.Slice(runtime.Int(1), runtime.None(), runtime.None()))
+			w.WriteStr(jinja2.FilterUpper(messageRole.Slice(jinja2.None(), jinja2.Int(1), jinja2.None())))
+			w.WriteStr(messageRole.Slice(jinja2.Int(1), jinja2.None(), jinja2.None()))
 			w.WriteString(": ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("<|end_of_turn|>")
@@ -70,19 +70,19 @@ func renderOpenchat(w *runtime.Writer, in *runtime.Input) {
 // renderOpenchatLlama renders openchat.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderOpenchat with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderOpenchatLlama(w *runtime.Writer, in *runtime.Input) {
+func renderOpenchatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// openchat.jinja:12:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("<|end_of_turn|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|end_of_turn|>")))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("GPT4 Correct "), runtime.LlamaCallFilter("upper", runtime.LlamaSlice(messageRole, runtime.Missing(), runtime.Int(1), runtime.Missing()), nil, nil)), runtime.LlamaSlice(messageRole, runtime.Int(1), runtime.Missing(), runtime.Missing())), runtime.Str(": ")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end_of_turn|>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("GPT4 Correct "), jinja2.LlamaCallFilter("upper", jinja2.LlamaSlice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing()), nil, nil)), jinja2.LlamaSlice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())), jinja2.Str(": ")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end_of_turn|>")))
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
@@ -90,7 +90,7 @@ func renderOpenchatLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansOpenchat is the position table of openchat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansOpenchat = []runtime.Span{
+var spansOpenchat = []jinja2.Span{
 	{From: 50, To: 67, Line: 12, Col: 1, Construct: "for"},
 	{From: 52, To: 65, Line: 13, Col: 1, Construct: "if"},
 	{From: 55, To: 55, Line: 14, Col: 1, Construct: "{{ }}"},

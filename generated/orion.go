@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Orion is the chat template builtin/orion.jinja.
-var Orion = &runtime.Template{
+var Orion = &jinja2.Template{
 	Aliases: []string{"14cdf0445a1f4ca1cfcf8dccd7103a1b472933d18efdca1d3d485876cbeb5921", "8ac0249a852730919f4c24da0edbb5c63b9a404f0a74832e12c21b79e498602a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,36 +41,36 @@ var Orion = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderOrion renders orion.jinja.
-func renderOrion(w *runtime.Writer, in *runtime.Input) {
+func renderOrion(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// orion.jinja:15:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			nsSystemPrompt = runtime.Add(nsSystemPrompt, message.ItemStr("content"))
-		} else if runtime.EqStr(messageRole, "user") {
+			nsSystemPrompt = jinja2.Add(nsSystemPrompt, message.ItemStr("content"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
-				w.WriteAdd(nsSystemPrompt, runtime.Str("\n\n"))
+				w.WriteAdd(nsSystemPrompt, jinja2.Str("\n\n"))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = runtime.Str("")
+				nsSystemPrompt = jinja2.Str("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\nAssistant: </s>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\nAssistant: </s>"))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("</s>"))
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("</s>"))
 		}
 	}
 }
@@ -78,40 +78,40 @@ func renderOrion(w *runtime.Writer, in *runtime.Input) {
 // renderOrionLlama renders orion.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderOrion with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderOrionLlama(w *runtime.Writer, in *runtime.Input) {
+func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
-	nsSystemPrompt := runtime.Str("")
+	nsSystemPrompt := jinja2.Str("")
 	// orion.jinja:15:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			nsSystemPrompt = runtime.LlamaAdd(nsSystemPrompt, runtime.LlamaItemStr(message, "content"))
-		} else if runtime.EqStr(messageRole, "user") {
+			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.LlamaItemStr(message, "content"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(nsSystemPrompt, runtime.Str("\n\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
-				nsSystemPrompt = runtime.Str("")
+				nsSystemPrompt = jinja2.Str("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\nAssistant: </s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>")))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("</s>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
 		}
 	}
 }
 
 // spansOrion is the position table of orion.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansOrion = []runtime.Span{
+var spansOrion = []jinja2.Span{
 	{From: 50, To: 50, Line: 14, Col: 1, Construct: "set"},
 	{From: 52, To: 75, Line: 15, Col: 1, Construct: "for"},
 	{From: 54, To: 74, Line: 16, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // PanguEmbedded is the chat template builtin/pangu-embedded.jinja.
-var PanguEmbedded = &runtime.Template{
+var PanguEmbedded = &jinja2.Template{
 	Aliases: []string{"17865e076d2396186b87cc7519525b9458961211c81248ba4b9ab307dd2ec55c", "a0b4f5387ed18697d3f09d42a5b889c7146d163e7171c1218881460609464c9c"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,25 +41,25 @@ var PanguEmbedded = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderPanguEmbedded renders pangu-embedded.jinja.
-func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
-	var names runtime.Value
+func renderPanguEmbedded(w *jinja2.Writer, in *jinja2.Input) {
+	var names jinja2.Value
 	messages := in.Lookup("messages")
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
-	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
+	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
-		if (i == 0) && !runtime.EqStr(message.ItemStr("role"), "system") {
+		if (i == 0) && !jinja2.EqStr(message.ItemStr("role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
 		messageRole := message.ItemStr("role")
-		if runtime.In(messageRole, names) {
+		if jinja2.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
 			w.WriteString("[unused9]")
 			w.WriteStr(names.Item(messageRole))
@@ -74,24 +74,24 @@ func renderPanguEmbedded(w *runtime.Writer, in *runtime.Input) {
 // renderPanguEmbeddedLlama renders pangu-embedded.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderPanguEmbedded with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPanguEmbeddedLlama(w *runtime.Writer, in *runtime.Input) {
-	var names runtime.Value
+func renderPanguEmbeddedLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var names jinja2.Value
 	messages := in.Lookup("messages")
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
-	names = runtime.DictOf(runtime.Str("system"), runtime.Str("系统"), runtime.Str("user"), runtime.Str("用户"), runtime.Str("assistant"), runtime.Str("助手"), runtime.Str("tool"), runtime.Str("工具"), runtime.Str("function"), runtime.Str("方法"))
+	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
-		if (i == 0) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.LlamaIn(messageRole, names) {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.LlamaIn(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[unused9]"), runtime.LlamaItem(names, messageRole)), runtime.Str("：")), runtime.LlamaItemStr(message, "content")), runtime.Str("[unused10]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[unused9]"), jinja2.LlamaItem(names, messageRole)), jinja2.Str("：")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[unused10]")))
 		}
 	}
 	w.WriteString("[unused9]助手：")
@@ -99,7 +99,7 @@ func renderPanguEmbeddedLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansPanguEmbedded is the position table of pangu-embedded.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansPanguEmbedded = []runtime.Span{
+var spansPanguEmbedded = []jinja2.Span{
 	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
 	{From: 53, To: 71, Line: 14, Col: 1, Construct: "for"},
 	{From: 57, To: 59, Line: 15, Col: 1, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Phi3 is the chat template builtin/phi3.jinja.
-var Phi3 = &runtime.Template{
+var Phi3 = &jinja2.Template{
 	Aliases: []string{"30fb6bf4b4685097d99742166d572536d6346122ede57ff28866f718c6294892", "0fa234ea2cb42d34486367bc6dcf624256be39353275b07570ad89db9f0c0803"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var Phi3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderPhi3 renders phi3.jinja.
-func renderPhi3(w *runtime.Writer, in *runtime.Input) {
+func renderPhi3(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// phi3.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,19 +61,19 @@ func renderPhi3(w *runtime.Writer, in *runtime.Input) {
 // renderPhi3Llama renders phi3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderPhi3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPhi3Llama(w *runtime.Writer, in *runtime.Input) {
+func renderPhi3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// phi3.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// phi3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|end|>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>\n")))
 	}
 	w.WriteString("<|assistant|>\n")
 }
 
 // spansPhi3 is the position table of phi3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansPhi3 = []runtime.Span{
+var spansPhi3 = []jinja2.Span{
 	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Phi4 is the chat template builtin/phi4.jinja.
-var Phi4 = &runtime.Template{
+var Phi4 = &jinja2.Template{
 	Aliases: []string{"508a8869335722de499e3c29c09ffe2e31097c5e607ebbb285aceaf207389ffe", "081735a92738f3653c3aa82767ca1c4388fb9dac21370455aefd9eb5f3618efb"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var Phi4 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderPhi4 renders phi4.jinja.
-func renderPhi4(w *runtime.Writer, in *runtime.Input) {
+func renderPhi4(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// phi4.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,19 +61,19 @@ func renderPhi4(w *runtime.Writer, in *runtime.Input) {
 // renderPhi4Llama renders phi4.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderPhi4 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPhi4Llama(w *runtime.Writer, in *runtime.Input) {
+func renderPhi4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// phi4.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|im_sep|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|im_sep|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>")))
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
 }
 
 // spansPhi4 is the position table of phi4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansPhi4 = []runtime.Span{
+var spansPhi4 = []jinja2.Span{
 	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},

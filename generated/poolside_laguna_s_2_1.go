@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // PoolsideLagunaS21 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
-var PoolsideLagunaS21 = &runtime.Template{
+var PoolsideLagunaS21 = &jinja2.Template{
 	Aliases: []string{"6d47adb134e3a0bfd08237c847d8edef1eee3bae606564663252553ed68e2cc9"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,36 +41,36 @@ var PoolsideLagunaS21 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderPoolsideLagunaS21 renders poolside-Laguna-S-2.1.jinja.
-func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
+func renderPoolsideLagunaS21(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preserveThinking := in.Lookup("preserve_thinking")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var hasSys runtime.Value
+	var hasSys jinja2.Value
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	enableThinking = jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// poolside-Laguna-S-2.1.jinja:5:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	addGenerationPrompt = jinja2.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = runtime.FilterDefault(preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	preserveThinking = jinja2.FilterDefault(preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
+	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
 		systemMessage = messages.ItemInt(0).Attr("content")
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
-		messages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		messages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
-	hasSys = runtime.And(systemMessage, func() runtime.Value {
-		return runtime.MethodStrip(systemMessage)
+	hasSys = jinja2.And(systemMessage, func() jinja2.Value {
+		return jinja2.MethodStrip(systemMessage)
 	})
 	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
@@ -78,7 +78,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
-			w.Write(runtime.MethodRstrip(systemMessage))
+			w.Write(jinja2.MethodRstrip(systemMessage))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
@@ -88,7 +88,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		if tools.Truthy() {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
-			for _, tool := range runtime.Iterate(w, tools) {
+			for _, tool := range jinja2.Iterate(w, tools) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
 				w.WriteJSON(tool, nil, nil)
 				w.WriteString("\n")
@@ -98,36 +98,36 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("</system>\n")
 	}
 	// poolside-Laguna-S-2.1.jinja:40:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent) {
+		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
 			w.WriteString("<user>")
 			w.WriteStr(content)
 			w.WriteString("</user>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
 			{
-				var reasoningContent runtime.Value
+				var reasoningContent jinja2.Value
 				w.WriteString("<assistant>")
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
-				reasoningContent = runtime.Str("")
+				reasoningContent = jinja2.Str("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
 				messageReasoning := message.Attr("reasoning")
-				if runtime.IsString(messageReasoning) {
+				if jinja2.IsString(messageReasoning) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if runtime.IsString(message.Attr("reasoning_content")) {
+				} else if jinja2.IsString(message.Attr("reasoning_content")) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
 					reasoningContent = message.Attr("reasoning_content")
@@ -151,9 +151,9 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				messageToolCalls := message.Attr("tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
-					for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-						var functionData runtime.Value
-						var args runtime.Value
+					for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+						var functionData jinja2.Value
+						var args jinja2.Value
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
 						functionData = toolCall.Attr("function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
@@ -162,7 +162,7 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
 						args = functionData.Attr("arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
-						keys, values := runtime.DictItems(args)
+						keys, values := jinja2.DictItems(args)
 						for i := range w.Count(len(keys)) {
 							k := keys[i]
 							v := values[i]
@@ -172,8 +172,8 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 							w.WriteString("</arg_key>")
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							if !runtime.IsString(v) {
-								w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							if !jinja2.IsString(v) {
+								w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 							} else {
 								w.Write(v)
 							}
@@ -184,13 +184,13 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("</assistant>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
 			w.WriteString("<tool_response>")
 			w.WriteStr(content)
 			w.WriteString("</tool_response>\n")
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
 			w.WriteString("<system>")
@@ -214,33 +214,33 @@ func renderPoolsideLagunaS21(w *runtime.Writer, in *runtime.Input) {
 // renderPoolsideLagunaS21Llama renders poolside-Laguna-S-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderPoolsideLagunaS21 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
+func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preserveThinking := in.Lookup("preserve_thinking")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var hasSys runtime.Value
+	var hasSys jinja2.Value
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(true)}, nil)
+	enableThinking = jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// poolside-Laguna-S-2.1.jinja:5:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = runtime.LlamaCallFilter("default", addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	addGenerationPrompt = jinja2.LlamaCallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = runtime.LlamaCallFilter("default", preserveThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	preserveThinking = jinja2.LlamaCallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
-	systemMessage = runtime.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
+	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
-		systemMessage = runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "content")
+		systemMessage = jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "content")
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
-		messages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
-	hasSys = runtime.And(systemMessage, func() runtime.Value {
-		return runtime.LlamaCallMethod(systemMessage, "strip", nil, nil)
+	hasSys = jinja2.And(systemMessage, func() jinja2.Value {
+		return jinja2.LlamaCallMethod(systemMessage, "strip", nil, nil)
 	})
 	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
@@ -248,7 +248,7 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
@@ -258,51 +258,51 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 		if tools.Truthy() {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallFilter("tojson", tool, nil, nil), runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
 			}
 			w.WriteString("</available_tools>")
 		}
 		w.WriteString("</system>\n")
 	}
 	// poolside-Laguna-S-2.1.jinja:40:1 {%- for message in messages -%}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaAttr(message, "content")
+		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<user>"), content, runtime.Str("</user>\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<user>"), content, jinja2.Str("</user>\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
 			{
-				var reasoningContent runtime.Value
+				var reasoningContent jinja2.Value
 				w.WriteString("<assistant>")
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
-				reasoningContent = runtime.Str("")
+				reasoningContent = jinja2.Str("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
-				messageReasoning := runtime.LlamaAttr(message, "reasoning")
-				if runtime.LlamaCallTest("string", messageReasoning, nil, nil) {
+				messageReasoning := jinja2.LlamaAttr(message, "reasoning")
+				if jinja2.LlamaCallTest("string", messageReasoning, nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if runtime.LlamaCallTest("string", runtime.LlamaAttr(message, "reasoning_content"), nil, nil) {
+				} else if jinja2.LlamaCallTest("string", jinja2.LlamaAttr(message, "reasoning_content"), nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
-					reasoningContent = runtime.LlamaAttr(message, "reasoning_content")
+					reasoningContent = jinja2.LlamaAttr(message, "reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<think>"), reasoningContent, runtime.Str("</think>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<think>"), reasoningContent, jinja2.Str("</think>")))
 				} else {
 					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
 					w.WriteString("</think>")
@@ -310,34 +310,34 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 				// poolside-Laguna-S-2.1.jinja:61:7 {%- if content -%}
 				if content.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:62:9 {{- content -}}
-					runtime.LlamaWrite(w, content)
+					jinja2.LlamaWrite(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
-				messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+				messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
-					var functionData runtime.Value
-					var args runtime.Value
-					for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+					var functionData jinja2.Value
+					var args jinja2.Value
+					for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
-						functionData = runtime.LlamaAttr(toolCall, "function")
+						functionData = jinja2.LlamaAttr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<tool_call>"), runtime.LlamaAttr(functionData, "name")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<tool_call>"), jinja2.LlamaAttr(functionData, "name")))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args = runtime.LlamaAttr(functionData, "arguments")
+						args = jinja2.LlamaAttr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>")))
+							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>")))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							if !runtime.LlamaCallTest("string", v, nil, nil) {
-								runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							if !jinja2.LlamaCallTest("string", v, nil, nil) {
+								jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 							} else {
-								runtime.LlamaWrite(w, v)
+								jinja2.LlamaWrite(w, v)
 							}
 							w.WriteString("</arg_value>")
 						}
@@ -346,14 +346,14 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 				}
 				w.WriteString("</assistant>\n")
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<tool_response>"), content, runtime.Str("</tool_response>\n")))
-		} else if runtime.EqStr(messageRole, "system") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<tool_response>"), content, jinja2.Str("</tool_response>\n")))
+		} else if jinja2.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<system>"), content, runtime.Str("</system>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<system>"), content, jinja2.Str("</system>\n")))
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
@@ -371,7 +371,7 @@ func renderPoolsideLagunaS21Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansPoolsideLagunaS21 is the position table of poolside-Laguna-S-2.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansPoolsideLagunaS21 = []runtime.Span{
+var spansPoolsideLagunaS21 = []jinja2.Span{
 	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
 	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},

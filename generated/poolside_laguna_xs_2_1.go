@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // PoolsideLagunaXS21 is the chat template llama.cpp/poolside-Laguna-XS-2.1.jinja.
-var PoolsideLagunaXS21 = &runtime.Template{
+var PoolsideLagunaXS21 = &jinja2.Template{
 	Aliases: []string{"6b62e31d12245223b3504d2e06b92d73f1bc4c0c719125a787089e1abd76e3e5", "c64086c5feaef448e1b94da54bf018333e29e506be3772c1cb41f60cb13e4888"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,58 +41,58 @@ var PoolsideLagunaXS21 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderPoolsideLagunaXS21 renders poolside-Laguna-XS-2.1.jinja.
-func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
+func renderPoolsideLagunaXS21(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	var toolString runtime.Value
+	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
-	enableThinking = runtime.FilterDefault(enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	enableThinking = jinja2.FilterDefault(enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:5:1 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	renderAssistantMessagesRaw = runtime.FilterDefault(renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
+	renderAssistantMessagesRaw = jinja2.FilterDefault(renderAssistantMessagesRaw, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = runtime.FilterDefault(addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	addGenerationPrompt = jinja2.FilterDefault(addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
-	systemMessage = runtime.Str("")
+	systemMessage = jinja2.Str("")
 	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
 		systemMessage = messages.ItemInt(0).Attr("content")
 	}
 	// poolside-Laguna-XS-2.1.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
-	if (systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
+	if (systemMessage.Truthy() && jinja2.MethodStrip(systemMessage).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS-2.1.jinja:17:3 {%- if system_message and system_message.strip() -%}
-		if systemMessage.Truthy() && runtime.MethodStrip(systemMessage).Truthy() {
+		if systemMessage.Truthy() && jinja2.MethodStrip(systemMessage).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS-2.1.jinja:19:5 {{- system_message.rstrip() -}}
-			w.Write(runtime.MethodRstrip(systemMessage))
+			w.Write(jinja2.MethodRstrip(systemMessage))
 		}
 		// poolside-Laguna-XS-2.1.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS-2.1.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			nsToolString := runtime.Concat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n"))
+			nsToolString := jinja2.Concat(jinja2.Str("You may call functions to assist with the user query.\n"), jinja2.Str("All available function signatures are listed below:\n"), jinja2.Str("<available_tools>\n"))
 			// poolside-Laguna-XS-2.1.jinja:27:5 {%- for tool in tools -%}
-			for _, tool := range runtime.Iterate(w, tools) {
+			for _, tool := range jinja2.Iterate(w, tools) {
 				// poolside-Laguna-XS-2.1.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				nsToolString = runtime.Concat(nsToolString, runtime.FilterTojson(tool, nil, nil), runtime.Str("\n"))
+				nsToolString = jinja2.Concat(nsToolString, jinja2.FilterTojson(tool, nil, nil), jinja2.Str("\n"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS-2.1.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+				toolString = jinja2.Add(nsToolString, jinja2.Concat(jinja2.Str("</available_tools>\n\n"), jinja2.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<think> your thoughts here </think>\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>")))
 			} else {
 				// poolside-Laguna-XS-2.1.jinja:36:9 {%- else -%}
 				// poolside-Laguna-XS-2.1.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = runtime.Add(nsToolString, runtime.Concat(runtime.Str("</available_tools>\n\n"), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>")))
+				toolString = jinja2.Add(nsToolString, jinja2.Concat(jinja2.Str("</available_tools>\n\n"), jinja2.Str("For each function call, return an unescaped XML-like object "), jinja2.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>")))
 			}
 			// poolside-Laguna-XS-2.1.jinja:43:5 {{- tool_string -}}
 			w.Write(toolString)
@@ -100,29 +100,29 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</system>\n")
 	}
 	// poolside-Laguna-XS-2.1.jinja:50:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
+		var content jinja2.Value
 		// poolside-Laguna-XS-2.1.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
 		messageContent := message.Attr("content")
-		if runtime.IsString(messageContent) {
+		if jinja2.IsString(messageContent) {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52:3 {%- if message.role == "user" -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS-2.1.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
 			w.WriteString("<user>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</user>\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS-2.1.jinja:54:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-XS-2.1.jinja:55:5 {%- generation -%}
 			{
-				var reasoningContent runtime.Value
+				var reasoningContent jinja2.Value
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS-2.1.jinja:57:7 {%- if render_assistant_messages_raw -%}
@@ -130,70 +130,70 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					// poolside-Laguna-XS-2.1.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !runtime.MethodStartswith(content2, runtime.Str("<think>")).Truthy() {
+						if !jinja2.MethodStartswith(content2, jinja2.Str("<think>")).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS-2.1.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS-2.1.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !runtime.MethodStartswith(content2, runtime.Str("</think>")).Truthy() {
+						if !jinja2.MethodStartswith(content2, jinja2.Str("</think>")).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS-2.1.jinja:70:9 {{- content -}}
 					w.Write(content2)
 					// poolside-Laguna-XS-2.1.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !runtime.MethodEndswith(content2, runtime.Str("</assistant>\n")).Truthy() && !runtime.MethodEndswith(content2, runtime.Str("</assistant>")).Truthy() {
+					if !jinja2.MethodEndswith(content2, jinja2.Str("</assistant>\n")).Truthy() && !jinja2.MethodEndswith(content2, jinja2.Str("</assistant>")).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
 				} else {
 					// poolside-Laguna-XS-2.1.jinja:76:11 {%- else -%}
 					// poolside-Laguna-XS-2.1.jinja:78:9 {%- set reasoning_content = '' %}
-					reasoningContent = runtime.Str("")
+					reasoningContent = jinja2.Str("")
 					// poolside-Laguna-XS-2.1.jinja:79:9 {%- if message.reasoning is string %}
 					messageReasoning := message.Attr("reasoning")
-					if runtime.IsString(messageReasoning) {
+					if jinja2.IsString(messageReasoning) {
 						// poolside-Laguna-XS-2.1.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if runtime.IsString(message.Attr("reasoning_content")) {
+					} else if jinja2.IsString(message.Attr("reasoning_content")) {
 						// poolside-Laguna-XS-2.1.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS-2.1.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
 						reasoningContent = message.Attr("reasoning_content")
 					}
 					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
-					if runtime.In(runtime.Str("</think>"), content2) {
+					if jinja2.In(jinja2.Str("</think>"), content2) {
 						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+							reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 						}
 						// poolside-Laguna-XS-2.1.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = runtime.MethodLstripChars(runtime.MethodSplitSep(content2, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+						content2 = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content2, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 					}
 					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
 						w.WriteString("<think>\n")
-						w.WriteStr(runtime.MethodStrip(reasoningContent))
+						w.WriteStr(jinja2.MethodStrip(reasoningContent))
 						w.WriteString("\n</think>\n")
 					} else {
 						// poolside-Laguna-XS-2.1.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS-2.1.jinja:98:9 {%- if content.strip() -%}
-					if runtime.MethodStrip(content2).Truthy() {
+					if jinja2.MethodStrip(content2).Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						w.Write(runtime.MethodStrip(content2))
+						w.Write(jinja2.MethodStrip(content2))
 						w.WriteString("\n")
 					}
 					// poolside-Laguna-XS-2.1.jinja:101:9 {%- if message.tool_calls -%}
 					messageToolCalls := message.Attr("tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
-						for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-							var functionData runtime.Value
-							var args runtime.Value
+						for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+							var functionData jinja2.Value
+							var args jinja2.Value
 							// poolside-Laguna-XS-2.1.jinja:103:13 {%- set function_data = tool_call.function -%}
 							functionData = toolCall.Attr("function")
 							// poolside-Laguna-XS-2.1.jinja:104:13 {{- '<tool_call>' + function_data.name }}
@@ -203,7 +203,7 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 							// poolside-Laguna-XS-2.1.jinja:105:13 {% set _args = function_data.arguments %}
 							args = functionData.Attr("arguments")
 							// poolside-Laguna-XS-2.1.jinja:106:13 {%- for k, v in _args.items() -%}
-							keys, values := runtime.DictItems(args)
+							keys, values := jinja2.DictItems(args)
 							for i := range w.Count(len(keys)) {
 								k := keys[i]
 								v := values[i]
@@ -213,8 +213,8 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 								w.WriteString("</arg_key>\n")
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS-2.1.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								if !runtime.IsString(v) {
-									w.WriteJSON(v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+								if !jinja2.IsString(v) {
+									w.WriteJSON(v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 								} else {
 									w.Write(v)
 								}
@@ -226,13 +226,13 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</assistant>\n")
 				}
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS-2.1.jinja:116:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS-2.1.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
 			w.WriteString("<tool_response>\n")
 			w.WriteStr(content)
 			w.WriteString("\n</tool_response>\n")
-		} else if runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+		} else if jinja2.EqStr(messageRole, "system") && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// poolside-Laguna-XS-2.1.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS-2.1.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
 			w.WriteString("<system>\n")
@@ -256,83 +256,83 @@ func renderPoolsideLagunaXS21(w *runtime.Writer, in *runtime.Input) {
 // renderPoolsideLagunaXS21Llama renders poolside-Laguna-XS-2.1.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderPoolsideLagunaXS21 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderPoolsideLagunaXS21Llama(w *runtime.Writer, in *runtime.Input) {
+func renderPoolsideLagunaXS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	renderAssistantMessagesRaw := in.Lookup("render_assistant_messages_raw")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
-	var toolString runtime.Value
+	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
-	enableThinking = runtime.LlamaCallFilter("default", enableThinking, []runtime.Value{runtime.Bool(false)}, nil)
+	enableThinking = jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:5:1 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	renderAssistantMessagesRaw = runtime.LlamaCallFilter("default", renderAssistantMessagesRaw, []runtime.Value{runtime.Bool(false)}, nil)
+	renderAssistantMessagesRaw = jinja2.LlamaCallFilter("default", renderAssistantMessagesRaw, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = runtime.LlamaCallFilter("default", addGenerationPrompt, []runtime.Value{runtime.Bool(false)}, nil)
+	addGenerationPrompt = jinja2.LlamaCallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS-2.1.jinja:9:1 {%- set system_message = "" -%}
-	systemMessage = runtime.Str("")
+	systemMessage = jinja2.Str("")
 	// poolside-Laguna-XS-2.1.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS-2.1.jinja:11:3 {%- set system_message = messages[0].content -%}
-		systemMessage = runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "content")
+		systemMessage = jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS-2.1.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
-	if (systemMessage.Truthy() && runtime.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
+	if (systemMessage.Truthy() && jinja2.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS-2.1.jinja:17:3 {%- if system_message and system_message.strip() -%}
-		if systemMessage.Truthy() && runtime.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS-2.1.jinja:19:5 {{- system_message.rstrip() -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
 		}
 		// poolside-Laguna-XS-2.1.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS-2.1.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			nsToolString := runtime.LlamaConcat(runtime.Str("You may call functions to assist with the user query.\n"), runtime.Str("All available function signatures are listed below:\n"), runtime.Str("<available_tools>\n"))
+			nsToolString := jinja2.LlamaConcat(jinja2.Str("You may call functions to assist with the user query.\n"), jinja2.Str("All available function signatures are listed below:\n"), jinja2.Str("<available_tools>\n"))
 			// poolside-Laguna-XS-2.1.jinja:27:5 {%- for tool in tools -%}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 				// poolside-Laguna-XS-2.1.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				nsToolString = runtime.LlamaConcat(nsToolString, runtime.LlamaCallFilter("tojson", tool, nil, nil), runtime.Str("\n"))
+				nsToolString = jinja2.LlamaConcat(nsToolString, jinja2.LlamaCallFilter("tojson", tool, nil, nil), jinja2.Str("\n"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS-2.1.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = runtime.LlamaConcat(runtime.LlamaAdd(nsToolString, runtime.Str("</available_tools>\n\n")), runtime.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<think> your thoughts here </think>\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>"))
+				toolString = jinja2.LlamaConcat(jinja2.LlamaAdd(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<think> your thoughts here </think>\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
 			} else {
 				// poolside-Laguna-XS-2.1.jinja:36:9 {%- else -%}
 				// poolside-Laguna-XS-2.1.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = runtime.LlamaConcat(runtime.LlamaAdd(nsToolString, runtime.Str("</available_tools>\n\n")), runtime.Str("For each function call, return an unescaped XML-like object "), runtime.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), runtime.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), runtime.Str("</tool_call>"))
+				toolString = jinja2.LlamaConcat(jinja2.LlamaAdd(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("For each function call, return an unescaped XML-like object "), jinja2.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
 			}
 			// poolside-Laguna-XS-2.1.jinja:43:5 {{- tool_string -}}
-			runtime.LlamaWrite(w, toolString)
+			jinja2.LlamaWrite(w, toolString)
 		}
 		w.WriteString("\n</system>\n")
 	}
 	// poolside-Laguna-XS-2.1.jinja:50:1 {%- for message in messages -%}
-	var content runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// poolside-Laguna-XS-2.1.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaAttr(message, "content")
+		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
-			content = runtime.Str("")
+			content = jinja2.Str("")
 		}
 		// poolside-Laguna-XS-2.1.jinja:52:3 {%- if message.role == "user" -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS-2.1.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<user>\n"), content, runtime.Str("\n</user>\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<user>\n"), content, jinja2.Str("\n</user>\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS-2.1.jinja:54:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-XS-2.1.jinja:55:5 {%- generation -%}
 			{
-				var reasoningContent runtime.Value
+				var reasoningContent jinja2.Value
 				content2 := content
 				w.WriteString("<assistant>\n")
 				// poolside-Laguna-XS-2.1.jinja:57:7 {%- if render_assistant_messages_raw -%}
@@ -340,87 +340,87 @@ func renderPoolsideLagunaXS21Llama(w *runtime.Writer, in *runtime.Input) {
 					// poolside-Laguna-XS-2.1.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !runtime.LlamaCallMethod(content2, "startswith", []runtime.Value{runtime.Str("<think>")}, nil).Truthy() {
+						if !jinja2.LlamaCallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS-2.1.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS-2.1.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !runtime.LlamaCallMethod(content2, "startswith", []runtime.Value{runtime.Str("</think>")}, nil).Truthy() {
+						if !jinja2.LlamaCallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("</think>")}, nil).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS-2.1.jinja:70:9 {{- content -}}
-					runtime.LlamaWrite(w, content2)
+					jinja2.LlamaWrite(w, content2)
 					// poolside-Laguna-XS-2.1.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !runtime.LlamaCallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>\n")}, nil).Truthy() && !runtime.LlamaCallMethod(content2, "endswith", []runtime.Value{runtime.Str("</assistant>")}, nil).Truthy() {
+					if !jinja2.LlamaCallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>\n")}, nil).Truthy() && !jinja2.LlamaCallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>")}, nil).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
 				} else {
 					// poolside-Laguna-XS-2.1.jinja:76:11 {%- else -%}
 					// poolside-Laguna-XS-2.1.jinja:78:9 {%- set reasoning_content = '' %}
-					reasoningContent = runtime.Str("")
+					reasoningContent = jinja2.Str("")
 					// poolside-Laguna-XS-2.1.jinja:79:9 {%- if message.reasoning is string %}
-					messageReasoning := runtime.LlamaAttr(message, "reasoning")
-					if runtime.LlamaCallTest("string", messageReasoning, nil, nil) {
+					messageReasoning := jinja2.LlamaAttr(message, "reasoning")
+					if jinja2.LlamaCallTest("string", messageReasoning, nil, nil) {
 						// poolside-Laguna-XS-2.1.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if runtime.LlamaCallTest("string", runtime.LlamaAttr(message, "reasoning_content"), nil, nil) {
+					} else if jinja2.LlamaCallTest("string", jinja2.LlamaAttr(message, "reasoning_content"), nil, nil) {
 						// poolside-Laguna-XS-2.1.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS-2.1.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
-						reasoningContent = runtime.LlamaAttr(message, "reasoning_content")
+						reasoningContent = jinja2.LlamaAttr(message, "reasoning_content")
 					}
 					// poolside-Laguna-XS-2.1.jinja:85:9 {%- if '</think>' in content %}
-					if runtime.LlamaIn(runtime.Str("</think>"), content2) {
+					if jinja2.LlamaIn(jinja2.Str("</think>"), content2) {
 						// poolside-Laguna-XS-2.1.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS-2.1.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+							reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 						}
 						// poolside-Laguna-XS-2.1.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content2, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+						content2 = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					}
 					// poolside-Laguna-XS-2.1.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<think>\n"), runtime.LlamaCallMethod(reasoningContent, "strip", nil, nil)), runtime.Str("\n</think>\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<think>\n"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
 					} else {
 						// poolside-Laguna-XS-2.1.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS-2.1.jinja:98:9 {%- if content.strip() -%}
-					if runtime.LlamaCallMethod(content2, "strip", nil, nil).Truthy() {
+					if jinja2.LlamaCallMethod(content2, "strip", nil, nil).Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.LlamaCallMethod(content2, "strip", nil, nil), runtime.Str("\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallMethod(content2, "strip", nil, nil), jinja2.Str("\n")))
 					}
 					// poolside-Laguna-XS-2.1.jinja:101:9 {%- if message.tool_calls -%}
-					messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+					messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS-2.1.jinja:102:11 {%- for tool_call in message.tool_calls -%}
-						var functionData runtime.Value
-						var args runtime.Value
-						for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+						var functionData jinja2.Value
+						var args jinja2.Value
+						for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 							// poolside-Laguna-XS-2.1.jinja:103:13 {%- set function_data = tool_call.function -%}
-							functionData = runtime.LlamaAttr(toolCall, "function")
+							functionData = jinja2.LlamaAttr(toolCall, "function")
 							// poolside-Laguna-XS-2.1.jinja:104:13 {{- '<tool_call>' + function_data.name }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<tool_call>"), runtime.LlamaAttr(functionData, "name")))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<tool_call>"), jinja2.LlamaAttr(functionData, "name")))
 							w.WriteString("\n")
 							// poolside-Laguna-XS-2.1.jinja:105:13 {% set _args = function_data.arguments %}
-							args = runtime.LlamaAttr(functionData, "arguments")
+							args = jinja2.LlamaAttr(functionData, "arguments")
 							// poolside-Laguna-XS-2.1.jinja:106:13 {%- for k, v in _args.items() -%}
-							for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(args, "items", nil, nil))) {
-								vals := runtime.Unpack(item, 2)
+							for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+								vals := jinja2.Unpack(item, 2)
 								k := vals[0]
 								v := vals[1]
 								// poolside-Laguna-XS-2.1.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<arg_key>"), k, runtime.Str("</arg_key>\n")))
+								jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>\n")))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS-2.1.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								if !runtime.LlamaCallTest("string", v, nil, nil) {
-									runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", v, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+								if !jinja2.LlamaCallTest("string", v, nil, nil) {
+									jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 								} else {
-									runtime.LlamaWrite(w, v)
+									jinja2.LlamaWrite(w, v)
 								}
 								w.WriteString("</arg_value>\n")
 							}
@@ -430,14 +430,14 @@ func renderPoolsideLagunaXS21Llama(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</assistant>\n")
 				}
 			}
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS-2.1.jinja:116:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS-2.1.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<tool_response>\n"), content, runtime.Str("\n</tool_response>\n")))
-		} else if runtime.EqStr(messageRole, "system") && runtime.Ne(runtime.Int(int64(i)), runtime.Int(0)) {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<tool_response>\n"), content, jinja2.Str("\n</tool_response>\n")))
+		} else if jinja2.EqStr(messageRole, "system") && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// poolside-Laguna-XS-2.1.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS-2.1.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<system>\n"), content, runtime.Str("\n</system>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<system>\n"), content, jinja2.Str("\n</system>\n")))
 		}
 	}
 	// poolside-Laguna-XS-2.1.jinja:124:1 {%- if add_generation_prompt -%}
@@ -455,7 +455,7 @@ func renderPoolsideLagunaXS21Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansPoolsideLagunaXS21 is the position table of poolside-Laguna-XS-2.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansPoolsideLagunaXS21 = []runtime.Span{
+var spansPoolsideLagunaXS21 = []jinja2.Span{
 	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
 	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Qwen354B is the chat template llama.cpp/Qwen3.5-4B.jinja.
-var Qwen354B = &runtime.Template{
+var Qwen354B = &jinja2.Template{
 	Aliases: []string{"d2cb9a5730cdd5f44bce3ada2dc1b0e00c6c59788b6d1c4d8d49c40a274dffb0"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var Qwen354B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderQwen354B renders Qwen3.5-4B.jinja.
-func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
+func renderQwen354B(w *jinja2.Writer, in *jinja2.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -52,36 +52,36 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
-	imageCountValue := runtime.Int(0)
+	imageCountValue := jinja2.Int(0)
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
-	videoCountValue := runtime.Int(0)
+	videoCountValue := jinja2.Int(0)
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
-	renderContent := func(content, doVisionCount, isSystemContent runtime.Value) {
-		content = runtime.Param(content, "content")
-		doVisionCount = runtime.Param(doVisionCount, "do_vision_count")
+	renderContent := func(content, doVisionCount, isSystemContent jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		doVisionCount = jinja2.Param(doVisionCount, "do_vision_count")
 		if isSystemContent.IsMissing() {
-			isSystemContent = runtime.Bool(false)
+			isSystemContent = jinja2.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				addVisionId := addVisionIdInput
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (runtime.In(runtime.Str("image"), item) || runtime.In(runtime.Str("image_url"), item)) || runtime.EqStr(item.Attr("type"), "image") {
+				if (jinja2.In(jinja2.Str("image"), item) || jinja2.In(jinja2.Str("image_url"), item)) || jinja2.EqStr(item.Attr("type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("System message cannot contain images.")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
-						imageCountValue = runtime.Add(imageCountValue, runtime.Int(1))
+						imageCountValue = jinja2.Add(imageCountValue, jinja2.Int(1))
 					}
 					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
@@ -91,17 +91,17 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if runtime.In(runtime.Str("video"), item) || runtime.EqStr(item.Attr("type"), "video") {
+				} else if jinja2.In(jinja2.Str("video"), item) || jinja2.EqStr(item.Attr("type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("System message cannot contain videos.")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
-						videoCountValue = runtime.Add(videoCountValue, runtime.Int(1))
+						videoCountValue = jinja2.Add(videoCountValue, jinja2.Int(1))
 					}
 					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
@@ -111,34 +111,34 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString(": ")
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if runtime.In(runtime.Str("text"), item) {
+				} else if jinja2.In(jinja2.Str("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
 					w.Write(item.Attr("text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					w.Write(runtime.RaiseException(in, runtime.Str("Unexpected item type in content.")))
+					w.Write(jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if runtime.IsNone(content) || runtime.IsUndefined(content) {
+		} else if jinja2.IsNone(content) || jinja2.IsUndefined(content) {
 			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			w.Write(runtime.RaiseException(in, runtime.Str("Unexpected content type.")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		w.Write(runtime.RaiseException(in, runtime.Str("No messages provided.")))
+		w.Write(jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
-	if (tools.Truthy() && runtime.IsIterable(tools)) && !runtime.IsMapping(tools) {
+	if (tools.Truthy() && jinja2.IsIterable(tools)) && !jinja2.IsMapping(tools) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
@@ -146,15 +146,15 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.FilterTrim(w.Capture(func() {
-				renderContent(messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true))
+			content = jinja2.FilterTrim(w.Capture(func() {
+				renderContent(messages0.Attr("content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
-				w.WriteAdd(runtime.Str("\n\n"), content)
+				w.WriteAdd(jinja2.Str("\n\n"), content)
 			}
 		}
 		w.WriteString("<|im_end|>\n")
@@ -162,34 +162,34 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.FilterTrim(w.Capture(func() {
-				renderContent(messages0.Attr("content"), runtime.Bool(false), runtime.Bool(true))
+			content = jinja2.FilterTrim(w.Capture(func() {
+				renderContent(messages0.Attr("content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n"))
+			w.WriteAdd(jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
-	items := runtime.IterateReversed(w, messages)
+	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
-		var content runtime.Value
+		var index jinja2.Value
+		var content jinja2.Value
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content = runtime.FilterTrim(w.Capture(func() {
-				renderContent(message.Attr("content"), runtime.Bool(false), runtime.Missing())
+			content = jinja2.FilterTrim(w.Capture(func() {
+				renderContent(message.Attr("content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
+			if !(jinja2.MethodStartswith(content, jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(content, jinja2.Str("</tool_response>")).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -200,104 +200,104 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		w.Write(runtime.RaiseException(in, runtime.Str("No user query found in messages.")))
+		w.Write(jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
-	var loop runtime.Loop
+	var loop jinja2.Loop
 	for loop.Start(w, messages, nil); loop.Next(); {
 		message := loop.Item()
-		var content runtime.Value
-		var reasoningContent runtime.Value
+		var content jinja2.Value
+		var reasoningContent jinja2.Value
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content = runtime.FilterTrim(w.Capture(func() {
-			renderContent(message.Attr("content"), runtime.Bool(true), runtime.Missing())
+		content = jinja2.FilterTrim(w.Capture(func() {
+			renderContent(message.Attr("content"), jinja2.Bool(true), jinja2.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				w.Write(runtime.RaiseException(in, runtime.Str("System message must be at the beginning.")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if jinja2.IsString(messageReasoningContent) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen3.5-4B.jinja:93:13 {%- else %}
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
-			reasoningContent = runtime.FilterTrim(reasoningContent, nil, nil)
+			reasoningContent = jinja2.FilterTrim(reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(loop.Index0(), nsLastQueryIndex) {
+			if jinja2.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content)
+				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content)
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content)
+				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
 			messageToolCalls := message.Attr("tool_calls")
-			if (messageToolCalls.Truthy() && runtime.IsIterable(messageToolCalls)) && !runtime.IsMapping(messageToolCalls) {
+			if (messageToolCalls.Truthy() && jinja2.IsIterable(messageToolCalls)) && !jinja2.IsMapping(messageToolCalls) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
-					if runtime.IsDefined(toolCallFunction) {
+					if jinja2.IsDefined(toolCallFunction) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if runtime.FilterTrim(content, nil, nil).Truthy() {
+						if jinja2.FilterTrim(content, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.WriteAdd(runtime.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+							w.WriteAdd(jinja2.Str("\n\n<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+							w.WriteAdd(jinja2.Str("<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+						w.WriteAdd(jinja2.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if jinja2.IsDefined(toolCallArguments) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
-						keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+						keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
 						for i := range w.Count(len(keys)) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
-							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
+							w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
+								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
 							} else {
-								argsValue = runtime.FilterString(argsValue)
+								argsValue = jinja2.FilterString(argsValue)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
 							w.Write(argsValue)
@@ -308,10 +308,10 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -319,7 +319,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 			w.Write(content)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
@@ -328,14 +328,14 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			w.Write(runtime.RaiseException(in, runtime.Str("Unexpected message role.")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+		if jinja2.IsDefined(enableThinking) && jinja2.IsFalse(enableThinking) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
 			// Qwen3.5-4B.jinja:151:9 {%- else %}
@@ -347,7 +347,7 @@ func renderQwen354B(w *runtime.Writer, in *runtime.Input) {
 // renderQwen354BLlama renders Qwen3.5-4B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderQwen354B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addVisionIdInput := in.Lookup("add_vision_id")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -355,140 +355,140 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Qwen3.5-4B.jinja:1:1 {%- set image_count = namespace(value=0) %}
-	imageCountValue := runtime.Int(0)
+	imageCountValue := jinja2.Int(0)
 	// Qwen3.5-4B.jinja:2:1 {%- set video_count = namespace(value=0) %}
-	videoCountValue := runtime.Int(0)
+	videoCountValue := jinja2.Int(0)
 	// Qwen3.5-4B.jinja:3:1 {%- macro render_content(content, do_vision_count, is_system_content=false) %}
-	renderContent := func(content, doVisionCount, isSystemContent runtime.Value) {
-		content = runtime.Param(content, "content")
-		doVisionCount = runtime.Param(doVisionCount, "do_vision_count")
+	renderContent := func(content, doVisionCount, isSystemContent jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		doVisionCount = jinja2.Param(doVisionCount, "do_vision_count")
 		if isSystemContent.IsMissing() {
-			isSystemContent = runtime.Bool(false)
+			isSystemContent = jinja2.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
 			addVisionId := addVisionIdInput
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (runtime.LlamaIn(runtime.Str("image"), item) || runtime.LlamaIn(runtime.Str("image_url"), item)) || runtime.EqStr(runtime.LlamaAttr(item, "type"), "image") {
+				if (jinja2.LlamaIn(jinja2.Str("image"), item) || jinja2.LlamaIn(jinja2.Str("image_url"), item)) || jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System message cannot contain images.")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
-						imageCountValue = runtime.LlamaAdd(imageCountValue, runtime.Int(1))
+						imageCountValue = jinja2.LlamaAdd(imageCountValue, jinja2.Int(1))
 					}
 					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("Picture "), imageCountValue, runtime.Str(": ")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("Picture "), imageCountValue, jinja2.Str(": ")))
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if runtime.LlamaIn(runtime.Str("video"), item) || runtime.EqStr(runtime.LlamaAttr(item, "type"), "video") {
+				} else if jinja2.LlamaIn(jinja2.Str("video"), item) || jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System message cannot contain videos.")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
-						videoCountValue = runtime.LlamaAdd(videoCountValue, runtime.Int(1))
+						videoCountValue = jinja2.LlamaAdd(videoCountValue, jinja2.Int(1))
 					}
 					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("Video "), videoCountValue, runtime.Str(": ")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("Video "), videoCountValue, jinja2.Str(": ")))
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if runtime.LlamaIn(runtime.Str("text"), item) {
+				} else if jinja2.LlamaIn(jinja2.Str("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unexpected item type in content.")))
+					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if runtime.LlamaCallTest("none", content, nil, nil) || runtime.LlamaCallTest("undefined", content, nil, nil) {
+		} else if jinja2.LlamaCallTest("none", content, nil, nil) || jinja2.LlamaCallTest("undefined", content, nil, nil) {
 			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unexpected content type.")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No messages provided.")))
+		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
-	if (tools.Truthy() && runtime.LlamaCallTest("iterable", tools, nil, nil)) && !runtime.LlamaCallTest("mapping", tools, nil, nil) {
+	if (tools.Truthy() && jinja2.LlamaCallTest("iterable", tools, nil, nil)) && !jinja2.LlamaCallTest("mapping", tools, nil, nil) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.LlamaCallFilter("trim", w.Capture(func() {
-				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
+			content = jinja2.LlamaCallFilter("trim", w.Capture(func() {
+				renderContent(jinja2.LlamaAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), content))
 			}
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = runtime.LlamaCallFilter("trim", w.Capture(func() {
-				renderContent(runtime.LlamaAttr(messages0, "content"), runtime.Bool(false), runtime.Bool(true))
+			content = jinja2.LlamaCallFilter("trim", w.Capture(func() {
+				renderContent(jinja2.LlamaAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>system\n"), content, runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
+	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
-	var index runtime.Value
-	var content2 runtime.Value
-	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	var index jinja2.Value
+	var content2 jinja2.Value
+	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content2 = runtime.LlamaCallFilter("trim", w.Capture(func() {
-				renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(false), runtime.Missing())
+			content2 = jinja2.LlamaCallFilter("trim", w.Capture(func() {
+				renderContent(jinja2.LlamaAttr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(runtime.LlamaCallMethod(content2, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(content2, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			if !(jinja2.LlamaCallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -499,107 +499,107 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No user query found in messages.")))
+		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
-	var content3 runtime.Value
-	var reasoningContent runtime.Value
-	var loop runtime.Loop
-	for loop.Start(w, runtime.LlamaIterable(messages), nil); loop.Next(); {
+	var content3 jinja2.Value
+	var reasoningContent jinja2.Value
+	var loop jinja2.Loop
+	for loop.Start(w, jinja2.LlamaIterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content3 = runtime.LlamaCallFilter("trim", w.Capture(func() {
-			renderContent(runtime.LlamaAttr(message, "content"), runtime.Bool(true), runtime.Missing())
+		content3 = jinja2.LlamaCallFilter("trim", w.Capture(func() {
+			renderContent(jinja2.LlamaAttr(message, "content"), jinja2.Bool(true), jinja2.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("System message must be at the beginning.")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content3, runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen3.5-4B.jinja:93:13 {%- else %}
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content3) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content3) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content3, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content3 = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content3, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content3 = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
-			reasoningContent = runtime.LlamaCallFilter("trim", reasoningContent, nil, nil)
+			reasoningContent = jinja2.LlamaCallFilter("trim", reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.LlamaGt(loop.Index0(), nsLastQueryIndex) {
+			if jinja2.LlamaGt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n\n"), content3))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content3))
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content3))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3))
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if (messageToolCalls.Truthy() && runtime.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && !runtime.LlamaCallTest("mapping", messageToolCalls, nil, nil) {
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			if (messageToolCalls.Truthy() && jinja2.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && !jinja2.LlamaCallTest("mapping", messageToolCalls, nil, nil) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if runtime.LlamaCallFilter("trim", content3, nil, nil).Truthy() {
+						if jinja2.LlamaCallFilter("trim", content3, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n\n<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
+							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
+								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
-								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
-							runtime.LlamaWrite(w, argsValue)
+							jinja2.LlamaWrite(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -607,18 +607,18 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136:9 {{- content }}
-			runtime.LlamaWrite(w, content3)
+			jinja2.LlamaWrite(w, content3)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
@@ -627,14 +627,14 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unexpected message role.")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("false", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
 			// Qwen3.5-4B.jinja:151:9 {%- else %}
@@ -645,7 +645,7 @@ func renderQwen354BLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansQwen354B is the position table of Qwen3.5-4B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansQwen354B = []runtime.Span{
+var spansQwen354B = []jinja2.Span{
 	{From: 55, To: 55, Line: 1, Col: 1, Construct: "set"},
 	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
 	{From: 59, To: 131, Line: 3, Col: 1, Construct: "macro"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Qwen3Coder is the chat template llama.cpp/Qwen3-Coder.jinja.
-var Qwen3Coder = &runtime.Template{
+var Qwen3Coder = &jinja2.Template{
 	Aliases: []string{"2131f0899b55b8d49d55e6b520a2462afae3b72d3d308e17ad658b3794584ffd", "eae48a3307931acb10a6fce475a36b711709672ea79ee1a9bc52f083d8b0a2af"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,35 +41,35 @@ var Qwen3Coder = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderQwen3Coder renders Qwen3-Coder.jinja.
-func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
+func renderQwen3Coder(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
-		jsonDict = runtime.Param(jsonDict, "json_dict")
-		handledKeys = runtime.Param(handledKeys, "handled_keys")
+	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
+		jsonDict = jinja2.Param(jsonDict, "json_dict")
+		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if runtime.IsMapping(jsonDict) {
+		if jinja2.IsMapping(jsonDict) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop runtime.Loop
-			for loop.Start(w, jsonDict, func(item runtime.Value) bool {
+			var loop jinja2.Loop
+			for loop.Start(w, jsonDict, func(item jinja2.Value) bool {
 				jsonKey := item
-				return runtime.NotIn(jsonKey, handledKeys)
+				return jinja2.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.IsMapping(jsonDict.Item(jsonKey)) || (runtime.IsSequence(jsonDict.Item(jsonKey)) && !runtime.IsString(jsonDict.Item(jsonKey))) {
+				if jinja2.IsMapping(jsonDict.Item(jsonKey)) || (jinja2.IsSequence(jsonDict.Item(jsonKey)) && !jinja2.IsString(jsonDict.Item(jsonKey))) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
 					w.WriteString("\n<")
 					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterSafe(runtime.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
+					w.Write(jinja2.FilterSafe(jinja2.FilterTojson(jsonDict.Item(jsonKey), nil, nil)))
 					w.WriteString("</")
 					w.Write(jsonKey)
 					w.WriteString(">")
@@ -79,7 +79,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\n<")
 					w.Write(jsonKey)
 					w.WriteString(">")
-					w.Write(runtime.FilterString(jsonDict.Item(jsonKey)))
+					w.Write(jinja2.FilterString(jsonDict.Item(jsonKey)))
 					w.WriteString("</")
 					w.Write(jsonKey)
 					w.WriteString(">")
@@ -89,41 +89,41 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
 		systemMessage = messages0.ItemStr("content")
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// Qwen3-Coder.jinja:16:5 {%- else %}
 		// Qwen3-Coder.jinja:17:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
-	if !runtime.IsDefined(tools) {
+	if !jinja2.IsDefined(tools) {
 		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if jinja2.IsDefined(systemMessage) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
-		w.WriteAdd(runtime.Str("<|im_start|>system\n"), systemMessage)
+		w.WriteAdd(jinja2.Str("<|im_start|>system\n"), systemMessage)
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
-			handledKeys := runtime.Undefined("handled_keys")
+		for _, tool := range jinja2.Iterate(w, tools) {
+			handledKeys := jinja2.Undefined("handled_keys")
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
 			toolFunction := tool.Attr("function")
-			if runtime.IsDefined(toolFunction) {
+			if jinja2.IsDefined(toolFunction) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
@@ -133,22 +133,22 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.WriteString("</name>")
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
 			toolDescription := tool.Attr("description")
-			if runtime.IsDefined(toolDescription) {
+			if jinja2.IsDefined(toolDescription) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
 				w.WriteString("\n<description>")
-				w.Write(runtime.FilterTrim(toolDescription, nil, nil))
+				w.Write(jinja2.FilterTrim(toolDescription, nil, nil))
 				w.WriteString("</description>")
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
 			toolParameters := tool.Attr("parameters")
-			if ((runtime.IsDefined(toolParameters) && runtime.IsMapping(toolParameters)) && runtime.IsDefined(toolParameters.Attr("properties"))) && runtime.IsMapping(toolParameters.Attr("properties")) {
+			if ((jinja2.IsDefined(toolParameters) && jinja2.IsMapping(toolParameters)) && jinja2.IsDefined(toolParameters.Attr("properties"))) && jinja2.IsMapping(toolParameters.Attr("properties")) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				keys, values := runtime.ItemsFilterPairs(toolParameters.Attr("properties"))
+				keys, values := jinja2.ItemsFilterPairs(toolParameters.Attr("properties"))
 				for i := range w.Count(len(keys)) {
 					paramName := keys[i]
 					paramFields := values[i]
-					var handledKeys runtime.Value
+					var handledKeys jinja2.Value
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
 					w.WriteString("\n<name>")
@@ -156,34 +156,34 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("</name>")
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
 					paramFieldsType := paramFields.Attr("type")
-					if runtime.IsDefined(paramFieldsType) {
+					if jinja2.IsDefined(paramFieldsType) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
 						w.WriteString("\n<type>")
-						w.Write(runtime.FilterString(paramFieldsType))
+						w.Write(jinja2.FilterString(paramFieldsType))
 						w.WriteString("</type>")
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
 					paramFieldsDescription := paramFields.Attr("description")
-					if runtime.IsDefined(paramFieldsDescription) {
+					if jinja2.IsDefined(paramFieldsDescription) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
 						w.WriteString("\n<description>")
-						w.Write(runtime.FilterTrim(paramFieldsDescription, nil, nil))
+						w.Write(jinja2.FilterTrim(paramFieldsDescription, nil, nil))
 						w.WriteString("</description>")
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
-					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
+					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
 					renderExtraKeys(paramFields, handledKeys)
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
 			renderExtraKeys(toolParameters, handledKeys)
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
 			renderExtraKeys(tool, handledKeys)
 			w.WriteString("\n</function>")
@@ -191,55 +191,55 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
-	if runtime.IsDefined(systemMessage) {
+	if jinja2.IsDefined(systemMessage) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.IsIterable(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+		if jinja2.IsIterable(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// Qwen3-Coder.jinja:75:1 {%- for message in loop_messages %}
-	var loop runtime.Loop
+	var loop jinja2.Loop
 	for loop.Start(w, loopMessages, nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
 		messageRole := message.Attr("role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.IsDefined(message.Attr("tool_calls"))) && runtime.IsIterable(message.Attr("tool_calls"))) && runtime.Gt(runtime.FilterLength(message.Attr("tool_calls")), runtime.Int(0)) {
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.IsDefined(message.Attr("tool_calls"))) && jinja2.IsIterable(message.Attr("tool_calls"))) && jinja2.Gt(jinja2.FilterLength(message.Attr("tool_calls")), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole)
+			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole)
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
 			messageContent := message.Attr("content")
-			if (runtime.IsDefined(messageContent) && runtime.IsString(messageContent)) && runtime.Gt(runtime.FilterLength(runtime.FilterTrim(messageContent, nil, nil)), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageContent) && jinja2.IsString(messageContent)) && jinja2.Gt(jinja2.FilterLength(jinja2.FilterTrim(messageContent, nil, nil)), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				w.WriteAdd(runtime.Str("\n"), runtime.FilterTrim(messageContent, nil, nil), runtime.Str("\n"))
+				w.WriteAdd(jinja2.Str("\n"), jinja2.FilterTrim(messageContent, nil, nil), jinja2.Str("\n"))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction) {
+				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				w.WriteAdd(runtime.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+				w.WriteAdd(jinja2.Str("\n<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
 				toolCallArguments := toolCall.Attr("arguments")
-				if runtime.IsDefined(toolCallArguments) {
+				if jinja2.IsDefined(toolCallArguments) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
-					keys, values := runtime.ItemsFilterPairs(toolCallArguments)
+					keys, values := jinja2.ItemsFilterPairs(toolCallArguments)
 					for i := range w.Count(len(keys)) {
 						argsName := keys[i]
 						argsValue := values[i]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
-						w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
+						w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-							argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, nil))
+						if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
+							argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, nil))
 						} else {
-							argsValue = runtime.FilterString(argsValue)
+							argsValue = jinja2.FilterString(argsValue)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
 						w.Write(argsValue)
@@ -249,14 +249,14 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("</function>\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
+		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(messageRole, "tool") {
+			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), message.Attr("content"), jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if loop.Value().Attr("previtem").Truthy() && !runtime.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
+			if loop.Value().Attr("previtem").Truthy() && !jinja2.EqStr(loop.Value().Attr("previtem").Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
@@ -264,7 +264,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(loop.Value().Attr("nextitem").Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -273,7 +273,7 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), message.Attr("content"), runtime.Str("<|im_end|>\n"))
+			w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), message.Attr("content"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
@@ -285,130 +285,130 @@ func renderQwen3Coder(w *runtime.Writer, in *runtime.Input) {
 // renderQwen3CoderLlama renders Qwen3-Coder.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderQwen3Coder with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
+func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
-	var loopMessages runtime.Value
+	var loopMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Qwen3-Coder.jinja:1:1 {% macro render_extra_keys(json_dict, handled_keys) %}
-	renderExtraKeys := func(jsonDict, handledKeys runtime.Value) {
-		jsonDict = runtime.Param(jsonDict, "json_dict")
-		handledKeys = runtime.Param(handledKeys, "handled_keys")
+	renderExtraKeys := func(jsonDict, handledKeys jinja2.Value) {
+		jsonDict = jinja2.Param(jsonDict, "json_dict")
+		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if runtime.LlamaCallTest("mapping", jsonDict, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", jsonDict, nil, nil) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
-			var loop runtime.Loop
-			for loop.Start(w, runtime.LlamaIterable(jsonDict), func(item runtime.Value) bool {
+			var loop jinja2.Loop
+			for loop.Start(w, jinja2.LlamaIterable(jsonDict), func(item jinja2.Value) bool {
 				jsonKey := item
-				return runtime.LlamaNotIn(jsonKey, handledKeys)
+				return jinja2.LlamaNotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if runtime.LlamaCallTest("mapping", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) || (runtime.LlamaCallTest("sequence", runtime.LlamaItem(jsonDict, jsonKey), nil, nil) && !runtime.LlamaCallTest("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil)) {
+				if jinja2.LlamaCallTest("mapping", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) || (jinja2.LlamaCallTest("sequence", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil)) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				} else {
 					// Qwen3-Coder.jinja:6:17 {%- else %}
 					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<"), jsonKey, runtime.Str(">"), runtime.LlamaCallFilter("string", runtime.LlamaItem(jsonDict, jsonKey), nil, nil), runtime.Str("</"), jsonKey, runtime.Str(">")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				}
 			}
 		}
 	}
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = runtime.LlamaItemStr(messages0, "content")
+		systemMessage = jinja2.LlamaItemStr(messages0, "content")
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Qwen3-Coder.jinja:16:5 {%- else %}
 		// Qwen3-Coder.jinja:17:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
-	if !runtime.LlamaCallTest("defined", tools, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
 		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
-		tools = runtime.NewList()
+		tools = jinja2.NewList()
 	}
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
-	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), systemMessage))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), systemMessage))
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
-		handledKeys := runtime.Undefined("handled_keys")
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		handledKeys := jinja2.Undefined("handled_keys")
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
-			toolFunction := runtime.LlamaAttr(tool, "function")
-			if runtime.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := jinja2.LlamaAttr(tool, "function")
+			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<function>\n<name>"), runtime.LlamaAttr(tool, "name"), runtime.Str("</name>")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<function>\n<name>"), jinja2.LlamaAttr(tool, "name"), jinja2.Str("</name>")))
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
-			toolDescription := runtime.LlamaAttr(tool, "description")
-			if runtime.LlamaCallTest("defined", toolDescription, nil, nil) {
+			toolDescription := jinja2.LlamaAttr(tool, "description")
+			if jinja2.LlamaCallTest("defined", toolDescription, nil, nil) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", toolDescription, nil, nil), runtime.Str("</description>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := runtime.LlamaAttr(tool, "parameters")
-			if ((runtime.LlamaCallTest("defined", toolParameters, nil, nil) && runtime.LlamaCallTest("mapping", toolParameters, nil, nil)) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(toolParameters, "properties"), nil, nil)) && runtime.LlamaCallTest("mapping", runtime.LlamaAttr(toolParameters, "properties"), nil, nil) {
+			toolParameters := jinja2.LlamaAttr(tool, "parameters")
+			if ((jinja2.LlamaCallTest("defined", toolParameters, nil, nil) && jinja2.LlamaCallTest("mapping", toolParameters, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil)) && jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				var handledKeys runtime.Value
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", runtime.LlamaAttr(toolParameters, "properties"), nil, nil))) {
-					vals := runtime.Unpack(item, 2)
+				var handledKeys jinja2.Value
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil))) {
+					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<name>"), paramName, runtime.Str("</name>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
-					paramFieldsType := runtime.LlamaAttr(paramFields, "type")
-					if runtime.LlamaCallTest("defined", paramFieldsType, nil, nil) {
+					paramFieldsType := jinja2.LlamaAttr(paramFields, "type")
+					if jinja2.LlamaCallTest("defined", paramFieldsType, nil, nil) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<type>"), runtime.LlamaCallFilter("string", paramFieldsType, nil, nil), runtime.Str("</type>")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<type>"), jinja2.LlamaCallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := runtime.LlamaAttr(paramFields, "description")
-					if runtime.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
+					paramFieldsDescription := jinja2.LlamaAttr(paramFields, "description")
+					if jinja2.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n<description>"), runtime.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), runtime.Str("</description>")))
+						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
-					handledKeys = runtime.NewList(runtime.Str("name"), runtime.Str("type"), runtime.Str("description"))
+					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
+					jinja2.LlamaWrite(w, w.Capture(func() {
 						renderExtraKeys(paramFields, handledKeys)
 					}))
 					w.WriteString("\n</parameter>")
 				}
 			}
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("properties"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				renderExtraKeys(runtime.LlamaAttr(tool, "parameters"), handledKeys)
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				renderExtraKeys(jinja2.LlamaAttr(tool, "parameters"), handledKeys)
 			}))
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
-			handledKeys = runtime.NewList(runtime.Str("type"), runtime.Str("name"), runtime.Str("description"), runtime.Str("parameters"))
+			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderExtraKeys(tool, handledKeys)
 			}))
 			w.WriteString("\n</function>")
@@ -416,80 +416,80 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
-	if runtime.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if runtime.LlamaCallTest("iterable", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// Qwen3-Coder.jinja:75:1 {%- for message in loop_messages %}
-	var loop runtime.Loop
-	for loop.Start(w, runtime.LlamaIterable(loopMessages), nil); loop.Next(); {
+	var loop jinja2.Loop
+	for loop.Start(w, jinja2.LlamaIterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		messageRole := runtime.LlamaAttr(message, "role")
-		if ((runtime.EqStr(messageRole, "assistant") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaCallTest("iterable", runtime.LlamaAttr(message, "tool_calls"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaAttr(message, "tool_calls"), nil, nil), runtime.Int(0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := runtime.LlamaAttr(message, "content")
-			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("string", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), runtime.Int(0)) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("string", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n"), runtime.LlamaCallFilter("trim", messageContent, nil, nil)), runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("\n<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-				if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						argsName := vals[0]
 						argsValue := vals[1]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
-							argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
+						if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
+							argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
 						} else {
-							argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
+							argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
-						runtime.LlamaWrite(w, argsValue)
+						jinja2.LlamaWrite(w, argsValue)
 						w.WriteString("\n</parameter>\n")
 					}
 				}
 				w.WriteString("</function>\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if (runtime.EqStr(messageRole, "user") || runtime.EqStr(messageRole, "system")) || runtime.EqStr(messageRole, "assistant") {
+		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if runtime.LlamaAttr(loop.Value(), "previtem").Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -498,7 +498,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
@@ -509,7 +509,7 @@ func renderQwen3CoderLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansQwen3Coder = []runtime.Span{
+var spansQwen3Coder = []jinja2.Span{
 	{From: 54, To: 89, Line: 1, Col: 1, Construct: "macro"},
 	{From: 58, To: 88, Line: 2, Col: 5, Construct: "if"},
 	{From: 60, To: 87, Line: 3, Col: 9, Construct: "for"},

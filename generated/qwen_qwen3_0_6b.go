@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // QwenQwen306B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
-var QwenQwen306B = &runtime.Template{
+var QwenQwen306B = &jinja2.Template{
 	Aliases: []string{"c945a4a87850dd79827191150be98539a7a5e7da0689f3550d880f8dcc95b856"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var QwenQwen306B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderQwenQwen306B renders Qwen-Qwen3-0.6B.jinja.
-func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
+func renderQwenQwen306B(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -54,13 +54,13 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			w.WriteAdd(messages0.Attr("content"), runtime.Str("\n\n"))
+			w.WriteAdd(messages0.Attr("content"), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
@@ -70,7 +70,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages0.Attr("content"))
@@ -79,16 +79,16 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	}
 	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
-	items := runtime.IterateReversed(w, messages)
+	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
+		var index jinja2.Value
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && !(runtime.MethodStartswith(message.Attr("content"), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(message.Attr("content"), runtime.Str("</tool_response>")).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user")) && !(jinja2.MethodStartswith(message.Attr("content"), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(message.Attr("content"), jinja2.Str("</tool_response>")).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -96,14 +96,14 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var reasoningContent runtime.Value
+		var content jinja2.Value
+		var reasoningContent jinja2.Value
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
@@ -111,39 +111,39 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
 			messageContent := message.Attr("content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsDefined(messageReasoningContent) && !runtime.IsNone(messageReasoningContent) {
+			if jinja2.IsDefined(messageReasoningContent) && !jinja2.IsNone(messageReasoningContent) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
-				if runtime.In(runtime.Str("</think>"), messageContent) {
+				if jinja2.In(jinja2.Str("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if jinja2.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
 					w.WriteString("<|im_start|>")
 					w.WriteStr(messageRole)
 					w.WriteString("\n<think>\n")
-					w.WriteStr(runtime.MethodStripChars(reasoningContent, runtime.Str("\n")))
+					w.WriteStr(jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n")))
 					w.WriteString("\n</think>\n\n")
-					w.WriteStr(runtime.MethodLstripChars(content, runtime.Str("\n")))
+					w.WriteStr(jinja2.MethodLstripChars(content, jinja2.Str("\n")))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
@@ -164,7 +164,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
@@ -183,7 +183,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsString(toolCallArguments) {
+					if jinja2.IsString(toolCallArguments) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
 						w.Write(toolCallArguments)
 					} else {
@@ -195,10 +195,10 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -206,7 +206,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -215,7 +215,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.IsDefined(enableThinking) && runtime.IsFalse(enableThinking) {
+		if jinja2.IsDefined(enableThinking) && jinja2.IsFalse(enableThinking) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}
@@ -224,7 +224,7 @@ func renderQwenQwen306B(w *runtime.Writer, in *runtime.Input) {
 // renderQwenQwen306BLlama renders Qwen-Qwen3-0.6B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderQwenQwen306B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -233,40 +233,40 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAttr(messages0, "content"), runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAttr(messages0, "content"), jinja2.Str("\n\n")))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
 		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaAttr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaAttr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
+	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
-	var index runtime.Value
-	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	var index jinja2.Value
+	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && !(runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(runtime.LlamaAttr(message, "content"), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && !(jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -274,59 +274,59 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
-	var content runtime.Value
-	var reasoningContent runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content jinja2.Value
+	var reasoningContent jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
-			messageContent := runtime.LlamaAttr(message, "content")
+			messageContent := jinja2.LlamaAttr(message, "content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !runtime.LlamaCallTest("none", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !jinja2.LlamaCallTest("none", messageReasoningContent, nil, nil) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), messageContent) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n")), runtime.LlamaCallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)), runtime.Str("\n</think>\n\n")), runtime.LlamaCallMethod(content, "lstrip", []runtime.Value{runtime.Str("\n")}, nil)))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), jinja2.LlamaCallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
@@ -334,41 +334,41 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
-						runtime.LlamaWrite(w, toolCallArguments)
+						jinja2.LlamaWrite(w, toolCallArguments)
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -377,7 +377,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if runtime.LlamaCallTest("defined", enableThinking, nil, nil) && runtime.LlamaCallTest("false", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}
@@ -385,7 +385,7 @@ func renderQwenQwen306BLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansQwenQwen306B is the position table of Qwen-Qwen3-0.6B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansQwenQwen306B = []runtime.Span{
+var spansQwenQwen306B = []jinja2.Span{
 	{From: 53, To: 79, Line: 1, Col: 1, Construct: "if"},
 	{From: 56, To: 61, Line: 3, Col: 5, Construct: "if"},
 	{From: 59, To: 59, Line: 4, Col: 9, Construct: "{{ }}"},

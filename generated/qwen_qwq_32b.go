@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // QwenQwQ32B is the chat template llama.cpp/Qwen-QwQ-32B.jinja.
-var QwenQwQ32B = &runtime.Template{
+var QwenQwQ32B = &jinja2.Template{
 	Aliases: []string{"5a38c8ca7931ca774245cce0c56c3108c6a4f7d6257be82f6c240accd986072e", "94c6035b4f0eb905c95e2b7d8dace8547abca03f7fe3e441ba8a6388b1941272"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var QwenQwQ32B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderQwenQwQ32B renders Qwen-QwQ-32B.jinja.
-func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
+func renderQwenQwQ32B(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -54,7 +54,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.ItemStr("role"), "system") {
+		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
 			w.Write(messages0.ItemStr("content"))
 		} else {
@@ -62,7 +62,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-QwQ-32B.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// Qwen-QwQ-32B.jinja:11:9 {{- tool | tojson }}
 			w.WriteJSON(tool, nil, nil)
@@ -72,7 +72,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
 		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.ItemStr("role"), "system") {
+		if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
 			w.WriteString("<|im_start|>system\n")
 			w.WriteStr(messages0.ItemStr("content"))
@@ -80,13 +80,13 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
+		var content jinja2.Value
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
 			w.WriteStr(messageRole)
@@ -94,7 +94,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
+		} else if jinja2.EqStr(messageRole, "assistant") && !message.Attr("tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
 			messageContent := message.Attr("content")
@@ -102,7 +102,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+				content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
 			w.WriteString("<|im_start|>")
@@ -111,7 +111,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.WriteStr(content)
 			w.WriteString("<|im_end|>")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
 			messageContent := message.Attr("content")
@@ -119,7 +119,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.MethodLstripChars(runtime.MethodSplitSep(messageContent, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+				content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(messageContent, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
 			w.WriteString("<|im_start|>")
@@ -131,10 +131,10 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(content)
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, message.Attr("tool_calls")) {
+			for _, toolCall := range jinja2.Iterate(w, message.Attr("tool_calls")) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
 				toolCallFunction := toolCall.Attr("function")
-				if runtime.IsDefined(toolCallFunction) {
+				if jinja2.IsDefined(toolCallFunction) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
@@ -147,10 +147,10 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
@@ -158,7 +158,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 			w.Write(message.Attr("content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -176,7 +176,7 @@ func renderQwenQwQ32B(w *runtime.Writer, in *runtime.Input) {
 // renderQwenQwQ32BLlama renders Qwen-QwQ-32B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderQwenQwQ32B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -185,98 +185,98 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
-			runtime.LlamaWrite(w, runtime.LlamaItemStr(messages0, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messages0, "content"))
 		} else {
 			// Qwen-QwQ-32B.jinja:5:9 {%- else %}
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-QwQ-32B.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// Qwen-QwQ-32B.jinja:11:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
 		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
 		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), runtime.LlamaItemStr(messages0, "content")), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
-	var content runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n")), runtime.LlamaAttr(message, "content")), runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") && !runtime.LlamaAttr(message, "tool_calls").Truthy() {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.LlamaAttr(message, "tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
-			messageContent := runtime.LlamaAttr(message, "content")
+			messageContent := jinja2.LlamaAttr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent := runtime.LlamaAttr(message, "content")
+			messageContent := jinja2.LlamaAttr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(messageContent, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
 			if messageContent.Truthy() {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), content))
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
-				toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-				if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				runtime.LlamaWrite(w, runtime.LlamaAttr(toolCall, "name"))
+				jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(toolCall, "arguments"), nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -293,7 +293,7 @@ func renderQwenQwQ32BLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansQwenQwQ32B = []runtime.Span{
+var spansQwenQwQ32B = []jinja2.Span{
 	{From: 53, To: 81, Line: 1, Col: 1, Construct: "if"},
 	{From: 56, To: 63, Line: 3, Col: 5, Construct: "if"},
 	{From: 59, To: 59, Line: 4, Col: 9, Construct: "{{ }}"},

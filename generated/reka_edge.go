@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // RekaEdge is the chat template llama.cpp/Reka-Edge.jinja.
-var RekaEdge = &runtime.Template{
+var RekaEdge = &jinja2.Template{
 	Aliases: []string{"d1584ed36c599edb57f3de661cdaef4ccb44ffbb8b729e46100fbcd1d51f97cf"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,86 +41,86 @@ var RekaEdge = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderRekaEdge renders Reka-Edge.jinja.
-func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
+func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 	continueFinalMessageInput := in.Lookup("continue_final_message")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
-	var lastQueryIndex runtime.Value
+	ns := jinja2.Undefined("ns")
+	var lastQueryIndex jinja2.Value
 	numImgTokens := in.Lookup("num_img_tokens")
 	numVideoFrames := in.Lookup("num_video_frames")
-	var startIdx runtime.Value
-	var systemText runtime.Value
+	var startIdx jinja2.Value
+	var systemText jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
-	renderContent := func(content, numImgTokens, numVideoFrames runtime.Value) {
-		content = runtime.Param(content, "content")
-		numImgTokens = runtime.Param(numImgTokens, "num_img_tokens")
-		numVideoFrames = runtime.Param(numVideoFrames, "num_video_frames")
-		var ns runtime.Value
+	renderContent := func(content, numImgTokens, numVideoFrames jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		numImgTokens = jinja2.Param(numImgTokens, "num_img_tokens")
+		numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
+		var ns jinja2.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
 			w.Write(content)
-		} else if runtime.IsSequence(content) {
+		} else if jinja2.IsSequence(content) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
-				var itemType runtime.Value
-				var text runtime.Value
-				var repeatTokens runtime.Value
+			for _, item := range jinja2.Iterate(w, content) {
+				var itemType jinja2.Value
+				var text jinja2.Value
+				var repeatTokens jinja2.Value
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = runtime.MethodGet(item, runtime.Str("type"))
+				itemType = jinja2.MethodGet(item, jinja2.Str("type"))
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if runtime.EqStr(itemType, "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
+				if jinja2.EqStr(itemType, "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("text"))) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
+					text = jinja2.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
 						if ns.Attr("prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
-							runtime.CheckNamespace(ns)
+							jinja2.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str(" ")))
+							jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
-						runtime.CheckNamespace(ns)
+						jinja2.CheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), text))
+						jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
-					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.InStrs(itemType, "image", "image_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("image_url"))) {
+					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
+				} else if (jinja2.InStrs(itemType, "image", "image_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("image")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("image_url"))) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<image>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<image>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
-					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.InStrs(itemType, "video", "video_url") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video")))) || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("video_url"))) {
+					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
+				} else if (jinja2.InStrs(itemType, "video", "video_url") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("video")))) || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("video_url"))) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					repeatTokens = runtime.Mul(numImgTokens, numVideoFrames)
+					repeatTokens = jinja2.Mul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<video>"), runtime.Mul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<video>"), jinja2.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
-					runtime.SetAttr(ns, "prev_was_text", runtime.Bool(false))
+					jinja2.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
@@ -128,25 +128,25 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
-	items := runtime.IterateReversed(w, messages)
+	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		msg := items[len(items)-1-i]
-		var idx runtime.Value
-		var content runtime.Value
+		var idx jinja2.Value
+		var content jinja2.Value
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		idx = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if runtime.EqStr(runtime.MethodGet(msg, runtime.Str("role")), "user") {
+		if jinja2.EqStr(jinja2.MethodGet(msg, jinja2.Str("role")), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content = runtime.MethodGetDefault(msg, runtime.Str("content"), runtime.Str(""))
+			content = jinja2.MethodGetDefault(msg, jinja2.Str("content"), jinja2.Str(""))
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((runtime.IsString(content) && runtime.MethodStartswith(content, runtime.Str("<tool_response>")).Truthy()) && runtime.MethodEndswith(content, runtime.Str("</tool_response>")).Truthy()) {
+			if !((jinja2.IsString(content) && jinja2.MethodStartswith(content, jinja2.Str("<tool_response>")).Truthy()) && jinja2.MethodEndswith(content, jinja2.Str("</tool_response>")).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
-				runtime.SetAttr(ns, "last_query_index", idx)
+				jinja2.SetAttr(ns, "last_query_index", idx)
 				break
 			}
 		}
@@ -154,235 +154,235 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
 	lastQueryIndex = ns.Attr("last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	numImgTokens = runtime.FilterInt(runtime.FilterDefault(numImgTokens, []runtime.Value{runtime.Int(64), runtime.Bool(true)}, nil), nil, nil)
+	numImgTokens = jinja2.FilterInt(jinja2.FilterDefault(numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	numVideoFrames = runtime.FilterInt(runtime.FilterDefault(numVideoFrames, []runtime.Value{runtime.Int(6), runtime.Bool(true)}, nil), nil, nil)
+	numVideoFrames = jinja2.FilterInt(jinja2.FilterDefault(numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
-	startIdx = runtime.Int(0)
+	startIdx = jinja2.Int(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
-	systemText = runtime.Str("")
+	systemText = jinja2.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if runtime.Gt(runtime.FilterLength(messages), runtime.Int(0)) && runtime.InStrs(runtime.MethodGet(messages.ItemInt(0), runtime.Str("role")), "system", "developer") {
+	if jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0)) && jinja2.InStrs(jinja2.MethodGet(messages.ItemInt(0), jinja2.Str("role")), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(runtime.MethodGetDefault(messages.ItemInt(0), runtime.Str("content"), runtime.Str("")), numImgTokens, numVideoFrames)
+			renderContent(jinja2.MethodGetDefault(messages.ItemInt(0), jinja2.Str("content"), jinja2.Str("")), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
-		startIdx = runtime.Int(1)
+		startIdx = jinja2.Int(1)
 	}
 	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
 	if tools.Truthy() || systemText.Truthy() {
 		// Reka-Edge.jinja:50:5 {%- set preamble_ns = namespace(text="") -%}
-		preambleNsText := runtime.Str("")
+		preambleNsText := jinja2.Str("")
 		// Reka-Edge.jinja:51:5 {%- if system_text -%}
 		if systemText.Truthy() {
 			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
-			preambleNsText = runtime.Concat(runtime.Str("system: "), systemText)
+			preambleNsText = jinja2.Concat(jinja2.Str("system: "), systemText)
 		}
 		// Reka-Edge.jinja:54:5 {%- if tools -%}
 		if tools.Truthy() {
 			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
 			if preambleNsText.Truthy() {
 				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
-				preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n\n"))
+				preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("\n\n"))
 			} else {
 				// Reka-Edge.jinja:57:13 {%- else -%}
 				// Reka-Edge.jinja:58:13 {%- set preamble_ns.text = "system: " -%}
-				preambleNsText = runtime.Str("system: ")
+				preambleNsText = jinja2.Str("system: ")
 			}
 			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = runtime.Concat(preambleNsText, runtime.Str("# Tools\n\n"), runtime.Str("You may call one or more functions to assist with the user query.\n\n"), runtime.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), runtime.Str("<tools>"))
+			preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("# Tools\n\n"), jinja2.Str("You may call one or more functions to assist with the user query.\n\n"), jinja2.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Str("<tools>"))
 			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
-			for _, tool := range runtime.Iterate(w, tools) {
+			for _, tool := range jinja2.Iterate(w, tools) {
 				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n"), runtime.FilterTojson(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))}))
+				preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("\n"), jinja2.FilterTojson(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = runtime.Concat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
+			preambleNsText = jinja2.Concat(preambleNsText, jinja2.Str("\n</tools>\n\n"), jinja2.Str("For each function call, return a json object with function name and arguments "), jinja2.Str("within <tool_call></tool_call> XML tags:\n"), jinja2.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
-		runtime.CheckNamespace(ns)
+		jinja2.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), preambleNsText, runtime.Str("\n\n<sep>")))
+		jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), preambleNsText, jinja2.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
-	for _, idx := range runtime.Iterate(w, runtime.Range(in, startIdx, runtime.FilterLength(messages))) {
-		var message runtime.Value
-		var role runtime.Value
-		var content runtime.Value
-		var toolCalls runtime.Value
-		var contentText runtime.Value
-		var reasoningText runtime.Value
-		var includeThinking runtime.Value
+	for _, idx := range jinja2.Iterate(w, jinja2.Range(in, startIdx, jinja2.FilterLength(messages))) {
+		var message jinja2.Value
+		var role jinja2.Value
+		var content jinja2.Value
+		var toolCalls jinja2.Value
+		var contentText jinja2.Value
+		var reasoningText jinja2.Value
+		var includeThinking jinja2.Value
 		continueFinalMessage := continueFinalMessageInput
-		var responseText runtime.Value
+		var responseText jinja2.Value
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
 		message = messages.Item(idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = runtime.MethodGet(message, runtime.Str("role"))
+		role = jinja2.MethodGet(message, jinja2.Str("role"))
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content = runtime.MethodGet(message, runtime.Str("content"))
+		content = jinja2.MethodGet(message, jinja2.Str("content"))
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
-		if runtime.EqStr(role, "user") {
+		if jinja2.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
-			prefixNsValue := runtime.Str("human: ")
+			prefixNsValue := jinja2.Str("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
-			if runtime.IsSequence(content) && !runtime.IsString(content) {
+			if jinja2.IsSequence(content) && !jinja2.IsString(content) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
-				for _, item := range runtime.Iterate(w, content) {
-					var text runtime.Value
+				for _, item := range jinja2.Iterate(w, content) {
+					var text jinja2.Value
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if runtime.EqStr(runtime.MethodGet(item, runtime.Str("type")), "text") || !runtime.IsNone(runtime.MethodGet(item, runtime.Str("text"))) {
+					if jinja2.EqStr(jinja2.MethodGet(item, jinja2.Str("type")), "text") || !jinja2.IsNone(jinja2.MethodGet(item, jinja2.Str("text"))) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text = runtime.MethodGetDefault(item, runtime.Str("text"), runtime.Str(""))
+						text = jinja2.MethodGetDefault(item, jinja2.Str("text"), jinja2.Str(""))
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
 							break
 						}
-					} else if runtime.InStrs(runtime.MethodGet(item, runtime.Str("type")), "image", "image_url", "video", "video_url") {
+					} else if jinja2.InStrs(jinja2.MethodGet(item, jinja2.Str("type")), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
-						prefixNsValue = runtime.Str("human:")
+						prefixNsValue = jinja2.Str("human:")
 						break
 					}
 				}
 			}
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
+			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), prefixNsValue, w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
-			}), runtime.Str("<sep>")))
-		} else if runtime.EqStr(role, "assistant") {
+			}), jinja2.Str("<sep>")))
+		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = runtime.MethodGet(message, runtime.Str("tool_calls"))
+			toolCalls = jinja2.MethodGet(message, jinja2.Str("tool_calls"))
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
-			reasoningText = runtime.Str("")
+			reasoningText = jinja2.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if runtime.IsString(runtime.MethodGet(message, runtime.Str("reasoning_content"))) {
+			if jinja2.IsString(jinja2.MethodGet(message, jinja2.Str("reasoning_content"))) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = runtime.MethodGet(message, runtime.Str("reasoning_content"))
-			} else if runtime.In(runtime.Str("</think>"), contentText) {
+				reasoningText = jinja2.MethodGet(message, jinja2.Str("reasoning_content"))
+			} else if jinja2.In(jinja2.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+				reasoningText = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = runtime.MethodLstripChars(runtime.CallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil).ItemInt(1), runtime.Str("\n"))
+				contentText = jinja2.MethodLstripChars(jinja2.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil).ItemInt(1), jinja2.Str("\n"))
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: ")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
-			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.IsTrue(enableThinking)), func() runtime.Value {
-				return runtime.Bool(runtime.Gt(idx, lastQueryIndex))
-			}), func() runtime.Value {
-				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
+			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.IsTrue(enableThinking)), func() jinja2.Value {
+				return jinja2.Bool(jinja2.Gt(idx, lastQueryIndex))
+			}), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
 			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
 			if includeThinking.Truthy() {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<think>\n"), runtime.MethodStrip(reasoningText), runtime.Str("\n</think>\n\n")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<think>\n"), jinja2.MethodStrip(reasoningText), jinja2.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), contentText))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !runtime.MethodEndswith(ns.Attr("out"), runtime.Str("\n")).Truthy() {
+				if contentText.Truthy() && !jinja2.MethodEndswith(ns.Attr("out"), jinja2.Str("\n")).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, toolCalls) {
-					var arguments runtime.Value
-					var argumentsJson runtime.Value
+				for _, toolCall := range jinja2.Iterate(w, toolCalls) {
+					var arguments jinja2.Value
+					var argumentsJson jinja2.Value
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !runtime.IsNone(runtime.MethodGet(toolCall, runtime.Str("function"))) {
+					if !jinja2.IsNone(jinja2.MethodGet(toolCall, jinja2.Str("function"))) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = runtime.MethodGet(toolCall, runtime.Str("function"))
+						toolCall = jinja2.MethodGet(toolCall, jinja2.Str("function"))
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = runtime.MethodGetDefault(toolCall, runtime.Str("arguments"), runtime.DictOf())
+					arguments = jinja2.MethodGetDefault(toolCall, jinja2.Str("arguments"), jinja2.DictOf())
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
-					if runtime.IsString(arguments) {
+					if jinja2.IsString(arguments) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
 						argumentsJson = arguments
-					} else if runtime.IsMapping(arguments) {
+					} else if jinja2.IsMapping(arguments) {
 						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+						argumentsJson = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					} else {
 						// Reka-Edge.jinja:128:21 {%- else -%}
 						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = runtime.FilterTojson(arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+						argumentsJson = jinja2.FilterTojson(arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					}
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.MethodGetDefault(toolCall, runtime.Str("name"), runtime.Str("")), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
+					jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), jinja2.MethodGetDefault(toolCall, jinja2.Str("name"), jinja2.Str("")), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("\n\n<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("\n\n<sep>")))
 			}
-		} else if runtime.EqStr(role, "tool") {
+		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Sub(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.MethodGet(messages.Item(jinja2.Sub(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("human: ")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
 				renderContent(content, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))) || !runtime.EqStr(runtime.MethodGet(messages.Item(runtime.Add(idx, runtime.Int(1))), runtime.Str("role")), "tool") {
+			if jinja2.Eq(idx, jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))) || !jinja2.EqStr(jinja2.MethodGet(messages.Item(jinja2.Add(idx, jinja2.Int(1))), jinja2.Str("role")), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
-				runtime.CheckNamespace(ns)
+				jinja2.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("<sep>")))
+				jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("<sep>")))
 			}
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) || !runtime.EqStr(runtime.MethodGet(messages.ItemInt(-1), runtime.Str("role")), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) || !jinja2.EqStr(jinja2.MethodGet(messages.ItemInt(-1), jinja2.Str("role")), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
-		if runtime.IsTrue(enableThinking) {
+		if jinja2.IsTrue(enableThinking) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant: <think>\n")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			runtime.SetAttr(ns, "out", runtime.Concat(ns.Attr("out"), runtime.Str("assistant:")))
+			jinja2.SetAttr(ns, "out", jinja2.Concat(ns.Attr("out"), jinja2.Str("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
@@ -392,361 +392,361 @@ func renderRekaEdge(w *runtime.Writer, in *runtime.Input) {
 // renderRekaEdgeLlama renders Reka-Edge.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderRekaEdge with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderRekaEdgeLlama(w *runtime.Writer, in *runtime.Input) {
+func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	continueFinalMessageInput := in.Lookup("continue_final_message")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
-	var lastQueryIndex runtime.Value
+	ns := jinja2.Undefined("ns")
+	var lastQueryIndex jinja2.Value
 	numImgTokens := in.Lookup("num_img_tokens")
 	numVideoFrames := in.Lookup("num_video_frames")
-	var startIdx runtime.Value
-	var systemText runtime.Value
+	var startIdx jinja2.Value
+	var systemText jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// Reka-Edge.jinja:1:1 {%- macro render_content(content, num_img_tokens, num_video_frames) -%}
-	renderContent := func(content, numImgTokens, numVideoFrames runtime.Value) {
-		content = runtime.Param(content, "content")
-		numImgTokens = runtime.Param(numImgTokens, "num_img_tokens")
-		numVideoFrames = runtime.Param(numVideoFrames, "num_video_frames")
-		var ns runtime.Value
+	renderContent := func(content, numImgTokens, numVideoFrames jinja2.Value) {
+		content = jinja2.Param(content, "content")
+		numImgTokens = jinja2.Param(numImgTokens, "num_img_tokens")
+		numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
+		var ns jinja2.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("sequence", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("sequence", content, nil, nil) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("prev_was_text", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
 			// Reka-Edge.jinja:6:9 {%- for item in content -%}
-			var itemType runtime.Value
-			var text runtime.Value
-			var repeatTokens runtime.Value
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			var itemType jinja2.Value
+			var text jinja2.Value
+			var repeatTokens jinja2.Value
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil)
+				itemType = jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil)
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if runtime.EqStr(itemType, "text") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
+				if jinja2.EqStr(itemType, "text") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
+					text = jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if runtime.LlamaAttr(ns, "prev_was_text").Truthy() {
+						if jinja2.LlamaAttr(ns, "prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
-							runtime.LlamaCheckNamespace(ns)
+							jinja2.LlamaCheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str(" ")))
+							jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
-						runtime.LlamaCheckNamespace(ns)
+						jinja2.LlamaCheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), text))
+						jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
-					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(!runtime.EqStr(text, "")))
-				} else if (runtime.LlamaInStrs(itemType, "image", "image_url") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image")}, nil), nil, nil)) || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("image_url")}, nil), nil, nil) {
+					jinja2.LlamaSetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
+				} else if (jinja2.LlamaInStrs(itemType, "image", "image_url") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("image")}, nil), nil, nil)) || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("image_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<image>"), runtime.LlamaMul(runtime.Str("<REKA_IMG_TOKEN>"), numImgTokens), runtime.Str("</image>")))
+					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<image>"), jinja2.LlamaMul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
-					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(false))
-				} else if (runtime.LlamaInStrs(itemType, "video", "video_url") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video")}, nil), nil, nil)) || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("video_url")}, nil), nil, nil) {
+					jinja2.LlamaSetAttr(ns, "prev_was_text", jinja2.Bool(false))
+				} else if (jinja2.LlamaInStrs(itemType, "video", "video_url") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("video")}, nil), nil, nil)) || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("video_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					repeatTokens = runtime.LlamaMul(numImgTokens, numVideoFrames)
+					repeatTokens = jinja2.LlamaMul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<video>"), runtime.LlamaMul(runtime.Str("<REKA_IMG_TOKEN>"), repeatTokens), runtime.Str("</video>")))
+					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<video>"), jinja2.LlamaMul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
-					runtime.LlamaSetAttr(ns, "prev_was_text", runtime.Bool(false))
+					jinja2.LlamaSetAttr(ns, "prev_was_text", jinja2.Bool(false))
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "out"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "out"))
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("out", runtime.Str("")), runtime.KW("last_query_index", runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
-	var idx runtime.Value
-	var content runtime.Value
-	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	var idx jinja2.Value
+	var content jinja2.Value
+	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		msg := items[len(items)-1-i]
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		idx = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if runtime.EqStr(runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("role")}, nil), "user") {
+		if jinja2.EqStr(jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("role")}, nil), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content = runtime.LlamaCallMethod(msg, "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil)
+			content = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((runtime.LlamaCallTest("string", content, nil, nil) && runtime.LlamaCallMethod(content, "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy()) && runtime.LlamaCallMethod(content, "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+			if !((jinja2.LlamaCallTest("string", content, nil, nil) && jinja2.LlamaCallMethod(content, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy()) && jinja2.LlamaCallMethod(content, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
-				runtime.LlamaSetAttr(ns, "last_query_index", idx)
+				jinja2.LlamaSetAttr(ns, "last_query_index", idx)
 				w.Drop(mark)
 				break
 			}
 		}
 	}
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
-	lastQueryIndex = runtime.LlamaAttr(ns, "last_query_index")
+	lastQueryIndex = jinja2.LlamaAttr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	numImgTokens = runtime.LlamaCallFilter("int", runtime.LlamaCallFilter("default", numImgTokens, []runtime.Value{runtime.Int(64), runtime.Bool(true)}, nil), nil, nil)
+	numImgTokens = jinja2.LlamaCallFilter("int", jinja2.LlamaCallFilter("default", numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	numVideoFrames = runtime.LlamaCallFilter("int", runtime.LlamaCallFilter("default", numVideoFrames, []runtime.Value{runtime.Int(6), runtime.Bool(true)}, nil), nil, nil)
+	numVideoFrames = jinja2.LlamaCallFilter("int", jinja2.LlamaCallFilter("default", numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
-	startIdx = runtime.Int(0)
+	startIdx = jinja2.Int(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
-	systemText = runtime.Str("")
+	systemText = jinja2.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) && runtime.LlamaInStrs(runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, 0), "get", []runtime.Value{runtime.Str("role")}, nil), "system", "developer") {
+	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) && jinja2.LlamaInStrs(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("role")}, nil), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, 0), "get", []runtime.Value{runtime.Str("content"), runtime.Str("")}, nil), numImgTokens, numVideoFrames)
+			renderContent(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
-		startIdx = runtime.Int(1)
+		startIdx = jinja2.Int(1)
 	}
 	// Reka-Edge.jinja:49:1 {%- if tools or system_text -%}
 	if tools.Truthy() || systemText.Truthy() {
 		// Reka-Edge.jinja:50:5 {%- set preamble_ns = namespace(text="") -%}
-		preambleNsText := runtime.Str("")
+		preambleNsText := jinja2.Str("")
 		// Reka-Edge.jinja:51:5 {%- if system_text -%}
 		if systemText.Truthy() {
 			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
-			preambleNsText = runtime.LlamaConcat(runtime.Str("system: "), systemText)
+			preambleNsText = jinja2.LlamaConcat(jinja2.Str("system: "), systemText)
 		}
 		// Reka-Edge.jinja:54:5 {%- if tools -%}
 		if tools.Truthy() {
 			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
 			if preambleNsText.Truthy() {
 				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
-				preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n\n"))
+				preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("\n\n"))
 			} else {
 				// Reka-Edge.jinja:57:13 {%- else -%}
 				// Reka-Edge.jinja:58:13 {%- set preamble_ns.text = "system: " -%}
-				preambleNsText = runtime.Str("system: ")
+				preambleNsText = jinja2.Str("system: ")
 			}
 			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("# Tools\n\n"), runtime.Str("You may call one or more functions to assist with the user query.\n\n"), runtime.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), runtime.Str("<tools>"))
+			preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("# Tools\n\n"), jinja2.Str("You may call one or more functions to assist with the user query.\n\n"), jinja2.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Str("<tools>"))
 			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
-			for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n"), runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))}))
+				preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("\n"), jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = runtime.LlamaConcat(preambleNsText, runtime.Str("\n</tools>\n\n"), runtime.Str("For each function call, return a json object with function name and arguments "), runtime.Str("within <tool_call></tool_call> XML tags:\n"), runtime.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
+			preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("\n</tools>\n\n"), jinja2.Str("For each function call, return a json object with function name and arguments "), jinja2.Str("within <tool_call></tool_call> XML tags:\n"), jinja2.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
-		runtime.LlamaCheckNamespace(ns)
+		jinja2.LlamaCheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), preambleNsText, runtime.Str("\n\n<sep>")))
+		jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
-	var message runtime.Value
-	var role runtime.Value
-	var content2 runtime.Value
-	var toolCalls runtime.Value
-	var contentText runtime.Value
-	var reasoningText runtime.Value
-	var includeThinking runtime.Value
+	var message jinja2.Value
+	var role jinja2.Value
+	var content2 jinja2.Value
+	var toolCalls jinja2.Value
+	var contentText jinja2.Value
+	var reasoningText jinja2.Value
+	var includeThinking jinja2.Value
 	continueFinalMessage := continueFinalMessageInput
-	var responseText runtime.Value
-	for _, idx := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, startIdx, runtime.LlamaCallFilter("length", messages, nil, nil)))) {
+	var responseText jinja2.Value
+	for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, startIdx, jinja2.LlamaCallFilter("length", messages, nil, nil)))) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
-		message = runtime.LlamaItem(messages, idx)
+		message = jinja2.LlamaItem(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("role")}, nil)
+		role = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("role")}, nil)
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content2 = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("content")}, nil)
+		content2 = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
-		if runtime.EqStr(role, "user") {
+		if jinja2.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
-			prefixNsValue := runtime.Str("human: ")
+			prefixNsValue := jinja2.Str("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
-			if runtime.LlamaCallTest("sequence", content2, nil, nil) && !runtime.LlamaCallTest("string", content2, nil, nil) {
+			if jinja2.LlamaCallTest("sequence", content2, nil, nil) && !jinja2.LlamaCallTest("string", content2, nil, nil) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
-				var text runtime.Value
-				for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content2)) {
+				var text jinja2.Value
+				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content2)) {
 					mark := w.Mark()
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if runtime.EqStr(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil), "text") || !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text")}, nil), nil, nil) {
+					if jinja2.EqStr(jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text = runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("text"), runtime.Str("")}, nil)
+						text = jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
 							w.Drop(mark)
 							break
 						}
-					} else if runtime.LlamaInStrs(runtime.LlamaCallMethod(item, "get", []runtime.Value{runtime.Str("type")}, nil), "image", "image_url", "video", "video_url") {
+					} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
-						prefixNsValue = runtime.Str("human:")
+						prefixNsValue = jinja2.Str("human:")
 						w.Drop(mark)
 						break
 					}
 				}
 			}
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), prefixNsValue, w.Capture(func() {
+			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
-			}), runtime.Str("<sep>")))
-		} else if runtime.EqStr(role, "assistant") {
+			}), jinja2.Str("<sep>")))
+		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("tool_calls")}, nil)
+			toolCalls = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
-			reasoningText = runtime.Str("")
+			reasoningText = jinja2.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if runtime.LlamaCallTest("string", runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil), nil, nil) {
+			if jinja2.LlamaCallTest("string", jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), nil, nil) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = runtime.LlamaCallMethod(message, "get", []runtime.Value{runtime.Str("reasoning_content")}, nil)
-			} else if runtime.LlamaIn(runtime.Str("</think>"), contentText) {
+				reasoningText = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
+			} else if jinja2.LlamaIn(jinja2.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				reasoningText = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(contentText, "split", []runtime.Value{runtime.Str("</think>"), runtime.Int(1)}, nil), 1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+				contentText = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: ")))
+			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
-			includeThinking = runtime.And(runtime.And(runtime.Bool(runtime.LlamaCallTest("true", enableThinking, nil, nil)), func() runtime.Value {
-				return runtime.Bool(runtime.LlamaGt(idx, lastQueryIndex))
-			}), func() runtime.Value {
-				return runtime.Or(runtime.Bool(runtime.Eq(idx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
+			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.LlamaCallTest("true", enableThinking, nil, nil)), func() jinja2.Value {
+				return jinja2.Bool(jinja2.LlamaGt(idx, lastQueryIndex))
+			}), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
 			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
 			if includeThinking.Truthy() {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<think>\n"), runtime.LlamaCallMethod(reasoningText, "strip", nil, nil), runtime.Str("\n</think>\n\n")))
+				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<think>\n"), jinja2.LlamaCallMethod(reasoningText, "strip", nil, nil), jinja2.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
-			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), contentText))
+			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !runtime.LlamaCallMethod(runtime.LlamaAttr(ns, "out"), "endswith", []runtime.Value{runtime.Str("\n")}, nil).Truthy() {
+				if contentText.Truthy() && !jinja2.LlamaCallMethod(jinja2.LlamaAttr(ns, "out"), "endswith", []jinja2.Value{jinja2.Str("\n")}, nil).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n")))
+					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
-				var arguments runtime.Value
-				var argumentsJson runtime.Value
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(toolCalls)) {
+				var arguments jinja2.Value
+				var argumentsJson jinja2.Value
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls)) {
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !runtime.LlamaCallTest("none", runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil), nil, nil) {
+					if !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil), nil, nil) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("function")}, nil)
+						toolCall = jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil)
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("arguments"), runtime.DictOf()}, nil)
+					arguments = jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
-					if runtime.LlamaCallTest("string", arguments, nil, nil) {
+					if jinja2.LlamaCallTest("string", arguments, nil, nil) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
 						argumentsJson = arguments
-					} else if runtime.LlamaCallTest("mapping", arguments, nil, nil) {
+					} else if jinja2.LlamaCallTest("mapping", arguments, nil, nil) {
 						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+						argumentsJson = jinja2.LlamaCallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					} else {
 						// Reka-Edge.jinja:128:21 {%- else -%}
 						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = runtime.LlamaCallFilter("tojson", arguments, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(true))})
+						argumentsJson = jinja2.LlamaCallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					}
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_call>\n"), runtime.Str("{\"name\": \""), runtime.LlamaCallMethod(toolCall, "get", []runtime.Value{runtime.Str("name"), runtime.Str("")}, nil), runtime.Str("\", \"arguments\": "), argumentsJson, runtime.Str("}\n</tool_call>")))
+					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("")}, nil), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && runtime.Eq(idx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("\n\n<sep>")))
+				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("\n\n<sep>")))
 			}
-		} else if runtime.EqStr(role, "tool") {
+		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, startIdx) || !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaItem(messages, runtime.LlamaSub(idx, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, jinja2.LlamaSub(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("human: ")))
+				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<tool_response>\n"), responseText, runtime.Str("\n</tool_response>")))
+			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if runtime.Eq(idx, runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))) || !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaItem(messages, runtime.LlamaAdd(idx, runtime.Int(1))), "get", []runtime.Value{runtime.Str("role")}, nil), "tool") {
+			if jinja2.Eq(idx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))) || !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, jinja2.LlamaAdd(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
-				runtime.LlamaCheckNamespace(ns)
+				jinja2.LlamaCheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("<sep>")))
+				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<sep>")))
 			}
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) || !runtime.EqStr(runtime.LlamaCallMethod(runtime.LlamaItemInt(messages, -1), "get", []runtime.Value{runtime.Str("role")}, nil), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, -1), "get", []jinja2.Value{jinja2.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
-		if runtime.LlamaCallTest("true", enableThinking, nil, nil) {
+		if jinja2.LlamaCallTest("true", enableThinking, nil, nil) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant: <think>\n")))
+			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			runtime.LlamaSetAttr(ns, "out", runtime.LlamaConcat(runtime.LlamaAttr(ns, "out"), runtime.Str("assistant:")))
+			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
-	runtime.LlamaWrite(w, runtime.LlamaAttr(ns, "out"))
+	jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "out"))
 }
 
 // spansRekaEdge is the position table of Reka-Edge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansRekaEdge = []runtime.Span{
+var spansRekaEdge = []jinja2.Span{
 	{From: 60, To: 129, Line: 1, Col: 1, Construct: "macro"},
 	{From: 66, To: 128, Line: 2, Col: 5, Construct: "if"},
 	{From: 68, To: 68, Line: 3, Col: 9, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Roka is the chat template roka.jinja.
-var Roka = &runtime.Template{
+var Roka = &jinja2.Template{
 	Aliases: []string{"497939b112221df960609fa27644e9917cf37f7b30bae4043e37fc4f70be6faf", "18e91c6c87c77a1ad20d1a2a46d456d181ae98114fe3f32e37be434993f238dc"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,16 +41,16 @@ var Roka = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderRoka renders roka.jinja.
-func renderRoka(w *runtime.Writer, in *runtime.Input) {
+func renderRoka(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
-	llama3Header := func(role runtime.Value) {
-		role = runtime.Param(role, "role")
+	llama3Header := func(role jinja2.Value) {
+		role = jinja2.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// roka.jinja:25:20 {{ role }}
 		w.Write(role)
@@ -59,41 +59,41 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 	// roka.jinja:29:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// roka.jinja:31:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			llama3Header(runtime.Str("system"))
+			llama3Header(jinja2.Str("system"))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
+			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			llama3Header(runtime.Str("user"))
+			llama3Header(jinja2.Str("user"))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			w.Write(runtime.FilterTrim(message.Attr("content"), nil, nil))
+			w.Write(jinja2.FilterTrim(message.Attr("content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			llama3Header(runtime.Str("assistant"))
+			llama3Header(jinja2.Str("assistant"))
 			// roka.jinja:42:1 {%- if message.content -%}
 			messageContent := message.Attr("content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
-				w.Write(runtime.FilterTrim(messageContent, nil, nil))
+				w.Write(jinja2.FilterTrim(messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
 			messageToolCalls := message.Attr("tool_calls")
-			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
-				for _, tc := range runtime.Iterate(w, messageToolCalls) {
-					var call runtime.Value
+				for _, tc := range jinja2.Iterate(w, messageToolCalls) {
+					var call jinja2.Value
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
 					tcFunction := tc.Attr("function")
-					if runtime.IsDefined(tcFunction) {
+					if jinja2.IsDefined(tcFunction) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -104,7 +104,7 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
 					callArguments := call.Attr("arguments")
-					if runtime.IsString(callArguments) {
+					if jinja2.IsString(callArguments) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
 						w.Write(call.Attr("name"))
@@ -115,16 +115,16 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						w.WriteJSON(runtime.DictOf(runtime.Str("name"), call.Attr("name"), runtime.Str("arguments"), callArguments), nil, nil)
+						w.WriteJSON(jinja2.DictOf(jinja2.Str("name"), call.Attr("name"), jinja2.Str("arguments"), callArguments), nil, nil)
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			llama3Header(runtime.Str("user"))
+			llama3Header(jinja2.Str("user"))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
 			w.Write(message.Attr("content"))
@@ -134,69 +134,69 @@ func renderRoka(w *runtime.Writer, in *runtime.Input) {
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		llama3Header(runtime.Str("assistant"))
+		llama3Header(jinja2.Str("assistant"))
 	}
 }
 
 // renderRokaLlama renders roka.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderRoka with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
+func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// roka.jinja:24:1 {%- macro llama3_header(role) -%}
-	llama3Header := func(role runtime.Value) {
-		role = runtime.Param(role, "role")
+	llama3Header := func(role jinja2.Value) {
+		role = jinja2.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// roka.jinja:25:20 {{ role }}
-		runtime.LlamaWrite(w, role)
+		jinja2.LlamaWrite(w, role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
 	// roka.jinja:29:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// roka.jinja:31:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				llama3Header(runtime.Str("system"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				llama3Header(jinja2.Str("system"))
 			}))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				llama3Header(runtime.Str("user"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				llama3Header(jinja2.Str("user"))
 			}))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(message, "content"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				llama3Header(runtime.Str("assistant"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				llama3Header(jinja2.Str("assistant"))
 			}))
 			// roka.jinja:42:1 {%- if message.content -%}
-			messageContent := runtime.LlamaAttr(message, "content")
+			messageContent := jinja2.LlamaAttr(message, "content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
-				runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", messageContent, nil, nil))
+				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
-			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
-				var call runtime.Value
-				for _, tc := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var call jinja2.Value
+				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
-					tcFunction := runtime.LlamaAttr(tc, "function")
-					if runtime.LlamaCallTest("defined", tcFunction, nil, nil) {
+					tcFunction := jinja2.LlamaAttr(tc, "function")
+					if jinja2.LlamaCallTest("defined", tcFunction, nil, nil) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -206,48 +206,48 @@ func renderRokaLlama(w *runtime.Writer, in *runtime.Input) {
 					}
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
-					callArguments := runtime.LlamaAttr(call, "arguments")
-					if runtime.LlamaCallTest("string", callArguments, nil, nil) {
+					callArguments := jinja2.LlamaAttr(call, "arguments")
+					if jinja2.LlamaCallTest("string", callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						runtime.LlamaWrite(w, runtime.LlamaAttr(call, "name"))
+						jinja2.LlamaWrite(w, jinja2.LlamaAttr(call, "name"))
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
-						runtime.LlamaWrite(w, callArguments)
+						jinja2.LlamaWrite(w, callArguments)
 						w.WriteString("}")
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.DictOf(runtime.Str("name"), runtime.LlamaAttr(call, "name"), runtime.Str("arguments"), callArguments), nil, nil))
+						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.DictOf(jinja2.Str("name"), jinja2.LlamaAttr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
 					}
 					w.WriteString("</tool_call>")
 				}
 			}
 			w.WriteString("<|eot_id|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				llama3Header(runtime.Str("user"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				llama3Header(jinja2.Str("user"))
 			}))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			llama3Header(runtime.Str("assistant"))
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			llama3Header(jinja2.Str("assistant"))
 		}))
 	}
 }
 
 // spansRoka is the position table of roka.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansRoka = []runtime.Span{
+var spansRoka = []jinja2.Span{
 	{From: 52, To: 58, Line: 24, Col: 1, Construct: "macro"},
 	{From: 56, To: 57, Line: 25, Col: 20, Construct: "{{ }}"},
 	{From: 60, To: 60, Line: 29, Col: 1, Construct: "{{ }}"},

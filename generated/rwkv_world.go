@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // RwkvWorld is the chat template builtin/rwkv-world.jinja.
-var RwkvWorld = &runtime.Template{
+var RwkvWorld = &jinja2.Template{
 	Aliases: []string{"7f4542fe3fe27f0b358548b20c749b6c27cfb5a86a802a766bf61c7ac67c4fd2", "217c27966383ad452e5e6d7e63aa29c6b64354afee03f43003cf73d06b10e3b6"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,29 +41,29 @@ var RwkvWorld = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderRwkvWorld renders rwkv-world.jinja.
-func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderRwkvWorld(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var content runtime.Value
+		var content jinja2.Value
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
+		content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
 			w.WriteString("System: ")
 			w.WriteStr(content)
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
 			w.WriteString("User: ")
@@ -73,7 +73,7 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
 			w.WriteString("Assistant: ")
@@ -86,42 +86,42 @@ func renderRwkvWorld(w *runtime.Writer, in *runtime.Input) {
 // renderRwkvWorldLlama renders rwkv-world.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderRwkvWorld with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderRwkvWorldLlama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// rwkv-world.jinja:13:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14:1 {%- for message in messages %}
-	var content runtime.Value
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content jinja2.Value
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
+		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("System: "), content, runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("System: "), content, jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("User: "), content, runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("User: "), content, jinja2.Str("\n\n")))
 			// rwkv-world.jinja:20:1 {%- if loop.last %}
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Assistant: "), content, runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Assistant: "), content, jinja2.Str("\n\n")))
 		}
 	}
 }
 
 // spansRwkvWorld is the position table of rwkv-world.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansRwkvWorld = []runtime.Span{
+var spansRwkvWorld = []jinja2.Span{
 	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
 	{From: 53, To: 83, Line: 14, Col: 1, Construct: "for"},
 	{From: 58, To: 58, Line: 15, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // SeedOss is the chat template builtin/seed_oss.jinja.
-var SeedOss = &runtime.Template{
+var SeedOss = &jinja2.Template{
 	Aliases: []string{"1a716eced6c040368c68a373b3def293b55e6bde92b6d2a923bbebf65ac9c977", "4ef1e510f8313f153511097f7e7ff4ef417e705355025752cc8bc4d6e100947f"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,22 +41,22 @@ var SeedOss = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderSeedOss renders seed_oss.jinja.
-func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderSeedOss(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
-		var content runtime.Value
+	for _, message := range jinja2.Iterate(w, messages) {
+		var content jinja2.Value
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = runtime.MethodStripChars(message.ItemStr("content"), cSpace)
+			content = jinja2.MethodStripChars(message.ItemStr("content"), cSpace)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
@@ -75,32 +75,32 @@ func renderSeedOss(w *runtime.Writer, in *runtime.Input) {
 // renderSeedOssLlama renders seed_oss.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderSeedOss with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderSeedOssLlama(w *runtime.Writer, in *runtime.Input) {
-	var cSpace runtime.Value
+func renderSeedOssLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var cSpace jinja2.Value
 	messages := in.Lookup("messages")
 	// seed_oss.jinja:11:1 {%- set c_space = ' \t\n\v\f\r' %}
-	cSpace = runtime.Str(" \t\n\v\f\r")
+	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12:1 {%- for message in messages %}
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = runtime.LlamaCallMethod(runtime.LlamaItemStr(message, "content"), "strip", []runtime.Value{cSpace}, nil)
+			content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
-			content = runtime.LlamaItemStr(message, "content")
+			content = jinja2.LlamaItemStr(message, "content")
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<seed:bos>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n"), content, runtime.Str("<seed:eos>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<seed:bos>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n"), content, jinja2.Str("<seed:eos>")))
 	}
 	w.WriteString("<seed:bos>assistant\n")
 }
 
 // spansSeedOss is the position table of seed_oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansSeedOss = []runtime.Span{
+var spansSeedOss = []jinja2.Span{
 	{From: 51, To: 51, Line: 11, Col: 1, Construct: "set"},
 	{From: 53, To: 72, Line: 12, Col: 1, Construct: "for"},
 	{From: 56, To: 64, Line: 13, Col: 1, Construct: "if"},

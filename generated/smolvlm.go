@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Smolvlm is the chat template builtin/smolvlm.jinja.
-var Smolvlm = &runtime.Template{
+var Smolvlm = &jinja2.Template{
 	Aliases: []string{"21215602946a8797e0054c12663630aa9f2bacb12272f7a54cb588c8ceeb9476", "6b79f3863486680d0cc5c47fa5684418e42f9e46d0a06a27c7b5a0041edf396f"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,20 +41,20 @@ var Smolvlm = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderSmolvlm renders smolvlm.jinja.
-func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
+func renderSmolvlm(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// smolvlm.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// smolvlm.jinja:13:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
 			w.WriteString("User: ")
@@ -74,24 +74,24 @@ func renderSmolvlm(w *runtime.Writer, in *runtime.Input) {
 // renderSmolvlmLlama renders smolvlm.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderSmolvlm with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderSmolvlmLlama(w *runtime.Writer, in *runtime.Input) {
+func renderSmolvlmLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// smolvlm.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// smolvlm.jinja:13:1 {{- message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("User: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<end_of_utterance>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("User: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
 		} else {
 			// smolvlm.jinja:16:5 {%- else %}
 			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("Assistant: "), runtime.LlamaItemStr(message, "content")), runtime.Str("<end_of_utterance>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Assistant: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
 		}
 	}
 	w.WriteString("Assistant:")
@@ -99,7 +99,7 @@ func renderSmolvlmLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansSmolvlm is the position table of smolvlm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansSmolvlm = []runtime.Span{
+var spansSmolvlm = []jinja2.Span{
 	{From: 51, To: 71, Line: 11, Col: 1, Construct: "for"},
 	{From: 53, To: 69, Line: 12, Col: 1, Construct: "if"},
 	{From: 56, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // SolarOpen is the chat template builtin/solar-open.jinja.
-var SolarOpen = &runtime.Template{
+var SolarOpen = &jinja2.Template{
 	Aliases: []string{"8737961d852fef5ee72f0440e8c1ae8ae849c7d93dd314420a985119d11634f2", "dd4dc52e76907a0c21192686bab8c41918007110eb198eb5fb38c3f768a59c9a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var SolarOpen = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderSolarOpen renders solar-open.jinja.
-func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
+func renderSolarOpen(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// solar-open.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
 		w.WriteString("<|begin|>")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,19 +61,19 @@ func renderSolarOpen(w *runtime.Writer, in *runtime.Input) {
 // renderSolarOpenLlama renders solar-open.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderSolarOpen with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderSolarOpenLlama(w *runtime.Writer, in *runtime.Input) {
+func renderSolarOpenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// solar-open.jinja:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("<|content|>")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|end|>")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|content|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>")))
 	}
 	w.WriteString("<|begin|>assistant")
 }
 
 // spansSolarOpen is the position table of solar-open.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansSolarOpen = []runtime.Span{
+var spansSolarOpen = []jinja2.Span{
 	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // StepFun35Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
-var StepFun35Flash = &runtime.Template{
+var StepFun35Flash = &jinja2.Template{
 	Aliases: []string{"a1c228c8ee5749e0865dfc548e7f69de0c7ef0bd49bd0bcb152fefd77e37e056", "3a7cb642bf35cb4106cd3895147d8fcded3be856ad56cf6c88510aec879c2427"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,45 +41,45 @@ var StepFun35Flash = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderStepFun35Flash renders StepFun3.5-Flash.jinja.
-func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
+func renderStepFun35Flash(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
-	renderContent := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	renderContent := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if runtime.IsNone(content) {
-		} else if runtime.IsString(content) {
+		if jinja2.IsNone(content) {
+		} else if jinja2.IsString(content) {
 			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1:97 {{- content }}
 			w.Write(content)
-		} else if runtime.IsMapping(content) {
+		} else if jinja2.IsMapping(content) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
-			if runtime.In(runtime.Str("value"), content) {
+			if jinja2.In(jinja2.Str("value"), content) {
 				w.Write(content.ItemStr("value"))
 			} else {
 				w.Write(content.ItemStr("text"))
 			}
-		} else if runtime.IsIterable(content) {
+		} else if jinja2.IsIterable(content) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
 				itemType := item.Attr("type")
-				if runtime.EqStr(itemType, "text") {
+				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if runtime.In(runtime.Str("value"), item) {
+					if jinja2.In(jinja2.Str("value"), item) {
 						w.Write(item.ItemStr("value"))
 					} else {
 						w.Write(item.ItemStr("text"))
 					}
-				} else if runtime.EqStr(itemType, "image") {
+				} else if jinja2.EqStr(itemType, "image") {
 					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 				}
@@ -93,49 +93,49 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
 			w.WriteAdd(w.Capture(func() {
 				renderContent(messages0.Attr("content"))
-			}), runtime.Str("\n\n"))
+			}), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
+			w.WriteAdd(jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
 				renderContent(messages0.Attr("content"))
-			}), runtime.Str("<|im_end|>\n"))
+			}), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.Sub(runtime.FilterLength(messages), runtime.Int(1))
+	nsLastQueryIndex := jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1))
 	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
-	items := runtime.IterateReversed(w, messages)
+	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
+		var index jinja2.Value
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
+		if ((nsMultiStepTool && jinja2.EqStr(message.Attr("role"), "user")) && jinja2.IsString(w.Capture(func() {
 			renderContent(message.Attr("content"))
-		}))) && !(runtime.MethodStartswith(w.Capture(func() {
+		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
 			renderContent(message.Attr("content"))
-		}), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(w.Capture(func() {
+		}), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
 			renderContent(message.Attr("content"))
-		}), runtime.Str("</tool_response>")).Truthy()) {
+		}), jinja2.Str("</tool_response>")).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
@@ -143,32 +143,32 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var roleName runtime.Value
-		var reasoningContent runtime.Value
+		var content jinja2.Value
+		var roleName jinja2.Value
+		var reasoningContent jinja2.Value
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
 			renderContent(message.Attr("content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(message.Attr("name"), "observation") {
-				roleName = runtime.Str("observation")
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(message.Attr("name"), "observation") {
+				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			w.WriteAdd(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
 					renderContent(messageReasoningContent)
@@ -176,57 +176,57 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
-					reasoningContent = runtime.Str("")
+					reasoningContent = jinja2.Str("")
 				}
 			}
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.Gt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if jinja2.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
+				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content)
+				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var arguments runtime.Value
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+					var arguments jinja2.Value
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
-					if runtime.IsDefined(toolCallFunction) {
+					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+					w.WriteAdd(jinja2.Str("<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
-						keys, values := runtime.ItemsFilterPairs(arguments)
+						keys, values := jinja2.ItemsFilterPairs(arguments)
 						for i := range w.Count(len(keys)) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
-							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
+							w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
+								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 							} else {
-								argsValue = runtime.FilterString(argsValue)
+								argsValue = jinja2.FilterString(argsValue)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
 							w.Write(argsValue)
@@ -237,10 +237,10 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -248,7 +248,7 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 			w.Write(content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -262,42 +262,42 @@ func renderStepFun35Flash(w *runtime.Writer, in *runtime.Input) {
 // renderStepFun35FlashLlama renders StepFun3.5-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderStepFun35Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
+func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// StepFun3.5-Flash.jinja:1:1 {% macro render_content(content) %}
-	renderContent := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	renderContent := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if runtime.LlamaCallTest("none", content, nil, nil) {
-		} else if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("none", content, nil, nil) {
+		} else if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1:97 {{- content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
-			if runtime.LlamaIn(runtime.Str("value"), content) {
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "value"))
+			if jinja2.LlamaIn(jinja2.Str("value"), content) {
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "value"))
 			} else {
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(content, "text"))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
 			}
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) {
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				itemType := runtime.LlamaAttr(item, "type")
-				if runtime.EqStr(itemType, "text") {
+				itemType := jinja2.LlamaAttr(item, "type")
+				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if runtime.LlamaIn(runtime.Str("value"), item) {
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "value"))
+					if jinja2.LlamaIn(jinja2.Str("value"), item) {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "value"))
 					} else {
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "text"))
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "text"))
 					}
-				} else if runtime.EqStr(itemType, "image") {
+				} else if jinja2.EqStr(itemType, "image") {
 					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 				}
@@ -305,55 +305,55 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
-				renderContent(runtime.LlamaAttr(messages0, "content"))
-			}), runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
+				renderContent(jinja2.LlamaAttr(messages0, "content"))
+			}), jinja2.Str("\n\n")))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(runtime.LlamaAttr(messages0, "content"))
-			})), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
+				renderContent(jinja2.LlamaAttr(messages0, "content"))
+			})), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1))
+	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
-	var index runtime.Value
-	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	var index jinja2.Value
+	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.LlamaCallTest("string", w.Capture(func() {
-			renderContent(runtime.LlamaAttr(message, "content"))
-		}), nil, nil)) && !(runtime.LlamaCallMethod(w.Capture(func() {
-			renderContent(runtime.LlamaAttr(message, "content"))
-		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(w.Capture(func() {
-			renderContent(runtime.LlamaAttr(message, "content"))
-		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && jinja2.LlamaCallTest("string", w.Capture(func() {
+			renderContent(jinja2.LlamaAttr(message, "content"))
+		}), nil, nil)) && !(jinja2.LlamaCallMethod(w.Capture(func() {
+			renderContent(jinja2.LlamaAttr(message, "content"))
+		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(w.Capture(func() {
+			renderContent(jinja2.LlamaAttr(message, "content"))
+		}), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// StepFun3.5-Flash.jinja:23:9 {%- set ns.last_query_index = index %}
@@ -361,32 +361,32 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:26:1 {%- for message in messages %}
-	var content runtime.Value
-	var roleName runtime.Value
-	var reasoningContent runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var content jinja2.Value
+	var roleName jinja2.Value
+	var reasoningContent jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderContent(runtime.LlamaAttr(message, "content"))
+			renderContent(jinja2.LlamaAttr(message, "content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(runtime.LlamaAttr(message, "name"), "observation") {
-				roleName = runtime.Str("observation")
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.LlamaAttr(message, "name"), "observation") {
+				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
 					renderContent(messageReasoningContent)
@@ -394,60 +394,60 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
-					reasoningContent = runtime.Str("")
+					reasoningContent = jinja2.Str("")
 				}
 			}
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
-			if runtime.LlamaGt(runtime.Int(int64(i)), nsLastQueryIndex) {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
-				var arguments runtime.Value
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var arguments jinja2.Value
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", arguments, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", arguments, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
+							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
+								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
 							} else {
-								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
-							runtime.LlamaWrite(w, argsValue)
+							jinja2.LlamaWrite(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -455,18 +455,18 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.5-Flash.jinja:71:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -479,7 +479,7 @@ func renderStepFun35FlashLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansStepFun35Flash is the position table of StepFun3.5-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansStepFun35Flash = []runtime.Span{
+var spansStepFun35Flash = []jinja2.Span{
 	{From: 53, To: 88, Line: 1, Col: 1, Construct: "macro"},
 	{From: 56, To: 87, Line: 1, Col: 36, Construct: "if"},
 	{From: 57, To: 87, Line: 1, Col: 72, Construct: "if"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // StepFun37Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
-var StepFun37Flash = &runtime.Template{
+var StepFun37Flash = &jinja2.Template{
 	Aliases: []string{"b89dec72c71876002a4360f02d83df10962010b03f3819cf7463a92ca7f12180"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,66 +41,66 @@ var StepFun37Flash = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderStepFun37Flash renders StepFun3.7-Flash.jinja.
-func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
+func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 	preserveThinkingInput := in.Lookup("preserve_thinking")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
+	ns := jinja2.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
-	renderMessageContent := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var ns runtime.Value
+	renderMessageContent := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
 		messageContent := message.Attr("content")
-		if runtime.IsNone(messageContent) {
-		} else if runtime.IsString(messageContent) {
+		if jinja2.IsNone(messageContent) {
+		} else if jinja2.IsString(messageContent) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
 			w.Write(messageContent)
-		} else if runtime.IsMapping(messageContent) {
+		} else if jinja2.IsMapping(messageContent) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			if runtime.In(runtime.Str("value"), messageContent) {
+			if jinja2.In(jinja2.Str("value"), messageContent) {
 				w.Write(messageContent.ItemStr("value"))
 			} else {
 				w.Write(messageContent.ItemStr("text"))
 			}
-		} else if runtime.IsIterable(messageContent) {
+		} else if jinja2.IsIterable(messageContent) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
-			for _, item := range runtime.Iterate(w, messageContent) {
+			for _, item := range jinja2.Iterate(w, messageContent) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
 				itemType := item.Attr("type")
-				if runtime.EqStr(itemType, "text") {
+				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
 					if ns.Attr("needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if runtime.In(runtime.Str("value"), item) {
+					if jinja2.In(jinja2.Str("value"), item) {
 						w.Write(item.ItemStr("value"))
 					} else {
 						w.Write(item.ItemStr("text"))
 					}
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
-					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(true))
-				} else if runtime.EqStr(itemType, "image") {
+					jinja2.SetAttr(ns, "needs_text_separator", jinja2.Bool(true))
+				} else if jinja2.EqStr(itemType, "image") {
 					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
-					runtime.CheckNamespace(ns)
+					jinja2.CheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
-					runtime.SetAttr(ns, "needs_text_separator", runtime.Bool(false))
+					jinja2.SetAttr(ns, "needs_text_separator", jinja2.Bool(false))
 				}
 			}
 		}
@@ -111,81 +111,81 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
-		if runtime.IsDefined(reasoningEffort) {
+		if jinja2.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
+			w.WriteAdd(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
 			w.WriteAdd(w.Capture(func() {
 				renderMessageContent(messages0)
-			}), runtime.Str("\n\n"))
+			}), jinja2.Str("\n\n"))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
-			w.WriteJSON(tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+			w.WriteJSON(tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
 		messages0 := messages.ItemInt(0)
-		if runtime.EqStr(messages0.Attr("role"), "system") {
+		if jinja2.EqStr(messages0.Attr("role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
-			if runtime.IsDefined(reasoningEffort) {
+			if jinja2.IsDefined(reasoningEffort) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				w.WriteAdd(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"))
+				w.WriteAdd(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"))
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
 			w.WriteAdd(w.Capture(func() {
 				renderMessageContent(messages0)
-			}), runtime.Str("<|im_end|>\n"))
-		} else if runtime.IsDefined(reasoningEffort) {
+			}), jinja2.Str("<|im_end|>\n"))
+		} else if jinja2.IsDefined(reasoningEffort) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n"))
+			w.WriteAdd(jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n"))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
-	items := runtime.IterateReversed(w, messages)
+	items := jinja2.IterateReversed(w, messages)
 	for i := range items {
 		message := items[len(items)-1-i]
-		var index runtime.Value
+		var index jinja2.Value
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.Sub(runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.Sub(jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((ns.Attr("multi_step_tool").Truthy() && runtime.EqStr(message.Attr("role"), "user")) && runtime.IsString(w.Capture(func() {
+		if ((ns.Attr("multi_step_tool").Truthy() && jinja2.EqStr(message.Attr("role"), "user")) && jinja2.IsString(w.Capture(func() {
 			renderMessageContent(message)
-		}))) && !(runtime.MethodStartswith(w.Capture(func() {
+		}))) && !(jinja2.MethodStartswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), runtime.Str("<tool_response>")).Truthy() && runtime.MethodEndswith(w.Capture(func() {
+		}), jinja2.Str("<tool_response>")).Truthy() && jinja2.MethodEndswith(w.Capture(func() {
 			renderMessageContent(message)
-		}), runtime.Str("</tool_response>")).Truthy()) {
+		}), jinja2.Str("</tool_response>")).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
-			runtime.SetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			jinja2.SetAttr(ns, "multi_step_tool", jinja2.Bool(false))
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %} (the namespace check)
-			runtime.CheckNamespace(ns)
+			jinja2.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %}
-			runtime.SetAttr(ns, "last_query_index", index)
+			jinja2.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var content runtime.Value
-		var roleName runtime.Value
-		var reasoningContent runtime.Value
+		var content jinja2.Value
+		var roleName jinja2.Value
+		var reasoningContent jinja2.Value
 		preserveThinking := preserveThinkingInput
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
 		content = w.Capture(func() {
@@ -193,80 +193,80 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(message.Attr("name"), "observation") {
-				roleName = runtime.Str("observation")
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(message.Attr("name"), "observation") {
+				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			w.WriteAdd(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n"))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			w.WriteAdd(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n"))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if jinja2.IsString(messageReasoningContent) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// StepFun3.7-Flash.jinja:43:13 {%- else %}
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.MethodLstripChars(runtime.MethodSplitSep(runtime.MethodRstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(0), runtime.Str("\n")), runtime.Str("<think>")).ItemInt(-1), runtime.Str("\n"))
+					reasoningContent = jinja2.MethodLstripChars(jinja2.MethodSplitSep(jinja2.MethodRstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(0), jinja2.Str("\n")), jinja2.Str("<think>")).ItemInt(-1), jinja2.Str("\n"))
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.MethodLstripChars(runtime.MethodSplitSep(content, runtime.Str("</think>")).ItemInt(-1), runtime.Str("\n"))
+					content = jinja2.MethodLstripChars(jinja2.MethodSplitSep(content, jinja2.Str("</think>")).ItemInt(-1), jinja2.Str("\n"))
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
-					reasoningContent = runtime.Str("")
+					reasoningContent = jinja2.Str("")
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if runtime.Gt(runtime.Int(int64(i)), ns.Attr("last_query_index")) || (runtime.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
+			if jinja2.Gt(jinja2.Int(int64(i)), ns.Attr("last_query_index")) || (jinja2.IsDefined(preserveThinking) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content)
+				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content)
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				w.WriteAdd(runtime.Str("<|im_start|>"), messageRole, runtime.Str("\n"), content)
+				w.WriteAdd(jinja2.Str("<|im_start|>"), messageRole, jinja2.Str("\n"), content)
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
 			messageToolCalls := message.Attr("tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var arguments runtime.Value
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+					var arguments jinja2.Value
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
 					toolCallFunction := toolCall.Attr("function")
-					if runtime.IsDefined(toolCallFunction) {
+					if jinja2.IsDefined(toolCallFunction) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					w.WriteAdd(runtime.Str("<tool_call>\n<function="), toolCall.Attr("name"), runtime.Str(">\n"))
+					w.WriteAdd(jinja2.Str("<tool_call>\n<function="), toolCall.Attr("name"), jinja2.Str(">\n"))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments) {
+					if jinja2.IsDefined(toolCallArguments) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						if runtime.IsString(toolCallArguments) {
-							arguments = runtime.Fail(runtime.RuntimeError, "No filter named 'fromjson' found.", toolCallArguments, nil, nil)
+						if jinja2.IsString(toolCallArguments) {
+							arguments = jinja2.Fail(jinja2.RuntimeError, "No filter named 'fromjson' found.", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
 						}
 						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
-						keys, values := runtime.ItemsFilterPairs(arguments)
+						keys, values := jinja2.ItemsFilterPairs(arguments)
 						for i := range w.Count(len(keys)) {
 							argsName := keys[i]
 							argsValue := values[i]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
-							w.WriteAdd(runtime.Str("<parameter="), argsName, runtime.Str(">\n"))
+							w.WriteAdd(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n"))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.IsMapping(argsValue) || (runtime.IsSequence(argsValue) && !runtime.IsString(argsValue)) {
-								argsValue = runtime.FilterSafe(runtime.FilterTojson(argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+							if jinja2.IsMapping(argsValue) || (jinja2.IsSequence(argsValue) && !jinja2.IsString(argsValue)) {
+								argsValue = jinja2.FilterSafe(jinja2.FilterTojson(argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 							} else {
-								argsValue = runtime.FilterString(argsValue)
+								argsValue = jinja2.FilterString(argsValue)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
 							w.Write(argsValue)
@@ -277,10 +277,10 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
@@ -288,7 +288,7 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 			w.Write(content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -302,149 +302,149 @@ func renderStepFun37Flash(w *runtime.Writer, in *runtime.Input) {
 // renderStepFun37FlashLlama renders StepFun3.7-Flash.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderStepFun37Flash with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
+func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = runtime.LlamaOwnInput(in)
+	in = jinja2.LlamaOwnInput(in)
 	preserveThinkingInput := in.Lookup("preserve_thinking")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	messages := in.Lookup("messages")
-	ns := runtime.Undefined("ns")
+	ns := jinja2.Undefined("ns")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// StepFun3.7-Flash.jinja:1:1 {% macro render_message_content(message) %}
-	renderMessageContent := func(message runtime.Value) {
-		message = runtime.Param(message, "message")
-		var ns runtime.Value
+	renderMessageContent := func(message jinja2.Value) {
+		message = jinja2.Param(message, "message")
+		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-		messageContent := runtime.LlamaAttr(message, "content")
-		if runtime.LlamaCallTest("none", messageContent, nil, nil) {
-		} else if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := jinja2.LlamaAttr(message, "content")
+		if jinja2.LlamaCallTest("none", messageContent, nil, nil) {
+		} else if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
-			runtime.LlamaWrite(w, messageContent)
-		} else if runtime.LlamaCallTest("mapping", messageContent, nil, nil) {
+			jinja2.LlamaWrite(w, messageContent)
+		} else if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			if runtime.LlamaIn(runtime.Str("value"), messageContent) {
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(messageContent, "value"))
+			if jinja2.LlamaIn(jinja2.Str("value"), messageContent) {
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messageContent, "value"))
 			} else {
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(messageContent, "text"))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messageContent, "text"))
 			}
-		} else if runtime.LlamaCallTest("iterable", messageContent, nil, nil) {
+		} else if jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
-			ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("needs_text_separator", runtime.Bool(false))})
+			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				itemType := runtime.LlamaAttr(item, "type")
-				if runtime.EqStr(itemType, "text") {
+				itemType := jinja2.LlamaAttr(item, "type")
+				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if runtime.LlamaAttr(ns, "needs_text_separator").Truthy() {
+					if jinja2.LlamaAttr(ns, "needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if runtime.LlamaIn(runtime.Str("value"), item) {
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "value"))
+					if jinja2.LlamaIn(jinja2.Str("value"), item) {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "value"))
 					} else {
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(item, "text"))
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "text"))
 					}
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
-					runtime.LlamaSetAttr(ns, "needs_text_separator", runtime.Bool(true))
-				} else if runtime.EqStr(itemType, "image") {
+					jinja2.LlamaSetAttr(ns, "needs_text_separator", jinja2.Bool(true))
+				} else if jinja2.EqStr(itemType, "image") {
 					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
-					runtime.LlamaCheckNamespace(ns)
+					jinja2.LlamaCheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
-					runtime.LlamaSetAttr(ns, "needs_text_separator", runtime.Bool(false))
+					jinja2.LlamaSetAttr(ns, "needs_text_separator", jinja2.Bool(false))
 				}
 			}
 		}
 	}
 	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
-		if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+		if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
 				renderMessageContent(messages0)
-			}), runtime.Str("\n\n")))
+			}), jinja2.Str("\n\n")))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
-		messages0 := runtime.LlamaItemInt(messages, 0)
-		if runtime.EqStr(runtime.LlamaAttr(messages0, "role"), "system") {
+		messages0 := jinja2.LlamaItemInt(messages, 0)
+		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
-			if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+			if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(w.Capture(func() {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
 				renderMessageContent(messages0)
-			}), runtime.Str("<|im_end|>\n")))
-		} else if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+			}), jinja2.Str("<|im_end|>\n")))
+		} else if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>system\n"), runtime.Str("Reasoning: "), reasoningEffort, runtime.Str("\n\n"), runtime.Str("<|im_end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = runtime.NewNamespace(in, nil, []runtime.Kwarg{runtime.KW("multi_step_tool", runtime.Bool(true)), runtime.KW("last_query_index", runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
-	var index runtime.Value
-	items := runtime.IterateReversed(w, runtime.LlamaIterable(messages))
+	var index jinja2.Value
+	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = runtime.LlamaSub(runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)), runtime.Int(int64(i)))
+		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((runtime.LlamaAttr(ns, "multi_step_tool").Truthy() && runtime.EqStr(runtime.LlamaAttr(message, "role"), "user")) && runtime.LlamaCallTest("string", w.Capture(func() {
+		if ((jinja2.LlamaAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && jinja2.LlamaCallTest("string", w.Capture(func() {
 			renderMessageContent(message)
-		}), nil, nil)) && !(runtime.LlamaCallMethod(w.Capture(func() {
+		}), nil, nil)) && !(jinja2.LlamaCallMethod(w.Capture(func() {
 			renderMessageContent(message)
-		}), "startswith", []runtime.Value{runtime.Str("<tool_response>")}, nil).Truthy() && runtime.LlamaCallMethod(w.Capture(func() {
+		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(w.Capture(func() {
 			renderMessageContent(message)
-		}), "endswith", []runtime.Value{runtime.Str("</tool_response>")}, nil).Truthy()) {
+		}), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
-			runtime.LlamaSetAttr(ns, "multi_step_tool", runtime.Bool(false))
+			jinja2.LlamaSetAttr(ns, "multi_step_tool", jinja2.Bool(false))
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %} (the namespace check)
-			runtime.LlamaCheckNamespace(ns)
+			jinja2.LlamaCheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %}
-			runtime.LlamaSetAttr(ns, "last_query_index", index)
+			jinja2.LlamaSetAttr(ns, "last_query_index", index)
 		}
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
-	var content runtime.Value
-	var roleName runtime.Value
-	var reasoningContent runtime.Value
+	var content jinja2.Value
+	var roleName jinja2.Value
+	var reasoningContent jinja2.Value
 	preserveThinking := preserveThinkingInput
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
@@ -452,84 +452,84 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 			renderMessageContent(message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") || (runtime.EqStr(messageRole, "system") && !(i == 0)) {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (runtime.EqStr(messageRole, "system") && !(i == 0)) && runtime.EqStr(runtime.LlamaAttr(message, "name"), "observation") {
-				roleName = runtime.Str("observation")
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.LlamaAttr(message, "name"), "observation") {
+				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|im_start|>"), roleName, runtime.Str("\n"), content, runtime.Str("<|im_end|>"), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// StepFun3.7-Flash.jinja:43:13 {%- else %}
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), 0), "rstrip", []runtime.Value{runtime.Str("\n")}, nil), "split", []runtime.Value{runtime.Str("<think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = runtime.LlamaCallMethod(runtime.LlamaItemInt(runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil), -1), "lstrip", []runtime.Value{runtime.Str("\n")}, nil)
+					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
-					reasoningContent = runtime.Str("")
+					reasoningContent = jinja2.Str("")
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if runtime.LlamaGt(runtime.Int(int64(i)), runtime.LlamaAttr(ns, "last_query_index")) || (runtime.LlamaCallTest("defined", preserveThinking, nil, nil) && preserveThinking.Truthy()) {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.LlamaAttr(ns, "last_query_index")) || (jinja2.LlamaCallTest("defined", preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n<think>\n"), reasoningContent, runtime.Str("\n</think>\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("<|im_start|>"), messageRole), runtime.Str("\n"), content))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
-				var arguments runtime.Value
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var arguments jinja2.Value
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
-					if runtime.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<tool_call>\n<function="), runtime.LlamaAttr(toolCall, "name")), runtime.Str(">\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						if runtime.LlamaCallTest("string", toolCallArguments, nil, nil) {
-							arguments = runtime.LlamaCallFilter("fromjson", toolCallArguments, nil, nil)
+						if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
+							arguments = jinja2.LlamaCallFilter("fromjson", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
 						}
 						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", arguments, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", arguments, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter="), argsName, runtime.Str(">\n")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if runtime.LlamaCallTest("mapping", argsValue, nil, nil) || (runtime.LlamaCallTest("sequence", argsValue, nil, nil) && !runtime.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = runtime.LlamaCallFilter("safe", runtime.LlamaCallFilter("tojson", argsValue, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))}), nil, nil)
+							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
+								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
 							} else {
-								argsValue = runtime.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
-							runtime.LlamaWrite(w, argsValue)
+							jinja2.LlamaWrite(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -537,18 +537,18 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			w.WriteString("<|im_end|>\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.7-Flash.jinja:83:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -561,7 +561,7 @@ func renderStepFun37FlashLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansStepFun37Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansStepFun37Flash = []runtime.Span{
+var spansStepFun37Flash = []jinja2.Span{
 	{From: 56, To: 107, Line: 1, Col: 1, Construct: "macro"},
 	{From: 60, To: 106, Line: 1, Col: 44, Construct: "if"},
 	{From: 62, To: 106, Line: 1, Col: 88, Construct: "if"},

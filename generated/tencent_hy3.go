@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // TencentHy3 is the chat template llama.cpp/tencent-Hy3.jinja.
-var TencentHy3 = &runtime.Template{
+var TencentHy3 = &jinja2.Template{
 	Aliases: []string{"c5ef5f96a833d9ad2eacb0c7f9df1c8050aa45168a4f872fec523a3c9260252f"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,31 +41,31 @@ var TencentHy3 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderTencentHy3 renders tencent-Hy3.jinja.
-func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
-	var HYTK runtime.Value
-	var eosToken runtime.Value
-	var bosToken runtime.Value
-	var userToken runtime.Value
-	var assistantToken runtime.Value
-	var thinkBeginToken runtime.Value
-	var thinkEndToken runtime.Value
-	var toolcallsBeginToken runtime.Value
-	var toolcallsEndToken runtime.Value
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var toolsepToken runtime.Value
-	var argkeyBeginToken runtime.Value
-	var argkeyEndToken runtime.Value
-	var argvalueBeginToken runtime.Value
-	var argvalueEndToken runtime.Value
-	var toolresponsesBeginToken runtime.Value
-	var toolresponsesEndToken runtime.Value
-	var toolresponseBeginToken runtime.Value
-	var toolresponseEndToken runtime.Value
-	var reasoningModeToken runtime.Value
+func renderTencentHy3(w *jinja2.Writer, in *jinja2.Input) {
+	var HYTK jinja2.Value
+	var eosToken jinja2.Value
+	var bosToken jinja2.Value
+	var userToken jinja2.Value
+	var assistantToken jinja2.Value
+	var thinkBeginToken jinja2.Value
+	var thinkEndToken jinja2.Value
+	var toolcallsBeginToken jinja2.Value
+	var toolcallsEndToken jinja2.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var toolsepToken jinja2.Value
+	var argkeyBeginToken jinja2.Value
+	var argkeyEndToken jinja2.Value
+	var argvalueBeginToken jinja2.Value
+	var argvalueEndToken jinja2.Value
+	var toolresponsesBeginToken jinja2.Value
+	var toolresponsesEndToken jinja2.Value
+	var toolresponseBeginToken jinja2.Value
+	var toolresponseEndToken jinja2.Value
+	var reasoningModeToken jinja2.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preservedThinking := in.Lookup("preserved_thinking")
 	tools := in.Lookup("tools")
@@ -75,121 +75,121 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	rawLastAssistant := in.Lookup("raw_last_assistant")
 	messages := in.Lookup("messages")
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
-	HYTK = runtime.Str(":opensource")
+	HYTK = jinja2.Str(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	eosToken = runtime.CallMethod(runtime.Str("<｜hy_eos{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	eosToken = jinja2.CallMethod(jinja2.Str("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	bosToken = runtime.CallMethod(runtime.Str("<｜hy_begin_of_sentence{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	bosToken = jinja2.CallMethod(jinja2.Str("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	_ = runtime.CallMethod(runtime.Str("<｜hy_pad{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	_ = jinja2.CallMethod(jinja2.Str("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	userToken = runtime.CallMethod(runtime.Str("<｜hy_User{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	userToken = jinja2.CallMethod(jinja2.Str("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	assistantToken = runtime.CallMethod(runtime.Str("<｜hy_Assistant{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	assistantToken = jinja2.CallMethod(jinja2.Str("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	thinkBeginToken = runtime.CallMethod(runtime.Str("<think{}>"), "format", []runtime.Value{HYTK}, nil)
+	thinkBeginToken = jinja2.CallMethod(jinja2.Str("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	thinkEndToken = runtime.CallMethod(runtime.Str("</think{}>"), "format", []runtime.Value{HYTK}, nil)
+	thinkEndToken = jinja2.CallMethod(jinja2.Str("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	toolcallsBeginToken = runtime.CallMethod(runtime.Str("<tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallsBeginToken = jinja2.CallMethod(jinja2.Str("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	toolcallsEndToken = runtime.CallMethod(runtime.Str("</tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallsEndToken = jinja2.CallMethod(jinja2.Str("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	toolcallBeginToken = runtime.CallMethod(runtime.Str("<tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallBeginToken = jinja2.CallMethod(jinja2.Str("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	toolcallEndToken = runtime.CallMethod(runtime.Str("</tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallEndToken = jinja2.CallMethod(jinja2.Str("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	toolsepToken = runtime.CallMethod(runtime.Str("<tool_sep{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolsepToken = jinja2.CallMethod(jinja2.Str("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	argkeyBeginToken = runtime.CallMethod(runtime.Str("<arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	argkeyBeginToken = jinja2.CallMethod(jinja2.Str("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	argkeyEndToken = runtime.CallMethod(runtime.Str("</arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	argkeyEndToken = jinja2.CallMethod(jinja2.Str("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	argvalueBeginToken = runtime.CallMethod(runtime.Str("<arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	argvalueBeginToken = jinja2.CallMethod(jinja2.Str("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	argvalueEndToken = runtime.CallMethod(runtime.Str("</arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	argvalueEndToken = jinja2.CallMethod(jinja2.Str("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	toolresponsesBeginToken = runtime.CallMethod(runtime.Str("<tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponsesBeginToken = jinja2.CallMethod(jinja2.Str("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	toolresponsesEndToken = runtime.CallMethod(runtime.Str("</tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponsesEndToken = jinja2.CallMethod(jinja2.Str("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	toolresponseBeginToken = runtime.CallMethod(runtime.Str("<tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponseBeginToken = jinja2.CallMethod(jinja2.Str("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	toolresponseEndToken = runtime.CallMethod(runtime.Str("</tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponseEndToken = jinja2.CallMethod(jinja2.Str("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	reasoningModeToken = runtime.CallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	reasoningModeToken = jinja2.CallMethod(jinja2.Str("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
-	if !runtime.IsDefined(addGenerationPrompt) {
+	if !jinja2.IsDefined(addGenerationPrompt) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
-	if !runtime.IsDefined(preservedThinking) {
+	if !jinja2.IsDefined(preservedThinking) {
 		// tencent-Hy3.jinja:30:5 {%- if not tools %}
 		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
-			preservedThinking = runtime.Bool(false)
+			preservedThinking = jinja2.Bool(false)
 		} else {
 			// tencent-Hy3.jinja:32:9 {%- else %}
 			// tencent-Hy3.jinja:33:9 {%- set preserved_thinking = true %}
-			preservedThinking = runtime.Bool(true)
+			preservedThinking = jinja2.Bool(true)
 		}
 	}
 	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
-	if !runtime.IsDefined(isTraining) {
+	if !jinja2.IsDefined(isTraining) {
 		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
-		isTraining = runtime.Bool(false)
+		isTraining = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
-	if !runtime.IsDefined(reasoningEffort) {
+	if !jinja2.IsDefined(reasoningEffort) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
-		reasoningEffort = runtime.Str("no_think")
-	} else if !runtime.InStrs(reasoningEffort, "high", "low", "no_think") {
+		reasoningEffort = jinja2.Str("no_think")
+	} else if !jinja2.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
-		if runtime.IsNone(reasoningEffort) {
+		if jinja2.IsNone(reasoningEffort) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			w.Write(runtime.RaiseException(in, runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			w.Write(runtime.RaiseException(in, runtime.Sum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
+			w.Write(jinja2.RaiseException(in, jinja2.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	if runtime.IsDefined(fallbackStrategy) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
+	if jinja2.IsDefined(fallbackStrategy) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
-		reasoningEffort = runtime.Str("high")
+		reasoningEffort = jinja2.Str("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
-	if !runtime.IsDefined(rawLastAssistant) {
+	if !jinja2.IsDefined(rawLastAssistant) {
 		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
-		rawLastAssistant = runtime.Bool(false)
+		rawLastAssistant = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// tencent-Hy3.jinja:60:9 {{- content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
 					w.Write(item.Attr("text"))
-				} else if runtime.IsString(item) {
+				} else if jinja2.IsString(item) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
 					w.Write(item)
 				}
 			}
-		} else if runtime.IsNone(content) {
+		} else if jinja2.IsNone(content) {
 			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
 		} else {
 			// tencent-Hy3.jinja:71:9 {%- else -%}
@@ -198,31 +198,31 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
-	spNsSystemPrompt := runtime.Str("")
+	spNsSystemPrompt := jinja2.Str("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
-			spNsSystemPrompt = runtime.Add(spNsSystemPrompt, w.Capture(func() {
+			spNsSystemPrompt = jinja2.Add(spNsSystemPrompt, w.Capture(func() {
 				visibleText(message.ItemStr("content"))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	if ((runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+	if ((jinja2.IsDefined(reasoningEffort) && jinja2.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
-		spNsSystemPrompt = runtime.Sum(spNsSystemPrompt, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
+		spNsSystemPrompt = jinja2.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
 	w.Write(bosToken)
@@ -231,7 +231,7 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:91:1 {%- if tools %}
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
-		if !runtime.EqStr(spNsSystemPrompt, "") {
+		if !jinja2.EqStr(spNsSystemPrompt, "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
 		} else {
 			// tencent-Hy3.jinja:94:9 {%- else %}
@@ -239,11 +239,11 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99:5 {%- for tool in tools %}
-		items := runtime.Iterate(w, tools)
+		items := jinja2.Iterate(w, tools)
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if runtime.Gt(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
@@ -256,20 +256,20 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n")
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		w.WriteAdd(toolcallBeginToken, runtime.Str("{function-name}"), toolsepToken, runtime.Str("\n"))
+		w.WriteAdd(toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-1}"), argkeyEndToken, runtime.Str("\n"))
+		w.WriteAdd(argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-1}"), argvalueEndToken, runtime.Str("\n"))
+		w.WriteAdd(argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		w.WriteAdd(argkeyBeginToken, runtime.Str("{arg-key-2}"), argkeyEndToken, runtime.Str("\n"))
+		w.WriteAdd(argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		w.WriteAdd(argvalueBeginToken, runtime.Str("{arg-value-2}"), argvalueEndToken, runtime.Str("\n"))
+		w.WriteAdd(argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n"))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
-		w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
+		w.WriteAdd(toolcallEndToken, jinja2.Str("\n"))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
-		if (runtime.IsDefined(reasoningEffort) && runtime.IsString(reasoningEffort)) && !runtime.EqStr(reasoningEffort, "") {
+		if (jinja2.IsDefined(reasoningEffort) && jinja2.IsString(reasoningEffort)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
 			w.WriteString("At the end of function call returns, you should print ")
 			w.WriteStr(toolcallsEndToken)
@@ -289,14 +289,14 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:123:1 {%- set last_ns = namespace(last_is_assistant=false) %}
 	lastNsLastIsAssistant := false
 	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var rc runtime.Value
-		var content runtime.Value
+		var rc jinja2.Value
+		var content jinja2.Value
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
@@ -310,69 +310,69 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if runtime.In(runtime.Str("reasoning_content"), message) && runtime.IsString(message.ItemStr("reasoning_content")) {
+				if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(message.ItemStr("reasoning_content")) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
 					rc = message.ItemStr("reasoning_content")
-				} else if runtime.In(runtime.Str("reasoning"), message) && runtime.IsString(message.ItemStr("reasoning")) {
+				} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(message.ItemStr("reasoning")) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
 					rc = message.ItemStr("reasoning")
 				} else {
 					// tencent-Hy3.jinja:138:17 {%- else %}
 					// tencent-Hy3.jinja:139:17 {%- set rc = none %}
-					rc = runtime.None()
+					rc = jinja2.None()
 				}
 				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
-				if !runtime.IsNone(rc) {
+				if !jinja2.IsNone(rc) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					content = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+					content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 						visibleText(message.ItemStr("content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message.ItemStr("content"))
 					}))
 				}
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (runtime.IsDefined(preservedThinking) && preservedThinking.Truthy()) || runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
+				if (jinja2.IsDefined(preservedThinking) && preservedThinking.Truthy()) || jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if runtime.In(runtime.Str("reasoning_content"), message) && runtime.IsString(message.ItemStr("reasoning_content")) {
+					if jinja2.In(jinja2.Str("reasoning_content"), message) && jinja2.IsString(message.ItemStr("reasoning_content")) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
 						rc = message.ItemStr("reasoning_content")
-					} else if runtime.In(runtime.Str("reasoning"), message) && runtime.IsString(message.ItemStr("reasoning")) {
+					} else if jinja2.In(jinja2.Str("reasoning"), message) && jinja2.IsString(message.ItemStr("reasoning")) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
 						rc = message.ItemStr("reasoning")
 					} else {
 						// tencent-Hy3.jinja:152:21 {%- else %}
 						// tencent-Hy3.jinja:153:21 {%- set rc = none %}
-						rc = runtime.None()
+						rc = jinja2.None()
 					}
 					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
-					if !runtime.IsNone(rc) {
+					if !jinja2.IsNone(rc) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-						content = runtime.Add(runtime.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+						content = jinja2.Add(jinja2.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
 							visibleText(message.ItemStr("content"))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-						content = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 							visibleText(message.ItemStr("content"))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content = runtime.Add(runtime.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+					content = jinja2.Add(jinja2.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
 						visibleText(message.ItemStr("content"))
 					}))
 				}
@@ -386,38 +386,38 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			w.Write(assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
 			messageToolCalls := message.ItemStr("tool_calls")
-			if runtime.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
+			if jinja2.IsDefined(messageToolCalls) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
 				w.Write(content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
-				w.WriteAdd(toolcallsBeginToken, runtime.Str("\n"))
+				w.WriteAdd(toolcallsBeginToken, jinja2.Str("\n"))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
-				for _, tool := range runtime.Iterate(w, messageToolCalls) {
-					var arguments runtime.Value
+				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
+					var arguments jinja2.Value
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
 					toolFunction := tool.ItemStr("function")
 					arguments = toolFunction.ItemStr("arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					w.WriteAdd(toolcallBeginToken, toolFunction.ItemStr("name"), toolsepToken, runtime.Str("\n"))
+					w.WriteAdd(toolcallBeginToken, toolFunction.ItemStr("name"), toolsepToken, jinja2.Str("\n"))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
-					keys, values := runtime.DictItems(arguments)
+					keys, values := jinja2.DictItems(arguments)
 					for i := range w.Count(len(keys)) {
 						key := keys[i]
 						value := values[i]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n"))
+						w.WriteAdd(argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n"))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
-						if !runtime.IsString(value) {
+						if !jinja2.IsString(value) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
-							value = runtime.FilterTojson(value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							value = jinja2.FilterTojson(value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						w.WriteAdd(argvalueBeginToken, value, argvalueEndToken, runtime.Str("\n"))
+						w.WriteAdd(argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n"))
 					}
 					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
-					w.WriteAdd(toolcallEndToken, runtime.Str("\n"))
+					w.WriteAdd(toolcallEndToken, jinja2.Str("\n"))
 				}
 				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
 				w.WriteAdd(toolcallsEndToken, eosToken)
@@ -441,23 +441,23 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
-		if runtime.EqStr(messageRole, "tool") {
+		if jinja2.EqStr(messageRole, "tool") {
 			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
 			prevNsIsTool = true
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
-				w.WriteAdd(toolresponsesBeginToken, runtime.Str("\n"))
+				w.WriteAdd(toolresponsesBeginToken, jinja2.Str("\n"))
 				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			w.WriteAdd(toolresponseBeginToken, runtime.Str("\n"), w.Capture(func() {
+			w.WriteAdd(toolresponseBeginToken, jinja2.Str("\n"), w.Capture(func() {
 				visibleText(message.ItemStr("content"))
-			}), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n"))
+			}), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n"))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
-		if (i == len(items2)-1) && runtime.EqStr(messageRole, "assistant") {
+		if (i == len(items2)-1) && jinja2.EqStr(messageRole, "assistant") {
 			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
 			lastNsLastIsAssistant = true
 		}
@@ -472,10 +472,10 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			if runtime.IsDefined(reasoningEffort) && runtime.InStrs(reasoningEffort, "low", "high") {
+			if jinja2.IsDefined(reasoningEffort) && jinja2.InStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
 				w.WriteAdd(assistantToken, thinkBeginToken)
-			} else if runtime.IsDefined(reasoningEffort) && runtime.EqStr(reasoningEffort, "no_think") {
+			} else if jinja2.IsDefined(reasoningEffort) && jinja2.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
 				w.WriteAdd(assistantToken, thinkBeginToken, thinkEndToken)
@@ -491,28 +491,28 @@ func renderTencentHy3(w *runtime.Writer, in *runtime.Input) {
 // renderTencentHy3Llama renders tencent-Hy3.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderTencentHy3 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
-	var HYTK runtime.Value
-	var eosToken runtime.Value
-	var bosToken runtime.Value
-	var userToken runtime.Value
-	var assistantToken runtime.Value
-	var thinkBeginToken runtime.Value
-	var thinkEndToken runtime.Value
-	var toolcallsBeginToken runtime.Value
-	var toolcallsEndToken runtime.Value
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var toolsepToken runtime.Value
-	var argkeyBeginToken runtime.Value
-	var argkeyEndToken runtime.Value
-	var argvalueBeginToken runtime.Value
-	var argvalueEndToken runtime.Value
-	var toolresponsesBeginToken runtime.Value
-	var toolresponsesEndToken runtime.Value
-	var toolresponseBeginToken runtime.Value
-	var toolresponseEndToken runtime.Value
-	var reasoningModeToken runtime.Value
+func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
+	var HYTK jinja2.Value
+	var eosToken jinja2.Value
+	var bosToken jinja2.Value
+	var userToken jinja2.Value
+	var assistantToken jinja2.Value
+	var thinkBeginToken jinja2.Value
+	var thinkEndToken jinja2.Value
+	var toolcallsBeginToken jinja2.Value
+	var toolcallsEndToken jinja2.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var toolsepToken jinja2.Value
+	var argkeyBeginToken jinja2.Value
+	var argkeyEndToken jinja2.Value
+	var argvalueBeginToken jinja2.Value
+	var argvalueEndToken jinja2.Value
+	var toolresponsesBeginToken jinja2.Value
+	var toolresponsesEndToken jinja2.Value
+	var toolresponseBeginToken jinja2.Value
+	var toolresponseEndToken jinja2.Value
+	var reasoningModeToken jinja2.Value
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	preservedThinking := in.Lookup("preserved_thinking")
 	tools := in.Lookup("tools")
@@ -522,162 +522,162 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	rawLastAssistant := in.Lookup("raw_last_assistant")
 	messages := in.Lookup("messages")
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
-	HYTK = runtime.Str(":opensource")
+	HYTK = jinja2.Str(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	eosToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_eos{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	eosToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	bosToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_begin_of_sentence{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	bosToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	_ = runtime.LlamaCallMethod(runtime.Str("<｜hy_pad{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	_ = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	userToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_User{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	userToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	assistantToken = runtime.LlamaCallMethod(runtime.Str("<｜hy_Assistant{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	assistantToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	thinkBeginToken = runtime.LlamaCallMethod(runtime.Str("<think{}>"), "format", []runtime.Value{HYTK}, nil)
+	thinkBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	thinkEndToken = runtime.LlamaCallMethod(runtime.Str("</think{}>"), "format", []runtime.Value{HYTK}, nil)
+	thinkEndToken = jinja2.LlamaCallMethod(jinja2.Str("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	toolcallsBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallsBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	toolcallsEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_calls{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallsEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	toolcallBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	toolcallEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_call{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolcallEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	toolsepToken = runtime.LlamaCallMethod(runtime.Str("<tool_sep{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolsepToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	argkeyBeginToken = runtime.LlamaCallMethod(runtime.Str("<arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	argkeyBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	argkeyEndToken = runtime.LlamaCallMethod(runtime.Str("</arg_key{}>"), "format", []runtime.Value{HYTK}, nil)
+	argkeyEndToken = jinja2.LlamaCallMethod(jinja2.Str("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	argvalueBeginToken = runtime.LlamaCallMethod(runtime.Str("<arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	argvalueBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	argvalueEndToken = runtime.LlamaCallMethod(runtime.Str("</arg_value{}>"), "format", []runtime.Value{HYTK}, nil)
+	argvalueEndToken = jinja2.LlamaCallMethod(jinja2.Str("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	toolresponsesBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponsesBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	toolresponsesEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_responses{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponsesEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	toolresponseBeginToken = runtime.LlamaCallMethod(runtime.Str("<tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponseBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	toolresponseEndToken = runtime.LlamaCallMethod(runtime.Str("</tool_response{}>"), "format", []runtime.Value{HYTK}, nil)
+	toolresponseEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	reasoningModeToken = runtime.LlamaCallMethod(runtime.Str("<｜reasoning_mode{}｜>"), "format", []runtime.Value{HYTK}, nil)
+	reasoningModeToken = jinja2.LlamaCallMethod(jinja2.Str("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
-	if !runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
-	if !runtime.LlamaCallTest("defined", preservedThinking, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", preservedThinking, nil, nil) {
 		// tencent-Hy3.jinja:30:5 {%- if not tools %}
 		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
-			preservedThinking = runtime.Bool(false)
+			preservedThinking = jinja2.Bool(false)
 		} else {
 			// tencent-Hy3.jinja:32:9 {%- else %}
 			// tencent-Hy3.jinja:33:9 {%- set preserved_thinking = true %}
-			preservedThinking = runtime.Bool(true)
+			preservedThinking = jinja2.Bool(true)
 		}
 	}
 	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
-	if !runtime.LlamaCallTest("defined", isTraining, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", isTraining, nil, nil) {
 		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
-		isTraining = runtime.Bool(false)
+		isTraining = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
-	if !runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
-		reasoningEffort = runtime.Str("no_think")
-	} else if !runtime.LlamaInStrs(reasoningEffort, "high", "low", "no_think") {
+		reasoningEffort = jinja2.Str("no_think")
+	} else if !jinja2.LlamaInStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
-		if runtime.LlamaCallTest("none", reasoningEffort, nil, nil) {
+		if jinja2.LlamaCallTest("none", reasoningEffort, nil, nil) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("reasoning_effort error : None, should be no_think/low/high")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaSum(runtime.Str("reasoning_effort error : "), reasoningEffort, runtime.Str(", should be no_think/low/high"))))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaSum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	if runtime.LlamaCallTest("defined", fallbackStrategy, nil, nil) && runtime.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
+	if jinja2.LlamaCallTest("defined", fallbackStrategy, nil, nil) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
-		reasoningEffort = runtime.Str("high")
+		reasoningEffort = jinja2.Str("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
-		addGenerationPrompt = runtime.Bool(false)
+		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
-	if !runtime.LlamaCallTest("defined", rawLastAssistant, nil, nil) {
+	if !jinja2.LlamaCallTest("defined", rawLastAssistant, nil, nil) {
 		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
-		rawLastAssistant = runtime.Bool(false)
+		rawLastAssistant = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:58:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// tencent-Hy3.jinja:60:9 {{- content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.LlamaCallTest("string", item, nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
+				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 				}
 			}
-		} else if runtime.LlamaCallTest("none", content, nil, nil) {
+		} else if jinja2.LlamaCallTest("none", content, nil, nil) {
 			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
 		} else {
 			// tencent-Hy3.jinja:71:9 {%- else -%}
 			// tencent-Hy3.jinja:72:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 		}
 	}
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
-	spNsSystemPrompt := runtime.Str("")
+	spNsSystemPrompt := jinja2.Str("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
-			spNsSystemPrompt = runtime.LlamaAdd(spNsSystemPrompt, w.Capture(func() {
-				visibleText(runtime.LlamaItemStr(message, "content"))
+			spNsSystemPrompt = jinja2.LlamaAdd(spNsSystemPrompt, w.Capture(func() {
+				visibleText(jinja2.LlamaItemStr(message, "content"))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	if ((runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.LlamaCallTest("string", reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+	if ((jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.LlamaCallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
-		spNsSystemPrompt = runtime.LlamaSum(spNsSystemPrompt, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort)
+		spNsSystemPrompt = jinja2.LlamaSum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
-	runtime.LlamaWrite(w, spNsSystemPrompt)
+	jinja2.LlamaWrite(w, spNsSystemPrompt)
 	// tencent-Hy3.jinja:91:1 {%- if tools %}
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
-		if !runtime.EqStr(spNsSystemPrompt, "") {
+		if !jinja2.EqStr(spNsSystemPrompt, "") {
 			w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.")
 		} else {
 			// tencent-Hy3.jinja:94:9 {%- else %}
@@ -685,41 +685,41 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99:5 {%- for tool in tools %}
-		items := runtime.Iterate(w, runtime.LlamaIterable(tools))
+		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0)) {
+			if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("For function call returns, you should first print "), toolcallsBeginToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("For function call returns, you should first print "), toolcallsBeginToken, jinja2.Str("\n")))
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(toolcallBeginToken, runtime.Str("{function-name}"), toolsepToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, runtime.Str("{arg-key-1}"), argkeyEndToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(argvalueBeginToken, runtime.Str("{arg-value-1}"), argvalueEndToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, runtime.Str("{arg-key-2}"), argkeyEndToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaSum(argvalueBeginToken, runtime.Str("{arg-value-2}"), argvalueEndToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n")))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallEndToken, runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
-		if (runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.LlamaCallTest("string", reasoningEffort, nil, nil)) && !runtime.EqStr(reasoningEffort, "") {
+		if (jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.LlamaCallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, runtime.Str("reasoning_effort:"), reasoningEffort))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort))
 		} else {
 			// tencent-Hy3.jinja:117:9 {%- else %}
 			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("At the end of function call returns, you should print "), toolcallsEndToken))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken))
 		}
 	}
 	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -728,175 +728,175 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:123:1 {%- set last_ns = namespace(last_is_assistant=false) %}
 	lastNsLastIsAssistant := false
 	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
-	var rc runtime.Value
-	var content runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var rc jinja2.Value
+	var content jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
-				runtime.LlamaWrite(w, toolresponsesEndToken)
+				jinja2.LlamaWrite(w, toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(userToken, w.Capture(func() {
-				visibleText(runtime.LlamaItemStr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(userToken, w.Capture(func() {
+				visibleText(jinja2.LlamaItemStr(message, "content"))
 			})))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning_content"), nil, nil) {
+				if jinja2.LlamaIn(jinja2.Str("reasoning_content"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning_content"), nil, nil) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
-					rc = runtime.LlamaItemStr(message, "reasoning_content")
-				} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning"), nil, nil) {
+					rc = jinja2.LlamaItemStr(message, "reasoning_content")
+				} else if jinja2.LlamaIn(jinja2.Str("reasoning"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning"), nil, nil) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
-					rc = runtime.LlamaItemStr(message, "reasoning")
+					rc = jinja2.LlamaItemStr(message, "reasoning")
 				} else {
 					// tencent-Hy3.jinja:138:17 {%- else %}
 					// tencent-Hy3.jinja:139:17 {%- set rc = none %}
-					rc = runtime.None()
+					rc = jinja2.None()
 				}
 				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
-				if !runtime.LlamaCallTest("none", rc, nil, nil) {
+				if !jinja2.LlamaCallTest("none", rc, nil, nil) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					content = runtime.LlamaAdd(runtime.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						visibleText(runtime.LlamaItemStr(message, "content"))
+					content = jinja2.LlamaAdd(jinja2.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+						visibleText(jinja2.LlamaItemStr(message, "content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content = runtime.LlamaAdd(runtime.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(runtime.LlamaItemStr(message, "content"))
+					content = jinja2.LlamaAdd(jinja2.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(jinja2.LlamaItemStr(message, "content"))
 					}))
 				}
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (runtime.LlamaCallTest("defined", preservedThinking, nil, nil) && preservedThinking.Truthy()) || runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) {
+				if (jinja2.LlamaCallTest("defined", preservedThinking, nil, nil) && preservedThinking.Truthy()) || jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if runtime.LlamaIn(runtime.Str("reasoning_content"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning_content"), nil, nil) {
+					if jinja2.LlamaIn(jinja2.Str("reasoning_content"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning_content"), nil, nil) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
-						rc = runtime.LlamaItemStr(message, "reasoning_content")
-					} else if runtime.LlamaIn(runtime.Str("reasoning"), message) && runtime.LlamaCallTest("string", runtime.LlamaItemStr(message, "reasoning"), nil, nil) {
+						rc = jinja2.LlamaItemStr(message, "reasoning_content")
+					} else if jinja2.LlamaIn(jinja2.Str("reasoning"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning"), nil, nil) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
-						rc = runtime.LlamaItemStr(message, "reasoning")
+						rc = jinja2.LlamaItemStr(message, "reasoning")
 					} else {
 						// tencent-Hy3.jinja:152:21 {%- else %}
 						// tencent-Hy3.jinja:153:21 {%- set rc = none %}
-						rc = runtime.None()
+						rc = jinja2.None()
 					}
 					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
-					if !runtime.LlamaCallTest("none", rc, nil, nil) {
+					if !jinja2.LlamaCallTest("none", rc, nil, nil) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-						content = runtime.LlamaAdd(runtime.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							visibleText(runtime.LlamaItemStr(message, "content"))
+						content = jinja2.LlamaAdd(jinja2.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+							visibleText(jinja2.LlamaItemStr(message, "content"))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-						content = runtime.LlamaAdd(runtime.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							visibleText(runtime.LlamaItemStr(message, "content"))
+						content = jinja2.LlamaAdd(jinja2.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
+							visibleText(jinja2.LlamaItemStr(message, "content"))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content = runtime.LlamaAdd(runtime.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(runtime.LlamaItemStr(message, "content"))
+					content = jinja2.LlamaAdd(jinja2.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(jinja2.LlamaItemStr(message, "content"))
 					}))
 				}
 			}
 			// tencent-Hy3.jinja:164:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:165:13 {{- toolresponses_end_token }}
-				runtime.LlamaWrite(w, toolresponsesEndToken)
+				jinja2.LlamaWrite(w, toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
-			runtime.LlamaWrite(w, assistantToken)
+			jinja2.LlamaWrite(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
-				runtime.LlamaWrite(w, content)
+				jinja2.LlamaWrite(w, content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallsBeginToken, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallsBeginToken, jinja2.Str("\n")))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
-				var arguments runtime.Value
-				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var arguments jinja2.Value
+				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
+					arguments = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(toolcallBeginToken, runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), toolsepToken, runtime.Str("\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(toolcallBeginToken, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), toolsepToken, jinja2.Str("\n")))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
-					for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(arguments, "items", nil, nil))) {
-						vals := runtime.Unpack(item, 2)
+					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(arguments, "items", nil, nil))) {
+						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(argkeyBeginToken, key, argkeyEndToken, runtime.Str("\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n")))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
-						if !runtime.LlamaCallTest("string", value, nil, nil) {
+						if !jinja2.LlamaCallTest("string", value, nil, nil) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
-							value = runtime.LlamaCallFilter("tojson", value, nil, []runtime.Kwarg{runtime.KW("ensure_ascii", runtime.Bool(false))})
+							value = jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						runtime.LlamaWrite(w, runtime.LlamaSum(argvalueBeginToken, value, argvalueEndToken, runtime.Str("\n")))
+						jinja2.LlamaWrite(w, jinja2.LlamaSum(argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n")))
 					}
 					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallEndToken, runtime.Str("\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallEndToken, jinja2.Str("\n")))
 				}
 				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(toolcallsEndToken, eosToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallsEndToken, eosToken))
 			} else {
 				// tencent-Hy3.jinja:185:13 {%- else %}
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						visibleText(runtime.LlamaItemStr(message, "content"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						visibleText(jinja2.LlamaItemStr(message, "content"))
 					}))
 				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(content, eosToken))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, eosToken))
 				} else {
 					// tencent-Hy3.jinja:190:17 {%- else %}
 					// tencent-Hy3.jinja:191:17 {{- content }}
-					runtime.LlamaWrite(w, content)
+					jinja2.LlamaWrite(w, content)
 				}
 			}
 			// tencent-Hy3.jinja:194:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
-		if runtime.EqStr(runtime.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
 			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
 			prevNsIsTool = true
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(toolresponsesBeginToken, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolresponsesBeginToken, jinja2.Str("\n")))
 				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.LlamaAdd(toolresponseBeginToken, runtime.Str("\n")), w.Capture(func() {
-				visibleText(runtime.LlamaItemStr(message, "content"))
-			})), runtime.Str("\n"), toolresponseEndToken, runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(toolresponseBeginToken, jinja2.Str("\n")), w.Capture(func() {
+				visibleText(jinja2.LlamaItemStr(message, "content"))
+			})), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n")))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
-		if (i == len(items2)-1) && runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if (i == len(items2)-1) && jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
 			lastNsLastIsAssistant = true
 		}
@@ -904,24 +904,24 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 	// tencent-Hy3.jinja:209:1 {%- if prev_ns.is_tool %}
 	if prevNsIsTool {
 		// tencent-Hy3.jinja:210:5 {{- toolresponses_end_token }}
-		runtime.LlamaWrite(w, toolresponsesEndToken)
+		jinja2.LlamaWrite(w, toolresponsesEndToken)
 	}
 	// tencent-Hy3.jinja:212:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.LlamaInStrs(reasoningEffort, "low", "high") {
+			if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.LlamaInStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(assistantToken, thinkBeginToken))
-			} else if runtime.LlamaCallTest("defined", reasoningEffort, nil, nil) && runtime.EqStr(reasoningEffort, "no_think") {
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(assistantToken, thinkBeginToken))
+			} else if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
-				runtime.LlamaWrite(w, runtime.LlamaSum(assistantToken, thinkBeginToken, thinkEndToken))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(assistantToken, thinkBeginToken, thinkEndToken))
 			} else {
 				// tencent-Hy3.jinja:218:13 {%- else %}
 				// tencent-Hy3.jinja:219:13 {{- assistant_token }}
-				runtime.LlamaWrite(w, assistantToken)
+				jinja2.LlamaWrite(w, assistantToken)
 			}
 		}
 	}
@@ -929,7 +929,7 @@ func renderTencentHy3Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansTencentHy3 is the position table of tencent-Hy3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansTencentHy3 = []runtime.Span{
+var spansTencentHy3 = []jinja2.Span{
 	{From: 78, To: 78, Line: 2, Col: 1, Construct: "set"},
 	{From: 80, To: 80, Line: 3, Col: 1, Construct: "set"},
 	{From: 82, To: 82, Line: 4, Col: 1, Construct: "set"},

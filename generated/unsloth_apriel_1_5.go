@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // UnslothApriel15 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
-var UnslothApriel15 = &runtime.Template{
+var UnslothApriel15 = &jinja2.Template{
 	Aliases: []string{"dc0e92b737385e622139bfcb7603968f548b0f5a09b19204001943aed9d4466f", "156dd2c74e961f059aca24cc7b5a34f81715ed06762181c6f02155bfe78ca0c7"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,38 +41,38 @@ var UnslothApriel15 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderUnslothApriel15 renders unsloth-Apriel-1.5.jinja.
-func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
+func renderUnslothApriel15(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	var availableToolsString runtime.Value
-	var addToolId runtime.Value
-	var toolOutputFormat runtime.Value
+	var availableToolsString jinja2.Value
+	var addToolId jinja2.Value
+	var toolOutputFormat jinja2.Value
 	tools := in.Lookup("tools")
 	toolOutputInstructions := in.Lookup("tool_output_instructions")
 	addThoughts := in.Lookup("add_thoughts")
 	bosToken := in.Lookup("bos_token")
-	var reasoningPrompt runtime.Value
+	var reasoningPrompt jinja2.Value
 	messages := in.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
-	availableToolsString = runtime.Str("")
+	availableToolsString = jinja2.Str("")
 	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
-	_ = runtime.Str("")
+	_ = jinja2.Str("")
 	// unsloth-Apriel-1.5.jinja:4:1 {%- set add_tool_id = true -%}
-	addToolId = runtime.Bool(true)
+	addToolId = jinja2.Bool(true)
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
-	toolOutputFormat = runtime.Str("default")
+	toolOutputFormat = jinja2.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if !jinja2.IsNone(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			w.Write(runtime.FilterString(tool))
+			w.Write(jinja2.FilterString(tool))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
@@ -80,12 +80,12 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		availableToolsString = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	if runtime.IsNone(toolOutputFormat) || runtime.EqStr(toolOutputFormat, "default") {
+	if jinja2.IsNone(toolOutputFormat) || jinja2.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
 		mark := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
 		toolOutputInstructions = w.Cut(mark)
-	} else if runtime.EqStr(toolOutputFormat, "yaml") {
+	} else if jinja2.EqStr(toolOutputFormat, "yaml") {
 		// unsloth-Apriel-1.5.jinja:21:5 {%- elif tool_output_format == "yaml" -%}
 		// unsloth-Apriel-1.5.jinja:22:1 {%- set tool_output_instructions -%}
 		mark := w.Mark()
@@ -102,9 +102,9 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
 	w.Write(bosToken)
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
-	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
+	reasoningPrompt = jinja2.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!runtime.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (!jinja2.EqStr(messages.ItemInt(0).ItemStr("role"), "system") && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
@@ -114,42 +114,42 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if runtime.Eq(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil))), runtime.Int(0)) {
+	if jinja2.Eq(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil))), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
 		w.WriteString("<|system|>\n")
 		w.WriteStr(reasoningPrompt)
 		w.WriteString("\n<|end|>\n")
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
-		var systemMessage runtime.Value
+		var systemMessage jinja2.Value
 		addToolId2 := addToolId
 		eosToken := eosTokenInput
-		var toolMessage runtime.Value
+		var toolMessage jinja2.Value
 		addGenerationPrompt := addGenerationPromptInput
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
 			messageContent := message.ItemStr("content")
-			if !runtime.IsString(messageContent) {
+			if !jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
-				for _, chunk := range runtime.Iterate(w, messageContent) {
+				for _, chunk := range jinja2.Iterate(w, messageContent) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
 					chunkType := chunk.ItemStr("type")
-					if runtime.EqStr(chunkType, "text") {
+					if jinja2.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
 						w.Write(chunk.ItemStr("text"))
-					} else if runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
+					} else if jinja2.EqStr(chunkType, "image") || jinja2.EqStr(chunkType, "image_url") {
 						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
@@ -158,11 +158,11 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.Write(messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
-		} else if runtime.EqStr(messageRole, "content") {
+		} else if jinja2.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
 			messageContent := message.ItemStr("content")
-			if !runtime.IsString(messageContent) {
+			if !jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
 				w.WriteString("<|content|>\n")
 				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
@@ -174,13 +174,13 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(messageContent)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
 			messageContent := message.ItemStr("content")
-			if !runtime.IsNone(messageContent) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+			if !jinja2.IsNone(messageContent) && jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
-				if runtime.IsString(messageContent) {
+				if jinja2.IsString(messageContent) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
 					systemMessage = messageContent
 				} else {
@@ -191,10 +191,10 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:77:13 {%- set system_message = '' %}
-				systemMessage = runtime.Str("")
+				systemMessage = jinja2.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !runtime.IsNone(tools) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+			if !jinja2.IsNone(tools) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
 				w.WriteString("<|system|>\n")
 				w.WriteStr(reasoningPrompt)
@@ -210,19 +210,19 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 				w.WriteStr(systemMessage)
 				w.WriteString("\n<|end|>\n")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
 			// unsloth-Apriel-1.5.jinja:85:9 {%- if loop.last -%}
 			if i == len(items)-1 {
 				// unsloth-Apriel-1.5.jinja:86:13 {%- set add_tool_id = false -%}
-				addToolId2 = runtime.Bool(false)
+				addToolId2 = jinja2.Bool(false)
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
 			messageContent := message.ItemStr("content")
-			if (runtime.IsDefined(messageContent) && !runtime.IsNone(messageContent)) && runtime.Gt(runtime.FilterLength(messageContent), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageContent) && !jinja2.IsNone(messageContent)) && jinja2.Gt(jinja2.FilterLength(messageContent), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !runtime.IsString(messageContent) && !runtime.IsNone(messageContent.ItemInt(0).ItemStr("text")) {
+				if !jinja2.IsString(messageContent) && !jinja2.IsNone(messageContent.ItemInt(0).ItemStr("text")) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
 					w.Write(messageContent.ItemInt(0).ItemStr("text"))
 				} else {
@@ -230,13 +230,13 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
 					w.Write(messageContent)
 				}
-			} else if (runtime.IsDefined(message.ItemStr("chosen")) && !runtime.IsNone(message.ItemStr("chosen"))) && runtime.Gt(runtime.FilterLength(message.ItemStr("chosen")), runtime.Int(0)) {
+			} else if (jinja2.IsDefined(message.ItemStr("chosen")) && !jinja2.IsNone(message.ItemStr("chosen"))) && jinja2.Gt(jinja2.FilterLength(message.ItemStr("chosen")), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
 				w.Write(message.ItemStr("chosen").ItemInt(0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && runtime.In(runtime.Str("thought"), message)) && !runtime.IsNone(message.ItemStr("thought")) {
+			if (addThoughts.Truthy() && jinja2.In(jinja2.Str("thought"), message)) && !jinja2.IsNone(message.ItemStr("thought")) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
 				w.WriteString("<thinking>")
 				w.WriteStr(message.ItemStr("thought"))
@@ -244,10 +244,10 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
 			messageToolCalls := message.ItemStr("tool_calls")
-			if (runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls)) && runtime.Gt(runtime.FilterLength(messageToolCalls), runtime.Int(0)) {
+			if (jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls)) && jinja2.Gt(jinja2.FilterLength(messageToolCalls), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
-				items := runtime.Iterate(w, messageToolCalls)
+				items := jinja2.Iterate(w, messageToolCalls)
 				for i := range items {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
@@ -257,7 +257,7 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\", \"arguments\": ")
 					w.WriteJSON(toolCallFunction.ItemStr("arguments"), nil, nil)
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
-					if runtime.Eq(addToolId2, runtime.Bool(true)) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
 						w.WriteString(", \"id\": \"")
 						w.WriteStr(toolCall.ItemStr("id"))
@@ -274,11 +274,11 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
 			w.WriteString("\n<|end|>\n")
 			w.WriteStr(eosToken)
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {
@@ -288,11 +288,11 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
 			w.WriteString("<|tool_result|>\n")
-			w.WriteStr(runtime.FilterString(toolMessage))
+			w.WriteStr(jinja2.FilterString(toolMessage))
 			w.WriteString("\n<|end|>\n")
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(messageRole, "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}
@@ -301,35 +301,35 @@ func renderUnslothApriel15(w *runtime.Writer, in *runtime.Input) {
 // renderUnslothApriel15Llama renders unsloth-Apriel-1.5.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderUnslothApriel15 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
+func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
-	var availableToolsString runtime.Value
-	var addToolId runtime.Value
-	var toolOutputFormat runtime.Value
+	var availableToolsString jinja2.Value
+	var addToolId jinja2.Value
+	var toolOutputFormat jinja2.Value
 	tools := in.Lookup("tools")
 	toolOutputInstructions := in.Lookup("tool_output_instructions")
 	addThoughts := in.Lookup("add_thoughts")
 	bosToken := in.Lookup("bos_token")
-	var reasoningPrompt runtime.Value
+	var reasoningPrompt jinja2.Value
 	messages := in.Lookup("messages")
 	// unsloth-Apriel-1.5.jinja:2:1 {%- set available_tools_string = '' -%}
-	availableToolsString = runtime.Str("")
+	availableToolsString = jinja2.Str("")
 	// unsloth-Apriel-1.5.jinja:3:1 {%- set thought_instructions = '' -%}
-	_ = runtime.Str("")
+	_ = jinja2.Str("")
 	// unsloth-Apriel-1.5.jinja:4:1 {%- set add_tool_id = true -%}
-	addToolId = runtime.Bool(true)
+	addToolId = jinja2.Bool(true)
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
-	toolOutputFormat = runtime.Str("default")
+	toolOutputFormat = jinja2.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", tool, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
@@ -337,12 +337,12 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 		availableToolsString = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	if runtime.LlamaCallTest("none", toolOutputFormat, nil, nil) || runtime.EqStr(toolOutputFormat, "default") {
+	if jinja2.LlamaCallTest("none", toolOutputFormat, nil, nil) || jinja2.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
 		mark := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
 		toolOutputInstructions = w.Cut(mark)
-	} else if runtime.EqStr(toolOutputFormat, "yaml") {
+	} else if jinja2.EqStr(toolOutputFormat, "yaml") {
 		// unsloth-Apriel-1.5.jinja:21:5 {%- elif tool_output_format == "yaml" -%}
 		// unsloth-Apriel-1.5.jinja:22:1 {%- set tool_output_instructions -%}
 		mark := w.Mark()
@@ -357,142 +357,142 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 		_ = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
-	reasoningPrompt = runtime.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
+	reasoningPrompt = jinja2.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!runtime.EqStr(runtime.LlamaItemStr(runtime.LlamaItemInt(messages, 0), "role"), "system") && !runtime.LlamaCallTest("none", tools, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if (!jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") && !jinja2.LlamaCallTest("none", tools, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, availableToolsString, runtime.Str("\n"), toolOutputInstructions, runtime.Str("\n<|end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, availableToolsString, jinja2.Str("\n"), toolOutputInstructions, jinja2.Str("\n<|end|>\n")))
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if runtime.Eq(runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("system")}, nil), nil, nil), nil, nil), runtime.Int(0)) {
+	if jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
-		runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, runtime.Str("\n<|end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, jinja2.Str("\n<|end|>\n")))
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
-	var systemMessage runtime.Value
+	var systemMessage jinja2.Value
 	addToolId2 := addToolId
 	eosToken := eosTokenInput
-	var toolMessage runtime.Value
+	var toolMessage jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
-				for _, chunk := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, chunk := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
-					chunkType := runtime.LlamaItemStr(chunk, "type")
-					if runtime.EqStr(chunkType, "text") {
+					chunkType := jinja2.LlamaItemStr(chunk, "type")
+					if jinja2.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
-						runtime.LlamaWrite(w, runtime.LlamaItemStr(chunk, "text"))
-					} else if runtime.EqStr(chunkType, "image") || runtime.EqStr(chunkType, "image_url") {
+						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(chunk, "text"))
+					} else if jinja2.EqStr(chunkType, "image") || jinja2.EqStr(chunkType, "image_url") {
 						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Unrecognized content type!")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:59:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:60:13 {{- message['content'] }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
-		} else if runtime.EqStr(messageRole, "content") {
+		} else if jinja2.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|content|>\n"), runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")), runtime.Str("\n<|end|>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|content|>\n"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")), jinja2.Str("\n<|end|>\n")))
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|content|>\n"), messageContent), runtime.Str("\n<|end|>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|content|>\n"), messageContent), jinja2.Str("\n<|end|>\n")))
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if !runtime.LlamaCallTest("none", messageContent, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if !jinja2.LlamaCallTest("none", messageContent, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
-				if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
 					systemMessage = messageContent
 				} else {
 					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
-					systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")
+					systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:77:13 {%- set system_message = '' %}
-				systemMessage = runtime.Str("")
+				systemMessage = jinja2.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !runtime.LlamaCallTest("none", tools, nil, nil) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n"), availableToolsString, runtime.Str("\n<|end|>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n"), availableToolsString, jinja2.Str("\n<|end|>\n")))
 			} else {
 				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
 				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
-				runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<|system|>\n"), reasoningPrompt, systemMessage, runtime.Str("\n<|end|>\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n<|end|>\n")))
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
 			// unsloth-Apriel-1.5.jinja:85:9 {%- if loop.last -%}
 			if i == len(items)-1 {
 				// unsloth-Apriel-1.5.jinja:86:13 {%- set add_tool_id = false -%}
-				addToolId2 = runtime.Bool(false)
+				addToolId2 = jinja2.Bool(false)
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if (runtime.LlamaCallTest("defined", messageContent, nil, nil) && !runtime.LlamaCallTest("none", messageContent, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageContent, nil, nil), runtime.Int(0)) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && !jinja2.LlamaCallTest("none", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !runtime.LlamaCallTest("string", messageContent, nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text"), nil, nil) {
+				if !jinja2.LlamaCallTest("string", messageContent, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text"), nil, nil) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
-					runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text"))
+					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text"))
 				} else {
 					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
-					runtime.LlamaWrite(w, messageContent)
+					jinja2.LlamaWrite(w, messageContent)
 				}
-			} else if (runtime.LlamaCallTest("defined", runtime.LlamaItemStr(message, "chosen"), nil, nil) && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "chosen"), nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", runtime.LlamaItemStr(message, "chosen"), nil, nil), runtime.Int(0)) {
+			} else if (jinja2.LlamaCallTest("defined", jinja2.LlamaItemStr(message, "chosen"), nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "chosen"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
-				runtime.LlamaWrite(w, runtime.LlamaItemInt(runtime.LlamaItemStr(message, "chosen"), 0))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(jinja2.LlamaItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && runtime.LlamaIn(runtime.Str("thought"), message)) && !runtime.LlamaCallTest("none", runtime.LlamaItemStr(message, "thought"), nil, nil) {
+			if (addThoughts.Truthy() && jinja2.LlamaIn(jinja2.Str("thought"), message)) && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "thought"), nil, nil) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<thinking>"), runtime.LlamaItemStr(message, "thought")), runtime.Str("</thinking>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<thinking>"), jinja2.LlamaItemStr(message, "thought")), jinja2.Str("</thinking>")))
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if (runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && !runtime.LlamaCallTest("none", messageToolCalls, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", messageToolCalls, nil, nil), runtime.Int(0)) {
+			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			if (jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && !jinja2.LlamaCallTest("none", messageToolCalls, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
-				items := runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
-					toolCallFunction := runtime.LlamaItemStr(toolCall, "function")
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("{\"name\": \""), runtime.LlamaItemStr(toolCallFunction, "name")), runtime.Str("\", \"arguments\": ")), runtime.LlamaCallFilter("tojson", runtime.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
-					if runtime.Eq(addToolId2, runtime.Bool(true)) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
-						runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(", \"id\": \""), runtime.LlamaItemStr(toolCall, "id")), runtime.Str("\"")))
+						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaItemStr(toolCall, "id")), jinja2.Str("\"")))
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
@@ -503,24 +503,24 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Str("\n<|end|>\n"), eosToken))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<|end|>\n"), eosToken))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {
 				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
-				toolMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")
+				toolMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_result|>\n"), runtime.LlamaCallFilter("string", toolMessage, nil, nil)), runtime.Str("\n<|end|>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_result|>\n"), jinja2.LlamaCallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n<|end|>\n")))
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !runtime.EqStr(runtime.LlamaItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}
@@ -528,7 +528,7 @@ func renderUnslothApriel15Llama(w *runtime.Writer, in *runtime.Input) {
 
 // spansUnslothApriel15 is the position table of unsloth-Apriel-1.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansUnslothApriel15 = []runtime.Span{
+var spansUnslothApriel15 = []jinja2.Span{
 	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
 	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
 	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // UnslothMiniMaxM2 is the chat template llama.cpp/unsloth-MiniMax-M2.jinja.
-var UnslothMiniMaxM2 = &runtime.Template{
+var UnslothMiniMaxM2 = &jinja2.Template{
 	Aliases: []string{"ec8cd02f7bbab11d9546748cbd3c9c89689b1083a01a8afe1fa6363ed2ea92a3", "1622da4b7bf21b02bd7d772626f5b3ad97e1473740324ff59fd4d99e3e508f30"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,49 +41,49 @@ var UnslothMiniMaxM2 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderUnslothMiniMaxM2 renders unsloth-MiniMax-M2.jinja.
-func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
+func renderUnslothMiniMaxM2(w *jinja2.Writer, in *jinja2.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var systemMessage runtime.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var conversationMessages runtime.Value
+	var conversationMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = runtime.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
-		for _, tool := range runtime.Iterate(w, toolList) {
+		for _, tool := range jinja2.Iterate(w, toolList) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			w.Write(runtime.FilterString(runtime.FilterTojson(tool.Attr("function"), nil, nil)))
+			w.Write(jinja2.FilterString(jinja2.FilterTojson(tool.Attr("function"), nil, nil)))
 			w.WriteString("</tool>\n")
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if runtime.IsString(content) {
+		if jinja2.IsString(content) {
 			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
 			w.Write(content)
-		} else if runtime.IsIterable(content) && !runtime.IsMapping(content) {
+		} else if jinja2.IsIterable(content) && !jinja2.IsMapping(content) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, content) {
+			for _, item := range jinja2.Iterate(w, content) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.IsMapping(item) && runtime.EqStr(item.Attr("type"), "text") {
+				if jinja2.IsMapping(item) && jinja2.EqStr(item.Attr("type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
 					w.Write(item.Attr("text"))
-				} else if runtime.IsString(item) {
+				} else if jinja2.IsString(item) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
 					w.Write(item)
@@ -96,8 +96,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage runtime.Value) {
-		systemMessage = runtime.Param(systemMessage, "system_message")
+	buildSystemMessage := func(systemMessage jinja2.Value) {
+		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
 		if systemMessage.Truthy() && systemMessage.Attr("content").Truthy() {
@@ -106,9 +106,9 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !runtime.IsDefined(modelIdentity) {
+			if !jinja2.IsDefined(modelIdentity) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = runtime.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
 			w.Write(modelIdentity)
@@ -116,35 +116,35 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
 		if systemMessage.Truthy() && systemMessage.Attr("current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current date: ")), systemMessage.Attr("current_date"))
+			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), systemMessage.Attr("current_date"))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
 		if systemMessage.Truthy() && systemMessage.Attr("current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			w.WriteAdd(runtime.Concat(runtime.Str("\n"), runtime.Str("Current location: ")), systemMessage.Attr("current_location"))
+			w.WriteAdd(jinja2.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), systemMessage.Attr("current_location"))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
-	systemMessage = runtime.None()
+	systemMessage = jinja2.None()
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(messages.ItemInt(0).Attr("role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(messages.ItemInt(0).Attr("role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
 		systemMessage = messages.ItemInt(0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		conversationMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	}
 	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// unsloth-MiniMax-M2.jinja:56:1 {% for m in conversation_messages %}
-	items := runtime.Iterate(w, conversationMessages)
+	items := jinja2.Iterate(w, conversationMessages)
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(m.Attr("role"), "user") {
+		if jinja2.EqStr(m.Attr("role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
@@ -166,7 +166,7 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<tools>")
 		w.WriteString("\n")
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		renderToolNamespace(runtime.Str("functions"), tools)
+		renderToolNamespace(jinja2.Str("functions"), tools)
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
 		w.WriteString("</tools>")
 		w.WriteString("\n\n")
@@ -183,60 +183,60 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
-	items2 := runtime.Iterate(w, conversationMessages)
+	items2 := jinja2.Iterate(w, conversationMessages)
 	for i := range items2 {
 		message := items2[i]
-		var reasoningContent runtime.Value
-		var content runtime.Value
-		var parts runtime.Value
+		var reasoningContent jinja2.Value
+		var content jinja2.Value
+		var parts jinja2.Value
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "assistant") {
+		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
 			w.WriteString("]~b]ai")
 			w.WriteString("\n")
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
 				visibleText(message.Attr("content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
 			messageReasoningContent := message.Attr("reasoning_content")
-			if runtime.IsString(messageReasoningContent) {
+			if jinja2.IsString(messageReasoningContent) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
-				if runtime.In(runtime.Str("</think>"), content) {
+				if jinja2.In(jinja2.Str("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = runtime.MethodSplitSep(content, runtime.Str("</think>"))
+					parts = jinja2.MethodSplitSep(content, jinja2.Str("</think>"))
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
-					items := runtime.Iterate(w, parts)
+					items := jinja2.Iterate(w, parts)
 					for i := range items {
 						part := items[i]
-						var reasoningContent runtime.Value
+						var reasoningContent jinja2.Value
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
-						if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
+						if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent = runtime.MethodStripChars(part, runtime.Str("\n"))
+							reasoningContent = jinja2.MethodStripChars(part, jinja2.Str("\n"))
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent = runtime.FilterLast(runtime.MethodSplitSep(reasoningContent, runtime.Str("<think>")))
+							reasoningContent = jinja2.FilterLast(jinja2.MethodSplitSep(reasoningContent, jinja2.Str("<think>")))
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent = runtime.MethodStripChars(reasoningContent, runtime.Str("\n"))
+							reasoningContent = jinja2.MethodStripChars(reasoningContent, jinja2.Str("\n"))
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = runtime.MethodStripChars(part, runtime.Str("\n"))
+							_ = jinja2.MethodStripChars(part, jinja2.Str("\n"))
 						}
 					}
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && runtime.Gt(runtime.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
 				w.WriteString("<think>")
 				w.WriteString("\n")
@@ -258,8 +258,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				w.Write(toolcallBeginToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
-					var args runtime.Value
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
+					var args jinja2.Value
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
 					toolCallFunction := toolCall.Attr("function")
 					if toolCallFunction.Truthy() {
@@ -272,11 +272,11 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 					w.WriteString("\">\n")
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
 					toolCallArguments := toolCall.Attr("arguments")
-					if runtime.IsDefined(toolCallArguments) && runtime.IsMapping(toolCallArguments) {
+					if jinja2.IsDefined(toolCallArguments) && jinja2.IsMapping(toolCallArguments) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
-						keys, values := runtime.ItemsFilterPairs(args)
+						keys, values := jinja2.ItemsFilterPairs(args)
 						for i := range w.Count(len(keys)) {
 							k := keys[i]
 							v := values[i]
@@ -285,8 +285,8 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 							w.WriteStr(k)
 							w.WriteString("\">")
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
-							if !runtime.IsString(v) {
-								w.Write(runtime.FilterString(runtime.FilterTojson(v, nil, nil)))
+							if !jinja2.IsString(v) {
+								w.Write(jinja2.FilterString(jinja2.FilterTojson(v, nil, nil)))
 							} else {
 								w.Write(v)
 							}
@@ -305,25 +305,25 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
 			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
 			w.WriteString("[e~[")
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
-			if runtime.IsNone(lastToolCallName) {
+			if jinja2.IsNone(lastToolCallName) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				w.Write(runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				w.Write(jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(conversationMessages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(conversationMessages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
 			messageContent := message.Attr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
 				w.Write(messageContent)
@@ -331,14 +331,14 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
-				for _, tr := range runtime.Iterate(w, messageContent) {
+				for _, tr := range jinja2.Iterate(w, messageContent) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
 					trOutput := tr.Attr("output")
-					if runtime.IsDefined(trOutput) {
+					if jinja2.IsDefined(trOutput) {
 						w.Write(trOutput)
 					} else {
-						if runtime.EqStr(tr.Attr("type"), "text") && runtime.IsDefined(tr.Attr("text")) {
+						if jinja2.EqStr(tr.Attr("type"), "text") && jinja2.IsDefined(tr.Attr("text")) {
 							w.Write(tr.Attr("text"))
 						} else {
 							w.Write(tr)
@@ -348,10 +348,10 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !runtime.EqStr(conversationMessages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(conversationMessages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
 			w.WriteString("]~b]user")
@@ -376,315 +376,315 @@ func renderUnslothMiniMaxM2(w *runtime.Writer, in *runtime.Input) {
 // renderUnslothMiniMaxM2Llama renders unsloth-MiniMax-M2.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderUnslothMiniMaxM2 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderUnslothMiniMaxM2Llama(w *runtime.Writer, in *runtime.Input) {
+func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	modelIdentityInput := in.Lookup("model_identity")
-	var toolcallBeginToken runtime.Value
-	var toolcallEndToken runtime.Value
-	var systemMessage runtime.Value
+	var toolcallBeginToken jinja2.Value
+	var toolcallEndToken jinja2.Value
+	var systemMessage jinja2.Value
 	messages := in.Lookup("messages")
-	var conversationMessages runtime.Value
+	var conversationMessages jinja2.Value
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// unsloth-MiniMax-M2.jinja:3:1 {%- set toolcall_begin_token   = '<minimax:tool_call>'         -%}
-	toolcallBeginToken = runtime.Str("<minimax:tool_call>")
+	toolcallBeginToken = jinja2.Str("<minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:4:1 {%- set toolcall_end_token     = '</minimax:tool_call>'        -%}
-	toolcallEndToken = runtime.Str("</minimax:tool_call>")
+	toolcallEndToken = jinja2.Str("</minimax:tool_call>")
 	// unsloth-MiniMax-M2.jinja:6:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
-	renderToolNamespace := func(namespaceName, toolList runtime.Value) {
-		toolList = runtime.Param(toolList, "tool_list")
+	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
+		toolList = jinja2.Param(toolList, "tool_list")
 		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(toolList)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(toolList)) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, nil), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, nil), nil, nil))
 			w.WriteString("</tool>\n")
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:11:1 {%- macro visible_text(content) -%}
-	visibleText := func(content runtime.Value) {
-		content = runtime.Param(content, "content")
+	visibleText := func(content jinja2.Value) {
+		content = jinja2.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if runtime.LlamaCallTest("string", content, nil, nil) {
+		if jinja2.LlamaCallTest("string", content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
-			runtime.LlamaWrite(w, content)
-		} else if runtime.LlamaCallTest("iterable", content, nil, nil) && !runtime.LlamaCallTest("mapping", content, nil, nil) {
+			jinja2.LlamaWrite(w, content)
+		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
-			for _, item := range runtime.Iterate(w, runtime.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if runtime.LlamaCallTest("mapping", item, nil, nil) && runtime.EqStr(runtime.LlamaAttr(item, "type"), "text") {
+				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					runtime.LlamaWrite(w, runtime.LlamaAttr(item, "text"))
-				} else if runtime.LlamaCallTest("string", item, nil, nil) {
+					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
+				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
-					runtime.LlamaWrite(w, item)
+					jinja2.LlamaWrite(w, item)
 				}
 			}
 		} else {
 			// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
-			runtime.LlamaWrite(w, content)
+			jinja2.LlamaWrite(w, content)
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
-	buildSystemMessage := func(systemMessage runtime.Value) {
-		systemMessage = runtime.Param(systemMessage, "system_message")
+	buildSystemMessage := func(systemMessage jinja2.Value) {
+		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(systemMessage, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(systemMessage, "content"))
 			}))
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !runtime.LlamaCallTest("defined", modelIdentity, nil, nil) {
+			if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
-				modelIdentity = runtime.Str("You are a helpful assistant.")
+				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
-			runtime.LlamaWrite(w, modelIdentity)
+			jinja2.LlamaWrite(w, modelIdentity)
 		}
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current date: ")), runtime.LlamaAttr(systemMessage, "current_date")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.LlamaAttr(systemMessage, "current_date")))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && runtime.LlamaAttr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("Current location: ")), runtime.LlamaAttr(systemMessage, "current_location")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.LlamaAttr(systemMessage, "current_location")))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
-	systemMessage = runtime.None()
+	systemMessage = jinja2.None()
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
-		systemMessage = runtime.LlamaItemInt(messages, 0)
+		systemMessage = jinja2.LlamaItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
-	nsLastUserIndex := runtime.Int(-1)
+	nsLastUserIndex := jinja2.Int(-1)
 	// unsloth-MiniMax-M2.jinja:56:1 {% for m in conversation_messages %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if runtime.EqStr(runtime.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
-			nsLastUserIndex = runtime.Int(int64(i))
+			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~!b["), runtime.Str("]~b]system"), runtime.Str("\n")))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
-	runtime.LlamaWrite(w, w.Capture(func() {
+	jinja2.LlamaWrite(w, w.Capture(func() {
 		buildSystemMessage(systemMessage)
 	}))
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n\n"), runtime.Str("# Tools"), runtime.Str("\n"), runtime.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
 		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), runtime.Str("<tools>"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			renderToolNamespace(runtime.Str("functions"), tools)
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), tools)
 		}))
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</tools>"), runtime.Str("\n\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
 		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken))
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallEndToken))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallEndToken))
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
-	lastToolCallName := runtime.None()
+	lastToolCallName := jinja2.None()
 	// unsloth-MiniMax-M2.jinja:83:1 {%- for message in conversation_messages -%}
-	var reasoningContent runtime.Value
-	var content runtime.Value
-	var parts runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(conversationMessages))
+	var reasoningContent jinja2.Value
+	var content jinja2.Value
+	var parts jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
 	for i := range items2 {
 		message := items2[i]
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "assistant") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
-			reasoningContent = runtime.Str("")
+			reasoningContent = jinja2.Str("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(runtime.LlamaAttr(message, "content"))
+				visibleText(jinja2.LlamaAttr(message, "content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := runtime.LlamaAttr(message, "reasoning_content")
-			if runtime.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
+			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
-				if runtime.LlamaIn(runtime.Str("</think>"), content) {
+				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = runtime.LlamaCallMethod(content, "split", []runtime.Value{runtime.Str("</think>")}, nil)
+					parts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
-					var reasoningContent runtime.Value
-					items := runtime.Iterate(w, runtime.LlamaIterable(parts))
+					var reasoningContent jinja2.Value
+					items := jinja2.Iterate(w, jinja2.LlamaIterable(parts))
 					for i := range items {
 						part := items[i]
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
-						if runtime.Eq(runtime.Int(int64(i)), runtime.Int(0)) {
+						if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent = runtime.LlamaCallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+							reasoningContent = jinja2.LlamaCallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent = runtime.LlamaCallFilter("last", runtime.LlamaCallMethod(reasoningContent, "split", []runtime.Value{runtime.Str("<think>")}, nil), nil, nil)
+							reasoningContent = jinja2.LlamaCallFilter("last", jinja2.LlamaCallMethod(reasoningContent, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), nil, nil)
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent = runtime.LlamaCallMethod(reasoningContent, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+							reasoningContent = jinja2.LlamaCallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = runtime.LlamaCallMethod(part, "strip", []runtime.Value{runtime.Str("\n")}, nil)
+							_ = jinja2.LlamaCallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 						}
 					}
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("<think>"), runtime.Str("\n"), reasoningContent, runtime.Str("\n"), runtime.Str("</think>"), runtime.Str("\n\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if content.Truthy() {
 				// unsloth-MiniMax-M2.jinja:111:13 {{- content }}
-				runtime.LlamaWrite(w, content)
+				jinja2.LlamaWrite(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("\n"), toolcallBeginToken, runtime.Str("\n")))
+				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
-				var args runtime.Value
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var args jinja2.Value
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
-					toolCallFunction := runtime.LlamaAttr(toolCall, "function")
+					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<invoke name=\""), runtime.LlamaAttr(toolCall, "name")), runtime.Str("\">\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<invoke name=\""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\">\n")))
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					toolCallArguments := runtime.LlamaAttr(toolCall, "arguments")
-					if runtime.LlamaCallTest("defined", toolCallArguments, nil, nil) && runtime.LlamaCallTest("mapping", toolCallArguments, nil, nil) {
+					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) && jinja2.LlamaCallTest("mapping", toolCallArguments, nil, nil) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
-						for _, item := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallFilter("items", args, nil, nil))) {
-							vals := runtime.Unpack(item, 2)
+						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", args, nil, nil))) {
+							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
-							runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("<parameter name=\""), k, runtime.Str("\">")))
+							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
-							if !runtime.LlamaCallTest("string", v, nil, nil) {
-								runtime.LlamaWrite(w, runtime.LlamaCallFilter("string", runtime.LlamaCallFilter("tojson", v, nil, nil), nil, nil))
+							if !jinja2.LlamaCallTest("string", v, nil, nil) {
+								jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("tojson", v, nil, nil), nil, nil))
 							} else {
-								runtime.LlamaWrite(w, v)
+								jinja2.LlamaWrite(w, v)
 							}
 							w.WriteString("</parameter>\n")
 						}
 					}
 					// unsloth-MiniMax-M2.jinja:128:17 {{- '</invoke>' ~ '\n' }}
-					runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("</invoke>"), runtime.Str("\n")))
+					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
-				runtime.LlamaWrite(w, toolcallEndToken)
+				jinja2.LlamaWrite(w, toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
-				lastToolCallName = runtime.None()
+				lastToolCallName = jinja2.None()
 			}
 			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
-			if runtime.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 				w.WriteString("</response>")
 			} else {
 				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
-				for _, tr := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := runtime.LlamaAttr(tr, "output")
-					if runtime.LlamaCallTest("defined", trOutput, nil, nil) {
-						runtime.LlamaWrite(w, trOutput)
+					trOutput := jinja2.LlamaAttr(tr, "output")
+					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
+						jinja2.LlamaWrite(w, trOutput)
 					} else {
-						if runtime.EqStr(runtime.LlamaAttr(tr, "type"), "text") && runtime.LlamaCallTest("defined", runtime.LlamaAttr(tr, "text"), nil, nil) {
-							runtime.LlamaWrite(w, runtime.LlamaAttr(tr, "text"))
+						if jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "text") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "text"), nil, nil) {
+							jinja2.LlamaWrite(w, jinja2.LlamaAttr(tr, "text"))
 						} else {
-							runtime.LlamaWrite(w, tr)
+							jinja2.LlamaWrite(w, tr)
 						}
 					}
 					w.WriteString("\n</response>")
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(conversationMessages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]user"), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				visibleText(runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				visibleText(jinja2.LlamaAttr(message, "content"))
 			}))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("[e~["), runtime.Str("\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("]~b]ai"), runtime.Str("\n"), runtime.Str("<think>"), runtime.Str("\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
 	}
 }
 
 // spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansUnslothMiniMaxM2 = []runtime.Span{
+var spansUnslothMiniMaxM2 = []jinja2.Span{
 	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 4, Col: 1, Construct: "set"},
 	{From: 61, To: 70, Line: 6, Col: 1, Construct: "macro"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // UnslothMistralDevstralSmall2507 is the chat template llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja.
-var UnslothMistralDevstralSmall2507 = &runtime.Template{
+var UnslothMistralDevstralSmall2507 = &jinja2.Template{
 	Aliases: []string{"acb6174ba00a1fd9f50cfc1cebaaa68bcf3328ad8c4b65c3d583a7c9d162d3e4"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,28 +41,28 @@ var UnslothMistralDevstralSmall2507 = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderUnslothMistralDevstralSmall2507 renders unsloth-mistral-Devstral-Small-2507.jinja.
-func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input) {
+func renderUnslothMistralDevstralSmall2507(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var defaultSystemMessage runtime.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopMessages runtime.Value
-	var toolsDescription runtime.Value
+	var systemMessage jinja2.Value
+	var loopMessages jinja2.Value
+	var toolsDescription jinja2.Value
 	tools := in.Lookup("tools")
 	// unsloth-mistral-Devstral-Small-2507.jinja:4:1 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
-	defaultSystemMessage = runtime.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
+	defaultSystemMessage = jinja2.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
 	// unsloth-mistral-Devstral-Small-2507.jinja:6:1 {{- bos_token }}
 	w.Write(bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8:1 {%- if messages[0]['role'] == 'system' %}
 	messages0 := messages.ItemInt(0)
-	if runtime.EqStr(messages0.ItemStr("role"), "system") {
+	if jinja2.EqStr(messages0.ItemStr("role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
 		messages0Content := messages0.ItemStr("content")
-		if runtime.IsString(messages0Content) {
+		if jinja2.IsString(messages0Content) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
@@ -71,7 +71,7 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			systemMessage = messages0Content.ItemInt(0).ItemStr("text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = messages.Slice(runtime.Int(1), runtime.None(), runtime.None())
+		loopMessages = messages.Slice(jinja2.Int(1), jinja2.None(), jinja2.None())
 	} else {
 		// unsloth-mistral-Devstral-Small-2507.jinja:15:5 {%- else %}
 		// unsloth-mistral-Devstral-Small-2507.jinja:16:5 {%- set system_message = default_system_message %}
@@ -84,28 +84,28 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 	w.WriteStr(systemMessage)
 	w.WriteString("[/SYSTEM_PROMPT]")
 	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
-	toolsDescription = runtime.Str("")
+	toolsDescription = jinja2.Str("")
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
-	_ = runtime.Bool(false)
+	_ = jinja2.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.IsDefined(tools) && !runtime.IsNone(tools)) && runtime.Gt(runtime.FilterLength(tools), runtime.Int(0)) {
+	if (jinja2.IsDefined(tools) && !jinja2.IsNone(tools)) && jinja2.Gt(jinja2.FilterLength(tools), jinja2.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
-		_ = runtime.Bool(true)
+		_ = jinja2.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
-		toolsDescription = runtime.Add(runtime.Add(runtime.Str("[AVAILABLE_TOOLS]"), runtime.FilterTojson(tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
+		toolsDescription = jinja2.Add(jinja2.Add(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.FilterTojson(tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// unsloth-mistral-Devstral-Small-2507.jinja:32:5 {{- tools_description }}
 		w.Write(toolsDescription)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
-	for _, message := range runtime.Iterate(w, loopMessages) {
+	for _, message := range jinja2.Iterate(w, loopMessages) {
 		eosToken := eosTokenInput
-		var content runtime.Value
+		var content jinja2.Value
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
 				w.WriteString("[INST]")
 				w.WriteStr(messageContent)
@@ -114,13 +114,13 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, messageContent) {
+				for _, block := range jinja2.Iterate(w, messageContent) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
 					blockType := block.ItemStr("type")
-					if runtime.EqStr(blockType, "text") {
+					if jinja2.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
 						blockText := block.ItemStr("text")
-						if runtime.IsDefined(blockText) {
+						if jinja2.IsDefined(blockText) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
 							w.Write(blockText)
 						} else {
@@ -128,22 +128,22 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 							// unsloth-mistral-Devstral-Small-2507.jinja:50:25 {{- block['content'] }}
 							w.Write(block.ItemStr("content"))
 						}
-					} else if runtime.InStrs(blockType, "image", "image_url") {
+					} else if jinja2.InStrs(blockType, "image", "image_url") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:53:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:55:21 {%- else %}
 						// unsloth-mistral-Devstral-Small-2507.jinja:56:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						w.Write(runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+						w.Write(jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
 				w.WriteString("[SYSTEM_PROMPT]")
 				w.WriteStr(messageContent)
@@ -155,11 +155,11 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 				w.WriteStr(messageContent.ItemInt(0).ItemStr("text"))
 				w.WriteString("[/SYSTEM_PROMPT]")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
 			messageContent := message.ItemStr("content")
-			if runtime.IsString(messageContent) {
+			if jinja2.IsString(messageContent) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
 				w.Write(messageContent)
 			} else {
@@ -169,17 +169,17 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
 			messageToolCalls := message.ItemStr("tool_calls")
-			if runtime.IsDefined(messageToolCalls) && !runtime.IsNone(messageToolCalls) {
+			if jinja2.IsDefined(messageToolCalls) && !jinja2.IsNone(messageToolCalls) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
-				for _, tool := range runtime.Iterate(w, messageToolCalls) {
-					var arguments runtime.Value
+				for _, tool := range jinja2.Iterate(w, messageToolCalls) {
+					var arguments jinja2.Value
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
 					toolFunction := tool.ItemStr("function")
 					arguments = toolFunction.ItemStr("arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
-					if !runtime.IsString(arguments) {
+					if !jinja2.IsString(arguments) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
-						arguments = runtime.FilterTojson(arguments, nil, nil)
+						arguments = jinja2.FilterTojson(arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
 					w.WriteString("[TOOL_CALLS]")
@@ -190,11 +190,11 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
 			w.Write(eosToken)
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
 			messageContent := message.Attr("content")
-			if runtime.IsDefined(messageContent) && runtime.IsDefined(messageContent.Attr("content")) {
+			if jinja2.IsDefined(messageContent) && jinja2.IsDefined(messageContent.Attr("content")) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
 				content = messageContent.Attr("content")
 			} else {
@@ -204,12 +204,12 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
 			w.WriteString("[TOOL_RESULTS]")
-			w.WriteStr(runtime.FilterString(content))
+			w.WriteStr(jinja2.FilterString(content))
 			w.WriteString("[/TOOL_RESULTS]")
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
-			w.Write(runtime.RaiseException(in, runtime.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
+			w.Write(jinja2.RaiseException(in, jinja2.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
 }
@@ -217,34 +217,34 @@ func renderUnslothMistralDevstralSmall2507(w *runtime.Writer, in *runtime.Input)
 // renderUnslothMistralDevstralSmall2507Llama renders unsloth-mistral-Devstral-Small-2507.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderUnslothMistralDevstralSmall2507 with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.Input) {
+func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosTokenInput := in.Lookup("eos_token")
-	var defaultSystemMessage runtime.Value
+	var defaultSystemMessage jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	messages := in.Lookup("messages")
-	var systemMessage runtime.Value
-	var loopMessages runtime.Value
-	var toolsDescription runtime.Value
+	var systemMessage jinja2.Value
+	var loopMessages jinja2.Value
+	var toolsDescription jinja2.Value
 	tools := in.Lookup("tools")
 	// unsloth-mistral-Devstral-Small-2507.jinja:4:1 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
-	defaultSystemMessage = runtime.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
+	defaultSystemMessage = jinja2.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
 	// unsloth-mistral-Devstral-Small-2507.jinja:6:1 {{- bos_token }}
-	runtime.LlamaWrite(w, bosToken)
+	jinja2.LlamaWrite(w, bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := runtime.LlamaItemInt(messages, 0)
-	if runtime.EqStr(runtime.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := jinja2.LlamaItemInt(messages, 0)
+	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
-		messages0Content := runtime.LlamaItemStr(messages0, "content")
-		if runtime.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := jinja2.LlamaItemStr(messages0, "content")
+		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:11:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:12:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = runtime.LlamaItemStr(runtime.LlamaItemInt(messages0Content, 0), "text")
+			systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = runtime.LlamaSlice(messages, runtime.Int(1), runtime.Missing(), runtime.Missing())
+		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// unsloth-mistral-Devstral-Small-2507.jinja:15:5 {%- else %}
 		// unsloth-mistral-Devstral-Small-2507.jinja:16:5 {%- set system_message = default_system_message %}
@@ -253,129 +253,129 @@ func renderUnslothMistralDevstralSmall2507Llama(w *runtime.Writer, in *runtime.I
 		loopMessages = messages
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	runtime.LlamaWrite(w, runtime.LlamaSum(runtime.Str("[SYSTEM_PROMPT]"), systemMessage, runtime.Str("[/SYSTEM_PROMPT]")))
+	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
 	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
-	toolsDescription = runtime.Str("")
+	toolsDescription = jinja2.Str("")
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
-	_ = runtime.Bool(false)
+	_ = jinja2.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (runtime.LlamaCallTest("defined", tools, nil, nil) && !runtime.LlamaCallTest("none", tools, nil, nil)) && runtime.LlamaGt(runtime.LlamaCallFilter("length", tools, nil, nil), runtime.Int(0)) {
+	if (jinja2.LlamaCallTest("defined", tools, nil, nil) && !jinja2.LlamaCallTest("none", tools, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
-		_ = runtime.Bool(true)
+		_ = jinja2.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
-		toolsDescription = runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[AVAILABLE_TOOLS]"), runtime.LlamaCallFilter("tojson", tools, nil, nil)), runtime.Str("[/AVAILABLE_TOOLS]"))
+		toolsDescription = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// unsloth-mistral-Devstral-Small-2507.jinja:32:5 {{- tools_description }}
-		runtime.LlamaWrite(w, toolsDescription)
+		jinja2.LlamaWrite(w, toolsDescription)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
 	eosToken := eosTokenInput
-	var content runtime.Value
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(loopMessages)) {
+	var content jinja2.Value
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[INST]"), messageContent), runtime.Str("[/INST]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
-				for _, block := range runtime.Iterate(w, runtime.LlamaIterable(messageContent)) {
+				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
-					blockType := runtime.LlamaItemStr(block, "type")
-					if runtime.EqStr(blockType, "text") {
+					blockType := jinja2.LlamaItemStr(block, "type")
+					if jinja2.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
-						blockText := runtime.LlamaItemStr(block, "text")
-						if runtime.LlamaCallTest("defined", blockText, nil, nil) {
+						blockText := jinja2.LlamaItemStr(block, "text")
+						if jinja2.LlamaCallTest("defined", blockText, nil, nil) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
-							runtime.LlamaWrite(w, blockText)
+							jinja2.LlamaWrite(w, blockText)
 						} else {
 							// unsloth-mistral-Devstral-Small-2507.jinja:49:25 {%- else %}
 							// unsloth-mistral-Devstral-Small-2507.jinja:50:25 {{- block['content'] }}
-							runtime.LlamaWrite(w, runtime.LlamaItemStr(block, "content"))
+							jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "content"))
 						}
-					} else if runtime.LlamaInStrs(blockType, "image", "image_url") {
+					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:53:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:55:21 {%- else %}
 						// unsloth-mistral-Devstral-Small-2507.jinja:56:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only text and image blocks are supported in message content!")))
+						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if runtime.EqStr(messageRole, "system") {
+		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), messageContent), runtime.Str("[/SYSTEM_PROMPT]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[SYSTEM_PROMPT]"), runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text")), runtime.Str("[/SYSTEM_PROMPT]")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := runtime.LlamaItemStr(message, "content")
-			if runtime.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := jinja2.LlamaItemStr(message, "content")
+			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
-				runtime.LlamaWrite(w, messageContent)
+				jinja2.LlamaWrite(w, messageContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:73:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:74:13 {{- message['content'][0]['text'] }}
-				runtime.LlamaWrite(w, runtime.LlamaItemStr(runtime.LlamaItemInt(messageContent, 0), "text"))
+				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text"))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
-			messageToolCalls := runtime.LlamaItemStr(message, "tool_calls")
-			if runtime.LlamaCallTest("defined", messageToolCalls, nil, nil) && !runtime.LlamaCallTest("none", messageToolCalls, nil, nil) {
+			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && !jinja2.LlamaCallTest("none", messageToolCalls, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
-				var arguments runtime.Value
-				for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				var arguments jinja2.Value
+				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "arguments")
+					arguments = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
-					if !runtime.LlamaCallTest("string", arguments, nil, nil) {
+					if !jinja2.LlamaCallTest("string", arguments, nil, nil) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
-						arguments = runtime.LlamaCallFilter("tojson", arguments, nil, nil)
+						arguments = jinja2.LlamaCallFilter("tojson", arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					runtime.LlamaWrite(w, runtime.LlamaSum(runtime.LlamaAdd(runtime.Str("[TOOL_CALLS]"), runtime.LlamaItemStr(runtime.LlamaItemStr(tool, "function"), "name")), runtime.Str("[ARGS]"), arguments))
+					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("[TOOL_CALLS]"), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("[ARGS]"), arguments))
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
-			runtime.LlamaWrite(w, eosToken)
-		} else if runtime.EqStr(messageRole, "tool_results") || runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, eosToken)
+		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := runtime.LlamaAttr(message, "content")
-			if runtime.LlamaCallTest("defined", messageContent, nil, nil) && runtime.LlamaCallTest("defined", runtime.LlamaAttr(messageContent, "content"), nil, nil) {
+			messageContent := jinja2.LlamaAttr(message, "content")
+			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(messageContent, "content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = runtime.LlamaAttr(messageContent, "content")
+				content = jinja2.LlamaAttr(messageContent, "content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}
 				content = messageContent
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("[TOOL_RESULTS]"), runtime.LlamaCallFilter("string", content, nil, nil)), runtime.Str("[/TOOL_RESULTS]")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]"), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
 }
 
 // spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansUnslothMistralDevstralSmall2507 = []runtime.Span{
+var spansUnslothMistralDevstralSmall2507 = []jinja2.Span{
 	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
 	{From: 59, To: 59, Line: 6, Col: 1, Construct: "{{ }}"},
 	{From: 61, To: 81, Line: 8, Col: 1, Construct: "if"},

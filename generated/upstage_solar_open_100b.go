@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // UpstageSolarOpen100B is the chat template llama.cpp/upstage-Solar-Open-100B.jinja.
-var UpstageSolarOpen100B = &runtime.Template{
+var UpstageSolarOpen100B = &jinja2.Template{
 	Aliases: []string{"1f6f56670c0e2e04a983e8a95cca977adcd25eaacf8aa5afb4fc2241dd543d4f", "c2e6220e74d32601bc99eeba3ce6caf69576080d18e2c33f93e560f6035ce1e3"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,10 +41,10 @@ var UpstageSolarOpen100B = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderUpstageSolarOpen100B renders upstage-Solar-Open-100B.jinja.
-func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
+func renderUpstageSolarOpen100B(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	defaultSystemPrompt := in.Lookup("default_system_prompt")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -53,38 +53,38 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	if !(runtime.IsDefined(addGenerationPrompt)) {
-		addGenerationPrompt = runtime.Bool(true)
+	if !(jinja2.IsDefined(addGenerationPrompt)) {
+		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	if !(runtime.IsDefined(defaultSystemPrompt)) {
-		defaultSystemPrompt = runtime.Bool(true)
+	if !(jinja2.IsDefined(defaultSystemPrompt)) {
+		defaultSystemPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	if !(runtime.IsDefined(reasoningEffort)) {
-		reasoningEffort = runtime.Str("high")
+	if !(jinja2.IsDefined(reasoningEffort)) {
+		reasoningEffort = jinja2.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	if !(runtime.IsDefined(thinkRenderOption)) {
-		thinkRenderOption = runtime.Str("lastthink")
+	if !(jinja2.IsDefined(thinkRenderOption)) {
+		thinkRenderOption = jinja2.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
 	sysNsIsFirstBlock := true
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := runtime.Int(-1)
+	lastUserIdxValue := jinja2.Int(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, messages)
+	items := jinja2.Iterate(w, messages)
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if runtime.EqStr(message.Attr("role"), "user") {
+		if jinja2.EqStr(message.Attr("role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = runtime.Int(int64(i))
+			lastUserIdxValue = jinja2.Int(int64(i))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
-	renderSystemMessage := func(userSystemMessages runtime.Value) {
-		userSystemMessages = runtime.Param(userSystemMessages, "user_system_messages")
+	renderSystemMessage := func(userSystemMessages jinja2.Value) {
+		userSystemMessages = jinja2.Param(userSystemMessages, "user_system_messages")
 		// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
 		if defaultSystemPrompt.Truthy() {
 			// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
@@ -95,7 +95,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
 			w.WriteString("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is ")
-			w.WriteStr(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil))
+			w.WriteStr(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil))
 			w.WriteString(".")
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
@@ -108,7 +108,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			sysNsIsFirstBlock = false
 			w.WriteString("## System Prompt")
 			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
-			for _, systemMessage := range runtime.Iterate(w, userSystemMessages) {
+			for _, systemMessage := range jinja2.Iterate(w, userSystemMessages) {
 				w.WriteString("\n\n")
 				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
 				w.Write(systemMessage)
@@ -116,8 +116,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
-	renderToolInstruction := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	renderToolInstruction := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -126,7 +126,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
 		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, tools) {
+		for _, tool := range jinja2.Iterate(w, tools) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
 			w.WriteJSON(tool.Attr("function"), nil, nil)
@@ -135,8 +135,8 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
 	}
 	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
-	renderJsonResponseFormatInstruction := func(responseFormat runtime.Value) {
-		responseFormat = runtime.Param(responseFormat, "response_format")
+	renderJsonResponseFormatInstruction := func(responseFormat jinja2.Value) {
+		responseFormat = jinja2.Param(responseFormat, "response_format")
 		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -149,17 +149,17 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
 	}
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
-	getToolName := func(messages, toolCallId runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolCallId = runtime.Param(toolCallId, "tool_call_id")
+	getToolName := func(messages, toolCallId jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
-		for _, msg := range runtime.Iterate(w, messages) {
+		for _, msg := range jinja2.Iterate(w, messages) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if runtime.EqStr(msg.Attr("role"), "assistant") && msg.Attr("tool_calls").Truthy() {
+			if jinja2.EqStr(msg.Attr("role"), "assistant") && msg.Attr("tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, msg.Attr("tool_calls")) {
+				for _, toolCall := range jinja2.Iterate(w, msg.Attr("tool_calls")) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if runtime.Eq(toolCall.Attr("id"), toolCallId) {
+					if jinja2.Eq(toolCall.Attr("id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
 						w.Write(toolCall.Attr("function").Attr("name"))
 					}
@@ -168,10 +168,10 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
-	renderToolArguments := func(toolArguments runtime.Value) {
-		toolArguments = runtime.Param(toolArguments, "tool_arguments")
+	renderToolArguments := func(toolArguments jinja2.Value) {
+		toolArguments = jinja2.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if runtime.IsMapping(toolArguments) {
+		if jinja2.IsMapping(toolArguments) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
 			w.WriteJSON(toolArguments, nil, nil)
 		} else {
@@ -181,13 +181,13 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
-	nsSystemMessages := runtime.NewList()
+	nsSystemMessages := jinja2.NewList()
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if runtime.EqStr(message.Attr("role"), "system") {
+		if jinja2.EqStr(message.Attr("role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = runtime.Add(nsSystemMessages, runtime.NewList(message.Attr("content")))
+			nsSystemMessages = jinja2.Add(nsSystemMessages, jinja2.NewList(message.Attr("content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
@@ -208,27 +208,27 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("<|end|>")
 	}
 	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
-	items2 := runtime.Iterate(w, messages)
+	items2 := jinja2.Iterate(w, messages)
 	for i := range items2 {
 		message := items2[i]
-		var prevIsTool runtime.Value
-		var nextIsTool runtime.Value
+		var prevIsTool jinja2.Value
+		var nextIsTool jinja2.Value
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
 		messageRole := message.Attr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
 			w.WriteString("<|begin|>user<|content|>")
 			w.WriteStr(message.Attr("content"))
 			w.WriteString("<|end|>")
-		} else if runtime.EqStr(messageRole, "tool") {
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = runtime.And(runtime.Bool(runtime.Gt(runtime.Int(int64(i)), runtime.Int(0))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Sub(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool"))
+			prevIsTool = jinja2.And(jinja2.Bool(jinja2.Gt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(messages.Item(jinja2.Sub(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = runtime.And(runtime.Bool(runtime.Lt(runtime.Int(int64(i)), runtime.Sub(runtime.FilterLength(messages), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(messages.Item(runtime.Add(runtime.Int(int64(i)), runtime.Int(1))).Attr("role"), "tool"))
+			nextIsTool = jinja2.And(jinja2.Bool(jinja2.Lt(jinja2.Int(int64(i)), jinja2.Sub(jinja2.FilterLength(messages), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(messages.Item(jinja2.Add(jinja2.Int(int64(i)), jinja2.Int(1))).Attr("role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
@@ -249,10 +249,10 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// upstage-Solar-Open-100B.jinja:124:9 {%- elif message.role == 'assistant' -%}
 			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
-			if runtime.EqStr(thinkRenderOption, "all") {
+			if jinja2.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
 				messageReasoning := message.Attr("reasoning")
 				if messageReasoning.Truthy() {
@@ -261,11 +261,11 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 					w.WriteStr(messageReasoning)
 					w.WriteString("<|end|>")
 				}
-			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
+			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
 				message3Reasoning := message.Attr("reasoning")
-				if message3Reasoning.Truthy() && runtime.Gt(runtime.Int(int64(i)), lastUserIdxValue) {
+				if message3Reasoning.Truthy() && jinja2.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
 					w.WriteString("<|begin|>assistant<|think|>")
 					w.WriteStr(message3Reasoning)
@@ -277,7 +277,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, messageToolCalls) {
+				for _, toolCall := range jinja2.Iterate(w, messageToolCalls) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
 					w.WriteString("<|tool_call:begin|>")
 					w.WriteStr(toolCall.Attr("id"))
@@ -301,7 +301,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 	// upstage-Solar-Open-100B.jinja:151:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// upstage-Solar-Open-100B.jinja:152:5 {%- if reasoning_effort in ["low", "minimal"] -%}
-		if runtime.InStrs(reasoningEffort, "low", "minimal") {
+		if jinja2.InStrs(reasoningEffort, "low", "minimal") {
 			w.WriteString("<|begin|>assistant<|think|><|end|>")
 		}
 		w.WriteString("<|begin|>assistant")
@@ -311,7 +311,7 @@ func renderUpstageSolarOpen100B(w *runtime.Writer, in *runtime.Input) {
 // renderUpstageSolarOpen100BLlama renders upstage-Solar-Open-100B.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderUpstageSolarOpen100B with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
+func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	defaultSystemPrompt := in.Lookup("default_system_prompt")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -320,38 +320,38 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	if !(runtime.LlamaCallTest("defined", addGenerationPrompt, nil, nil)) {
-		addGenerationPrompt = runtime.Bool(true)
+	if !(jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil)) {
+		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	if !(runtime.LlamaCallTest("defined", defaultSystemPrompt, nil, nil)) {
-		defaultSystemPrompt = runtime.Bool(true)
+	if !(jinja2.LlamaCallTest("defined", defaultSystemPrompt, nil, nil)) {
+		defaultSystemPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	if !(runtime.LlamaCallTest("defined", reasoningEffort, nil, nil)) {
-		reasoningEffort = runtime.Str("high")
+	if !(jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil)) {
+		reasoningEffort = jinja2.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	if !(runtime.LlamaCallTest("defined", thinkRenderOption, nil, nil)) {
-		thinkRenderOption = runtime.Str("lastthink")
+	if !(jinja2.LlamaCallTest("defined", thinkRenderOption, nil, nil)) {
+		thinkRenderOption = jinja2.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
 	sysNsIsFirstBlock := true
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
-	lastUserIdxValue := runtime.Int(-1)
+	lastUserIdxValue := jinja2.Int(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
-	items := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if runtime.EqStr(runtime.LlamaAttr(message, "role"), "user") {
+		if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
-			lastUserIdxValue = runtime.Int(int64(i))
+			lastUserIdxValue = jinja2.Int(int64(i))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:19:1 {%- macro render_system_message(user_system_messages) %}
-	renderSystemMessage := func(userSystemMessages runtime.Value) {
-		userSystemMessages = runtime.Param(userSystemMessages, "user_system_messages")
+	renderSystemMessage := func(userSystemMessages jinja2.Value) {
+		userSystemMessages = jinja2.Param(userSystemMessages, "user_system_messages")
 		// upstage-Solar-Open-100B.jinja:20:5 {%- if default_system_prompt %}
 		if defaultSystemPrompt.Truthy() {
 			// upstage-Solar-Open-100B.jinja:21:9 {%- if not sys_ns.is_first_block %}
@@ -361,7 +361,7 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 			// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d")}, nil)), runtime.Str(".")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
 		if userSystemMessages.Truthy() {
@@ -373,16 +373,16 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 			sysNsIsFirstBlock = false
 			w.WriteString("## System Prompt")
 			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
-			for _, systemMessage := range runtime.Iterate(w, runtime.LlamaIterable(userSystemMessages)) {
+			for _, systemMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(userSystemMessages)) {
 				w.WriteString("\n\n")
 				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
-				runtime.LlamaWrite(w, systemMessage)
+				jinja2.LlamaWrite(w, systemMessage)
 			}
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:36:1 {%- macro render_tool_instruction(tools) %}
-	renderToolInstruction := func(tools runtime.Value) {
-		tools = runtime.Param(tools, "tools")
+	renderToolInstruction := func(tools jinja2.Value) {
+		tools = jinja2.Param(tools, "tools")
 		// upstage-Solar-Open-100B.jinja:37:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -391,17 +391,17 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
 		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
-		for _, tool := range runtime.Iterate(w, runtime.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.LlamaAttr(tool, "function"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, nil))
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
 	}
 	// upstage-Solar-Open-100B.jinja:57:1 {%- macro render_json_response_format_instruction(response_format) %}
-	renderJsonResponseFormatInstruction := func(responseFormat runtime.Value) {
-		responseFormat = runtime.Param(responseFormat, "response_format")
+	renderJsonResponseFormatInstruction := func(responseFormat jinja2.Value) {
+		responseFormat = jinja2.Param(responseFormat, "response_format")
 		// upstage-Solar-Open-100B.jinja:58:5 {%- if not sys_ns.is_first_block %}
 		if !sysNsIsFirstBlock {
 			w.WriteString("\n\n")
@@ -410,144 +410,144 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-		runtime.LlamaWrite(w, responseFormat)
+		jinja2.LlamaWrite(w, responseFormat)
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
 	}
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
-	getToolName := func(messages, toolCallId runtime.Value) {
-		messages = runtime.Param(messages, "messages")
-		toolCallId = runtime.Param(toolCallId, "tool_call_id")
+	getToolName := func(messages, toolCallId jinja2.Value) {
+		messages = jinja2.Param(messages, "messages")
+		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
-		for _, msg := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+		for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if runtime.EqStr(runtime.LlamaAttr(msg, "role"), "assistant") && runtime.LlamaAttr(msg, "tool_calls").Truthy() {
+			if jinja2.EqStr(jinja2.LlamaAttr(msg, "role"), "assistant") && jinja2.LlamaAttr(msg, "tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaAttr(msg, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(msg, "tool_calls"))) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if runtime.Eq(runtime.LlamaAttr(toolCall, "id"), toolCallId) {
+					if jinja2.Eq(jinja2.LlamaAttr(toolCall, "id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-						runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name"))
+						jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name"))
 					}
 				}
 			}
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:78:1 {%- macro render_tool_arguments(tool_arguments) %}
-	renderToolArguments := func(toolArguments runtime.Value) {
-		toolArguments = runtime.Param(toolArguments, "tool_arguments")
+	renderToolArguments := func(toolArguments jinja2.Value) {
+		toolArguments = jinja2.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if runtime.LlamaCallTest("mapping", toolArguments, nil, nil) {
+		if jinja2.LlamaCallTest("mapping", toolArguments, nil, nil) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", toolArguments, nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolArguments, nil, nil))
 		} else {
 			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
-			runtime.LlamaWrite(w, toolArguments)
+			jinja2.LlamaWrite(w, toolArguments)
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
-	nsSystemMessages := runtime.NewList()
+	nsSystemMessages := jinja2.NewList()
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if runtime.EqStr(runtime.LlamaAttr(message, "role"), "system") {
+		if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = runtime.LlamaAdd(nsSystemMessages, runtime.NewList(runtime.LlamaAttr(message, "content")))
+			nsSystemMessages = jinja2.LlamaAdd(nsSystemMessages, jinja2.NewList(jinja2.LlamaAttr(message, "content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
 	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
+		jinja2.LlamaWrite(w, w.Capture(func() {
 			renderSystemMessage(nsSystemMessages)
 		}))
 		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
 		if tools.Truthy() {
 			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderToolInstruction(tools)
 			}))
 		}
 		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
 		if responseFormat.Truthy() {
 			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				renderJsonResponseFormatInstruction(responseFormat)
 			}))
 		}
 		w.WriteString("<|end|>")
 	}
 	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
-	var prevIsTool runtime.Value
-	var nextIsTool runtime.Value
-	items2 := runtime.Iterate(w, runtime.LlamaIterable(messages))
+	var prevIsTool jinja2.Value
+	var nextIsTool jinja2.Value
+	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		messageRole := runtime.LlamaAttr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaAttr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>user<|content|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
-		} else if runtime.EqStr(messageRole, "tool") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>user<|content|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
+		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = runtime.And(runtime.Bool(runtime.LlamaGt(runtime.Int(int64(i)), runtime.Int(0))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaSub(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
+			prevIsTool = jinja2.And(jinja2.Bool(jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = runtime.And(runtime.Bool(runtime.LlamaLt(runtime.Int(int64(i)), runtime.LlamaSub(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(1)))), func() runtime.Value {
-				return runtime.Bool(runtime.EqStr(runtime.LlamaAttr(runtime.LlamaItem(messages, runtime.LlamaAdd(runtime.Int(int64(i)), runtime.Int(1))), "role"), "tool"))
+			nextIsTool = jinja2.And(jinja2.Bool(jinja2.LlamaLt(jinja2.Int(int64(i)), jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			messageToolCallId := runtime.LlamaAttr(message, "tool_call_id")
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_response:begin|>"), messageToolCallId), runtime.Str("<|tool_response:name|>")))
+			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_response:begin|>"), messageToolCallId), jinja2.Str("<|tool_response:name|>")))
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
+			jinja2.LlamaWrite(w, w.Capture(func() {
 				getToolName(messages, messageToolCallId)
 			}))
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			runtime.LlamaWrite(w, runtime.LlamaAttr(message, "content"))
+			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
 				w.WriteString("<|end|>")
 			}
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// upstage-Solar-Open-100B.jinja:124:9 {%- elif message.role == 'assistant' -%}
 			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
-			if runtime.EqStr(thinkRenderOption, "all") {
+			if jinja2.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
-				messageReasoning := runtime.LlamaAttr(message, "reasoning")
+				messageReasoning := jinja2.LlamaAttr(message, "reasoning")
 				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>assistant<|think|>"), messageReasoning), runtime.Str("<|end|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>assistant<|think|>"), messageReasoning), jinja2.Str("<|end|>")))
 				}
-			} else if runtime.EqStr(thinkRenderOption, "lastthink") {
+			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				message3Reasoning := runtime.LlamaAttr(message, "reasoning")
-				if message3Reasoning.Truthy() && runtime.LlamaGt(runtime.Int(int64(i)), lastUserIdxValue) {
+				message3Reasoning := jinja2.LlamaAttr(message, "reasoning")
+				if message3Reasoning.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>assistant<|think|>"), message3Reasoning), runtime.Str("<|end|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>assistant<|think|>"), message3Reasoning), jinja2.Str("<|end|>")))
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			messageToolCalls := runtime.LlamaAttr(message, "tool_calls")
+			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range runtime.Iterate(w, runtime.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
-					runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|tool_call:begin|>"), runtime.LlamaAttr(toolCall, "id")), runtime.Str("<|tool_call:name|>")), runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "name")), runtime.Str("<|tool_call:args|>")))
+					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call:begin|>"), jinja2.LlamaAttr(toolCall, "id")), jinja2.Str("<|tool_call:name|>")), jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name")), jinja2.Str("<|tool_call:args|>")))
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					runtime.LlamaWrite(w, w.Capture(func() {
-						renderToolArguments(runtime.LlamaAttr(runtime.LlamaAttr(toolCall, "function"), "arguments"))
+					jinja2.LlamaWrite(w, w.Capture(func() {
+						renderToolArguments(jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "arguments"))
 					}))
 					w.WriteString("<|tool_call:end|>")
 				}
@@ -555,14 +555,14 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 			} else {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
-				runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|begin|>assistant<|content|>"), runtime.LlamaAttr(message, "content")), runtime.Str("<|end|>")))
+				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>assistant<|content|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
 			}
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:151:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// upstage-Solar-Open-100B.jinja:152:5 {%- if reasoning_effort in ["low", "minimal"] -%}
-		if runtime.LlamaInStrs(reasoningEffort, "low", "minimal") {
+		if jinja2.LlamaInStrs(reasoningEffort, "low", "minimal") {
 			w.WriteString("<|begin|>assistant<|think|><|end|>")
 		}
 		w.WriteString("<|begin|>assistant")
@@ -571,7 +571,7 @@ func renderUpstageSolarOpen100BLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansUpstageSolarOpen100B is the position table of upstage-Solar-Open-100B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansUpstageSolarOpen100B = []runtime.Span{
+var spansUpstageSolarOpen100B = []jinja2.Span{
 	{From: 56, To: 58, Line: 2, Col: 1, Construct: "set"},
 	{From: 60, To: 62, Line: 3, Col: 1, Construct: "set"},
 	{From: 64, To: 66, Line: 4, Col: 1, Construct: "set"},

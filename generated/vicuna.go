@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Vicuna is the chat template builtin/vicuna.jinja.
-var Vicuna = &runtime.Template{
+var Vicuna = &jinja2.Template{
 	Aliases: []string{"e4b8f6389e076492f5e130e9a285b536bbdc44661b28201e3fdbd0393c5307a9", "9640326655d9d74099cfe2163747e74740b62d61651ce5d05a4680b45972dfc5"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,25 +41,25 @@ var Vicuna = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderVicuna renders vicuna.jinja.
-func renderVicuna(w *runtime.Writer, in *runtime.Input) {
+func renderVicuna(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna.jinja:10:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
-			w.WriteAdd(message.ItemStr("content"), runtime.Str("\n\n"))
-		} else if runtime.EqStr(messageRole, "user") {
+			w.WriteAdd(message.ItemStr("content"), jinja2.Str("\n\n"))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
@@ -73,23 +73,23 @@ func renderVicuna(w *runtime.Writer, in *runtime.Input) {
 // renderVicunaLlama renders vicuna.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderVicuna with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderVicunaLlama(w *runtime.Writer, in *runtime.Input) {
+func renderVicunaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna.jinja:10:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaItemStr(message, "content"), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("USER: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("USER: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("ASSISTANT: "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("ASSISTANT: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>\n")))
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -97,7 +97,7 @@ func renderVicunaLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansVicuna is the position table of vicuna.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansVicuna = []runtime.Span{
+var spansVicuna = []jinja2.Span{
 	{From: 50, To: 70, Line: 10, Col: 1, Construct: "for"},
 	{From: 52, To: 68, Line: 11, Col: 1, Construct: "if"},
 	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},

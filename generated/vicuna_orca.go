@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // VicunaOrca is the chat template builtin/vicuna-orca.jinja.
-var VicunaOrca = &runtime.Template{
+var VicunaOrca = &jinja2.Template{
 	Aliases: []string{"f9f9fc6bfcc1fba81ab8385b8e7a3cd075fa1b0cbaf56f4fa198f8a5aae94fa4", "a3ad0a7b956bbd0f6e65c443485339137d7fca49edca65d101f4bcde59a39426"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,27 +41,27 @@ var VicunaOrca = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderVicunaOrca renders vicuna-orca.jinja.
-func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
+func renderVicunaOrca(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "system") {
+		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
 			w.WriteString("SYSTEM: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "user") {
+		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
 			w.WriteString("USER: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
 			w.WriteString("ASSISTANT: ")
@@ -75,23 +75,23 @@ func renderVicunaOrca(w *runtime.Writer, in *runtime.Input) {
 // renderVicunaOrcaLlama renders vicuna-orca.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderVicunaOrca with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderVicunaOrcaLlama(w *runtime.Writer, in *runtime.Input) {
+func renderVicunaOrcaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "system") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("SYSTEM: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "user") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("SYSTEM: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("USER: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("USER: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("ASSISTANT: "), runtime.LlamaItemStr(message, "content")), runtime.Str("</s>\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("ASSISTANT: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>\n")))
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -99,7 +99,7 @@ func renderVicunaOrcaLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansVicunaOrca is the position table of vicuna-orca.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansVicunaOrca = []runtime.Span{
+var spansVicunaOrca = []jinja2.Span{
 	{From: 50, To: 72, Line: 11, Col: 1, Construct: "for"},
 	{From: 52, To: 70, Line: 12, Col: 1, Construct: "if"},
 	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},

@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Yandex is the chat template builtin/yandex.jinja.
-var Yandex = &runtime.Template{
+var Yandex = &jinja2.Template{
 	Aliases: []string{"ef7a407fcb1eaeb6684154054f272311df0ef98ea0791c8d5a06357c5469419b", "95f104530a6a2f76e5458ca6a637b7ee8bab20f15dd2a31e89f49b514b0fafe0"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         false,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,21 +41,21 @@ var Yandex = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderYandex renders yandex.jinja.
-func renderYandex(w *runtime.Writer, in *runtime.Input) {
+func renderYandex(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// yandex.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
 		messageRole := message.ItemStr("role")
-		if runtime.EqStr(messageRole, "user") {
+		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Пользователь: ")
 			w.WriteStr(message.ItemStr("content"))
 			w.WriteString("\n\n")
-		} else if runtime.EqStr(messageRole, "assistant") {
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
 			w.WriteString(" Ассистент: ")
@@ -69,19 +69,19 @@ func renderYandex(w *runtime.Writer, in *runtime.Input) {
 // renderYandexLlama renders yandex.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderYandex with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderYandexLlama(w *runtime.Writer, in *runtime.Input) {
+func renderYandexLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// yandex.jinja:11:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
-		messageRole := runtime.LlamaItemStr(message, "role")
-		if runtime.EqStr(messageRole, "user") {
+		messageRole := jinja2.LlamaItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" Пользователь: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n\n")))
-		} else if runtime.EqStr(messageRole, "assistant") {
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" Пользователь: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str(" Ассистент: "), runtime.LlamaItemStr(message, "content")), runtime.Str("\n\n")))
+			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" Ассистент: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n\n")))
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
@@ -89,7 +89,7 @@ func renderYandexLlama(w *runtime.Writer, in *runtime.Input) {
 
 // spansYandex is the position table of yandex.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansYandex = []runtime.Span{
+var spansYandex = []jinja2.Span{
 	{From: 50, To: 66, Line: 11, Col: 1, Construct: "for"},
 	{From: 52, To: 64, Line: 12, Col: 1, Construct: "if"},
 	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},

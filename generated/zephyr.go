@@ -2,12 +2,12 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Zephyr is the chat template builtin/zephyr.jinja.
-var Zephyr = &runtime.Template{
+var Zephyr = &jinja2.Template{
 	Aliases: []string{"9e113037e16b8274390c533ab3163692f2c1d7190e65040761c75b5fd30633b7", "42cba669f052b2f8de0194dd19c64769c3725225b20f44ffe70d8e6979cd041e"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,13 +41,13 @@ var Zephyr = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderZephyr renders zephyr.jinja.
-func renderZephyr(w *runtime.Writer, in *runtime.Input) {
+func renderZephyr(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// zephyr.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
 		w.WriteString("<|")
 		w.WriteStr(message.ItemStr("role"))
@@ -61,19 +61,19 @@ func renderZephyr(w *runtime.Writer, in *runtime.Input) {
 // renderZephyrLlama renders zephyr.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderZephyr with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderZephyrLlama(w *runtime.Writer, in *runtime.Input) {
+func renderZephyrLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// zephyr.jinja:7:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// zephyr.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '<|endoftext|>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|"), runtime.LlamaItemStr(message, "role")), runtime.Str("|>\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|endoftext|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|endoftext|>\n")))
 	}
 	w.WriteString("<|assistant|>\n")
 }
 
 // spansZephyr is the position table of zephyr.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansZephyr = []runtime.Span{
+var spansZephyr = []jinja2.Span{
 	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
 	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
 	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},

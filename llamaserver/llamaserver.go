@@ -1,7 +1,7 @@
 // Package llamaserver renders the prompt llama.cpp's llama-server (b10257) builds for a
 // request, in POST /apply-template and /v1/chat/completions, with a compiled template:
 // it rewrites the messages and tools according to the template's capabilities
-// (runtime.Capabilities, computed when the template was compiled: developer role to
+// (jinja2.Capabilities, computed when the template was compiled: developer role to
 // system, a system message merged into the next one where the template has no system
 // role, typed content joined or kept, null content as "", tool-call arguments as
 // objects or strings, llama.cpp's key order and fields, empty reasoning_content
@@ -26,15 +26,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Vars returns the template variables llama-server's request handling defines for in,
 // in the order llama.cpp defines them; Render renders the template with exactly these
-// (as runtime.Input.Vars), then post-processes the prompt. It is what another Jinja
-// engine needs to be given to compare with Render. An error is a *runtime.Error (what
+// (as jinja2.Input.Vars), then post-processes the prompt. It is what another Jinja
+// engine needs to be given to compare with Render. An error is a *jinja2.Error (what
 // llama-server answers instead of a prompt).
-func Vars(t *runtime.Template, in *runtime.Input) (*runtime.Dict, error) {
+func Vars(t *jinja2.Template, in *jinja2.Input) (*jinja2.Dict, error) {
 	rw, err := llamaServerRewrite(t, in)
 	if err != nil {
 		return nil, err
@@ -43,15 +43,15 @@ func Vars(t *runtime.Template, in *runtime.Input) (*runtime.Dict, error) {
 }
 
 // Render returns the prompt llama-server builds for in with template t.
-func Render(t *runtime.Template, in *runtime.Input) (string, error) {
+func Render(t *jinja2.Template, in *jinja2.Input) (string, error) {
 	b, err := AppendRender(nil, t, in)
 	return string(b), err
 }
 
 // AppendRender renders the prompt llama-server builds for in with template t, appending
-// it to dst; in is never modified. An error is a *runtime.Error: what llama-server
+// it to dst; in is never modified. An error is a *jinja2.Error: what llama-server
 // answers instead of a prompt, or the template's own failure.
-func AppendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, error) {
+func AppendRender(dst []byte, t *jinja2.Template, in *jinja2.Input) ([]byte, error) {
 	in = t.ModelInput(in)
 	if err := loadError(t, in); err != nil {
 		return dst, err
@@ -60,7 +60,7 @@ func AppendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, e
 }
 
 // appendRender is AppendRender of a template llama-server has loaded.
-func appendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, error) {
+func appendRender(dst []byte, t *jinja2.Template, in *jinja2.Input) ([]byte, error) {
 	rw, err := llamaServerRewrite(t, in)
 	if err != nil {
 		return dst, err
@@ -83,7 +83,7 @@ func appendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, e
 			out = append(out, "<|turn>model\n"...)
 		}
 	}
-	if rw.cont == runtime.ContinueNone {
+	if rw.cont == jinja2.ContinueNone {
 		return out, nil
 	}
 	gen, err := continuationPrompt(t, rw, in, out[start:])
@@ -96,14 +96,14 @@ func appendRender(dst []byte, t *runtime.Template, in *runtime.Input) ([]byte, e
 // llamaApply is llama.cpp's common_chat_template_direct_apply: a render of the
 // rewritten variables, with add_generation_prompt defined as true when agp says so, and
 // a leading bos_token and trailing eos_token removed when the tokenizer adds them.
-func llamaApply(t *runtime.Template, dst []byte, rw *llamaRewrite, in *runtime.Input, agp bool) ([]byte, error) {
+func llamaApply(t *jinja2.Template, dst []byte, rw *llamaRewrite, in *jinja2.Input, agp bool) ([]byte, error) {
 	vars := rw.vars
 	if agp && !rw.agp {
 		vars = vars.Copy()
-		vars.SetStr("add_generation_prompt", runtime.Bool(true))
+		vars.SetStr("add_generation_prompt", jinja2.Bool(true))
 	}
 	// in holds the model's tokens already (AppendRender), so the render takes no copy
-	inner := runtime.Input{Vars: vars, Now: in.Now, Limits: in.Limits, SpecialTokens: in.SpecialTokens, AddBOS: in.AddBOS, AddEOS: in.AddEOS}
+	inner := jinja2.Input{Vars: vars, Now: in.Now, Limits: in.Limits, SpecialTokens: in.SpecialTokens, AddBOS: in.AddBOS, AddEOS: in.AddEOS}
 	start := len(dst)
 	out, err := t.AppendRenderLlama(dst, &inner)
 	if err != nil {
@@ -121,7 +121,7 @@ func llamaApply(t *runtime.Template, dst []byte, rw *llamaRewrite, in *runtime.I
 // generationPrompt is common_chat_template_generation_prompt: what the template adds
 // for the generation prompt, as the difference of the renders without (prompt) and with
 // it.
-func generationPrompt(t *runtime.Template, rw *llamaRewrite, in *runtime.Input, prompt []byte) (string, error) {
+func generationPrompt(t *jinja2.Template, rw *llamaRewrite, in *jinja2.Input, prompt []byte) (string, error) {
 	with, err := llamaApply(t, nil, rw, in, true)
 	if err != nil {
 		return "", err
@@ -137,9 +137,9 @@ func generationPrompt(t *runtime.Template, rw *llamaRewrite, in *runtime.Input, 
 // continue the final message (common_chat_templates_apply_jinja and each handler's
 // continuation block): the generation prompt, the reasoning markers and the continued
 // reasoning, and the content when the content is continued.
-func continuationPrompt(t *runtime.Template, rw *llamaRewrite, in *runtime.Input, prompt []byte) (string, error) {
+func continuationPrompt(t *jinja2.Template, rw *llamaRewrite, in *jinja2.Input, prompt []byte) (string, error) {
 	m := &rw.contMsg
-	content := rw.cont == runtime.ContinueContent
+	content := rw.cont == jinja2.ContinueContent
 	reasoning := func(open, close string) string {
 		s := open + m.reasoning
 		if content {
@@ -218,12 +218,12 @@ func continuationPrompt(t *runtime.Template, rw *llamaRewrite, in *runtime.Input
 
 // llamaRewrite is a request as llama-server hands it to the template.
 type llamaRewrite struct {
-	vars     *runtime.Dict // the template's variables
+	vars     *jinja2.Dict // the template's variables
 	agp      bool          // add_generation_prompt
 	bos, eos string
 	// cont is ContinueContent or ContinueReasoning when contMsg, the final message
 	// (left out of vars), is continued; ContinueNone otherwise.
-	cont    runtime.Continuation
+	cont    jinja2.Continuation
 	contMsg llamaMsg
 }
 
@@ -261,7 +261,7 @@ func (m *llamaMsg) renderContent() string {
 // llamaPart is a typed content part; extra are its other keys, in order.
 type llamaPart struct {
 	typ, text string
-	extra     *runtime.Dict
+	extra     *jinja2.Dict
 }
 
 // llamaCall is a tool call; arguments are kept as a JSON string.
@@ -270,13 +270,13 @@ type llamaCall struct {
 }
 
 // llamaError is an error llama-server answers with.
-func llamaError(t *runtime.Template, format string, args ...any) *runtime.Error {
-	return &runtime.Error{Kind: runtime.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
+func llamaError(t *jinja2.Template, format string, args ...any) *jinja2.Error {
+	return &jinja2.Error{Kind: jinja2.InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
 }
 
 // llamaServerRewrite applies llama-server's request handling to in (docs/llama-server.md
 // sections 4.1 to 4.7); in is only read.
-func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, error) {
+func llamaServerRewrite(t *jinja2.Template, in *jinja2.Input) (*llamaRewrite, error) {
 	caps := &t.Caps
 	if !caps.Known() {
 		return nil, llamaError(t, "llamaserver.Render needs the template's capabilities, which were not computed: compile %s again with this tmplgen", t.Name)
@@ -292,7 +292,7 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 	if err != nil {
 		return nil, err
 	}
-	if in.Messages.Kind() != runtime.KindList {
+	if in.Messages.Kind() != jinja2.KindList {
 		return nil, llamaError(t, "Expected 'messages' to be an array")
 	}
 	if err := checkServerMessages(in.Messages.Items()); err != nil {
@@ -307,7 +307,7 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 		return nil, llamaError(t, "Failed to parse tools: %v", err)
 	}
 	toolChoice := "auto"
-	if tc := in.Server.ToolChoice; tc.Kind() == runtime.KindString {
+	if tc := in.Server.ToolChoice; tc.Kind() == jinja2.KindString {
 		toolChoice = str(tc)
 	}
 	switch toolChoice {
@@ -316,18 +316,18 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 		return nil, llamaError(t, "Invalid tool_choice: %s", toolChoice)
 	}
 	cont, agp := in.ContinueFinalMessage, in.AddGenerationPrompt
-	if n := len(msgs); cont == runtime.ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
+	if n := len(msgs); cont == jinja2.ContinueNone && n > 0 && msgs[n-1].role == "assistant" {
 		if n >= 2 && msgs[n-2].role == "assistant" {
 			return nil, llamaError(t, "Cannot have 2 or more assistant messages at the end of the list.")
 		}
-		cont, agp = runtime.ContinueAuto, false
+		cont, agp = jinja2.ContinueAuto, false
 	}
-	if cont != runtime.ContinueNone && agp {
+	if cont != jinja2.ContinueNone && agp {
 		return nil, llamaError(t, "Cannot set both add_generation_prompt and continue_final_message to true.")
 	}
 	rw.agp = agp
 	if f := in.Server.ReasoningFormat; !f.IsUndefined() {
-		if f.Kind() != runtime.KindString {
+		if f.Kind() != jinja2.KindString {
 			return nil, llamaError(t, "%s", typeError302(f))
 		}
 		switch str(f) {
@@ -336,32 +336,32 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 			return nil, llamaError(t, "Unknown reasoning format: %s", str(f))
 		}
 	}
-	if tools.Kind() == runtime.KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
+	if tools.Kind() == jinja2.KindList && toolChoice != "none" && !in.Server.Grammar.IsUndefined() {
 		return nil, llamaError(t, "Cannot use custom grammar constraints with tools.")
 	}
 	// enable_thinking defaults to whether the template supports thinking (supports_thinking)
 	enableThinking := caps.Thinking
 	if v, ok := in.Kwargs["enable_thinking"]; ok {
 		switch v.Kind() {
-		case runtime.KindBool:
+		case jinja2.KindBool:
 			enableThinking, _ = v.AsBool()
-		case runtime.KindString:
+		case jinja2.KindString:
 			return nil, llamaError(t, `invalid type for "enable_thinking" (expected boolean, got string)`)
 		}
 	}
-	if e := in.Server.ReasoningEffort; runtime.EqStr(e, "none") {
+	if e := in.Server.ReasoningEffort; jinja2.EqStr(e, "none") {
 		enableThinking = false
 	}
 
 	// common_chat_templates_apply_jinja: messages[:-1] are rendered, the final message
 	// is continued after them
-	if n := len(msgs); cont != runtime.ContinueNone && n > 0 {
+	if n := len(msgs); cont != jinja2.ContinueNone && n > 0 {
 		rw.contMsg, msgs = msgs[n-1], msgs[:n-1]
 		m := &rw.contMsg
-		if cont == runtime.ContinueAuto {
-			cont = runtime.ContinueContent
+		if cont == jinja2.ContinueAuto {
+			cont = jinja2.ContinueContent
 			if m.reasoning != "" && m.content == "" && len(m.parts) == 0 {
-				cont = runtime.ContinueReasoning
+				cont = jinja2.ContinueReasoning
 			}
 		}
 		if !m.empty() {
@@ -381,31 +381,31 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 	}
 	onlyString := caps.StringContent && !caps.TypedContent
 	onlyTyped := !caps.StringContent && caps.TypedContent
-	jm := make([]*runtime.Dict, len(msgs))
+	jm := make([]*jinja2.Dict, len(msgs))
 	for i := range msgs {
 		jm[i] = msgs[i].toJSON(onlyString)
-		if c, _ := jm[i].GetStr("content"); onlyTyped && c.Kind() == runtime.KindString {
-			jm[i].SetStr("content", runtime.NewList(runtime.DictOf(runtime.Str("type"), runtime.Str("text"), runtime.Str("text"), c)))
+		if c, _ := jm[i].GetStr("content"); onlyTyped && c.Kind() == jinja2.KindString {
+			jm[i].SetStr("content", jinja2.NewList(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c)))
 		}
 	}
 	if !caps.KeepDeveloperRole {
 		for _, m := range jm {
-			if r, _ := m.GetStr("role"); runtime.EqStr(r, "developer") {
-				m.SetStr("role", runtime.Str("system"))
+			if r, _ := m.GetStr("role"); jinja2.EqStr(r, "developer") {
+				m.SetStr("role", jinja2.Str("system"))
 			}
 		}
 	}
 	if !caps.SystemRole && len(jm) > 0 {
-		if r, _ := jm[0].GetStr("role"); runtime.EqStr(r, "system") {
+		if r, _ := jm[0].GetStr("role"); jinja2.EqStr(r, "system") {
 			if len(jm) > 1 {
 				a, _ := jm[0].GetStr("content")
 				b, _ := jm[1].GetStr("content")
-				for _, x := range []runtime.Value{a, b} {
-					if x.Kind() != runtime.KindString {
+				for _, x := range []jinja2.Value{a, b} {
+					if x.Kind() != jinja2.KindString {
 						return nil, llamaError(t, "[json.exception.type_error.302] type must be string, but is %s", nlohmannType(x))
 					}
 				}
-				jm[1].SetStr("content", runtime.Str(str(a)+"\n"+str(b)))
+				jm[1].SetStr("content", jinja2.Str(str(a)+"\n"+str(b)))
 			}
 			jm = jm[1:]
 		}
@@ -419,10 +419,10 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 			for _, c := range calls.Items() {
 				fn, _ := c.AsDict().GetStr("function")
 				args, _ := fn.AsDict().GetStr("arguments")
-				if args.Kind() != runtime.KindString {
+				if args.Kind() != jinja2.KindString {
 					continue
 				}
-				v, err := runtime.ParseJSON([]byte(str(args)))
+				v, err := jinja2.ParseJSON([]byte(str(args)))
 				if err != nil {
 					return nil, llamaError(t, "Failed to parse tool call arguments as JSON: %v", err)
 				}
@@ -442,12 +442,12 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 	case "gpt_oss", "lfm2", "lfm2_5":
 		for _, m := range jm {
 			r, ok := m.GetStr("reasoning_content")
-			if !ok || r.Kind() != runtime.KindString {
+			if !ok || r.Kind() != jinja2.KindString {
 				continue
 			}
 			m.SetStr("thinking", r)
-			if calls, _ := m.GetStr("tool_calls"); caps.Handler == "gpt_oss" && calls.Kind() == runtime.KindList && len(calls.Items()) > 0 {
-				m.Delete(runtime.Str("content"))
+			if calls, _ := m.GetStr("tool_calls"); caps.Handler == "gpt_oss" && calls.Kind() == jinja2.KindList && len(calls.Items()) > 0 {
+				m.Delete(jinja2.Str("content"))
 			}
 		}
 	case "deepseek_v3_2":
@@ -457,44 +457,44 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 	}
 
 	// common_chat_template_direct_apply_impl: the variables, in this order
-	vars := runtime.NewDict(12)
-	list := make([]runtime.Value, len(jm))
+	vars := jinja2.NewDict(12)
+	list := make([]jinja2.Value, len(jm))
 	for i, m := range jm {
-		list[i] = runtime.DictValue(m)
+		list[i] = jinja2.DictValue(m)
 	}
-	vars.SetStr("messages", runtime.ListOf(list))
-	vars.SetStr("bos_token", runtime.Str(rw.bos))
-	vars.SetStr("eos_token", runtime.Str(rw.eos))
-	vars.SetStr("enable_thinking", runtime.Bool(enableThinking))
-	if tools.Kind() == runtime.KindList {
+	vars.SetStr("messages", jinja2.ListOf(list))
+	vars.SetStr("bos_token", jinja2.Str(rw.bos))
+	vars.SetStr("eos_token", jinja2.Str(rw.eos))
+	vars.SetStr("enable_thinking", jinja2.Bool(enableThinking))
+	if tools.Kind() == jinja2.KindList {
 		vars.SetStr("tools", tools)
 	}
 	now := in.Clock()
-	vars.SetStr("datetime", runtime.Str(runtime.Strftime(now, "%b %d %Y")))
-	vars.SetStr("date_string", runtime.Str(runtime.Strftime(now, "%d %b %Y")))
+	vars.SetStr("datetime", jinja2.Str(jinja2.Strftime(now, "%b %d %Y")))
+	vars.SetStr("date_string", jinja2.Str(jinja2.Strftime(now, "%d %b %Y")))
 	keys := make([]string, 0, len(in.Kwargs))
 	for k := range in.Kwargs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		vars.SetStr(k, runtime.CopyJSON(in.Kwargs[k]))
+		vars.SetStr(k, jinja2.CopyJSON(in.Kwargs[k]))
 	}
-	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.Kind() == runtime.KindDict {
+	if caps.Handler == "deepseek_v3_2" && caps.SortToolResults && schema.Kind() == jinja2.KindDict {
 		// DeepSeek V4 writes the response schema into the prompt
 		vars.SetStr("response_format", schema)
 	}
 	if rw.agp {
-		vars.SetStr("add_generation_prompt", runtime.Bool(true))
+		vars.SetStr("add_generation_prompt", jinja2.Bool(true))
 	}
-	if pr, ok := vars.GetStr("preserve_reasoning"); ok && pr.Kind() == runtime.KindBool {
+	if pr, ok := vars.GetStr("preserve_reasoning"); ok && pr.Kind() == jinja2.KindBool {
 		on, _ := pr.AsBool()
 		for _, kv := range []struct {
 			k string
 			v bool
 		}{{"preserve_thinking", on}, {"clear_thinking", !on}, {"truncate_history_thinking", !on}, {"drop_thinking", !on}} {
-			if !vars.Has(runtime.Str(kv.k)) {
-				vars.SetStr(kv.k, runtime.Bool(kv.v))
+			if !vars.Has(jinja2.Str(kv.k)) {
+				vars.SetStr(kv.k, jinja2.Bool(kv.v))
 			}
 		}
 	}
@@ -505,34 +505,34 @@ func llamaServerRewrite(t *runtime.Template, in *runtime.Input) (*llamaRewrite, 
 // llamaResponseSchema is the JSON schema of the answer llama-server reads from
 // json_schema and response_format, or undefined when there is none; its errors are
 // llama-server's.
-func llamaResponseSchema(t *runtime.Template, f *runtime.ServerFields) (runtime.Value, error) {
+func llamaResponseSchema(t *jinja2.Template, f *jinja2.ServerFields) (jinja2.Value, error) {
 	schema := f.JSONSchema
-	if schema.Kind() == runtime.KindNone {
-		schema = runtime.Undefined("json_schema")
+	if schema.Kind() == jinja2.KindNone {
+		schema = jinja2.Undefined("json_schema")
 	}
-	grammar := f.Grammar.Kind() == runtime.KindString && str(f.Grammar) != ""
+	grammar := f.Grammar.Kind() == jinja2.KindString && str(f.Grammar) != ""
 	if !schema.IsUndefined() && grammar {
-		return runtime.Value{}, llamaError(t, "Cannot use both json_schema and grammar")
+		return jinja2.Value{}, llamaError(t, "Cannot use both json_schema and grammar")
 	}
 	if f.ResponseFormat.IsUndefined() {
 		return schema, nil
 	}
 	rf := f.ResponseFormat.AsDict()
-	field := func(d *runtime.Dict, key string) (runtime.Value, bool) {
+	field := func(d *jinja2.Dict, key string) (jinja2.Value, bool) {
 		if d == nil {
-			return runtime.Value{}, false
+			return jinja2.Value{}, false
 		}
 		v, ok := d.GetStr(key)
-		return v, ok && v.Kind() != runtime.KindNone
+		return v, ok && v.Kind() != jinja2.KindNone
 	}
-	orEmpty := func(v runtime.Value, ok bool) runtime.Value {
+	orEmpty := func(v jinja2.Value, ok bool) jinja2.Value {
 		if !ok {
-			return runtime.DictValue(runtime.NewDict(0))
+			return jinja2.DictValue(jinja2.NewDict(0))
 		}
 		return v
 	}
 	typ := ""
-	if v, ok := field(rf, "type"); ok && v.Kind() == runtime.KindString {
+	if v, ok := field(rf, "type"); ok && v.Kind() == jinja2.KindString {
 		typ = str(v)
 	}
 	switch typ {
@@ -545,18 +545,18 @@ func llamaResponseSchema(t *runtime.Template, f *runtime.ServerFields) (runtime.
 		schema = orEmpty(field(wrapper.AsDict(), "schema"))
 	case "", "text":
 	default:
-		return runtime.Value{}, llamaError(t, `response_format type must be one of "text" or "json_object", but got: %s`, typ)
+		return jinja2.Value{}, llamaError(t, `response_format type must be one of "text" or "json_object", but got: %s`, typ)
 	}
 	return schema, nil
 }
 
 // isEmptyJSON is nlohmann's empty(): an empty object or array (null is handled by the
 // caller).
-func isEmptyJSON(v runtime.Value) bool {
+func isEmptyJSON(v jinja2.Value) bool {
 	switch v.Kind() {
-	case runtime.KindDict:
+	case jinja2.KindDict:
 		return v.AsDict().Len() == 0
-	case runtime.KindList, runtime.KindTuple:
+	case jinja2.KindList, jinja2.KindTuple:
 		return len(v.Items()) == 0
 	}
 	return false
@@ -566,13 +566,13 @@ func isEmptyJSON(v runtime.Value) bool {
 // content is required except from the assistant (which needs content or tool calls), a
 // string, null or a list of parts; image and audio parts need a multimodal projector,
 // which a prompt-only server does not have.
-func checkServerMessages(messages []runtime.Value) error {
+func checkServerMessages(messages []jinja2.Value) error {
 	for _, mv := range messages {
 		m := mv.AsDict()
 		role := ""
-		content, hasContent := runtime.Value{}, false
+		content, hasContent := jinja2.Value{}, false
 		if m != nil {
-			if r, ok := m.GetStr("role"); ok && r.Kind() == runtime.KindString {
+			if r, ok := m.GetStr("role"); ok && r.Kind() == jinja2.KindString {
 				role = str(r)
 			}
 			content, hasContent = m.GetStr("content")
@@ -581,22 +581,22 @@ func checkServerMessages(messages []runtime.Value) error {
 			return fmt.Errorf("All non-assistant messages must contain 'content'")
 		}
 		if role == "assistant" && !hasContent {
-			if !m.Has(runtime.Str("tool_calls")) {
+			if !m.Has(jinja2.Str("tool_calls")) {
 				return fmt.Errorf("Assistant message must contain either 'content' or 'tool_calls'!")
 			}
 			continue
 		}
 		switch content.Kind() {
-		case runtime.KindString, runtime.KindNone:
+		case jinja2.KindString, jinja2.KindNone:
 			continue
-		case runtime.KindList:
+		case jinja2.KindList:
 		default:
 			return fmt.Errorf("Expected 'content' to be a string or an array")
 		}
 		for _, p := range content.Items() {
 			typ := ""
 			if d := p.AsDict(); d != nil {
-				if v, ok := d.GetStr("type"); ok && v.Kind() == runtime.KindString {
+				if v, ok := d.GetStr("type"); ok && v.Kind() == jinja2.KindString {
 					typ = str(v)
 				}
 			}
@@ -615,17 +615,17 @@ func checkServerMessages(messages []runtime.Value) error {
 }
 
 // parseLlamaMessages is common_chat_msgs_parse_oaicompat.
-func parseLlamaMessages(messages []runtime.Value) ([]llamaMsg, error) {
+func parseLlamaMessages(messages []jinja2.Value) ([]llamaMsg, error) {
 	out := make([]llamaMsg, 0, len(messages))
 	for _, mv := range messages {
 		m := mv.AsDict()
 		if m == nil {
-			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", runtime.CompactJSON(mv))
+			return nil, fmt.Errorf("Expected 'message' to be an object, got %s", jinja2.CompactJSON(mv))
 		}
 		var msg llamaMsg
 		role, ok := m.GetStr("role")
 		if !ok {
-			return nil, fmt.Errorf("Missing 'role' in message: %s", runtime.CompactJSON(mv))
+			return nil, fmt.Errorf("Missing 'role' in message: %s", jinja2.CompactJSON(mv))
 		}
 		if msg.role, ok = jsonString(role); !ok {
 			return nil, typeError302(role)
@@ -634,62 +634,62 @@ func parseLlamaMessages(messages []runtime.Value) ([]llamaMsg, error) {
 		calls, hasCalls := m.GetStr("tool_calls")
 		if hasContent {
 			switch content.Kind() {
-			case runtime.KindString:
+			case jinja2.KindString:
 				msg.content = str(content)
-			case runtime.KindList:
+			case jinja2.KindList:
 				for _, pv := range content.Items() {
 					p := pv.AsDict()
-					if p == nil || !p.Has(runtime.Str("type")) {
-						return nil, fmt.Errorf("Missing content part type: %s", runtime.CompactJSON(pv))
+					if p == nil || !p.Has(jinja2.Str("type")) {
+						return nil, fmt.Errorf("Missing content part type: %s", jinja2.CompactJSON(pv))
 					}
 					typ, _ := p.GetStr("type")
-					if typ.Kind() != runtime.KindString || (str(typ) != "text" && str(typ) != "media_marker") {
-						return nil, fmt.Errorf("Unsupported content part type: %s", runtime.CompactJSON(typ))
+					if typ.Kind() != jinja2.KindString || (str(typ) != "text" && str(typ) != "media_marker") {
+						return nil, fmt.Errorf("Unsupported content part type: %s", jinja2.CompactJSON(typ))
 					}
 					text, ok := p.GetStr("text")
 					if !ok {
 						return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'text' not found")
 					}
-					if text.Kind() != runtime.KindString {
+					if text.Kind() != jinja2.KindString {
 						return nil, typeError302(text)
 					}
-					part := llamaPart{typ: str(typ), text: str(text), extra: runtime.NewDict(0)}
+					part := llamaPart{typ: str(typ), text: str(text), extra: jinja2.NewDict(0)}
 					for i, k := range p.Keys() {
-						if k.Kind() == runtime.KindString && str(k) != "type" && str(k) != "text" {
+						if k.Kind() == jinja2.KindString && str(k) != "type" && str(k) != "text" {
 							part.extra.Set(k, p.Values()[i])
 						}
 					}
 					msg.parts = append(msg.parts, part)
 				}
-			case runtime.KindNone:
+			case jinja2.KindNone:
 			default:
-				return nil, fmt.Errorf("Invalid 'content' type: expected string or array, got %s (ref: https://github.com/ggml-org/llama.cpp/issues/8367)", runtime.CompactJSON(content))
+				return nil, fmt.Errorf("Invalid 'content' type: expected string or array, got %s (ref: https://github.com/ggml-org/llama.cpp/issues/8367)", jinja2.CompactJSON(content))
 			}
 		}
 		if hasCalls {
-			var items []runtime.Value
+			var items []jinja2.Value
 			switch calls.Kind() {
-			case runtime.KindList:
+			case jinja2.KindList:
 				items = calls.Items()
-			case runtime.KindNone:
+			case jinja2.KindNone:
 			default:
-				items = []runtime.Value{calls}
+				items = []jinja2.Value{calls}
 			}
 			for _, cv := range items {
 				c := cv.AsDict()
-				if c == nil || !c.Has(runtime.Str("type")) {
-					return nil, fmt.Errorf("Missing tool call type: %s", runtime.CompactJSON(cv))
+				if c == nil || !c.Has(jinja2.Str("type")) {
+					return nil, fmt.Errorf("Missing tool call type: %s", jinja2.CompactJSON(cv))
 				}
-				if typ, _ := c.GetStr("type"); !runtime.EqStr(typ, "function") {
-					return nil, fmt.Errorf("Unsupported tool call type: %s", runtime.CompactJSON(cv))
+				if typ, _ := c.GetStr("type"); !jinja2.EqStr(typ, "function") {
+					return nil, fmt.Errorf("Unsupported tool call type: %s", jinja2.CompactJSON(cv))
 				}
 				fv, ok := c.GetStr("function")
 				if !ok {
-					return nil, fmt.Errorf("Missing tool call function: %s", runtime.CompactJSON(cv))
+					return nil, fmt.Errorf("Missing tool call function: %s", jinja2.CompactJSON(cv))
 				}
 				fn := fv.AsDict()
-				if fn == nil || !fn.Has(runtime.Str("name")) {
-					return nil, fmt.Errorf("Missing tool call name: %s", runtime.CompactJSON(cv))
+				if fn == nil || !fn.Has(jinja2.Str("name")) {
+					return nil, fmt.Errorf("Missing tool call name: %s", jinja2.CompactJSON(cv))
 				}
 				var call llamaCall
 				name, _ := fn.GetStr("name")
@@ -700,10 +700,10 @@ func parseLlamaMessages(messages []runtime.Value) ([]llamaMsg, error) {
 				if !ok {
 					return nil, fmt.Errorf("[json.exception.out_of_range.403] key 'arguments' not found")
 				}
-				if args.Kind() == runtime.KindString {
+				if args.Kind() == jinja2.KindString {
 					call.args = str(args)
 				} else {
-					call.args = runtime.CompactJSON(args)
+					call.args = jinja2.CompactJSON(args)
 				}
 				if id, ok := c.GetStr("id"); ok {
 					if call.id, ok = jsonString(id); !ok {
@@ -733,16 +733,16 @@ func parseLlamaMessages(messages []runtime.Value) ([]llamaMsg, error) {
 
 // toJSON is common_chat_msg::to_json_oaicompat: the message as the template sees it,
 // with llama.cpp's keys in llama.cpp's order.
-func (m *llamaMsg) toJSON(concatText bool) *runtime.Dict {
-	j := runtime.NewDict(6)
-	j.SetStr("role", runtime.Str(m.role))
+func (m *llamaMsg) toJSON(concatText bool) *jinja2.Dict {
+	j := jinja2.NewDict(6)
+	j.SetStr("role", jinja2.Str(m.role))
 	media := false
 	for _, p := range m.parts {
 		media = media || p.typ == "media_marker"
 	}
 	switch {
 	case m.content != "":
-		j.SetStr("content", runtime.Str(m.content))
+		j.SetStr("content", jinja2.Str(m.content))
 	case len(m.parts) > 0 && (concatText || media):
 		var text strings.Builder
 		lastMedia := false
@@ -760,43 +760,43 @@ func (m *llamaMsg) toJSON(concatText bool) *runtime.Dict {
 			}
 			text.WriteString(p.text)
 		}
-		j.SetStr("content", runtime.Str(text.String()))
+		j.SetStr("content", jinja2.Str(text.String()))
 	case len(m.parts) > 0:
-		parts := make([]runtime.Value, len(m.parts))
+		parts := make([]jinja2.Value, len(m.parts))
 		for i, p := range m.parts {
-			d := runtime.NewDict(2 + p.extra.Len())
-			d.SetStr("type", runtime.Str(p.typ))
-			d.SetStr("text", runtime.Str(p.text))
+			d := jinja2.NewDict(2 + p.extra.Len())
+			d.SetStr("type", jinja2.Str(p.typ))
+			d.SetStr("text", jinja2.Str(p.text))
 			for k, key := range p.extra.Keys() {
-				d.Set(key, runtime.CopyJSON(p.extra.Values()[k]))
+				d.Set(key, jinja2.CopyJSON(p.extra.Values()[k]))
 			}
-			parts[i] = runtime.DictValue(d)
+			parts[i] = jinja2.DictValue(d)
 		}
-		j.SetStr("content", runtime.ListOf(parts))
+		j.SetStr("content", jinja2.ListOf(parts))
 	default:
-		j.SetStr("content", runtime.Str(""))
+		j.SetStr("content", jinja2.Str(""))
 	}
 	if m.reasoning != "" {
-		j.SetStr("reasoning_content", runtime.Str(m.reasoning))
+		j.SetStr("reasoning_content", jinja2.Str(m.reasoning))
 	}
 	if m.name != "" {
-		j.SetStr("name", runtime.Str(m.name))
+		j.SetStr("name", jinja2.Str(m.name))
 	}
 	if m.tcID != "" {
-		j.SetStr("tool_call_id", runtime.Str(m.tcID))
+		j.SetStr("tool_call_id", jinja2.Str(m.tcID))
 	}
 	if len(m.toolCalls) > 0 {
-		calls := make([]runtime.Value, len(m.toolCalls))
+		calls := make([]jinja2.Value, len(m.toolCalls))
 		for i, c := range m.toolCalls {
-			d := runtime.NewDict(3)
-			d.SetStr("type", runtime.Str("function"))
-			d.SetStr("function", runtime.DictOf(runtime.Str("name"), runtime.Str(c.name), runtime.Str("arguments"), runtime.Str(c.args)))
+			d := jinja2.NewDict(3)
+			d.SetStr("type", jinja2.Str("function"))
+			d.SetStr("function", jinja2.DictOf(jinja2.Str("name"), jinja2.Str(c.name), jinja2.Str("arguments"), jinja2.Str(c.args)))
 			if c.id != "" {
-				d.SetStr("id", runtime.Str(c.id))
+				d.SetStr("id", jinja2.Str(c.id))
 			}
-			calls[i] = runtime.DictValue(d)
+			calls[i] = jinja2.DictValue(d)
 		}
-		j.SetStr("tool_calls", runtime.ListOf(calls))
+		j.SetStr("tool_calls", jinja2.ListOf(calls))
 	}
 	return j
 }
@@ -804,106 +804,106 @@ func (m *llamaMsg) toJSON(concatText bool) *runtime.Dict {
 // parseLlamaTools is what llama-server makes of the request's tools: none unless a
 // non-empty list; each tool rebuilt as {type, function: {name, description,
 // parameters}}. It returns a list, or None when there are no tools.
-func parseLlamaTools(tools runtime.Value) (runtime.Value, error) {
-	if tools.Kind() != runtime.KindList || len(tools.Items()) == 0 {
-		return runtime.None(), nil
+func parseLlamaTools(tools jinja2.Value) (jinja2.Value, error) {
+	if tools.Kind() != jinja2.KindList || len(tools.Items()) == 0 {
+		return jinja2.None(), nil
 	}
-	out := make([]runtime.Value, 0, len(tools.Items()))
+	out := make([]jinja2.Value, 0, len(tools.Items()))
 	for _, tv := range tools.Items() {
 		t := tv.AsDict()
-		if t == nil || !t.Has(runtime.Str("type")) {
-			return runtime.Value{}, fmt.Errorf("Missing tool type: %s", runtime.CompactJSON(tv))
+		if t == nil || !t.Has(jinja2.Str("type")) {
+			return jinja2.Value{}, fmt.Errorf("Missing tool type: %s", jinja2.CompactJSON(tv))
 		}
-		if typ, _ := t.GetStr("type"); !runtime.EqStr(typ, "function") {
-			return runtime.Value{}, fmt.Errorf("Unsupported tool type: %s", runtime.CompactJSON(tv))
+		if typ, _ := t.GetStr("type"); !jinja2.EqStr(typ, "function") {
+			return jinja2.Value{}, fmt.Errorf("Unsupported tool type: %s", jinja2.CompactJSON(tv))
 		}
 		fv, ok := t.GetStr("function")
 		if !ok {
-			return runtime.Value{}, fmt.Errorf("Missing tool function: %s", runtime.CompactJSON(tv))
+			return jinja2.Value{}, fmt.Errorf("Missing tool function: %s", jinja2.CompactJSON(tv))
 		}
 		fn := fv.AsDict()
 		if fn == nil {
-			return runtime.Value{}, fmt.Errorf("[json.exception.type_error.304] cannot use at() with %s", nlohmannType(fv))
+			return jinja2.Value{}, fmt.Errorf("[json.exception.type_error.304] cannot use at() with %s", nlohmannType(fv))
 		}
 		name, ok := fn.GetStr("name")
 		if !ok {
-			return runtime.Value{}, fmt.Errorf("[json.exception.out_of_range.403] key 'name' not found")
+			return jinja2.Value{}, fmt.Errorf("[json.exception.out_of_range.403] key 'name' not found")
 		}
-		if name.Kind() != runtime.KindString {
-			return runtime.Value{}, typeError302(name)
+		if name.Kind() != jinja2.KindString {
+			return jinja2.Value{}, typeError302(name)
 		}
-		desc := runtime.Str("")
+		desc := jinja2.Str("")
 		if d, ok := fn.GetStr("description"); ok {
-			if d.Kind() != runtime.KindString {
-				return runtime.Value{}, typeError302(d)
+			if d.Kind() != jinja2.KindString {
+				return jinja2.Value{}, typeError302(d)
 			}
 			desc = d
 		}
-		params := runtime.DictValue(runtime.NewDict(0))
+		params := jinja2.DictValue(jinja2.NewDict(0))
 		if p, ok := fn.GetStr("parameters"); ok {
-			params = runtime.CopyJSON(p)
+			params = jinja2.CopyJSON(p)
 		}
-		f := runtime.NewDict(3)
+		f := jinja2.NewDict(3)
 		f.SetStr("name", name)
 		f.SetStr("description", desc)
 		f.SetStr("parameters", params)
-		out = append(out, runtime.DictOf(runtime.Str("type"), runtime.Str("function"), runtime.Str("function"), runtime.DictValue(f)))
+		out = append(out, jinja2.DictOf(jinja2.Str("type"), jinja2.Str("function"), jinja2.Str("function"), jinja2.DictValue(f)))
 	}
-	return runtime.ListOf(out), nil
+	return jinja2.ListOf(out), nil
 }
 
 // ministralMessage gives a system or assistant message the content blocks the
 // ministral_3 handler builds: its reasoning as a thinking block, then its content.
-func ministralMessage(m *runtime.Dict) *runtime.Dict {
+func ministralMessage(m *jinja2.Dict) *jinja2.Dict {
 	role, _ := m.GetStr("role")
-	if role.Kind() != runtime.KindString || (str(role) != "system" && str(role) != "assistant") {
+	if role.Kind() != jinja2.KindString || (str(role) != "system" && str(role) != "assistant") {
 		return m
 	}
-	var blocks []runtime.Value
-	if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == runtime.KindString {
-		blocks = append(blocks, runtime.DictOf(runtime.Str("type"), runtime.Str("thinking"), runtime.Str("thinking"), r))
+	var blocks []jinja2.Value
+	if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == jinja2.KindString {
+		blocks = append(blocks, jinja2.DictOf(jinja2.Str("type"), jinja2.Str("thinking"), jinja2.Str("thinking"), r))
 	}
 	if c, ok := m.GetStr("content"); ok {
 		switch c.Kind() {
-		case runtime.KindString:
-			blocks = append(blocks, runtime.DictOf(runtime.Str("type"), runtime.Str("text"), runtime.Str("text"), c))
-		case runtime.KindList:
+		case jinja2.KindString:
+			blocks = append(blocks, jinja2.DictOf(jinja2.Str("type"), jinja2.Str("text"), jinja2.Str("text"), c))
+		case jinja2.KindList:
 			blocks = append(blocks, c.Items()...)
 		}
 	}
 	out := m.Copy()
-	out.Delete(runtime.Str("reasoning_content"))
-	out.SetStr("content", runtime.ListOf(blocks))
+	out.Delete(jinja2.Str("reasoning_content"))
+	out.SetStr("content", jinja2.ListOf(blocks))
 	return out
 }
 
 // gemma4ToolResponses is workaround::convert_tool_responses_gemma4: an assistant message
 // with tool calls absorbs the tool messages after it (as tool_responses) and a plain
 // assistant message after those.
-func gemma4ToolResponses(msgs []*runtime.Dict) []*runtime.Dict {
-	var out []*runtime.Dict
+func gemma4ToolResponses(msgs []*jinja2.Dict) []*jinja2.Dict {
+	var out []*jinja2.Dict
 	for i := 0; i < len(msgs); {
 		m := msgs[i]
 		calls, _ := m.GetStr("tool_calls")
-		if !dictRole(m, "assistant") || calls.Kind() != runtime.KindList || len(calls.Items()) == 0 {
+		if !dictRole(m, "assistant") || calls.Kind() != jinja2.KindList || len(calls.Items()) == 0 {
 			out = append(out, m)
 			i++
 			continue
 		}
-		var reasoning *runtime.Value
-		if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == runtime.KindString {
+		var reasoning *jinja2.Value
+		if r, ok := m.GetStr("reasoning_content"); ok && r.Kind() == jinja2.KindString {
 			reasoning = &r
 		}
 		callList := calls.Items()
-		var responses []runtime.Value
+		var responses []jinja2.Value
 		i++
 		for ; i < len(msgs) && dictRole(msgs[i], "tool"); i++ {
 			cur := msgs[i]
-			resp := runtime.None()
+			resp := jinja2.None()
 			if c, ok := cur.GetStr("content"); ok {
 				resp = c
-				if c.Kind() == runtime.KindString {
-					if v, err := runtime.ParseJSON([]byte(str(c))); err == nil {
+				if c.Kind() == jinja2.KindString {
+					if v, err := jinja2.ParseJSON([]byte(str(c))); err == nil {
 						resp = v
 					}
 				}
@@ -912,36 +912,36 @@ func gemma4ToolResponses(msgs []*runtime.Dict) []*runtime.Dict {
 			if idx := len(responses); idx < len(callList) {
 				if tc := callList[idx].AsDict(); tc != nil {
 					if fn, ok := tc.GetStr("function"); ok && fn.AsDict() != nil {
-						if n, ok := fn.AsDict().GetStr("name"); ok && n.Kind() == runtime.KindString {
+						if n, ok := fn.AsDict().GetStr("name"); ok && n.Kind() == jinja2.KindString {
 							name = str(n)
 						}
 					}
 				}
 			}
 			if name == "" {
-				if id, ok := cur.GetStr("tool_call_id"); ok && id.Kind() == runtime.KindString {
+				if id, ok := cur.GetStr("tool_call_id"); ok && id.Kind() == jinja2.KindString {
 					name = str(id)
 				}
 			}
-			responses = append(responses, runtime.DictOf(runtime.Str("name"), runtime.Str(name), runtime.Str("response"), resp))
+			responses = append(responses, jinja2.DictOf(jinja2.Str("name"), jinja2.Str(name), jinja2.Str("response"), resp))
 		}
-		var content *runtime.Value
+		var content *jinja2.Value
 		if i < len(msgs) && dictRole(msgs[i], "assistant") {
 			next := msgs[i]
 			nc, _ := next.GetStr("tool_calls")
-			hasCalls := nc.Kind() == runtime.KindList && len(nc.Items()) > 0
+			hasCalls := nc.Kind() == jinja2.KindList && len(nc.Items()) > 0
 			c, _ := next.GetStr("content")
-			hasContent := (c.Kind() == runtime.KindString && str(c) != "") || (c.Kind() == runtime.KindList && len(c.Items()) > 0)
+			hasContent := (c.Kind() == jinja2.KindString && str(c) != "") || (c.Kind() == jinja2.KindList && len(c.Items()) > 0)
 			if !hasCalls && hasContent {
 				content = &c
 				i++
 			}
 		}
-		nm := runtime.NewDict(5)
-		nm.SetStr("role", runtime.Str("assistant"))
-		nm.SetStr("tool_calls", runtime.ListOf(append([]runtime.Value(nil), callList...)))
+		nm := jinja2.NewDict(5)
+		nm.SetStr("role", jinja2.Str("assistant"))
+		nm.SetStr("tool_calls", jinja2.ListOf(append([]jinja2.Value(nil), callList...)))
 		if len(responses) > 0 {
-			nm.SetStr("tool_responses", runtime.ListOf(responses))
+			nm.SetStr("tool_responses", jinja2.ListOf(responses))
 		}
 		if content != nil {
 			nm.SetStr("content", *content)
@@ -957,15 +957,15 @@ func gemma4ToolResponses(msgs []*runtime.Dict) []*runtime.Dict {
 // sortDeepSeekToolResults is deepseek_v4_sort_tool_results: in each run of user and
 // tool messages after an assistant message with tool calls, the tool results are sorted
 // (stably) into the order of the calls.
-func sortDeepSeekToolResults(msgs []*runtime.Dict) {
+func sortDeepSeekToolResults(msgs []*jinja2.Dict) {
 	order := map[string]int{}
 	for i := 0; i < len(msgs); {
 		calls, _ := msgs[i].GetStr("tool_calls")
-		if dictRole(msgs[i], "assistant") && calls.Kind() == runtime.KindList && len(calls.Items()) > 0 {
+		if dictRole(msgs[i], "assistant") && calls.Kind() == jinja2.KindList && len(calls.Items()) > 0 {
 			order = map[string]int{}
 			for k, c := range calls.Items() {
 				if d := c.AsDict(); d != nil {
-					if id, ok := d.GetStr("id"); ok && id.Kind() == runtime.KindString && str(id) != "" {
+					if id, ok := d.GetStr("id"); ok && id.Kind() == jinja2.KindString && str(id) != "" {
 						order[str(id)] = k
 					}
 				}
@@ -987,12 +987,12 @@ func sortDeepSeekToolResults(msgs []*runtime.Dict) {
 			}
 		}
 		if len(pos) > 1 && len(order) > 0 {
-			results := make([]*runtime.Dict, len(pos))
+			results := make([]*jinja2.Dict, len(pos))
 			for k, p := range pos {
 				results[k] = msgs[p]
 			}
-			rank := func(m *runtime.Dict) int {
-				if id, ok := m.GetStr("tool_call_id"); ok && id.Kind() == runtime.KindString {
+			rank := func(m *jinja2.Dict) int {
+				if id, ok := m.GetStr("tool_call_id"); ok && id.Kind() == jinja2.KindString {
 					return order[str(id)]
 				}
 				return 0
@@ -1007,38 +1007,38 @@ func sortDeepSeekToolResults(msgs []*runtime.Dict) {
 }
 
 // dictRole reports whether a message's role is role.
-func dictRole(m *runtime.Dict, role string) bool {
+func dictRole(m *jinja2.Dict, role string) bool {
 	r, _ := m.GetStr("role")
-	return runtime.EqStr(r, role)
+	return jinja2.EqStr(r, role)
 }
 
 // jsonString returns the str in v, as nlohmann's get<std::string> does.
-func jsonString(v runtime.Value) (string, bool) {
-	if v.Kind() == runtime.KindString {
+func jsonString(v jinja2.Value) (string, bool) {
+	if v.Kind() == jinja2.KindString {
 		return str(v), true
 	}
 	return "", false
 }
 
 // typeError302 is nlohmann's error for a value that should have been a string.
-func typeError302(v runtime.Value) error {
+func typeError302(v jinja2.Value) error {
 	return fmt.Errorf("[json.exception.type_error.302] type must be string, but is %s", nlohmannType(v))
 }
 
 // nlohmannType names a JSON value's type as nlohmann::json does.
-func nlohmannType(v runtime.Value) string {
+func nlohmannType(v jinja2.Value) string {
 	switch v.Kind() {
-	case runtime.KindNone, runtime.KindUndefined:
+	case jinja2.KindNone, jinja2.KindUndefined:
 		return "null"
-	case runtime.KindString:
+	case jinja2.KindString:
 		return "string"
-	case runtime.KindBool:
+	case jinja2.KindBool:
 		return "boolean"
-	case runtime.KindInt, runtime.KindFloat:
+	case jinja2.KindInt, jinja2.KindFloat:
 		return "number"
-	case runtime.KindList, runtime.KindTuple:
+	case jinja2.KindList, jinja2.KindTuple:
 		return "array"
-	case runtime.KindDict:
+	case jinja2.KindDict:
 		return "object"
 	}
 	return v.TypeName()
@@ -1050,7 +1050,7 @@ func trimASCIISpace(s string) string {
 }
 
 // str returns the str in v, "" when v is not a str.
-func str(v runtime.Value) string {
+func str(v jinja2.Value) string {
 	s, _ := v.AsString()
 	return s
 }
@@ -1064,7 +1064,7 @@ func str(v runtime.Value) string {
 // template and the special tokens: it is kept per template for the tokens it was first
 // asked with (a render with those looks it up without allocating), and computed again
 // for others.
-func loadError(t *runtime.Template, in *runtime.Input) error {
+func loadError(t *jinja2.Template, in *jinja2.Input) error {
 	bos, eos := in.SpecialTokens["bos_token"], in.SpecialTokens["eos_token"]
 	if c, ok := loadChecks.Load(t); ok {
 		if c := c.(*loadCheck); c.bos == bos && c.eos == eos {
@@ -1079,16 +1079,16 @@ func loadError(t *runtime.Template, in *runtime.Input) error {
 
 // probeLoad renders llama-server's load-time probe of t with the special tokens bos and
 // eos, and returns the error llama-server then refuses to start with, or nil.
-func probeLoad(t *runtime.Template, bos, eos string, in *runtime.Input) error {
-	user := runtime.NewDict(2)
-	user.SetStr("role", runtime.Str("user"))
-	user.SetStr("content", runtime.Str("test"))
-	probe := &runtime.Input{
-		Messages:            runtime.NewList(runtime.DictValue(user)),
+func probeLoad(t *jinja2.Template, bos, eos string, in *jinja2.Input) error {
+	user := jinja2.NewDict(2)
+	user.SetStr("role", jinja2.Str("user"))
+	user.SetStr("content", jinja2.Str("test"))
+	probe := &jinja2.Input{
+		Messages:            jinja2.NewList(jinja2.DictValue(user)),
 		AddGenerationPrompt: true,
-		Kwargs:              map[string]runtime.Value{"enable_thinking": runtime.Bool(true)},
+		Kwargs:              map[string]jinja2.Value{"enable_thinking": jinja2.Bool(true)},
 		SpecialTokens:       map[string]string{"bos_token": bos, "eos_token": eos},
-		Server:              runtime.ServerFields{ReasoningFormat: runtime.Str("deepseek")},
+		Server:              jinja2.ServerFields{ReasoningFormat: jinja2.Str("deepseek")},
 		Now:                 in.Now,
 	}
 	if _, err := appendRender(nil, t, probe); err != nil {
@@ -1104,5 +1104,5 @@ type loadCheck struct {
 	err      error
 }
 
-// loadChecks keeps a *loadCheck per *runtime.Template.
+// loadChecks keeps a *loadCheck per *jinja2.Template.
 var loadChecks sync.Map

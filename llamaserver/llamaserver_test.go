@@ -7,26 +7,26 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/llamaserver"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // dumpVars is a template function that writes the JSON of each variable it sees, so that
 // a test reads exactly what llamaserver.Render gives a template.
-func dumpVars(w *runtime.Writer, in *runtime.Input) {
+func dumpVars(w *jinja2.Writer, in *jinja2.Input) {
 	for _, n := range []string{"messages", "tools", "bos_token", "eos_token", "enable_thinking", "add_generation_prompt", "datetime", "date_string", "documents", "foo", "preserve_thinking", "clear_thinking", "response_format"} {
 		if v := in.Lookup(n); !v.IsUndefined() {
-			w.WriteString(n + "=" + string(runtime.AppendJSON(nil, v)) + "\n")
+			w.WriteString(n + "=" + string(jinja2.AppendJSON(nil, v)) + "\n")
 		}
 	}
 }
 
 // generic are the capabilities of a common template: system role, string content,
 // tools and tool calls with string arguments, no thinking.
-var generic = runtime.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true, Handler: "generic", ReasoningMode: "none"}
+var generic = jinja2.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true, Handler: "generic", ReasoningMode: "none"}
 
-func llamaRender(t *testing.T, caps runtime.Capabilities, request string, prepare ...func(*runtime.Input)) (string, error) {
+func llamaRender(t *testing.T, caps jinja2.Capabilities, request string, prepare ...func(*jinja2.Input)) (string, error) {
 	t.Helper()
-	req, err := runtime.ParseRequest([]byte(request))
+	req, err := jinja2.ParseRequest([]byte(request))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func llamaRender(t *testing.T, caps runtime.Capabilities, request string, prepar
 	for _, p := range prepare {
 		p(&req.Input)
 	}
-	tmpl := &runtime.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
+	tmpl := &jinja2.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: caps}
 	return llamaserver.Render(tmpl, &req.Input)
 }
 
@@ -57,7 +57,7 @@ func TestLlamaServerRewrite(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		caps    runtime.Capabilities
+		caps    jinja2.Capabilities
 		request string
 		want    string // the dumped variables, or the error's message
 	}{
@@ -163,9 +163,9 @@ func TestLlamaServerRewrite(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := llamaRender(t, tt.caps, tt.request)
 			if err != nil {
-				var rerr *runtime.Error
+				var rerr *jinja2.Error
 				if !errors.As(err, &rerr) {
-					t.Fatalf("error %v is not a *runtime.Error", err)
+					t.Fatalf("error %v is not a *jinja2.Error", err)
 				}
 				got = err.Error()
 			}
@@ -177,14 +177,14 @@ func TestLlamaServerRewrite(t *testing.T) {
 }
 
 // both2 returns c reading both string and typed content.
-func both2(c runtime.Capabilities) runtime.Capabilities {
+func both2(c jinja2.Capabilities) jinja2.Capabilities {
 	c.TypedContent = true
 	return c
 }
 
 func TestLlamaServerPostProcessing(t *testing.T) {
-	literal := func(s string) func(*runtime.Writer, *runtime.Input) {
-		return func(w *runtime.Writer, in *runtime.Input) { w.WriteString(s) }
+	literal := func(s string) func(*jinja2.Writer, *jinja2.Input) {
+		return func(w *jinja2.Writer, in *jinja2.Input) { w.WriteString(s) }
 	}
 	deepseekV4 := generic
 	deepseekV4.Handler, deepseekV4.SortToolResults = "deepseek_v3_2", true
@@ -194,15 +194,15 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 	gemma.Handler = "gemma4"
 	tests := []struct {
 		name    string
-		caps    runtime.Capabilities
+		caps    jinja2.Capabilities
 		out     string
 		request string
-		prepare func(*runtime.Input)
+		prepare func(*jinja2.Input)
 		dst     string
 		want    string
 	}{
 		{"a leading bos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>", "add_bos": true}`, nil, "", "A</s>"},
-		{"a trailing eos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>"}`, func(in *runtime.Input) { in.AddEOS = true }, "", "<s>A"},
+		{"a trailing eos stripped when the vocabulary adds it", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>"}`, func(in *jinja2.Input) { in.AddEOS = true }, "", "<s>A"},
 		{"both, appended to a buffer", generic, "<s>A</s>", `{"messages": [], "bos": "<s>", "eos": "</s>", "add_bos": true, "add_eos": true}`, nil, "prefix:", "prefix:A"},
 		{"gpt-oss: the last <|return|> without generation prompt", gptOSS, "a<|return|>b<|return|>c", `{"messages": [], "add_generation_prompt": false}`, nil, "", "a<|return|>b<|end|>c"},
 		{"gpt-oss: kept with a generation prompt", gptOSS, "a<|return|>", `{"messages": []}`, nil, "", "a<|return|>"},
@@ -211,14 +211,14 @@ func TestLlamaServerPostProcessing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req, err := runtime.ParseRequest([]byte(tt.request))
+			req, err := jinja2.ParseRequest([]byte(tt.request))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if tt.prepare != nil {
 				tt.prepare(&req.Input)
 			}
-			tmpl := &runtime.Template{Name: "lit", File: "lit.jinja", Func: literal(tt.out), Caps: tt.caps}
+			tmpl := &jinja2.Template{Name: "lit", File: "lit.jinja", Func: literal(tt.out), Caps: tt.caps}
 			got, err := llamaserver.AppendRender([]byte(tt.dst), tmpl, &req.Input)
 			if err != nil {
 				t.Fatal(err)
@@ -239,24 +239,24 @@ func TestLlamaServerLeavesInputAlone(t *testing.T) {
 		{"role": "assistant", "content": "A", "reasoning_content": "R", "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{\"x\": 1}"}}]},
 		{"role": "developer", "content": "D"}, {"role": "assistant", "content": "pre"}],
 		"tools": [{"type": "function", "function": {"name": "f"}}], "chat_template_kwargs": {"enable_thinking": false, "k": {"a": [1]}}}`
-	req, err := runtime.ParseRequest([]byte(request))
+	req, err := jinja2.ParseRequest([]byte(request))
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := string(runtime.AppendJSON(nil, req.Messages)) + string(runtime.AppendJSON(nil, req.Tools)) + string(runtime.AppendJSON(nil, req.Kwargs["k"]))
-	tmpl := &runtime.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: noSystem}
+	before := string(jinja2.AppendJSON(nil, req.Messages)) + string(jinja2.AppendJSON(nil, req.Tools)) + string(jinja2.AppendJSON(nil, req.Kwargs["k"]))
+	tmpl := &jinja2.Template{Name: "dump", File: "dump.jinja", Func: dumpVars, Caps: noSystem}
 	if _, err := llamaserver.Render(tmpl, &req.Input); err != nil {
 		t.Fatal(err)
 	}
-	after := string(runtime.AppendJSON(nil, req.Messages)) + string(runtime.AppendJSON(nil, req.Tools)) + string(runtime.AppendJSON(nil, req.Kwargs["k"]))
+	after := string(jinja2.AppendJSON(nil, req.Messages)) + string(jinja2.AppendJSON(nil, req.Tools)) + string(jinja2.AppendJSON(nil, req.Kwargs["k"]))
 	if before != after {
 		t.Errorf("the render changed its input:\nbefore %s\nafter  %s", before, after)
 	}
 }
 
 func TestLlamaServerNeedsCapabilities(t *testing.T) {
-	tmpl := &runtime.Template{Name: "old", File: "old.jinja", Func: dumpVars}
-	_, err := llamaserver.Render(tmpl, &runtime.Input{Messages: runtime.NewList()})
+	tmpl := &jinja2.Template{Name: "old", File: "old.jinja", Func: dumpVars}
+	_, err := llamaserver.Render(tmpl, &jinja2.Input{Messages: jinja2.NewList()})
 	if err == nil || !strings.Contains(err.Error(), "capabilities") {
 		t.Errorf("got %v, want an error about the missing capabilities", err)
 	}

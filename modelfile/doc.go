@@ -5,5 +5,5 @@
 // are hostile input: every length and count is bounded, and errors name the offset
 // and key (GGUF) or the line, column and path (JSON).
 //
-// It imports the standard library and package runtime (for its JSON decoder) only.
+// It imports the standard library and package jinja2 (for its JSON decoder) only.
 package modelfile

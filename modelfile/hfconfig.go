@@ -11,7 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Formats of the model files a ModelInfo is read from.
@@ -201,12 +201,12 @@ func hfParseConfig(data []byte, m *ModelInfo, file string, tokens bool) error {
 }
 
 // hfObject decodes a JSON object. A syntax error wraps the *JSONError.
-func hfObject(data []byte, what string) (*runtime.Dict, error) {
+func hfObject(data []byte, what string) (*jinja2.Dict, error) {
 	if off := hfInvalidUTF8(data); off >= 0 {
 		return nil, fmt.Errorf("%s: offset %d: invalid UTF-8", what, off)
 	}
-	v, err := runtime.ParseJSONLimit(data, hfMaxJSONFile)
-	var jerr *runtime.JSONError
+	v, err := jinja2.ParseJSONLimit(data, hfMaxJSONFile)
+	var jerr *jinja2.JSONError
 	if errors.As(err, &jerr) {
 		return nil, fmt.Errorf("%s: offset %d: invalid JSON: %w", what, jerr.Offset, jerr)
 	}
@@ -222,39 +222,39 @@ func hfObject(data []byte, what string) (*runtime.Dict, error) {
 
 // hfText returns a str of the config as a string of its own: a str of decoded JSON
 // shares the memory of the whole text.
-func hfText(v runtime.Value) string { return strings.Clone(text(v)) }
+func hfText(v jinja2.Value) string { return strings.Clone(text(v)) }
 
 // text is the text of a str.
-func text(v runtime.Value) string {
+func text(v jinja2.Value) string {
 	s, _ := v.AsString()
 	return s
 }
 
 // jsonTypeName names a decoded JSON value's type.
-func jsonTypeName(v runtime.Value) string {
+func jsonTypeName(v jinja2.Value) string {
 	switch v.Kind() {
-	case runtime.KindDict:
+	case jinja2.KindDict:
 		return "an object"
-	case runtime.KindList:
+	case jinja2.KindList:
 		return "an array"
-	case runtime.KindString:
+	case jinja2.KindString:
 		return "a string"
-	case runtime.KindNone:
+	case jinja2.KindNone:
 		return "null"
-	case runtime.KindBool:
+	case jinja2.KindBool:
 		return "a boolean"
 	}
 	return "a number"
 }
 
 // hfTemplates decodes the chat_template field.
-func hfTemplates(v runtime.Value, what string) (string, map[string]string, error) {
+func hfTemplates(v jinja2.Value, what string) (string, map[string]string, error) {
 	switch v.Kind() {
-	case runtime.KindNone:
+	case jinja2.KindNone:
 		return "", nil, nil
-	case runtime.KindString:
+	case jinja2.KindString:
 		return hfText(v), nil, nil
-	case runtime.KindList:
+	case jinja2.KindList:
 		var main string
 		var named map[string]string
 		for i, item := range v.Items() {
@@ -287,29 +287,29 @@ func hfTemplates(v runtime.Value, what string) (string, map[string]string, error
 }
 
 // hfString decodes the required string member key of obj.
-func hfString(obj *runtime.Dict, key, field, what string) (string, error) {
+func hfString(obj *jinja2.Dict, key, field, what string) (string, error) {
 	v, ok := obj.GetStr(key)
 	if !ok {
 		return "", fmt.Errorf("%s: %s has no %q", what, field, key)
 	}
-	if v.Kind() != runtime.KindString {
+	if v.Kind() != jinja2.KindString {
 		return "", fmt.Errorf("%s: %s.%s is %s, want a string", what, field, key, jsonTypeName(v))
 	}
 	return hfText(v), nil
 }
 
 // hfToken decodes a special token field: a string, an AddedToken object or null.
-func hfToken(top *runtime.Dict, key, what string) (string, bool, error) {
+func hfToken(top *jinja2.Dict, key, what string) (string, bool, error) {
 	v, ok := top.GetStr(key)
 	if !ok {
 		return "", false, nil
 	}
 	switch v.Kind() {
-	case runtime.KindNone:
+	case jinja2.KindNone:
 		return "", false, nil
-	case runtime.KindString:
+	case jinja2.KindString:
 		return hfText(v), true, nil
-	case runtime.KindDict:
+	case jinja2.KindDict:
 		s, err := hfString(v.AsDict(), "content", key, what)
 		return s, err == nil, err
 	default:
@@ -338,9 +338,9 @@ func (m *ModelInfo) Tokens() map[string]string {
 }
 
 // hfBool decodes an optional boolean field.
-func hfBool(top *runtime.Dict, key, what string) (*bool, error) {
+func hfBool(top *jinja2.Dict, key, what string) (*bool, error) {
 	v, ok := top.GetStr(key)
-	if !ok || v.Kind() == runtime.KindNone {
+	if !ok || v.Kind() == jinja2.KindNone {
 		return nil, nil
 	}
 	b, ok := v.AsBool()
@@ -451,9 +451,9 @@ func hfReadArchitecture(dir string, m *ModelInfo) {
 		return
 	}
 	if err == nil {
-		var top *runtime.Dict
+		var top *jinja2.Dict
 		if top, err = hfObject(data, path); err == nil {
-			if t, ok := top.GetStr("model_type"); ok && t.Kind() == runtime.KindString {
+			if t, ok := top.GetStr("model_type"); ok && t.Kind() == jinja2.KindString {
 				m.Architecture = hfText(t)
 			}
 		}

@@ -1,5 +1,5 @@
 // Package templatehash computes the key a registry of compiled templates finds a
-// template by: the hex sha256 of its text. It is apart from package runtime so that
+// template by: the hex sha256 of its text. It is apart from package jinja2 so that
 // runtime, what generated code calls, needs no cryptography (crypto/sha256 brings the
 // standard library's FIPS module with it); a generated package's LookupText calls it.
 package templatehash

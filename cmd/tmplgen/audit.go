@@ -12,7 +12,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/interp"
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -116,7 +116,7 @@ type audit struct {
 	SpecialTokens []string `json:"special_tokens"`
 	// Refusals are what the sandbox refuses when it runs.
 	Refusals     []lineNote           `json:"sandbox_refusals"`
-	Capabilities runtime.Capabilities `json:"capabilities"`
+	Capabilities jinja2.Capabilities `json:"capabilities"`
 
 	src   source
 	lines []string // the template text's lines

@@ -17,7 +17,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/codegen"
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // expectedFile is the oracle's record for one template.
@@ -310,8 +310,8 @@ func readExpected(path string) (*expectedFile, error) {
 // jsonFileError is the error of decoding data, the JSON file at path: a syntax error
 // with its line, column and JSON path (as runtime's decoder finds them), else err.
 func jsonFileError(path string, data []byte, err error) error {
-	var syntax *runtime.JSONError
-	if _, perr := runtime.ParseJSON(data); errors.As(perr, &syntax) {
+	var syntax *jinja2.JSONError
+	if _, perr := jinja2.ParseJSON(data); errors.As(perr, &syntax) {
 		syntax.File = path
 		return syntax
 	}

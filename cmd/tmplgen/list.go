@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 var listCommand = &command{
@@ -29,7 +29,7 @@ handler llama-server renders it with). -json prints them as a JSON list.`,
 					Name         string               `json:"name"`
 					SHA256       string               `json:"sha256"`
 					Origin       string               `json:"origin"`
-					Capabilities runtime.Capabilities `json:"capabilities"`
+					Capabilities jinja2.Capabilities `json:"capabilities"`
 				}
 				list := make([]entry, 0, len(templates))
 				for _, t := range templates {

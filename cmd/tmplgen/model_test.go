@@ -10,7 +10,7 @@ import (
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/ggufwrite"
 	"github.com/tmplgen/tmplgen/internal/harness"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestGGUFMatchesCatalog compiles the chat template of a GGUF file carrying a catalog
@@ -55,7 +55,7 @@ func TestGGUFMatchesCatalog(t *testing.T) {
 	var want []string
 	for _, raw := range cases {
 		reqs = append(reqs, harness.Request{Template: units[0].Name, Request: raw})
-		req, err := runtime.ParseRequest(raw)
+		req, err := jinja2.ParseRequest(raw)
 		if err != nil {
 			t.Fatal(err)
 		}

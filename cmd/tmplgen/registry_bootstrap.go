@@ -2,7 +2,7 @@
 
 package main
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // compiled is empty when tmplgen is built to regenerate package generated.
-var compiled = runtime.NewRegistry()
+var compiled = jinja2.NewRegistry()

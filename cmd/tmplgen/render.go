@@ -17,7 +17,7 @@ import (
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/version"
 	"github.com/tmplgen/tmplgen/modelfile"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -71,7 +71,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 		}
 
 		// the template: compiled into the registry, or only its text
-		var t *runtime.Template
+		var t *jinja2.Template
 		var text string
 		var info *modelfile.ModelInfo
 		switch {
@@ -97,7 +97,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 		}
 		if t == nil {
 			t, err = compiled.Lookup(templatehash.SHA256(text))
-			var unknown *runtime.UnknownTemplateError
+			var unknown *jinja2.UnknownTemplateError
 			if err != nil && !errors.As(err, &unknown) {
 				return err
 			}
@@ -112,7 +112,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 			if data, err = withModelTokens(data, req, info); err != nil {
 				return err
 			}
-			if req, err = runtime.ParseRequest(data); err != nil {
+			if req, err = jinja2.ParseRequest(data); err != nil {
 				return err
 			}
 		}
@@ -132,7 +132,7 @@ func renderFlags(flags *flag.FlagSet) func(stdio, []string) error {
 
 // readRequest reads the request in the file at path ("" or "-" for standard input)
 // and parses it; an error names the file.
-func readRequest(path string, stdin io.Reader) ([]byte, *runtime.Request, error) {
+func readRequest(path string, stdin io.Reader) ([]byte, *jinja2.Request, error) {
 	name := path
 	var data []byte
 	var err error
@@ -145,8 +145,8 @@ func readRequest(path string, stdin io.Reader) ([]byte, *runtime.Request, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	req, err := runtime.ParseRequest(data)
-	var syntax *runtime.JSONError
+	req, err := jinja2.ParseRequest(data)
+	var syntax *jinja2.JSONError
 	switch {
 	case errors.As(err, &syntax):
 		return nil, nil, fmt.Errorf("%s: %w; want a JSON chat request ({\"messages\": [...], ...})", name, err)
@@ -160,7 +160,7 @@ func readRequest(path string, stdin io.Reader) ([]byte, *runtime.Request, error)
 // in special_tokens) and whether its tokenizer adds BOS/EOS itself (add_bos, add_eos:
 // the llama-server profile then removes a rendered one) to a request that does not
 // give them.
-func withModelTokens(data []byte, req *runtime.Request, info *modelfile.ModelInfo) ([]byte, error) {
+func withModelTokens(data []byte, req *jinja2.Request, info *modelfile.ModelInfo) ([]byte, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		return nil, fmt.Errorf("request: %w", err)

@@ -3,12 +3,12 @@ package codegen
 import (
 	"github.com/dave/jennifer/jen"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
-// capsLiteral is the runtime.Capabilities literal of a template's file: every field, one
+// capsLiteral is the jinja2.Capabilities literal of a template's file: every field, one
 // per line, in the order of the struct, so that a reader sees each capability.
-func capsLiteral(c *runtime.Capabilities) jen.Code {
+func capsLiteral(c *jinja2.Capabilities) jen.Code {
 	fields := []struct {
 		name  string
 		value any
@@ -38,5 +38,5 @@ func capsLiteral(c *runtime.Capabilities) jen.Code {
 		items = append(items, jen.Line().Id(f.name).Op(":").Lit(f.value))
 	}
 	items = append(items, jen.Line())
-	return jen.Qual(RuntimePath, "Capabilities").Values(items...)
+	return jen.Qual(Jinja2Path, "Capabilities").Values(items...)
 }

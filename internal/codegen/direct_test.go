@@ -6,21 +6,21 @@ import (
 	"go/token"
 	"testing"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestDirectFuncs checks the tables of direct calls against the runtime: every test and
-// filter of runtime.Tests and runtime.Filters has an entry and every entry a name the
+// filter of jinja2.Tests and jinja2.Filters has an entry and every entry a name the
 // runtime has, and each entry's Go function (of the methods' too) is declared in package
 // runtime with the parameters generated code passes it (the value and args more, or v,
 // args and kwargs).
 func TestDirectFuncs(t *testing.T) {
-	pkgs, err := parser.ParseDir(token.NewFileSet(), "../../runtime", nil, parser.SkipObjectResolution)
+	pkgs, err := parser.ParseDir(token.NewFileSet(), "../../jinja2", nil, parser.SkipObjectResolution)
 	if err != nil {
 		t.Fatal(err)
 	}
 	params := map[string]int{} // the exported functions of runtime, by their parameters
-	for _, f := range pkgs["runtime"].Files {
+	for _, f := range pkgs["jinja2"].Files {
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.IsExported() {
 				n := 0
@@ -46,15 +46,15 @@ func TestDirectFuncs(t *testing.T) {
 				want = 3
 			}
 			if got, ok := params[d.fn]; !ok || got != want {
-				t.Errorf("%s %q: runtime.%s takes %d parameters (declared: %v), want %d", kind, name, d.fn, got, ok, want)
+				t.Errorf("%s %q: jinja2.%s takes %d parameters (declared: %v), want %d", kind, name, d.fn, got, ok, want)
 			}
 		}
 	}
 	tests, filters := map[string]bool{}, map[string]bool{}
-	for name := range runtime.Tests {
+	for name := range jinja2.Tests {
 		tests[name] = true
 	}
-	for name := range runtime.Filters {
+	for name := range jinja2.Filters {
 		filters[name] = true
 	}
 	check("test", directTests, tests)
@@ -62,7 +62,7 @@ func TestDirectFuncs(t *testing.T) {
 	for name, byArgs := range directMethods {
 		for n, fn := range byArgs {
 			if got, ok := params[fn]; !ok || got != 1+n {
-				t.Errorf("method %s with %d arguments: runtime.%s takes %d parameters (declared: %v), want %d", name, n, fn, got, ok, 1+n)
+				t.Errorf("method %s with %d arguments: jinja2.%s takes %d parameters (declared: %v), want %d", name, n, fn, got, ok, 1+n)
 			}
 		}
 	}

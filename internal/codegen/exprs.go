@@ -8,7 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Expressions: values, conditions, calls of filters, tests, methods and globals.
@@ -24,7 +24,7 @@ func (g *gen) load(v *ir.Var) jen.Code {
 	return jen.Id(g.varName(v))
 }
 
-// value compiles an expression to Go code of type runtime.Value.
+// value compiles an expression to Go code of type jinja2.Value.
 func (g *gen) value(x ir.Expr) *jen.Statement {
 	if key, _, ok := g.chainKey(x); ok {
 		if r, held := g.reads[key]; held {
@@ -154,9 +154,9 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 	panic(fmt.Sprintf("codegen: unknown expression %T", x))
 }
 
-// sum compiles a + b + c...: runtime.Sum adds a run of operands at once (joining strs
+// sum compiles a + b + c...: jinja2.Sum adds a run of operands at once (joining strs
 // in one allocation) where evaluating them early changes nothing (constants and
-// variables), runtime.Add the others, left to right.
+// variables), jinja2.Add the others, left to right.
 func (g *gen) sum(operands []ir.Expr) *jen.Statement {
 	acc := g.value(operands[0])
 	var run []jen.Code
@@ -217,7 +217,7 @@ func (g *gen) method(recv *jen.Statement, name string, args ...jen.Code) *jen.St
 }
 
 // llamaVariants are the runtime functions and Value methods that have a variant with
-// llama.cpp's semantics, runtime.LlamaNAME (see runtime/llama.go).
+// llama.cpp's semantics, jinja2.LlamaNAME (see runtime/llama.go).
 var llamaVariants = map[string]bool{
 	"Attr": true, "Item": true, "ItemStr": true, "ItemInt": true,
 	"Add": true, "Sum": true, "Concat": true,
@@ -361,7 +361,7 @@ func strConst(x ir.Expr) (string, bool) {
 	return "", false
 }
 
-// args compiles call arguments to a []runtime.Value and a []runtime.Kwarg (nil when
+// args compiles call arguments to a []jinja2.Value and a []jinja2.Kwarg (nil when
 // there are none).
 func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 	var args, kwargs jen.Code = jen.Nil(), jen.Nil()
@@ -376,7 +376,7 @@ func (g *gen) args(a ir.Args) (jen.Code, jen.Code) {
 		for _, kw := range a.Kwargs {
 			kws = append(kws, rt("KW").Call(jen.Lit(kw.Name), g.value(kw.Value)))
 		}
-		kwargs = jen.Index().Qual(RuntimePath, "Kwarg").Values(kws...)
+		kwargs = jen.Index().Qual(Jinja2Path, "Kwarg").Values(kws...)
 	}
 	if a.DynKwargs != nil {
 		kwargs = rt("SpreadKwargs").Call(kwargs, g.value(a.DynKwargs))
@@ -416,7 +416,7 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 	args, kwargs := g.args(x.Args)
 	switch fn := x.Fn.(type) {
 	case *ir.Global:
-		if g.llama && runtime.LlamaLacksGlobal(fn.Name) {
+		if g.llama && jinja2.LlamaLacksGlobal(fn.Name) {
 			g.variants++
 			return rt("LlamaCallMissingGlobal").Call(jen.Id("in"), jen.Lit(fn.Name), args, kwargs)
 		}

@@ -112,7 +112,7 @@ func newGen(t *ir.Template, llama bool) *gen {
 		// a namespace passed to a macro is a value
 		delete(g.namespaces, v)
 	}
-	for _, n := range []string{"w", "in", "runtime", "args", "item", "mark", "math"} {
+	for _, n := range []string{"w", "in", "jinja2", "args", "item", "mark", "math"} {
 		g.names[n] = true
 	}
 	// the functions of macros take the macros' names
@@ -125,7 +125,7 @@ func newGen(t *ir.Template, llama bool) *gen {
 	return g
 }
 
-func rt(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+func rt(name string) *jen.Statement { return jen.Qual(Jinja2Path, name) }
 
 // valueType is runtime.Value.
 func valueType() *jen.Statement { return rt("Value") }

@@ -10,13 +10,13 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // The position table. Generated code does not record where it is as it runs: the
 // comment citing a statement's template line starts the statement's span, the lines of
 // the generated file from the cite to the next cite in the same Go block (or to the end
-// of the block), and a table of spans at the end of the file (runtime.Span, in
+// of the block), and a table of spans at the end of the file (jinja2.Span, in
 // Template.Spans) maps the line a render failed on back to the template's statement.
 // The runtime reads it only when a render fails.
 
@@ -44,7 +44,7 @@ func appendSpanTable(src []byte, table, file string, sites map[string]site) ([]b
 	b.Write(src)
 	fmt.Fprintf(&b, "\n// %s is the position table of %s: an error on the lines From to To of this\n", table, sanitizeComment(file))
 	b.WriteString("// file is reported at the template's Line and Col, in the Construct there.\n")
-	fmt.Fprintf(&b, "var %s = []runtime.Span{\n", table)
+	fmt.Fprintf(&b, "var %s = []jinja2.Span{\n", table)
 	for _, s := range spans {
 		fmt.Fprintf(&b, "\t{From: %d, To: %d, Line: %d, Col: %d, Construct: %s},\n", s.From, s.To, s.Line, s.Col, strconv.Quote(s.Construct))
 	}
@@ -54,7 +54,7 @@ func appendSpanTable(src []byte, table, file string, sites map[string]site) ([]b
 
 // spansOf finds the spans of the Go source src: for each cite of a site (by the cite's
 // text), the lines its statement runs on.
-func spansOf(src []byte, sites map[string]site) ([]runtime.Span, error) {
+func spansOf(src []byte, sites map[string]site) ([]jinja2.Span, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
@@ -72,13 +72,13 @@ func spansOf(src []byte, sites map[string]site) ([]runtime.Span, error) {
 		}
 	}
 
-	var spans []runtime.Span
+	var spans []jinja2.Span
 	add := func(st site, from, to int) {
 		p := st.pos
 		if st.report != (ir.Pos{}) {
 			p = st.report
 		}
-		spans = append(spans, runtime.Span{From: from, To: to, Line: p.Line, Col: p.Col, Construct: st.construct})
+		spans = append(spans, jinja2.Span{From: from, To: to, Line: p.Line, Col: p.Col, Construct: st.construct})
 	}
 	// list finds the spans of a list of statements, which is between the lines open and
 	// close and is the body of the else if elseIf (nil for another list)

@@ -541,7 +541,7 @@ func (g *gen) forLoop(s *ir.For, iter jen.Code, rec *recursion) []jen.Code {
 			if reversed {
 				start = "StartReversed"
 			}
-			code = append(code, jen.Var().Id(name).Qual(RuntimePath, "Loop"))
+			code = append(code, jen.Var().Id(name).Qual(Jinja2Path, "Loop"))
 			loopHead = jen.For(jen.Id(name).Dot(start).Call(jen.Id("w"), iter, filter), jen.Id(name).Dot("Next").Call(), jen.Empty())
 		}
 		body = append(body, g.storeNew(s.Target, jen.Id(name).Dot("Item").Call())...)
@@ -698,7 +698,7 @@ func (g *gen) macroSpec(m *ir.Macro, caller bool) jen.Code {
 		spec[jen.Id("Llama")] = jen.True()
 		g.variants++
 	}
-	return jen.Op("&").Qual(RuntimePath, "MacroSpec").Values(spec)
+	return jen.Op("&").Qual(Jinja2Path, "MacroSpec").Values(spec)
 }
 
 // bindParam binds a macro parameter to its argument arg: Missing when the call gave

@@ -27,7 +27,7 @@ import (
 )
 
 // Request is a request to render: a template's name in the built package and an
-// OpenAI-style request (see runtime.ParseRequest), rendered with a profile
+// OpenAI-style request (see jinja2.ParseRequest), rendered with a profile
 // ("transformers", the default, or "llama_server"). Export asks, under the llama_server
 // profile, for the template variables the profile defines and the template's output on
 // them before post-processing (Result.Vars and Result.Raw).
@@ -183,7 +183,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/checkpkg"
 	"github.com/tmplgen/tmplgen/llamaserver"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 func main() {
@@ -208,7 +208,7 @@ func main() {
 			res["error"] = err.Error()
 		} else if t, ok := checkpkg.ByName(req.Template); !ok {
 			res["error"] = "no template " + req.Template
-		} else if r, err := runtime.ParseRequest(req.Request); err != nil {
+		} else if r, err := jinja2.ParseRequest(req.Request); err != nil {
 			res["error"] = err.Error()
 		} else if req.Profile != "" && req.Profile != "transformers" && req.Profile != "llama_server" {
 			res["error"] = "unknown profile " + req.Profile
@@ -216,7 +216,7 @@ func main() {
 			r.Now = now
 			render := t.Render
 			if req.Profile == "llama_server" {
-				render = func(in *runtime.Input) (string, error) { return llamaserver.Render(t, in) }
+				render = func(in *jinja2.Input) (string, error) { return llamaserver.Render(t, in) }
 			}
 			if prompt, err := render(&r.Input); err != nil {
 				res["error"] = err.Error()
@@ -233,13 +233,13 @@ func main() {
 
 // export adds the variables the llama_server profile gives the template, and the
 // template's output on them before post-processing.
-func export(t *runtime.Template, in *runtime.Input, res map[string]string) {
+func export(t *jinja2.Template, in *jinja2.Input, res map[string]string) {
 	vars, err := llamaserver.Vars(t, in)
 	if err != nil {
 		return
 	}
-	res["vars"] = string(runtime.AppendJSON(nil, runtime.DictValue(vars)))
-	if raw, err := t.Render(&runtime.Input{Vars: vars, Now: in.Now}); err != nil {
+	res["vars"] = string(jinja2.AppendJSON(nil, jinja2.DictValue(vars)))
+	if raw, err := t.Render(&jinja2.Input{Vars: vars, Now: in.Now}); err != nil {
 		res["raw_error"] = err.Error()
 	} else {
 		res["raw"] = raw
@@ -255,7 +255,7 @@ func writeModule(dir string, units []*codegen.Unit) error {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		return err
 	}
-	for _, pkg := range []string{"runtime", "templatehash", "llamaserver"} {
+	for _, pkg := range []string{"jinja2", "templatehash", "llamaserver"} {
 		if err := writePackageSource(filepath.Join(dir, pkg), pkg); err != nil {
 			return err
 		}

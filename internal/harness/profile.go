@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tmplgen/tmplgen/llamaserver"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Profile is the request handling a render applies around a compiled template, as the
@@ -14,7 +14,7 @@ type Profile uint8
 // The profiles.
 const (
 	// Transformers renders as transformers' apply_chat_template does
-	// (runtime.Template.Render).
+	// (jinja2.Template.Render).
 	Transformers Profile = iota
 	// LlamaServer renders the prompt llama-server builds (llamaserver.Render).
 	LlamaServer
@@ -44,7 +44,7 @@ func ParseProfile(name string) (Profile, error) {
 }
 
 // Render renders in with t under the profile.
-func (p Profile) Render(t *runtime.Template, in *runtime.Input) (string, error) {
+func (p Profile) Render(t *jinja2.Template, in *jinja2.Input) (string, error) {
 	if p == LlamaServer {
 		return llamaserver.Render(t, in)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tmplgen/tmplgen/internal/compiler"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // TestVersionGuard: generated code built against a runtime of another version fails
@@ -31,8 +31,8 @@ func TestVersionGuard(t *testing.T) {
 	if out, err := build(); err != nil {
 		t.Fatalf("the generated code does not build against its own runtime: %v\n%s", err, out)
 	}
-	this := strings.NewReplacer(".", "_").Replace(runtime.Version)
-	path := filepath.Join(dir, "runtime", "version.go")
+	this := strings.NewReplacer(".", "_").Replace(jinja2.Version)
+	path := filepath.Join(dir, "jinja2", "version.go")
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

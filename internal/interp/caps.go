@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Capabilities computes what llama.cpp's llama-server (b10256) detects about a template
@@ -17,7 +17,7 @@ import (
 // template text; and the template's thinking support (the generic handler's reasoning
 // analysis, which renders the template on probe conversations); and the error, if any,
 // llama.cpp's own lexer and parser give when it loads the template (llamaLoadError).
-func Capabilities(t *ir.Template) runtime.Capabilities {
+func Capabilities(t *ir.Template) jinja2.Capabilities {
 	return CapabilitiesWithTokens(t, nil)
 }
 
@@ -25,7 +25,7 @@ func Capabilities(t *ir.Template) runtime.Capabilities {
 // tokens (bos_token, eos_token...): llama.cpp's analysis renders the template with the
 // model's bos and eos tokens, which Capabilities takes to be llama_chat_driver's
 // defaults, <s> and </s>, with which ../shared/oracle renders a template given alone.
-func CapabilitiesWithTokens(t *ir.Template, tokens map[string]string) runtime.Capabilities {
+func CapabilitiesWithTokens(t *ir.Template, tokens map[string]string) jinja2.Capabilities {
 	tok := probeTokens{bos: "<s>", eos: "</s>"}
 	if b, ok := tokens["bos_token"]; ok {
 		tok.bos = b
@@ -73,27 +73,27 @@ var probeNow = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 // render renders t with exactly the variables vars, in probe mode when p is not nil. A
 // panic that is not a render error (a bug of the interpreter) is an error too: probing
 // must not stop compilation.
-func render(t *ir.Template, vars *runtime.Dict, p *probe) (out string, err error) {
+func render(t *ir.Template, vars *jinja2.Dict, p *probe) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = "", &runtime.Error{Kind: "InternalError", Msg: fmt.Sprintf("interp: panic while probing: %v", r)}
+			out, err = "", &jinja2.Error{Kind: "InternalError", Msg: fmt.Sprintf("interp: panic while probing: %v", r)}
 		}
 	}()
-	rt := &runtime.Template{Name: t.File, File: t.File, Func: func(w *runtime.Writer, in *runtime.Input) {
+	rt := &jinja2.Template{Name: t.File, File: t.File, Func: func(w *jinja2.Writer, in *jinja2.Input) {
 		m := &machine{w: w, in: in, probe: p}
 		m.stmts(m.enter(nil, t.Body.Scope), t.Body.Stmts)
 	}}
-	return rt.Render(&runtime.Input{Vars: vars, Now: probeNow, Limits: probeLimits})
+	return rt.Render(&jinja2.Input{Vars: vars, Now: probeNow, Limits: probeLimits})
 }
 
 // probeLimits bound the work of a probe render, far below the render defaults: probes
 // render a few short messages, and a template that would run away on them must not
 // make compiling it slow (a probe that hits a limit fails).
-var probeLimits = runtime.Limits{MaxOutput: 4 << 20, MaxIterations: 100_000, MaxDepth: 200}
+var probeLimits = jinja2.Limits{MaxOutput: 4 << 20, MaxIterations: 100_000, MaxDepth: 200}
 
 // mustJSON decodes a probe input written in this file.
-func mustJSON(s string) runtime.Value {
-	v, err := runtime.ParseJSON([]byte(s))
+func mustJSON(s string) jinja2.Value {
+	v, err := jinja2.ParseJSON([]byte(s))
 	if err != nil {
 		panic("interp: bad probe JSON: " + err.Error())
 	}
@@ -106,13 +106,13 @@ type probeRun struct {
 	ok   bool
 	out  string
 	p    *probe
-	vars runtime.Value // the probe's variables, a dict
+	vars jinja2.Value // the probe's variables, a dict
 }
 
 // val returns the probe input value at path (such as messages[1].tool_calls) after the
 // render, as llama.cpp reads it (a template can replace an item of a message); undefined
 // if there is none.
-func (r *probeRun) val(path string) runtime.Value {
+func (r *probeRun) val(path string) jinja2.Value {
 	v := r.vars
 	for path != "" {
 		var step string
@@ -124,21 +124,21 @@ func (r *probeRun) val(path string) runtime.Value {
 		switch {
 		case step[0] == '[':
 			n, err := strconv.Atoi(strings.Trim(step, "[]"))
-			if items := v.Items(); err == nil && n < len(items) && (v.Kind() == runtime.KindList || v.Kind() == runtime.KindTuple) {
+			if items := v.Items(); err == nil && n < len(items) && (v.Kind() == jinja2.KindList || v.Kind() == jinja2.KindTuple) {
 				v = items[n]
 			} else {
-				return runtime.Undefined(path)
+				return jinja2.Undefined(path)
 			}
-		case v.Kind() == runtime.KindNamespace:
+		case v.Kind() == jinja2.KindNamespace:
 			v = v.Attr(strings.TrimPrefix(step, "."))
 		default:
 			d := v.AsDict()
 			if d == nil {
-				return runtime.Undefined(path)
+				return jinja2.Undefined(path)
 			}
 			var ok bool
 			if v, ok = d.GetStr(strings.TrimPrefix(step, ".")); !ok {
-				return runtime.Undefined(path)
+				return jinja2.Undefined(path)
 			}
 		}
 	}
@@ -147,16 +147,16 @@ func (r *probeRun) val(path string) runtime.Value {
 
 func runProbe(t *ir.Template, messages, tools string, extra map[string]bool) probeRun {
 	p := newProbe()
-	vars := runtime.NewDict(10)
-	r := probeRun{p: p, vars: runtime.DictValue(vars)}
+	vars := jinja2.NewDict(10)
+	r := probeRun{p: p, vars: jinja2.DictValue(vars)}
 	vars.SetStr("messages", p.track(mustJSON(messages)))
 	vars.SetStr("tools", p.track(mustJSON(tools)))
-	vars.SetStr("bos_token", runtime.Str(""))
-	vars.SetStr("eos_token", runtime.Str(""))
-	vars.SetStr("add_generation_prompt", runtime.Bool(true))
+	vars.SetStr("bos_token", jinja2.Str(""))
+	vars.SetStr("eos_token", jinja2.Str(""))
+	vars.SetStr("add_generation_prompt", jinja2.Bool(true))
 	for _, k := range []string{"enable_thinking", "preserve_thinking", "clear_thinking", "truncate_history_thinking", "drop_thinking"} {
 		if b, ok := extra[k]; ok {
-			vars.SetStr(k, runtime.Bool(b))
+			vars.SetStr(k, jinja2.Bool(b))
 		}
 	}
 	out, err := render(t, vars, p)
@@ -187,8 +187,8 @@ const (
 )
 
 // probeCaps is jinja::caps_get (common/jinja/caps.cpp).
-func probeCaps(t *ir.Template) runtime.Capabilities {
-	c := runtime.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true}
+func probeCaps(t *ir.Template) jinja2.Capabilities {
+	c := jinja2.Capabilities{SystemRole: true, StringContent: true, Tools: true, ToolCalls: true, ParallelToolCalls: true}
 
 	// typed content: one user message whose content is a string
 	r := runProbe(t, `[{"role": "user", "content": "content"}]`, `[]`, nil)

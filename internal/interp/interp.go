@@ -11,17 +11,17 @@ import (
 	"math/big"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
-// Template returns a runtime.Template that renders t by interpretation.
-func Template(t *ir.Template) *runtime.Template {
-	return &runtime.Template{
+// Template returns a jinja2.Template that renders t by interpretation.
+func Template(t *ir.Template) *jinja2.Template {
+	return &jinja2.Template{
 		Name:   t.File,
 		File:   t.File,
 		SHA256: templatehash.SHA256(t.Source),
-		Func: func(w *runtime.Writer, in *runtime.Input) {
+		Func: func(w *jinja2.Writer, in *jinja2.Input) {
 			m := &machine{w: w, in: in}
 			env := m.enter(nil, t.Body.Scope)
 			m.stmts(env, t.Body.Stmts)
@@ -31,23 +31,23 @@ func Template(t *ir.Template) *runtime.Template {
 
 // machine is one render.
 type machine struct {
-	w  *runtime.Writer
-	in *runtime.Input
+	w  *jinja2.Writer
+	in *jinja2.Input
 	// probe, when not nil, renders in probe mode (see probe.go).
 	probe *probe
 }
 
 // env holds the variables of one entered scope; lookups walk to enclosing scopes.
 type env struct {
-	vars   map[*ir.Var]*runtime.Value
-	loops  map[*ir.Var]*runtime.Loop
+	vars   map[*ir.Var]*jinja2.Value
+	loops  map[*ir.Var]*jinja2.Loop
 	parent *env
 	// caller, in probe mode, is the environment a macro was called from: llama.cpp
 	// resolves the names a macro does not define in its caller's context.
 	caller *env
 }
 
-func (e *env) slot(v *ir.Var) *runtime.Value {
+func (e *env) slot(v *ir.Var) *jinja2.Value {
 	for s := e; s != nil; s = s.parent {
 		if p, ok := s.vars[v]; ok {
 			return p
@@ -56,7 +56,7 @@ func (e *env) slot(v *ir.Var) *runtime.Value {
 	panic(fmt.Sprintf("interp: variable %s#%d is not in scope", v.Name, v.ID))
 }
 
-func (e *env) load(v *ir.Var) runtime.Value {
+func (e *env) load(v *ir.Var) jinja2.Value {
 	for s := e; s != nil; s = s.parent {
 		if l, ok := s.loops[v]; ok {
 			return l.Value()
@@ -73,7 +73,7 @@ func (e *env) load(v *ir.Var) runtime.Value {
 	panic(fmt.Sprintf("interp: variable %s#%d is not in scope", v.Name, v.ID))
 }
 
-func (e *env) loop(v *ir.Var) (*runtime.Loop, bool) {
+func (e *env) loop(v *ir.Var) (*jinja2.Loop, bool) {
 	for s := e; s != nil; s = s.parent {
 		if l, ok := s.loops[v]; ok {
 			return l, true
@@ -94,9 +94,9 @@ func (m *machine) enter(parent *env, s *ir.Scope) *env {
 // enterFrom enters a scope; caller, when not nil, is where a macro was called from in
 // probe mode (see env.caller).
 func (m *machine) enterFrom(parent, caller *env, s *ir.Scope) *env {
-	e := &env{vars: map[*ir.Var]*runtime.Value{}, parent: parent, caller: caller}
+	e := &env{vars: map[*ir.Var]*jinja2.Value{}, parent: parent, caller: caller}
 	for _, v := range s.Vars {
-		val := runtime.Undefined(v.Name)
+		val := jinja2.Undefined(v.Name)
 		if caller != nil && v.Init != nil {
 			if cv, ok := caller.byName(v.Name); ok {
 				e.vars[v] = &cv
@@ -145,7 +145,7 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Print:
 		if m.probe != nil {
 			// llama.cpp's engine writes values in its own forms (nothing for a dict)
-			runtime.LlamaWrite(m.w, m.expr(e, s.X))
+			jinja2.LlamaWrite(m.w, m.expr(e, s.X))
 		} else {
 			m.w.Write(m.expr(e, s.X))
 		}
@@ -168,7 +168,7 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 		*e.slot(s.Var) = m.macro(e, s.Macro, false)
 	case *ir.CallBlock:
 		args, kwargs := m.args(e, s.Call.Args)
-		kwargs = append(kwargs, runtime.KW("caller", m.macro(e, s.Caller, true)))
+		kwargs = append(kwargs, jinja2.KW("caller", m.macro(e, s.Caller, true)))
 		m.w.Write(m.call(e, s.Call.Fn, args, kwargs))
 	case *ir.FilterBlock:
 		v, c := m.capture(e, s.Body, s.Filters)
@@ -177,7 +177,7 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 		}
 		m.w.Write(v)
 	case *ir.With:
-		values := make([]runtime.Value, len(s.Values))
+		values := make([]jinja2.Value, len(s.Values))
 		for i, x := range s.Values {
 			values[i] = m.expr(e, x)
 		}
@@ -191,7 +191,7 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Continue:
 		return continueLoop
 	case *ir.Fail:
-		runtime.Fail(runtime.ErrorKind(s.Kind), s.Msg)
+		jinja2.Fail(jinja2.ErrorKind(s.Kind), s.Msg)
 	default:
 		panic(fmt.Sprintf("interp: unknown statement %T", s))
 	}
@@ -200,12 +200,12 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 
 // capture runs a block (of a set block or filter block) and returns what it wrote with
 // the filters applied, and how the block ended.
-func (m *machine) capture(e *env, body *ir.Block, filters []*ir.Filter) (runtime.Value, control) {
+func (m *machine) capture(e *env, body *ir.Block, filters []*ir.Filter) (jinja2.Value, control) {
 	mark := m.w.Mark()
 	inner := m.enter(e, body.Scope)
 	if c := m.stmts(inner, body.Stmts); c != normal {
 		m.w.Drop(mark) // Jinja2 drops the block's text with it
-		return runtime.Value{}, c
+		return jinja2.Value{}, c
 	}
 	v := m.w.Cut(mark)
 	for _, f := range filters {
@@ -220,34 +220,34 @@ func (m *machine) forStmt(e *env, s *ir.For) {
 		return
 	}
 	// a recursive loop: loop(x) runs the whole loop again over x, one level deeper
-	var recurse func(runtime.Value, int)
-	recurse = func(iter runtime.Value, depth int) { m.loop(e, s, iter, depth, recurse) }
+	var recurse func(jinja2.Value, int)
+	recurse = func(iter jinja2.Value, depth int) { m.loop(e, s, iter, depth, recurse) }
 	recurse(m.expr(e, s.Iter), 1)
 }
 
 // loop runs a for loop over iter; recurse is set for a recursive loop.
-func (m *machine) loop(e *env, s *ir.For, iter runtime.Value, depth int, recurse func(runtime.Value, int)) {
+func (m *machine) loop(e *env, s *ir.For, iter jinja2.Value, depth int, recurse func(jinja2.Value, int)) {
 	if m.probe != nil {
 		iter = m.probeFor(iter)
 	}
-	var filter func(runtime.Value) bool
+	var filter func(jinja2.Value) bool
 	if s.Filter != nil {
-		filter = func(item runtime.Value) bool {
+		filter = func(item jinja2.Value) bool {
 			fe := m.enter(e, s.FilterScope)
 			m.store(fe, s.FilterTarget, item)
 			return m.cond(fe, s.Filter)
 		}
 	}
-	loop := runtime.NewLoop(m.w, iter, filter)
+	loop := jinja2.NewLoop(m.w, iter, filter)
 	if recurse != nil {
-		loop = runtime.NewRecursiveLoop(m.w, iter, filter, depth, recurse)
+		loop = jinja2.NewRecursiveLoop(m.w, iter, filter, depth, recurse)
 	}
 	iterated := false
 	for loop.Next() {
 		inner := m.enter(e, s.Body.Scope)
 		if s.Loop != nil {
 			delete(inner.vars, s.Loop)
-			inner.loops = map[*ir.Var]*runtime.Loop{s.Loop: loop}
+			inner.loops = map[*ir.Var]*jinja2.Loop{s.Loop: loop}
 		}
 		m.store(inner, s.Target, loop.Item())
 		c := m.stmts(inner, s.Body.Stmts)
@@ -264,7 +264,7 @@ func (m *machine) loop(e *env, s *ir.For, iter runtime.Value, depth int, recurse
 	}
 }
 
-func (m *machine) store(e *env, t ir.Target, v runtime.Value) {
+func (m *machine) store(e *env, t ir.Target, v jinja2.Value) {
 	switch t := t.(type) {
 	case *ir.VarTarget:
 		*e.slot(t.Var) = v
@@ -273,9 +273,9 @@ func (m *machine) store(e *env, t ir.Target, v runtime.Value) {
 			probeSetAttr(e.load(t.NS), t.Attr, v)
 			return
 		}
-		runtime.SetAttr(e.load(t.NS), t.Attr, v)
+		jinja2.SetAttr(e.load(t.NS), t.Attr, v)
 	case *ir.TupleTarget:
-		vals := runtime.Unpack(v, len(t.Items))
+		vals := jinja2.Unpack(v, len(t.Items))
 		for i, it := range t.Items {
 			m.store(e, it, vals[i])
 		}
@@ -284,12 +284,12 @@ func (m *machine) store(e *env, t ir.Target, v runtime.Value) {
 
 // macro builds a macro value whose body runs in a new scope for each call; a call
 // block's caller is anonymous.
-func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) runtime.Value {
-	spec := &runtime.MacroSpec{Name: mac.Name, Anonymous: anonymous, Caller: mac.Caller != nil, Kwargs: mac.Kwargs != nil, Varargs: mac.Varargs != nil}
+func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) jinja2.Value {
+	spec := &jinja2.MacroSpec{Name: mac.Name, Anonymous: anonymous, Caller: mac.Caller != nil, Kwargs: mac.Kwargs != nil, Varargs: mac.Varargs != nil}
 	for _, p := range mac.Params {
 		spec.Params = append(spec.Params, p.Name)
 	}
-	return runtime.NewMacro(m.w, spec, func(args []runtime.Value) {
+	return jinja2.NewMacro(m.w, spec, func(args []jinja2.Value) {
 		given := -1     // in probe mode, the number of arguments of the call
 		var caller *env // and where it was called from
 		if m.probe != nil {
@@ -308,11 +308,11 @@ func (m *machine) macro(e *env, mac *ir.Macro, anonymous bool) runtime.Value {
 			case v.IsMissing() && i < given:
 				// llama.cpp binds the i-th parameter to the i-th argument unless it is
 				// a keyword argument, and then to undefined rather than its default
-				v = runtime.Undefined(p.Name)
+				v = jinja2.Undefined(p.Name)
 			case v.IsMissing() && mac.Defaults[i] != nil:
 				v = m.expr(inner, mac.Defaults[i])
 			case mac.Defaults[i] == nil:
-				v = runtime.Param(v, p.Name)
+				v = jinja2.Param(v, p.Name)
 			}
 			*inner.slot(p) = v
 		}
@@ -353,41 +353,41 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		args, kwargs := m.args(e, x.Args)
 		v := m.expr(e, x.X)
 		if m.probe != nil {
-			return runtime.LlamaCallTest(x.Name, v, args, kwargs)
+			return jinja2.LlamaCallTest(x.Name, v, args, kwargs)
 		}
-		return runtime.CallTest(x.Name, v, args, kwargs)
+		return jinja2.CallTest(x.Name, v, args, kwargs)
 	}
 	return m.expr(e, x).Truthy()
 }
 
-func compare(op string, a, b runtime.Value) bool {
+func compare(op string, a, b jinja2.Value) bool {
 	switch op {
 	case "==":
-		return runtime.Eq(a, b)
+		return jinja2.Eq(a, b)
 	case "!=":
-		return runtime.Ne(a, b)
+		return jinja2.Ne(a, b)
 	case "<":
-		return runtime.Lt(a, b)
+		return jinja2.Lt(a, b)
 	case "<=":
-		return runtime.Le(a, b)
+		return jinja2.Le(a, b)
 	case ">":
-		return runtime.Gt(a, b)
+		return jinja2.Gt(a, b)
 	case ">=":
-		return runtime.Ge(a, b)
+		return jinja2.Ge(a, b)
 	case "in":
-		return runtime.In(a, b)
+		return jinja2.In(a, b)
 	case "notin":
-		return runtime.NotIn(a, b)
+		return jinja2.NotIn(a, b)
 	}
 	panic("interp: unknown comparison " + op)
 }
 
-var binaryOps = map[string]func(a, b runtime.Value) runtime.Value{
-	"+": runtime.Add, "-": runtime.Sub, "*": runtime.Mul, "/": runtime.Div,
-	"//": runtime.FloorDiv, "%": runtime.Mod, "**": runtime.Pow,
+var binaryOps = map[string]func(a, b jinja2.Value) jinja2.Value{
+	"+": jinja2.Add, "-": jinja2.Sub, "*": jinja2.Mul, "/": jinja2.Div,
+	"//": jinja2.FloorDiv, "%": jinja2.Mod, "**": jinja2.Pow,
 }
 
-func (m *machine) expr(e *env, x ir.Expr) runtime.Value {
+func (m *machine) expr(e *env, x ir.Expr) jinja2.Value {
 	if m.probe != nil {
 		if v, ok := m.probeExpr(e, x); ok {
 			return v
@@ -401,9 +401,9 @@ func (m *machine) expr(e *env, x ir.Expr) runtime.Value {
 	case *ir.Input:
 		return m.in.Lookup(x.Name)
 	case *ir.Global:
-		return runtime.Globals(m.in, x.Name)
+		return jinja2.Globals(m.in, x.Name)
 	case *ir.Undef:
-		return runtime.Undefined(x.Name)
+		return jinja2.Undefined(x.Name)
 	case *ir.Attr:
 		if l, ok := x.X.(*ir.Load); ok {
 			if loop, ok := e.loop(l.Var); ok {
@@ -414,49 +414,49 @@ func (m *machine) expr(e *env, x ir.Expr) runtime.Value {
 	case *ir.Item:
 		return m.expr(e, x.X).Item(m.expr(e, x.Key))
 	case *ir.Slice:
-		part := func(p ir.Expr) runtime.Value {
+		part := func(p ir.Expr) jinja2.Value {
 			if p == nil {
-				return runtime.None()
+				return jinja2.None()
 			}
 			return m.expr(e, p)
 		}
 		return m.expr(e, x.X).Slice(part(x.Start), part(x.Stop), part(x.Step))
 	case *ir.List:
-		return runtime.NewList(m.exprs(e, x.Items)...)
+		return jinja2.NewList(m.exprs(e, x.Items)...)
 	case *ir.Tuple:
-		return runtime.NewTuple(m.exprs(e, x.Items)...)
+		return jinja2.NewTuple(m.exprs(e, x.Items)...)
 	case *ir.Dict:
-		kv := make([]runtime.Value, 0, 2*len(x.Keys))
+		kv := make([]jinja2.Value, 0, 2*len(x.Keys))
 		for i := range x.Keys {
 			kv = append(kv, m.expr(e, x.Keys[i]), m.expr(e, x.Values[i]))
 		}
-		return runtime.DictOf(kv...)
+		return jinja2.DictOf(kv...)
 	case *ir.Unary:
 		switch x.Op {
 		case "neg":
-			return runtime.Neg(m.expr(e, x.X))
+			return jinja2.Neg(m.expr(e, x.X))
 		case "pos":
-			return runtime.Pos(m.expr(e, x.X))
+			return jinja2.Pos(m.expr(e, x.X))
 		}
-		return runtime.Bool(!m.cond(e, x.X))
+		return jinja2.Bool(!m.cond(e, x.X))
 	case *ir.Binary:
 		switch x.Op {
 		case "and":
-			return runtime.And(m.expr(e, x.L), func() runtime.Value { return m.expr(e, x.R) })
+			return jinja2.And(m.expr(e, x.L), func() jinja2.Value { return m.expr(e, x.R) })
 		case "or":
-			return runtime.Or(m.expr(e, x.L), func() runtime.Value { return m.expr(e, x.R) })
+			return jinja2.Or(m.expr(e, x.L), func() jinja2.Value { return m.expr(e, x.R) })
 		}
 		return binaryOps[x.Op](m.expr(e, x.L), m.expr(e, x.R))
 	case *ir.Concat:
-		return runtime.Concat(m.exprs(e, x.Items)...)
+		return jinja2.Concat(m.exprs(e, x.Items)...)
 	case *ir.Compare, *ir.Test:
-		return runtime.Bool(m.cond(e, x))
+		return jinja2.Bool(m.cond(e, x))
 	case *ir.Cond:
 		if m.cond(e, x.Test) {
 			return m.expr(e, x.Then)
 		}
 		if x.Else == nil {
-			return runtime.NoElse(x.P.Line)
+			return jinja2.NoElse(x.P.Line)
 		}
 		return m.expr(e, x.Else)
 	case *ir.Call:
@@ -468,31 +468,31 @@ func (m *machine) expr(e *env, x ir.Expr) runtime.Value {
 	panic(fmt.Sprintf("interp: unknown expression %T", x))
 }
 
-func (m *machine) exprs(e *env, xs []ir.Expr) []runtime.Value {
-	out := make([]runtime.Value, len(xs))
+func (m *machine) exprs(e *env, xs []ir.Expr) []jinja2.Value {
+	out := make([]jinja2.Value, len(xs))
 	for i, x := range xs {
 		out[i] = m.expr(e, x)
 	}
 	return out
 }
 
-func (m *machine) args(e *env, a ir.Args) ([]runtime.Value, []runtime.Kwarg) {
+func (m *machine) args(e *env, a ir.Args) ([]jinja2.Value, []jinja2.Kwarg) {
 	args := m.exprs(e, a.Args)
 	if a.DynArgs != nil {
-		args = runtime.Spread(args, m.expr(e, a.DynArgs))
+		args = jinja2.Spread(args, m.expr(e, a.DynArgs))
 	}
-	var kwargs []runtime.Kwarg
+	var kwargs []jinja2.Kwarg
 	for _, kw := range a.Kwargs {
-		kwargs = append(kwargs, runtime.KW(kw.Name, m.expr(e, kw.Value)))
+		kwargs = append(kwargs, jinja2.KW(kw.Name, m.expr(e, kw.Value)))
 	}
 	if a.DynKwargs != nil {
-		kwargs = runtime.SpreadKwargs(kwargs, m.expr(e, a.DynKwargs))
+		kwargs = jinja2.SpreadKwargs(kwargs, m.expr(e, a.DynKwargs))
 	}
 	return args, kwargs
 }
 
 // call calls fn: a method when fn is an attribute, otherwise the value fn evaluates to.
-func (m *machine) call(e *env, fn ir.Expr, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+func (m *machine) call(e *env, fn ir.Expr, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if a, ok := fn.(*ir.Attr); ok {
 		recv := m.expr(e, a.X)
 		if l, ok := a.X.(*ir.Load); ok {
@@ -503,7 +503,7 @@ func (m *machine) call(e *env, fn ir.Expr, args []runtime.Value, kwargs []runtim
 		if m.probe != nil {
 			return m.probeMethod(recv, a.Name, args, kwargs)
 		}
-		return runtime.CallMethod(recv, a.Name, args, kwargs)
+		return jinja2.CallMethod(recv, a.Name, args, kwargs)
 	}
 	callee := m.expr(e, fn)
 	if m.probe != nil {
@@ -515,33 +515,33 @@ func (m *machine) call(e *env, fn ir.Expr, args []runtime.Value, kwargs []runtim
 			}
 		}
 	}
-	return runtime.Call(callee, args, kwargs)
+	return jinja2.Call(callee, args, kwargs)
 }
 
-func (m *machine) filter(e *env, f *ir.Filter, v runtime.Value) runtime.Value {
+func (m *machine) filter(e *env, f *ir.Filter, v jinja2.Value) jinja2.Value {
 	args, kwargs := m.args(e, f.Args)
 	if m.probe != nil {
 		return m.probeFilter(f.Name, v, args, kwargs)
 	}
-	return runtime.CallFilter(f.Name, v, args, kwargs)
+	return jinja2.CallFilter(f.Name, v, args, kwargs)
 }
 
 // constValue converts an IR literal.
-func constValue(v any) runtime.Value {
+func constValue(v any) jinja2.Value {
 	switch v := v.(type) {
 	case nil:
-		return runtime.None()
+		return jinja2.None()
 	case bool:
-		return runtime.Bool(v)
+		return jinja2.Bool(v)
 	case *big.Int:
-		return runtime.BigInt(v)
+		return jinja2.BigInt(v)
 	case float64:
 		if math.IsNaN(v) {
-			return runtime.Float(math.NaN())
+			return jinja2.Float(math.NaN())
 		}
-		return runtime.Float(v)
+		return jinja2.Float(v)
 	case string:
-		return runtime.Str(v)
+		return jinja2.Str(v)
 	}
 	panic(fmt.Sprintf("interp: unknown constant %T", v))
 }

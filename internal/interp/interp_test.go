@@ -11,13 +11,13 @@ import (
 	"github.com/tmplgen/tmplgen/generated"
 	"github.com/tmplgen/tmplgen/internal/interp"
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 const shared = "../../../shared"
 
 // oracleCases returns the oracle's cases as inputs, by id.
-func oracleCases(t *testing.T) map[string]*runtime.Input {
+func oracleCases(t *testing.T) map[string]*jinja2.Input {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(shared, "oracle/cases.json"))
 	if err != nil {
@@ -27,12 +27,12 @@ func oracleCases(t *testing.T) map[string]*runtime.Input {
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]*runtime.Input{}
+	out := map[string]*jinja2.Input{}
 	for _, c := range cases {
 		var id string
 		json.Unmarshal(c["id"], &id)
 		raw, _ := json.Marshal(c)
-		req, err := runtime.ParseRequest(raw)
+		req, err := jinja2.ParseRequest(raw)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // Probe mode: the interpreter renders a template the way llama.cpp's Jinja engine
@@ -25,7 +25,7 @@ import (
 //     builtins llama.cpp declares but does not implement), a for loop over a str is an
 //     error, dict, lipsum, cycler and joiner do not exist, tests llama.cpp lacks are
 //     errors, `in` with an undefined or none operand is an error, and arithmetic and
-//     comparisons other than == and != are runtime's (runtime.LlamaSub...);
+//     comparisons other than == and != are runtime's (jinja2.LlamaSub...);
 //   - undefined is lenient: its attributes and items are undefined, it iterates as
 //     empty, its builtins return empty values, and undefined or none + str is the str;
 //     str + anything concatenates the string forms;
@@ -50,27 +50,27 @@ func newProbe() *probe { return &probe{containers: map[any]*valueStats{}, nargs:
 
 // track returns a copy of a JSON-like value whose strs, lists and dicts record their
 // stats.
-func (p *probe) track(v runtime.Value) runtime.Value {
+func (p *probe) track(v jinja2.Value) jinja2.Value {
 	switch v.Kind() {
-	case runtime.KindString:
+	case jinja2.KindString:
 		s, _ := v.AsString()
-		return runtime.TaggedStr(s, &valueStats{ops: map[string]bool{}})
-	case runtime.KindList:
-		items := make([]runtime.Value, len(v.Items()))
+		return jinja2.TaggedStr(s, &valueStats{ops: map[string]bool{}})
+	case jinja2.KindList:
+		items := make([]jinja2.Value, len(v.Items()))
 		for i, it := range v.Items() {
 			items[i] = p.track(it)
 		}
-		out := runtime.ListOf(items)
+		out := jinja2.ListOf(items)
 		p.containers[out.Tag()] = &valueStats{ops: map[string]bool{}}
 		return out
-	case runtime.KindDict:
+	case jinja2.KindDict:
 		d := v.AsDict()
-		out := runtime.NewDict(d.Len())
+		out := jinja2.NewDict(d.Len())
 		for i, k := range d.Keys() {
 			out.Set(k, p.track(d.Values()[i]))
 		}
 		p.containers[out] = &valueStats{ops: map[string]bool{}}
-		return runtime.DictValue(out)
+		return jinja2.DictValue(out)
 	}
 	return v
 }
@@ -78,7 +78,7 @@ func (p *probe) track(v runtime.Value) runtime.Value {
 // stats returns the stats of a value: those of a tracked str, or of any list, dict or
 // namespace (llama.cpp keeps stats for every value; those of a container the template
 // made itself start when it is first used). Nil for other values.
-func (p *probe) stats(v runtime.Value) *valueStats {
+func (p *probe) stats(v jinja2.Value) *valueStats {
 	tag := v.Tag()
 	if tag == nil {
 		return nil
@@ -87,7 +87,7 @@ func (p *probe) stats(v runtime.Value) *valueStats {
 		return st
 	}
 	st := p.containers[tag]
-	if st == nil && v.Kind() != runtime.KindString {
+	if st == nil && v.Kind() != jinja2.KindString {
 		st = &valueStats{ops: map[string]bool{}}
 		p.containers[tag] = st
 	}
@@ -95,24 +95,24 @@ func (p *probe) stats(v runtime.Value) *valueStats {
 }
 
 // used reports whether a tracked value was used.
-func (p *probe) used(v runtime.Value) bool {
+func (p *probe) used(v jinja2.Value) bool {
 	st := p.stats(v)
 	return st != nil && st.used
 }
 
 // hasOp reports whether an operation was applied to a tracked value.
-func (p *probe) hasOp(v runtime.Value, op string) bool {
+func (p *probe) hasOp(v jinja2.Value, op string) bool {
 	st := p.stats(v)
 	return st != nil && st.ops[op]
 }
 
-func (p *probe) mark(v runtime.Value) {
+func (p *probe) mark(v jinja2.Value) {
 	if st := p.stats(v); st != nil {
 		st.used = true
 	}
 }
 
-func (p *probe) op(v runtime.Value, name string) {
+func (p *probe) op(v jinja2.Value, name string) {
 	if st := p.stats(v); st != nil {
 		st.used = true
 		st.ops[name] = true
@@ -120,14 +120,14 @@ func (p *probe) op(v runtime.Value, name string) {
 }
 
 // markDeep marks v and everything in it used.
-func (p *probe) markDeep(v runtime.Value) {
+func (p *probe) markDeep(v jinja2.Value) {
 	p.mark(v)
 	switch v.Kind() {
-	case runtime.KindList, runtime.KindTuple:
+	case jinja2.KindList, jinja2.KindTuple:
 		for _, it := range v.Items() {
 			p.markDeep(it)
 		}
-	case runtime.KindDict:
+	case jinja2.KindDict:
 		for _, it := range v.AsDict().Values() {
 			p.markDeep(it)
 		}
@@ -136,12 +136,12 @@ func (p *probe) markDeep(v runtime.Value) {
 
 // llamaFail raises the error llama.cpp's engine raises where Jinja2 would go on.
 func llamaFail(format string, args ...any) {
-	runtime.Fail(runtime.EngineError, fmt.Sprintf(format, args...))
+	jinja2.Fail(jinja2.EngineError, fmt.Sprintf(format, args...))
 }
 
 // probeExpr evaluates the expressions whose meaning or statistics differ in probe mode;
 // ok is false for the others.
-func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
+func (m *machine) probeExpr(e *env, x ir.Expr) (jinja2.Value, bool) {
 	p := m.probe
 	switch x := x.(type) {
 	case *ir.Load:
@@ -151,12 +151,12 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 	case *ir.Global:
 		switch x.Name {
 		case "dict", "lipsum", "cycler", "joiner":
-			return runtime.Undefined(x.Name), true
+			return jinja2.Undefined(x.Name), true
 		}
 	case *ir.Attr:
 		if l, ok := x.X.(*ir.Load); ok {
 			if _, ok := e.loop(l.Var); ok {
-				return runtime.Value{}, false
+				return jinja2.Value{}, false
 			}
 		}
 		return m.probeAttr(m.expr(e, x.X), x.Name), true
@@ -165,18 +165,18 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		return m.probeItem(obj, m.expr(e, x.Key)), true
 	case *ir.Slice:
 		obj := m.expr(e, x.X)
-		part := func(q ir.Expr) runtime.Value {
+		part := func(q ir.Expr) jinja2.Value {
 			if q == nil {
-				return runtime.Missing()
+				return jinja2.Missing()
 			}
 			return m.expr(e, q)
 		}
 		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
 		p.op(obj, "slice")
-		if !runtime.LlamaHasBuiltin(obj, "slice") {
+		if !jinja2.LlamaHasBuiltin(obj, "slice") {
 			llamaFail("Unknown (built-in) filter 'slice' for type %s", obj.TypeName())
 		}
-		return runtime.LlamaSlice(obj, start, stop, step), true
+		return jinja2.LlamaSlice(obj, start, stop, step), true
 	case *ir.Binary:
 		if c, ok := ir.LlamaConcat(x); ok {
 			return m.expr(e, c), true
@@ -196,22 +196,22 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (runtime.Value, bool) {
 		}
 		return acc, true
 	}
-	return runtime.Value{}, false
+	return jinja2.Value{}, false
 }
 
 // llamaArith are llama.cpp's arithmetic operators other than +.
-var llamaArith = map[string]func(a, b runtime.Value) runtime.Value{
-	"-": runtime.LlamaSub, "*": runtime.LlamaMul, "/": runtime.LlamaDiv, "%": runtime.LlamaMod,
-	"//": runtime.LlamaFloorDiv, "**": runtime.LlamaPow,
+var llamaArith = map[string]func(a, b jinja2.Value) jinja2.Value{
+	"-": jinja2.LlamaSub, "*": jinja2.LlamaMul, "/": jinja2.LlamaDiv, "%": jinja2.LlamaMod,
+	"//": jinja2.LlamaFloorDiv, "**": jinja2.LlamaPow,
 }
 
 // isNull reports whether v is undefined or none.
-func isNull(v runtime.Value) bool {
-	return v.Kind() == runtime.KindUndefined || v.Kind() == runtime.KindNone
+func isNull(v jinja2.Value) bool {
+	return v.Kind() == jinja2.KindUndefined || v.Kind() == jinja2.KindNone
 }
 
 // llamaStr is the string form llama.cpp concatenates.
-func llamaStr(v runtime.Value) string {
+func llamaStr(v jinja2.Value) string {
 	if isNull(v) {
 		return ""
 	}
@@ -219,47 +219,47 @@ func llamaStr(v runtime.Value) string {
 }
 
 // llamaAdd is + in llama.cpp's engine.
-func llamaAdd(a, b runtime.Value) runtime.Value {
-	as, bs := a.Kind() == runtime.KindString, b.Kind() == runtime.KindString
+func llamaAdd(a, b jinja2.Value) jinja2.Value {
+	as, bs := a.Kind() == jinja2.KindString, b.Kind() == jinja2.KindString
 	switch {
 	case isNull(a) || isNull(b):
 		if (isNull(a) && bs) || (isNull(b) && as) {
-			return runtime.Str(llamaStr(a) + llamaStr(b))
+			return jinja2.Str(llamaStr(a) + llamaStr(b))
 		}
 		llamaFail("Cannot perform operation + on undefined or null values")
 	case as != bs:
-		return runtime.Str(llamaStr(a) + llamaStr(b))
+		return jinja2.Str(llamaStr(a) + llamaStr(b))
 	}
-	return runtime.Add(a, b)
+	return jinja2.Add(a, b)
 }
 
 // llamaConcat is ~ in llama.cpp's engine.
-func llamaConcat(a, b runtime.Value) runtime.Value {
-	as, bs := a.Kind() == runtime.KindString, b.Kind() == runtime.KindString
+func llamaConcat(a, b jinja2.Value) jinja2.Value {
+	as, bs := a.Kind() == jinja2.KindString, b.Kind() == jinja2.KindString
 	if isNull(a) || isNull(b) {
 		if (isNull(a) && bs) || (isNull(b) && as) {
-			return runtime.Str(llamaStr(a) + llamaStr(b))
+			return jinja2.Str(llamaStr(a) + llamaStr(b))
 		}
 		llamaFail("Cannot perform operation ~ on undefined or null values")
 	}
 	if !as && !bs {
 		llamaFail("Unknown operator \"~\" between %s and %s", a.TypeName(), b.TypeName())
 	}
-	return runtime.Str(llamaStr(a) + llamaStr(b))
+	return jinja2.Str(llamaStr(a) + llamaStr(b))
 }
 
 // probeAttr is obj.name in llama.cpp's engine: a builtin of obj's type if it has one
 // (the object is marked and the name recorded either way), otherwise the item.
-func (m *machine) probeAttr(obj runtime.Value, name string) runtime.Value {
+func (m *machine) probeAttr(obj jinja2.Value, name string) jinja2.Value {
 	p := m.probe
 	p.op(obj, name)
-	if obj.Kind() == runtime.KindUndefined {
-		return runtime.Undefined(name)
+	if obj.Kind() == jinja2.KindUndefined {
+		return jinja2.Undefined(name)
 	}
-	if runtime.LlamaHasBuiltin(obj, name) {
-		if runtime.LlamaKind(obj) == "dict" && (obj.Kind() == runtime.KindNamespace || !dictMethods[name]) {
+	if jinja2.LlamaHasBuiltin(obj, name) {
+		if jinja2.LlamaKind(obj) == "dict" && (obj.Kind() == jinja2.KindNamespace || !dictMethods[name]) {
 			// the builtin function, even where the object has an item of that name
-			return runtime.NewMacro(m.w, &runtime.MacroSpec{Name: name}, func([]runtime.Value) {})
+			return jinja2.NewMacro(m.w, &jinja2.MacroSpec{Name: name}, func([]jinja2.Value) {})
 		}
 		return obj.Attr(name)
 	}
@@ -273,28 +273,28 @@ func (m *machine) probeAttr(obj runtime.Value, name string) runtime.Value {
 var dictMethods = map[string]bool{"get": true, "keys": true, "values": true, "items": true}
 
 // probeItem is obj[key] in llama.cpp's engine.
-func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
+func (m *machine) probeItem(obj, key jinja2.Value) jinja2.Value {
 	p := m.probe
-	if key.Kind() == runtime.KindUndefined || obj.Kind() == runtime.KindUndefined {
-		return runtime.Undefined("")
+	if key.Kind() == jinja2.KindUndefined || obj.Kind() == jinja2.KindUndefined {
+		return jinja2.Undefined("")
 	}
-	var v runtime.Value
-	switch runtime.LlamaKind(obj) {
+	var v jinja2.Value
+	switch jinja2.LlamaKind(obj) {
 	case "dict":
 		v = obj.Item(key)
-		if v.Kind() == runtime.KindUndefined {
+		if v.Kind() == jinja2.KindUndefined {
 			if s, ok := key.AsString(); ok {
 				p.op(obj, s)
 			}
 		}
 	case "list", "str":
 		switch key.Kind() {
-		case runtime.KindInt:
-			v = runtime.LlamaItem(obj, key) // a str by bytes: undefined below 0 and past its end
-		case runtime.KindString:
+		case jinja2.KindInt:
+			v = jinja2.LlamaItem(obj, key) // a str by bytes: undefined below 0 and past its end
+		case jinja2.KindString:
 			s, _ := key.AsString()
 			p.op(obj, s)
-			v = runtime.Undefined(s)
+			v = jinja2.Undefined(s)
 		default:
 			llamaFail("Cannot access property with non-string/non-number: got %s", key.TypeName())
 		}
@@ -304,79 +304,79 @@ func (m *machine) probeItem(obj, key runtime.Value) runtime.Value {
 			llamaFail("Cannot access property with non-string: got %s", key.TypeName())
 		}
 		p.op(obj, s)
-		v = runtime.Undefined(s)
+		v = jinja2.Undefined(s)
 	}
 	p.mark(v)
 	p.mark(obj)
 	p.mark(key)
 	switch key.Kind() {
-	case runtime.KindInt:
+	case jinja2.KindInt:
 		p.op(obj, "array_access")
-	case runtime.KindString:
+	case jinja2.KindString:
 		p.op(obj, "object_access")
 	}
 	return v
 }
 
 // probeFor is what llama.cpp's for loop does with its iterable before iterating.
-func (m *machine) probeFor(iter runtime.Value) runtime.Value {
+func (m *machine) probeFor(iter jinja2.Value) jinja2.Value {
 	p := m.probe
 	p.op(iter, "array_access")
-	switch runtime.LlamaKind(iter) {
+	switch jinja2.LlamaKind(iter) {
 	case "undefined":
-		return runtime.NewList()
+		return jinja2.NewList()
 	case "list":
 	case "dict":
 		p.op(iter, "object_access")
 	default:
-		if iter.Kind() != runtime.KindLoop {
+		if iter.Kind() != jinja2.KindLoop {
 			llamaFail("Expected iterable or object type in for loop: got %s", iter.TypeName())
 		}
 	}
 	return iter
 }
 
-// probeFilter is v|name(args) in llama.cpp's engine (runtime.LlamaCallFilter), with
+// probeFilter is v|name(args) in llama.cpp's engine (jinja2.LlamaCallFilter), with
 // the value it applies the builtin to marked: |tojson and |string of a list or dict use
 // everything in it.
-func (m *machine) probeFilter(name string, v runtime.Value, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
-	id, input := runtime.LlamaFilterTarget(name, v)
+func (m *machine) probeFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	id, input := jinja2.LlamaFilterTarget(name, v)
 	m.probe.op(input, id)
 	m.markBuiltin(id, input)
-	return runtime.LlamaCallFilter(name, v, args, kwargs)
+	return jinja2.LlamaCallFilter(name, v, args, kwargs)
 }
 
-// probeMethod is recv.name(args) in llama.cpp's engine (runtime.LlamaCallMethod).
-func (m *machine) probeMethod(recv runtime.Value, name string, args []runtime.Value, kwargs []runtime.Kwarg) runtime.Value {
+// probeMethod is recv.name(args) in llama.cpp's engine (jinja2.LlamaCallMethod).
+func (m *machine) probeMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	m.probe.op(recv, name)
-	if runtime.LlamaHasBuiltin(recv, name) {
+	if jinja2.LlamaHasBuiltin(recv, name) {
 		m.markBuiltin(name, recv)
 	}
-	return runtime.LlamaCallMethod(recv, name, args, kwargs)
+	return jinja2.LlamaCallMethod(recv, name, args, kwargs)
 }
 
 // markBuiltin marks what builtin id uses of v.
-func (m *machine) markBuiltin(id string, v runtime.Value) {
-	switch k := runtime.LlamaKind(v); {
+func (m *machine) markBuiltin(id string, v jinja2.Value) {
+	switch k := jinja2.LlamaKind(v); {
 	case id == "tojson", id == "string" && (k == "list" || k == "dict"):
 		m.probe.markDeep(v)
 	}
 }
 
 // probeCompare is a comparison in llama.cpp's engine.
-func probeCompare(op string, a, b runtime.Value) bool {
+func probeCompare(op string, a, b jinja2.Value) bool {
 	switch op {
 	case "in", "notin":
-		if b.Kind() == runtime.KindUndefined {
+		if b.Kind() == jinja2.KindUndefined {
 			return op == "notin"
 		}
 		if isNull(a) || isNull(b) {
 			llamaFail("Cannot perform operation in on undefined or null values")
 		}
-		switch runtime.LlamaKind(b) {
+		switch jinja2.LlamaKind(b) {
 		case "list", "dict":
 		case "str":
-			if a.Kind() != runtime.KindString {
+			if a.Kind() != jinja2.KindString {
 				llamaFail("Unknown operator \"in\" between %s and %s", a.TypeName(), b.TypeName())
 			}
 		default:
@@ -389,23 +389,23 @@ func probeCompare(op string, a, b runtime.Value) bool {
 }
 
 // llamaOrder are llama.cpp's orderings.
-var llamaOrder = map[string]func(a, b runtime.Value) bool{
-	"<": runtime.LlamaLt, "<=": runtime.LlamaLe, ">": runtime.LlamaGt, ">=": runtime.LlamaGe,
+var llamaOrder = map[string]func(a, b jinja2.Value) bool{
+	"<": jinja2.LlamaLt, "<=": jinja2.LlamaLe, ">": jinja2.LlamaGt, ">=": jinja2.LlamaGe,
 }
 
 // probeSetAttr is {% set obj.name = v %}: llama.cpp sets a dict's item as it sets a
 // namespace's attribute.
-func probeSetAttr(obj runtime.Value, name string, v runtime.Value) {
+func probeSetAttr(obj jinja2.Value, name string, v jinja2.Value) {
 	if d := obj.AsDict(); d != nil {
 		d.SetStr(name, v)
 		return
 	}
-	runtime.SetAttr(obj, name, v)
+	jinja2.SetAttr(obj, name, v)
 }
 
 // byName is how llama.cpp looks a name up in a macro: in the context it was called from,
 // where the innermost assigned variable of that name is.
-func (e *env) byName(name string) (runtime.Value, bool) {
+func (e *env) byName(name string) (jinja2.Value, bool) {
 	for s := e; s != nil; s = s.parent {
 		for v, l := range s.loops {
 			if v.Name == name {
@@ -425,5 +425,5 @@ func (e *env) byName(name string) (runtime.Value, bool) {
 			return s.caller.byName(name)
 		}
 	}
-	return runtime.Value{}, false
+	return jinja2.Value{}, false
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // The reasoning analysis of llama.cpp's generic handler (chat-diff-analyzer.cpp
@@ -49,16 +49,16 @@ type probeTokens struct{ bos, eos string }
 // add_generation_prompt only when true, rendered as llama.cpp's engine renders (probe
 // mode, whose statistics are not read here). ok is false when the render fails.
 func applyProbe(t *ir.Template, tok probeTokens, messages, tools string, agp, thinking bool) (string, bool) {
-	vars := runtime.NewDict(6)
+	vars := jinja2.NewDict(6)
 	vars.SetStr("messages", mustJSON(messages))
-	vars.SetStr("bos_token", runtime.Str(tok.bos))
-	vars.SetStr("eos_token", runtime.Str(tok.eos))
-	vars.SetStr("enable_thinking", runtime.Bool(thinking))
+	vars.SetStr("bos_token", jinja2.Str(tok.bos))
+	vars.SetStr("eos_token", jinja2.Str(tok.eos))
+	vars.SetStr("enable_thinking", jinja2.Bool(thinking))
 	if tools != "" {
 		vars.SetStr("tools", mustJSON(tools))
 	}
 	if agp {
-		vars.SetStr("add_generation_prompt", runtime.Bool(true))
+		vars.SetStr("add_generation_prompt", jinja2.Bool(true))
 	}
 	out, err := render(t, vars, newProbe())
 	return out, err == nil

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/internal/syntax"
 )
 
@@ -502,7 +502,7 @@ func (l *lowerer) macro(f *frame, p Pos, name string, params []syntax.Param, bod
 func (l *lowerer) filterChain(f *frame, fl *syntax.Filter) []*Filter {
 	var chain []*Filter
 	for fl != nil {
-		l.softly(false, func() { l.checkKnown(fl.P, "filter", fl.Name, runtime.Filters[fl.Name] != nil) })
+		l.softly(false, func() { l.checkKnown(fl.P, "filter", fl.Name, jinja2.Filters[fl.Name] != nil) })
 		chain = append([]*Filter{{At: At{fl.P}, Name: fl.Name, Args: l.args(f, fl.Args)}}, chain...)
 		fl, _ = fl.X.(*syntax.Filter)
 	}
@@ -685,10 +685,10 @@ func (l *lowerer) expr(f *frame, x syntax.Expr) Expr {
 	case *syntax.Call:
 		return &Call{At{p}, l.expr(f, x.Fn), l.args(f, x.Args)}
 	case *syntax.Filter:
-		l.checkKnown(p, "filter", x.Name, runtime.Filters[x.Name] != nil)
+		l.checkKnown(p, "filter", x.Name, jinja2.Filters[x.Name] != nil)
 		return &Filter{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
 	case *syntax.Test:
-		l.checkKnown(p, "test", x.Name, runtime.Tests[x.Name] != nil)
+		l.checkKnown(p, "test", x.Name, jinja2.Tests[x.Name] != nil)
 		return &Test{At{p}, x.Name, l.expr(f, x.X), l.args(f, x.Args)}
 	case *syntax.Unary:
 		operand := l.expr(f, x.X)

@@ -3,15 +3,15 @@
 package version
 
 import (
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 	"runtime/debug"
 	"strings"
 )
 
-// Version is tmplgen's release version, the runtime's (runtime.Version). Generated
+// Version is tmplgen's release version, the runtime's (jinja2.Version). Generated
 // files name it in their header and assert it, so changing it changes every generated
 // file: it changes with a release, never with a commit.
-const Version = runtime.Version
+const Version = jinja2.Version
 
 // Build says what the running binary was built from, as its build information
 // (runtime/debug.ReadBuildInfo) records it: the version of the module holding the

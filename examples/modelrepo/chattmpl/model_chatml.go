@@ -2,13 +2,13 @@
 
 package chattmpl
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // ModelChatml is the chat template ./model#chatml.
-var ModelChatml = &runtime.Template{
+var ModelChatml = &jinja2.Template{
 	AddBOS:  true,
 	Aliases: []string{"2b04aca91db17424a407a7a53d5dd511a925e2ee77188bcdad69930fa8785378", "625f1b0cc347014e29f46cb7495564446b82c8553230b959fe9b58e0876636d1"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -46,13 +46,13 @@ var ModelChatml = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderModelChatml renders model.
-func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
+func renderModelChatml(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// model:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, messages) {
+	for _, message := range jinja2.Iterate(w, messages) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
 		w.WriteString("<|im_start|>")
 		w.WriteStr(message.ItemStr("role"))
@@ -66,19 +66,19 @@ func renderModelChatml(w *runtime.Writer, in *runtime.Input) {
 // renderModelChatmlLlama renders model as llama.cpp's Jinja engine does, for llama-server:
 // it is renderModelChatml with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderModelChatmlLlama(w *runtime.Writer, in *runtime.Input) {
+func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// model:8:1 {%- for message in messages %}
-	for _, message := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAdd(runtime.Str("<|im_start|>"), runtime.LlamaItemStr(message, "role")), runtime.Str("\n")), runtime.LlamaItemStr(message, "content")), runtime.Str("<|im_end|>\n")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
 	}
 	w.WriteString("<|im_start|>assistant\n")
 }
 
 // spansModelChatml is the position table of model: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansModelChatml = []runtime.Span{
+var spansModelChatml = []jinja2.Span{
 	{From: 55, To: 63, Line: 8, Col: 1, Construct: "for"},
 	{From: 57, To: 61, Line: 9, Col: 1, Construct: "{{ }}"},
 	{From: 72, To: 76, Line: 8, Col: 1, Construct: "for"},

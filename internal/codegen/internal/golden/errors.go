@@ -2,12 +2,12 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Errors is the chat template errors.jinja.
-var Errors = &runtime.Template{
+var Errors = &jinja2.Template{
 	Aliases: []string{"24fb724663a761ac6820a3ff3982bcf1ba9cbef6e146dcd0eaa05e55249ba662", "c3537800501028d6d840c5c80b86dff754202857dd3b0785875c6c6a457985ec"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,26 +41,26 @@ var Errors = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderErrors renders errors.jinja.
-func renderErrors(w *runtime.Writer, in *runtime.Input) {
+func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if runtime.Eq(runtime.FilterLength(messages), runtime.Int(0)) {
+	if jinja2.Eq(jinja2.FilterLength(messages), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		w.Write(runtime.RaiseException(in, runtime.Str("No messages provided.")))
+		w.Write(jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
-	for _, m := range runtime.Iterate(w, messages) {
+	for _, m := range jinja2.Iterate(w, messages) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
 		mRole := m.Attr("role")
-		if !runtime.InStrs(mRole, "user", "assistant", "system") {
+		if !jinja2.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			w.Write(runtime.RaiseException(in, runtime.Add(runtime.Str("Unknown role: "), mRole)))
+			w.Write(jinja2.RaiseException(in, jinja2.Add(jinja2.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		w.WriteAdd(mRole, runtime.Str(": "), m.Attr("content"))
+		w.WriteAdd(mRole, jinja2.Str(": "), m.Attr("content"))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
@@ -70,32 +70,32 @@ func renderErrors(w *runtime.Writer, in *runtime.Input) {
 // renderErrorsLlama renders errors.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderErrors with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderErrorsLlama(w *runtime.Writer, in *runtime.Input) {
+func renderErrorsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if runtime.Eq(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0)) {
+	if jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.Str("No messages provided.")))
+		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
-	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		mRole := runtime.LlamaAttr(m, "role")
-		if !runtime.LlamaInStrs(mRole, "user", "assistant", "system") {
+		mRole := jinja2.LlamaAttr(m, "role")
+		if !jinja2.LlamaInStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			runtime.LlamaWrite(w, runtime.RaiseException(in, runtime.LlamaAdd(runtime.Str("Unknown role: "), mRole)))
+			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.LlamaAdd(runtime.LlamaAttr(m, "role"), runtime.Str(": ")), runtime.LlamaAttr(m, "content")))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAttr(m, "role"), jinja2.Str(": ")), jinja2.LlamaAttr(m, "content")))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
-	runtime.LlamaWrite(w, runtime.LlamaAttr(runtime.LlamaAttr(runtime.LlamaItemInt(messages, 0), "missing"), "deeper"))
+	jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "missing"), "deeper"))
 }
 
 // spansErrors is the position table of errors.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansErrors = []runtime.Span{
+var spansErrors = []jinja2.Span{
 	{From: 50, To: 53, Line: 2, Col: 1, Construct: "if"},
 	{From: 52, To: 52, Line: 2, Col: 33, Construct: "{{ }}"},
 	{From: 55, To: 65, Line: 3, Col: 1, Construct: "for"},

@@ -2,12 +2,12 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Expressions is the chat template expressions.jinja.
-var Expressions = &runtime.Template{
+var Expressions = &jinja2.Template{
 	Aliases: []string{"6d5270cdfe7e15404fdf00fee5d834aec6c458ce086de0f26026202477b5a4ca", "f84c8f7b38da2cd827d00dea6622a4f1373d77d69a23e203eca7ab77a68d0878"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         false,
 		StringContent:      false,
 		TypedContent:       false,
@@ -41,19 +41,19 @@ var Expressions = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderExpressions renders expressions.jinja.
-func renderExpressions(w *runtime.Writer, in *runtime.Input) {
+func renderExpressions(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
-	var last runtime.Value
+	var last jinja2.Value
 	undefinedName := in.Lookup("undefined_name")
 	tools := in.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
 	if messages.Truthy() {
 		last = messages.ItemInt(-1)
 	} else {
-		last = runtime.None()
+		last = jinja2.None()
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
@@ -63,294 +63,294 @@ func renderExpressions(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	w.Write(runtime.FloorDiv(runtime.Int(7), runtime.Int(2)))
+	w.Write(jinja2.FloorDiv(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	w.Write(runtime.FloorDiv(runtime.Int(-7), runtime.Int(2)))
+	w.Write(jinja2.FloorDiv(jinja2.Int(-7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	w.Write(runtime.Mod(runtime.Int(-7), runtime.Int(3)))
+	w.Write(jinja2.Mod(jinja2.Int(-7), jinja2.Int(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	w.Write(runtime.Pow(runtime.Int(2), runtime.Int(10)))
+	w.Write(jinja2.Pow(jinja2.Int(2), jinja2.Int(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	w.Write(runtime.Div(runtime.Int(7), runtime.Int(2)))
+	w.Write(jinja2.Div(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:67 {{ 1e16 }}
-	w.Write(runtime.Float(1e+16))
+	w.Write(jinja2.Float(1e+16))
 	w.WriteString(" ")
 	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
-	w.WriteAdd(runtime.Float(0.1), runtime.Float(0.2))
+	w.WriteAdd(jinja2.Float(0.1), jinja2.Float(0.2))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	w.Write(runtime.Pow(runtime.Int(2), runtime.Int(70)))
+	w.Write(jinja2.Pow(jinja2.Int(2), jinja2.Int(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
 	w.WriteString("a")
-	w.Write(runtime.Int(1))
-	w.Write(runtime.None())
+	w.Write(jinja2.Int(1))
+	w.Write(jinja2.None())
 	w.Write(undefinedName)
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
-	w.Write(runtime.Or(runtime.None(), func() runtime.Value {
-		return runtime.Str("default")
+	w.Write(jinja2.Or(jinja2.None(), func() jinja2.Value {
+		return jinja2.Str("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	w.Write(runtime.And(runtime.Int(0), func() runtime.Value {
-		return runtime.Str("x")
+	w.Write(jinja2.And(jinja2.Int(0), func() jinja2.Value {
+		return jinja2.Str("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:79 {{ [] or {} }}
-	w.Write(runtime.Or(runtime.NewList(), func() runtime.Value {
-		return runtime.DictOf()
+	w.Write(jinja2.Or(jinja2.NewList(), func() jinja2.Value {
+		return jinja2.DictOf()
 	}))
 	w.WriteString("\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
-	w.Write(runtime.Bool(func() bool {
-		left := runtime.Int(1)
-		right := runtime.Int(2)
-		if !runtime.Lt(left, right) {
+	w.Write(jinja2.Bool(func() bool {
+		left := jinja2.Int(1)
+		right := jinja2.Int(2)
+		if !jinja2.Lt(left, right) {
 			return false
 		}
-		right2 := runtime.Int(3)
-		return runtime.Lt(right, right2)
+		right2 := jinja2.Int(3)
+		return jinja2.Lt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
-	w.Write(runtime.Bool(func() bool {
-		left := runtime.Int(3)
-		right := runtime.Int(2)
-		if !runtime.Gt(left, right) {
+	w.Write(jinja2.Bool(func() bool {
+		left := jinja2.Int(3)
+		right := jinja2.Int(2)
+		if !jinja2.Gt(left, right) {
 			return false
 		}
-		right2 := runtime.Int(2)
-		return runtime.Gt(right, right2)
+		right2 := jinja2.Int(2)
+		return jinja2.Gt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	w.Write(runtime.Bool(runtime.In(runtime.Str("b"), runtime.Str("abc"))))
+	w.Write(jinja2.Bool(jinja2.In(jinja2.Str("b"), jinja2.Str("abc"))))
 	w.WriteString(" ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	w.Write(runtime.Bool(!runtime.InStrs(runtime.Str("x"), "a")))
+	w.Write(jinja2.Bool(!jinja2.InStrs(jinja2.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	w.Write(runtime.Bool(runtime.Gt(runtime.FilterLength(messages), runtime.Int(0))))
+	w.Write(jinja2.Bool(jinja2.Gt(jinja2.FilterLength(messages), jinja2.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	w.Write(runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
+	w.Write(jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	w.Write(runtime.FilterJoin(runtime.FilterMap(messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
+	w.Write(jinja2.FilterJoin(jinja2.FilterMap(messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	w.Write(runtime.FilterLength(runtime.FilterList(runtime.FilterSelectattr(messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil))))
+	w.Write(jinja2.FilterLength(jinja2.FilterList(jinja2.FilterSelectattr(messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil))))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	w.Write(runtime.Mod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
+	w.Write(jinja2.Mod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	w.Write(runtime.CallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
+	w.Write(jinja2.CallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	w.Write(runtime.MethodSplitSep(runtime.Str("x,y,,z"), runtime.Str(",")))
+	w.Write(jinja2.MethodSplitSep(jinja2.Str("x,y,,z"), jinja2.Str(",")))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	w.Write(runtime.MethodSplit(runtime.Str("  a b  ")))
+	w.Write(jinja2.MethodSplit(jinja2.Str("  a b  ")))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil)
+	w.WriteJSON(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil)
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	w.WriteJSON(runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))})
+	w.WriteJSON(jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))})
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	w.Write(runtime.FilterUpper(runtime.Str("Straße İ")))
+	w.Write(jinja2.FilterUpper(jinja2.Str("Straße İ")))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	w.Write(runtime.FilterTitle(runtime.Str("ǅ héllo")))
+	w.Write(jinja2.FilterTitle(jinja2.Str("ǅ héllo")))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	w.Write(runtime.Str("abc").Slice(runtime.None(), runtime.None(), runtime.Int(-1)))
+	w.Write(jinja2.Str("abc").Slice(jinja2.None(), jinja2.None(), jinja2.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	w.Write(runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)).Slice(runtime.Int(1), runtime.None(), runtime.Int(2)))
+	w.Write(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)).Slice(jinja2.Int(1), jinja2.None(), jinja2.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	w.Write(runtime.Bool(runtime.IsDefined(tools)))
+	w.Write(jinja2.Bool(jinja2.IsDefined(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	w.Write(runtime.Bool(runtime.IsNone(tools)))
+	w.Write(jinja2.Bool(jinja2.IsNone(tools)))
 	w.WriteString(" ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	w.Write(runtime.Bool(runtime.IsSequence(messages)))
+	w.Write(jinja2.Bool(jinja2.IsSequence(messages)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	w.Write(runtime.Bool(runtime.IsDivisibleby(runtime.Int(5), runtime.Int(5))))
+	w.Write(jinja2.Bool(jinja2.IsDivisibleby(jinja2.Int(5), jinja2.Int(5))))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	w.Write(runtime.Bool(runtime.IsUpper(runtime.Str("A"))))
+	w.Write(jinja2.Bool(jinja2.IsUpper(jinja2.Str("A"))))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	w.Write(runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))
+	w.Write(jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // renderExpressionsLlama renders expressions.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderExpressions with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderExpressionsLlama(w *runtime.Writer, in *runtime.Input) {
+func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
-	var last runtime.Value
+	var last jinja2.Value
 	undefinedName := in.Lookup("undefined_name")
 	tools := in.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
 	if messages.Truthy() {
-		last = runtime.LlamaItemInt(messages, -1)
+		last = jinja2.LlamaItemInt(messages, -1)
 	} else {
-		last = runtime.None()
+		last = jinja2.None()
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
-		runtime.LlamaWrite(w, runtime.LlamaAttr(last, "content"))
+		jinja2.LlamaWrite(w, jinja2.LlamaAttr(last, "content"))
 	} else {
 		w.WriteString("nothing")
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	runtime.LlamaWrite(w, runtime.LlamaFloorDiv(runtime.Int(7), runtime.Int(2)))
+	jinja2.LlamaWrite(w, jinja2.LlamaFloorDiv(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	runtime.LlamaWrite(w, runtime.LlamaFloorDiv(runtime.Int(-7), runtime.Int(2)))
+	jinja2.LlamaWrite(w, jinja2.LlamaFloorDiv(jinja2.Int(-7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	runtime.LlamaWrite(w, runtime.LlamaMod(runtime.Int(-7), runtime.Int(3)))
+	jinja2.LlamaWrite(w, jinja2.LlamaMod(jinja2.Int(-7), jinja2.Int(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	runtime.LlamaWrite(w, runtime.LlamaPow(runtime.Int(2), runtime.Int(10)))
+	jinja2.LlamaWrite(w, jinja2.LlamaPow(jinja2.Int(2), jinja2.Int(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	runtime.LlamaWrite(w, runtime.LlamaDiv(runtime.Int(7), runtime.Int(2)))
+	jinja2.LlamaWrite(w, jinja2.LlamaDiv(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:67 {{ 1e16 }}
-	runtime.LlamaWrite(w, runtime.Float(1e+16))
+	jinja2.LlamaWrite(w, jinja2.Float(1e+16))
 	w.WriteString(" ")
 	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
-	runtime.LlamaWrite(w, runtime.LlamaAdd(runtime.Float(0.1), runtime.Float(0.2)))
+	jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Float(0.1), jinja2.Float(0.2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	runtime.LlamaWrite(w, runtime.LlamaPow(runtime.Int(2), runtime.Int(70)))
+	jinja2.LlamaWrite(w, jinja2.LlamaPow(jinja2.Int(2), jinja2.Int(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
-	runtime.LlamaWrite(w, runtime.LlamaConcat(runtime.Str("a"), runtime.Int(1), runtime.None(), undefinedName))
+	jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("a"), jinja2.Int(1), jinja2.None(), undefinedName))
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
-	runtime.LlamaWrite(w, runtime.Or(runtime.None(), func() runtime.Value {
-		return runtime.Str("default")
+	jinja2.LlamaWrite(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
+		return jinja2.Str("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	runtime.LlamaWrite(w, runtime.And(runtime.Int(0), func() runtime.Value {
-		return runtime.Str("x")
+	jinja2.LlamaWrite(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
+		return jinja2.Str("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:79 {{ [] or {} }}
-	runtime.LlamaWrite(w, runtime.Or(runtime.NewList(), func() runtime.Value {
-		return runtime.DictOf()
+	jinja2.LlamaWrite(w, jinja2.Or(jinja2.NewList(), func() jinja2.Value {
+		return jinja2.DictOf()
 	}))
 	w.WriteString("\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
-	runtime.LlamaWrite(w, runtime.Bool(func() bool {
-		left := runtime.Int(1)
-		right := runtime.Int(2)
-		if !runtime.LlamaLt(left, right) {
+	jinja2.LlamaWrite(w, jinja2.Bool(func() bool {
+		left := jinja2.Int(1)
+		right := jinja2.Int(2)
+		if !jinja2.LlamaLt(left, right) {
 			return false
 		}
-		right2 := runtime.Int(3)
-		return runtime.LlamaLt(right, right2)
+		right2 := jinja2.Int(3)
+		return jinja2.LlamaLt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
-	runtime.LlamaWrite(w, runtime.Bool(func() bool {
-		left := runtime.Int(3)
-		right := runtime.Int(2)
-		if !runtime.LlamaGt(left, right) {
+	jinja2.LlamaWrite(w, jinja2.Bool(func() bool {
+		left := jinja2.Int(3)
+		right := jinja2.Int(2)
+		if !jinja2.LlamaGt(left, right) {
 			return false
 		}
-		right2 := runtime.Int(2)
-		return runtime.LlamaGt(right, right2)
+		right2 := jinja2.Int(2)
+		return jinja2.LlamaGt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaIn(runtime.Str("b"), runtime.Str("abc"))))
+	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaIn(jinja2.Str("b"), jinja2.Str("abc"))))
 	w.WriteString(" ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	runtime.LlamaWrite(w, runtime.Bool(!runtime.LlamaInStrs(runtime.Str("x"), "a")))
+	jinja2.LlamaWrite(w, jinja2.Bool(!jinja2.LlamaInStrs(jinja2.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaGt(runtime.LlamaCallFilter("length", messages, nil, nil), runtime.Int(0))))
+	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	runtime.LlamaWrite(w, runtime.NewList(runtime.Int(1), runtime.Str("two"), runtime.None(), runtime.Bool(true), runtime.Float(2.5), runtime.NewTuple(runtime.Int(3)), runtime.DictOf(runtime.Str("k"), runtime.Str("it's"))))
+	jinja2.LlamaWrite(w, jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaCallFilter("map", messages, nil, []runtime.Kwarg{runtime.KW("attribute", runtime.Str("role"))}), []runtime.Value{runtime.Str("|")}, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaCallFilter("map", messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	runtime.LlamaWrite(w, runtime.LlamaCallFilter("length", runtime.LlamaCallFilter("list", runtime.LlamaCallFilter("selectattr", messages, []runtime.Value{runtime.Str("role"), runtime.Str("equalto"), runtime.Str("user")}, nil), nil, nil), nil, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil), nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	runtime.LlamaWrite(w, runtime.LlamaMod(runtime.Str("%s has %d chars"), runtime.NewTuple(runtime.Str("this"), runtime.Int(4))))
+	jinja2.LlamaWrite(w, jinja2.LlamaMod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("{:>6}|{:.2f}"), "format", []runtime.Value{runtime.Str("r"), runtime.Float(3.14159)}, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("x,y,,z"), "split", []runtime.Value{runtime.Str(",")}, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.Str("x,y,,z"), "split", []jinja2.Value{jinja2.Str(",")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	runtime.LlamaWrite(w, runtime.LlamaCallMethod(runtime.Str("  a b  "), "split", nil, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.Str("  a b  "), "split", nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.NewList(runtime.Int(1), runtime.Int(2))), nil, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	runtime.LlamaWrite(w, runtime.LlamaCallFilter("tojson", runtime.DictOf(runtime.Str("b"), runtime.Int(1), runtime.Str("a"), runtime.Str("é")), nil, []runtime.Kwarg{runtime.KW("indent", runtime.Int(2))}))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", runtime.Str("Straße İ"), nil, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", jinja2.Str("Straße İ"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	runtime.LlamaWrite(w, runtime.LlamaCallFilter("title", runtime.Str("ǅ héllo"), nil, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("title", jinja2.Str("ǅ héllo"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	runtime.LlamaWrite(w, runtime.LlamaSlice(runtime.Str("abc"), runtime.Missing(), runtime.Missing(), runtime.Int(-1)))
+	jinja2.LlamaWrite(w, jinja2.LlamaSlice(jinja2.Str("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	runtime.LlamaWrite(w, runtime.LlamaSlice(runtime.NewList(runtime.Int(1), runtime.Int(2), runtime.Int(3), runtime.Int(4)), runtime.Int(1), runtime.Missing(), runtime.Int(2)))
+	jinja2.LlamaWrite(w, jinja2.LlamaSlice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("defined", tools, nil, nil)))
+	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("defined", tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("none", tools, nil, nil)))
+	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("none", tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("sequence", messages, nil, nil)))
+	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("sequence", messages, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("divisibleby", runtime.Int(5), []runtime.Value{runtime.Int(5)}, nil)))
+	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("divisibleby", jinja2.Int(5), []jinja2.Value{jinja2.Int(5)}, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	runtime.LlamaWrite(w, runtime.Bool(runtime.LlamaCallTest("upper", runtime.Str("A"), nil, nil)))
+	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("upper", jinja2.Str("A"), nil, nil)))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	runtime.LlamaWrite(w, runtime.StrftimeNow(in, []runtime.Value{runtime.Str("%Y-%m-%d %A %B %-d")}, nil))
+	jinja2.LlamaWrite(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // spansExpressions is the position table of expressions.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansExpressions = []runtime.Span{
+var spansExpressions = []jinja2.Span{
 	{From: 53, To: 57, Line: 2, Col: 1, Construct: "set"},
 	{From: 59, To: 64, Line: 3, Col: 1, Construct: "{{ }}"},
 	{From: 66, To: 67, Line: 4, Col: 1, Construct: "{{ }}"},

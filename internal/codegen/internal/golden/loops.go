@@ -2,12 +2,12 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Loops is the chat template loops.jinja.
-var Loops = &runtime.Template{
+var Loops = &jinja2.Template{
 	Aliases: []string{"7366873642593cabc022aff9d985fc799e791efd05057819592719f4ca60bdfb", "e6199caea8b3d97b52f4191ee11cd5048298385563caf0d81a6355f439e6984a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         false,
 		StringContent:      false,
 		TypedContent:       false,
@@ -41,17 +41,17 @@ var Loops = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderLoops renders loops.jinja.
-func renderLoops(w *runtime.Writer, in *runtime.Input) {
+func renderLoops(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
 	iterated := false
-	var loop runtime.Loop
-	for loop.Start(w, messages, func(item runtime.Value) bool {
+	var loop jinja2.Loop
+	for loop.Start(w, messages, func(item jinja2.Value) bool {
 		m := item
-		return !runtime.EqStr(m.Attr("role"), "system")
+		return !jinja2.EqStr(m.Attr("role"), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
@@ -72,14 +72,14 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		w.Write(runtime.FilterTrim(m.Attr("content"), nil, nil))
+		w.Write(jinja2.FilterTrim(m.Attr("content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	keys, values := runtime.DictItems(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)))
+	keys, values := jinja2.DictItems(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)))
 	for i := range w.Count(len(keys)) {
 		k := keys[i]
 		v := values[i]
@@ -94,13 +94,13 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range runtime.Iterate(w, runtime.Range(in, runtime.Int(10))) {
+	for _, i := range jinja2.Iterate(w, jinja2.Range(in, jinja2.Int(10))) {
 		// loops.jinja:8:25 {% if i is even %}
-		if runtime.IsEven(i) {
+		if jinja2.IsEven(i) {
 			continue
 		}
 		// loops.jinja:8:68 {% if i > 6 %}
-		if runtime.Gt(i, runtime.Int(6)) {
+		if jinja2.Gt(i, jinja2.Int(6)) {
 			break
 		}
 		// loops.jinja:8:104 {{ i }}
@@ -108,7 +108,7 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 	}
 	// loops.jinja:9:1 {% for x in [] %}
 	iterated2 := false
-	for range runtime.Iterate(w, runtime.NewList()) {
+	for range jinja2.Iterate(w, jinja2.NewList()) {
 		w.WriteString("never")
 		iterated2 = true
 	}
@@ -116,11 +116,11 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("empty")
 	}
 	// loops.jinja:10:1 {% for c in 'héllo' %}
-	var loop2 runtime.Loop
-	for loop2.Start(w, runtime.Str("héllo"), nil); loop2.Next(); {
+	var loop2 jinja2.Loop
+	for loop2.Start(w, jinja2.Str("héllo"), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		w.Write(loop2.Cycle(runtime.Str("<"), runtime.Str(">")))
+		w.Write(loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
 		// loops.jinja:10:49 {{ c }}
 		w.Write(c)
 	}
@@ -129,24 +129,24 @@ func renderLoops(w *runtime.Writer, in *runtime.Input) {
 // renderLoopsLlama renders loops.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderLoops with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
+func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
 	iterated := false
-	var loop runtime.Loop
-	for loop.Start(w, runtime.LlamaIterable(messages), func(item runtime.Value) bool {
+	var loop jinja2.Loop
+	for loop.Start(w, jinja2.LlamaIterable(messages), func(item jinja2.Value) bool {
 		m := item
-		return !runtime.EqStr(runtime.LlamaAttr(m, "role"), "system")
+		return !jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
-		runtime.LlamaWrite(w, loop.Index())
+		jinja2.LlamaWrite(w, loop.Index())
 		w.WriteString("/")
 		// loops.jinja:3:18 {{ loop.length }}
-		runtime.LlamaWrite(w, loop.Length())
+		jinja2.LlamaWrite(w, loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		runtime.LlamaWrite(w, runtime.LlamaAttr(m, "role"))
+		jinja2.LlamaWrite(w, jinja2.LlamaAttr(m, "role"))
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -157,48 +157,48 @@ func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("trim", runtime.LlamaAttr(m, "content"), nil, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	items := runtime.Iterate(w, runtime.LlamaIterable(runtime.LlamaCallMethod(runtime.DictOf(runtime.Str("a"), runtime.Int(1), runtime.Str("b"), runtime.Int(2)), "items", nil, nil)))
+	items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil)))
 	for i := range items {
-		vals := runtime.Unpack(items[i], 2)
+		vals := jinja2.Unpack(items[i], 2)
 		k := vals[0]
 		v := vals[1]
 		// loops.jinja:7:43 {{ k }}
-		runtime.LlamaWrite(w, k)
+		jinja2.LlamaWrite(w, k)
 		w.WriteString("=")
 		// loops.jinja:7:51 {{ v }}
-		runtime.LlamaWrite(w, v)
+		jinja2.LlamaWrite(w, v)
 		// loops.jinja:7:58 {{ ', ' if not loop.last }}
 		if !(i == len(items)-1) {
 			w.WriteString(", ")
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range runtime.Iterate(w, runtime.LlamaIterable(runtime.Range(in, runtime.Int(10)))) {
+	for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.Int(10)))) {
 		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
-		if runtime.LlamaCallTest("even", i, nil, nil) {
+		if jinja2.LlamaCallTest("even", i, nil, nil) {
 			w.Drop(mark)
 			continue
 		}
 		mark2 := w.Mark()
 		// loops.jinja:8:68 {% if i > 6 %}
-		if runtime.LlamaGt(i, runtime.Int(6)) {
+		if jinja2.LlamaGt(i, jinja2.Int(6)) {
 			w.Drop(mark2)
 			break
 		}
 		// loops.jinja:8:104 {{ i }}
-		runtime.LlamaWrite(w, i)
+		jinja2.LlamaWrite(w, i)
 	}
 	// loops.jinja:9:1 {% for x in [] %}
 	iterated2 := false
-	for range runtime.Iterate(w, runtime.LlamaIterable(runtime.NewList())) {
+	for range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.NewList())) {
 		w.WriteString("never")
 		iterated2 = true
 	}
@@ -206,19 +206,19 @@ func renderLoopsLlama(w *runtime.Writer, in *runtime.Input) {
 		w.WriteString("empty")
 	}
 	// loops.jinja:10:1 {% for c in 'héllo' %}
-	var loop2 runtime.Loop
-	for loop2.Start(w, runtime.LlamaIterable(runtime.Str("héllo")), nil); loop2.Next(); {
+	var loop2 jinja2.Loop
+	for loop2.Start(w, jinja2.LlamaIterable(jinja2.Str("héllo")), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		runtime.LlamaWrite(w, loop2.Cycle(runtime.Str("<"), runtime.Str(">")))
+		jinja2.LlamaWrite(w, loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
 		// loops.jinja:10:49 {{ c }}
-		runtime.LlamaWrite(w, c)
+		jinja2.LlamaWrite(w, c)
 	}
 }
 
 // spansLoops is the position table of loops.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansLoops = []runtime.Span{
+var spansLoops = []jinja2.Span{
 	{From: 50, To: 80, Line: 2, Col: 1, Construct: "for"},
 	{From: 58, To: 59, Line: 3, Col: 1, Construct: "{{ }}"},
 	{From: 61, To: 62, Line: 3, Col: 18, Construct: "{{ }}"},

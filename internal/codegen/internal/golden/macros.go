@@ -2,12 +2,12 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Macros is the chat template macros.jinja.
-var Macros = &runtime.Template{
+var Macros = &jinja2.Template{
 	Aliases: []string{"30b67a0dd63e8140c21f4a66053bc30f496b0311359d1d7224d128df9b541e98", "97eb208f1f3d9ecede3f2f506f92c61b9ea24581dc347d7e1fee6923fd14b70a"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         true,
 		StringContent:      false,
 		TypedContent:       false,
@@ -41,18 +41,18 @@ var Macros = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderMacros renders macros.jinja.
-func renderMacros(w *runtime.Writer, in *runtime.Input) {
-	wrap := runtime.Undefined("wrap")
-	listing := runtime.Undefined("listing")
+func renderMacros(w *jinja2.Writer, in *jinja2.Input) {
+	wrap := jinja2.Undefined("wrap")
+	listing := jinja2.Undefined("listing")
 	messages := in.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
-	header := func(role, sep runtime.Value) {
-		role = runtime.Param(role, "role")
+	header := func(role, sep jinja2.Value) {
+		role = jinja2.Param(role, "role")
 		if sep.IsMissing() {
-			sep = runtime.Str("\n")
+			sep = jinja2.Str("\n")
 		}
 		w.WriteString("<|")
 		// macros.jinja:3:3 {{ role }}
@@ -62,187 +62,187 @@ func renderMacros(w *runtime.Writer, in *runtime.Input) {
 		w.Write(sep)
 	}
 	// macros.jinja:5:1 {%- macro wrap(tag) -%}
-	wrap = runtime.NewMacro(w, &runtime.MacroSpec{
+	wrap = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Caller: true,
 		Name:   "wrap",
 		Params: []string{"tag"},
-	}, func(args []runtime.Value) {
-		tag := runtime.Param(args[0], "tag")
+	}, func(args []jinja2.Value) {
+		tag := jinja2.Param(args[0], "tag")
 		caller := args[1]
 		w.WriteString("<")
 		// macros.jinja:6:2 {{ tag }}
 		w.Write(tag)
 		w.WriteString(">")
 		// macros.jinja:6:12 {{ caller() }}
-		w.Write(runtime.Call(caller, nil, nil))
+		w.Write(jinja2.Call(caller, nil, nil))
 		w.WriteString("</")
 		// macros.jinja:6:28 {{ tag }}
 		w.Write(tag)
 		w.WriteString(">")
 	})
 	// macros.jinja:8:1 {%- macro listing() -%}
-	listing = runtime.NewMacro(w, &runtime.MacroSpec{
+	listing = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Kwargs:  true,
 		Name:    "listing",
 		Varargs: true,
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		w.Write(runtime.FilterJoin(varargs, []runtime.Value{runtime.Str(",")}, nil))
+		w.Write(jinja2.FilterJoin(varargs, []jinja2.Value{jinja2.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		w.Write(runtime.FilterJoin(runtime.FilterMap(runtime.FilterDictsort(kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
+		w.Write(jinja2.FilterJoin(jinja2.FilterMap(jinja2.FilterDictsort(kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
-	var countdown func(runtime.Value)
-	countdown = func(n runtime.Value) {
-		n = runtime.Param(n, "n")
+	var countdown func(jinja2.Value)
+	countdown = func(n jinja2.Value) {
+		n = jinja2.Param(n, "n")
 		// macros.jinja:12:1 {{ n }}
 		w.Write(n)
 		// macros.jinja:12:8 {% if n > 0 %}
-		if runtime.Gt(n, runtime.Int(0)) {
+		if jinja2.Gt(n, jinja2.Int(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12:23 {{ countdown(n - 1) }}
 			w.Write(w.Capture(func() {
-				countdown(runtime.Sub(n, runtime.Int(1)))
+				countdown(jinja2.Sub(n, jinja2.Int(1)))
 			}))
 		}
 	}
 	// macros.jinja:14:1 {%- for m in messages -%}
-	for _, m := range runtime.Iterate(w, messages) {
+	for _, m := range jinja2.Iterate(w, messages) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		header(m.Attr("role"), runtime.Missing())
+		header(m.Attr("role"), jinja2.Missing())
 		// macros.jinja:15:21 {{ m.content }}
 		w.Write(m.Attr("content"))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
-		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
+		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Str("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
 			Name:      "caller",
-		}, func(_ []runtime.Value) {
+		}, func(_ []jinja2.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			w.Write(runtime.FilterUpper(m.Attr("role")))
+			w.Write(jinja2.FilterUpper(m.Attr("role")))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	w.Write(runtime.Call(listing, []runtime.Value{runtime.Int(1), runtime.Int(2)}, []runtime.Kwarg{runtime.KW("x", runtime.Int(3)), runtime.KW("a", runtime.Str("y"))}))
+	w.Write(jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
 	w.Write(w.Capture(func() {
-		countdown(runtime.Int(3))
+		countdown(jinja2.Int(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	header(runtime.Str("end"), runtime.Str(""))
+	header(jinja2.Str("end"), jinja2.Str(""))
 }
 
 // renderMacrosLlama renders macros.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderMacros with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderMacrosLlama(w *runtime.Writer, in *runtime.Input) {
-	wrap := runtime.Undefined("wrap")
-	listing := runtime.Undefined("listing")
+func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
+	wrap := jinja2.Undefined("wrap")
+	listing := jinja2.Undefined("listing")
 	messages := in.Lookup("messages")
 	// macros.jinja:2:1 {%- macro header(role, sep='\n') -%}
-	header := func(role, sep runtime.Value) {
-		role = runtime.Param(role, "role")
+	header := func(role, sep jinja2.Value) {
+		role = jinja2.Param(role, "role")
 		if sep.IsMissing() {
-			sep = runtime.Str("\n")
+			sep = jinja2.Str("\n")
 		}
 		w.WriteString("<|")
 		// macros.jinja:3:3 {{ role }}
-		runtime.LlamaWrite(w, role)
+		jinja2.LlamaWrite(w, role)
 		w.WriteString("|>")
 		// macros.jinja:3:15 {{ sep }}
-		runtime.LlamaWrite(w, sep)
+		jinja2.LlamaWrite(w, sep)
 	}
 	// macros.jinja:5:1 {%- macro wrap(tag) -%}
-	wrap = runtime.NewMacro(w, &runtime.MacroSpec{
+	wrap = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Caller: true,
 		Llama:  true,
 		Name:   "wrap",
 		Params: []string{"tag"},
-	}, func(args []runtime.Value) {
-		tag := runtime.Param(args[0], "tag")
+	}, func(args []jinja2.Value) {
+		tag := jinja2.Param(args[0], "tag")
 		caller := args[1]
 		w.WriteString("<")
 		// macros.jinja:6:2 {{ tag }}
-		runtime.LlamaWrite(w, tag)
+		jinja2.LlamaWrite(w, tag)
 		w.WriteString(">")
 		// macros.jinja:6:12 {{ caller() }}
-		runtime.LlamaWrite(w, runtime.Call(caller, nil, nil))
+		jinja2.LlamaWrite(w, jinja2.Call(caller, nil, nil))
 		w.WriteString("</")
 		// macros.jinja:6:28 {{ tag }}
-		runtime.LlamaWrite(w, tag)
+		jinja2.LlamaWrite(w, tag)
 		w.WriteString(">")
 	})
 	// macros.jinja:8:1 {%- macro listing() -%}
-	listing = runtime.NewMacro(w, &runtime.MacroSpec{
+	listing = jinja2.NewMacro(w, &jinja2.MacroSpec{
 		Kwargs:  true,
 		Llama:   true,
 		Name:    "listing",
 		Varargs: true,
-	}, func(args []runtime.Value) {
+	}, func(args []jinja2.Value) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", varargs, []runtime.Value{runtime.Str(",")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", varargs, []jinja2.Value{jinja2.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		runtime.LlamaWrite(w, runtime.LlamaCallFilter("join", runtime.LlamaCallFilter("map", runtime.LlamaCallFilter("dictsort", kwargs, nil, nil), []runtime.Value{runtime.Str("join"), runtime.Str("=")}, nil), []runtime.Value{runtime.Str(",")}, nil))
+		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaCallFilter("map", jinja2.LlamaCallFilter("dictsort", kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
-	var countdown func(runtime.Value)
-	countdown = func(n runtime.Value) {
-		n = runtime.Param(n, "n")
+	var countdown func(jinja2.Value)
+	countdown = func(n jinja2.Value) {
+		n = jinja2.Param(n, "n")
 		// macros.jinja:12:1 {{ n }}
-		runtime.LlamaWrite(w, n)
+		jinja2.LlamaWrite(w, n)
 		// macros.jinja:12:8 {% if n > 0 %}
-		if runtime.LlamaGt(n, runtime.Int(0)) {
+		if jinja2.LlamaGt(n, jinja2.Int(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12:23 {{ countdown(n - 1) }}
-			runtime.LlamaWrite(w, w.Capture(func() {
-				countdown(runtime.LlamaSub(n, runtime.Int(1)))
+			jinja2.LlamaWrite(w, w.Capture(func() {
+				countdown(jinja2.LlamaSub(n, jinja2.Int(1)))
 			}))
 		}
 	}
 	// macros.jinja:14:1 {%- for m in messages -%}
-	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		runtime.LlamaWrite(w, w.Capture(func() {
-			header(runtime.LlamaAttr(m, "role"), runtime.Missing())
+		jinja2.LlamaWrite(w, w.Capture(func() {
+			header(jinja2.LlamaAttr(m, "role"), jinja2.Missing())
 		}))
 		// macros.jinja:15:21 {{ m.content }}
-		runtime.LlamaWrite(w, runtime.LlamaAttr(m, "content"))
+		jinja2.LlamaWrite(w, jinja2.LlamaAttr(m, "content"))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
-		w.Write(runtime.Call(wrap, []runtime.Value{runtime.Str("b")}, []runtime.Kwarg{runtime.KW("caller", runtime.NewMacro(w, &runtime.MacroSpec{
+		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Str("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
 			Llama:     true,
 			Name:      "caller",
-		}, func(_ []runtime.Value) {
+		}, func(_ []jinja2.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			runtime.LlamaWrite(w, runtime.LlamaCallFilter("upper", runtime.LlamaAttr(m, "role"), nil, nil))
+			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", jinja2.LlamaAttr(m, "role"), nil, nil))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	runtime.LlamaWrite(w, runtime.Call(listing, []runtime.Value{runtime.Int(1), runtime.Int(2)}, []runtime.Kwarg{runtime.KW("x", runtime.Int(3)), runtime.KW("a", runtime.Str("y"))}))
+	jinja2.LlamaWrite(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
-	runtime.LlamaWrite(w, w.Capture(func() {
-		countdown(runtime.Int(3))
+	jinja2.LlamaWrite(w, w.Capture(func() {
+		countdown(jinja2.Int(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	runtime.LlamaWrite(w, w.Capture(func() {
-		header(runtime.Str("end"), runtime.Str(""))
+	jinja2.LlamaWrite(w, w.Capture(func() {
+		header(jinja2.Str("end"), jinja2.Str(""))
 	}))
 }
 
 // spansMacros is the position table of macros.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansMacros = []runtime.Span{
+var spansMacros = []jinja2.Span{
 	{From: 52, To: 63, Line: 2, Col: 1, Construct: "macro"},
 	{From: 59, To: 60, Line: 3, Col: 3, Construct: "{{ }}"},
 	{From: 62, To: 62, Line: 3, Col: 15, Construct: "{{ }}"},

@@ -3,7 +3,7 @@
 package golden
 
 import (
-	"github.com/tmplgen/tmplgen/runtime"
+	"github.com/tmplgen/tmplgen/jinja2"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -11,10 +11,10 @@ import (
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // Registry holds the chat templates compiled into this package.
-var Registry = runtime.NewRegistry(
+var Registry = jinja2.NewRegistry(
 	Errors,
 	Expressions,
 	Loops,
@@ -23,17 +23,17 @@ var Registry = runtime.NewRegistry(
 )
 
 // Lookup returns the template whose text has the given sha256 (hex); an unknown
-// template is a *runtime.UnknownTemplateError.
-func Lookup(sha256 string) (*runtime.Template, error) {
+// template is a *jinja2.UnknownTemplateError.
+func Lookup(sha256 string) (*jinja2.Template, error) {
 	return Registry.Lookup(sha256)
 }
 
 // LookupText returns the template compiled from this text.
-func LookupText(text string) (*runtime.Template, error) {
+func LookupText(text string) (*jinja2.Template, error) {
 	return Registry.Lookup(templatehash.SHA256(text))
 }
 
 // ByName returns the template with the given name.
-func ByName(name string) (*runtime.Template, bool) {
+func ByName(name string) (*jinja2.Template, bool) {
 	return Registry.ByName(name)
 }

@@ -2,12 +2,12 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/runtime"
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // Scopes is the chat template scopes.jinja.
-var Scopes = &runtime.Template{
+var Scopes = &jinja2.Template{
 	Aliases: []string{"0f24cc85a6610d115f2b7d6a024f4bd13f45c0cecd51469038eb7b09b30f4f1b", "2a0cea21c395d57e87e8a3e9b9239bbf71f72e2e284dbf6c060f055bc0e36211"},
-	Caps: runtime.Capabilities{
+	Caps: jinja2.Capabilities{
 		SystemRole:         false,
 		StringContent:      true,
 		TypedContent:       false,
@@ -41,31 +41,31 @@ var Scopes = &runtime.Template{
 // this line does not compile. Generate the file again with the tmplgen of that runtime.
 var _ interface {
 	IsVersion_v0_1_0()
-} = runtime.ThisVersion
+} = jinja2.ThisVersion
 
 // renderScopes renders scopes.jinja.
-func renderScopes(w *runtime.Writer, in *runtime.Input) {
-	var count runtime.Value
+func renderScopes(w *jinja2.Writer, in *jinja2.Input) {
+	var count jinja2.Value
 	messages := in.Lookup("messages")
-	block := runtime.Undefined("block")
-	shout := runtime.Undefined("shout")
+	block := jinja2.Undefined("block")
+	shout := jinja2.Undefined("shout")
 	first := in.Lookup("first")
-	a := runtime.Undefined("a")
-	b := runtime.Undefined("b")
+	a := jinja2.Undefined("a")
+	b := jinja2.Undefined("b")
 	// scopes.jinja:2:1 {%- set count = 0 -%}
-	count = runtime.Int(0)
+	count = jinja2.Int(0)
 	// scopes.jinja:3:1 {%- set ns = namespace(count=0, roles=[]) -%}
-	nsCount := runtime.Int(0)
-	nsRoles := runtime.NewList()
+	nsCount := jinja2.Int(0)
+	nsRoles := jinja2.NewList()
 	// scopes.jinja:4:1 {%- for m in messages -%}
-	for _, m := range runtime.Iterate(w, messages) {
+	for _, m := range jinja2.Iterate(w, messages) {
 		count2 := count
 		// scopes.jinja:5:1 {%- set count = count + 1 -%}
-		count2 = runtime.Add(count2, runtime.Int(1))
+		count2 = jinja2.Add(count2, jinja2.Int(1))
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
-		nsCount = runtime.Add(nsCount, runtime.Int(1))
+		nsCount = jinja2.Add(nsCount, jinja2.Int(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = runtime.Add(nsRoles, runtime.NewList(m.Attr("role")))
+		nsRoles = jinja2.Add(nsRoles, jinja2.NewList(m.Attr("role")))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
@@ -80,7 +80,7 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	// scopes.jinja:10:1 {% set block %}
 	mark := w.Mark()
 	// scopes.jinja:10:16 {% for m in messages %}
-	for _, m := range runtime.Iterate(w, messages) {
+	for _, m := range jinja2.Iterate(w, messages) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
 		w.Write(m.Attr("role"))
@@ -96,15 +96,15 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	mark2 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	w.Write(runtime.FilterLength(messages))
+	w.Write(jinja2.FilterLength(messages))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = runtime.FilterUpper(w.Cut(mark2))
+	shout = jinja2.FilterUpper(w.Cut(mark2))
 	// scopes.jinja:13:1 {{ shout }}
 	w.Write(shout)
 	w.WriteString("\n")
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
-		a := runtime.Int(1)
+		a := jinja2.Int(1)
 		b := count
 		// scopes.jinja:14:28 {{ a + b }}
 		w.WriteAdd(a, b)
@@ -112,7 +112,7 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(runtime.FilterTrim(runtime.FilterReplace(w.Cut(mark3), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
+	w.Write(jinja2.FilterTrim(jinja2.FilterReplace(w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
@@ -120,13 +120,13 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
-	if runtime.IsDefined(first) {
+	if jinja2.IsDefined(first) {
 		w.Write(first.Attr("role"))
 	} else {
 		w.WriteString("none")
 	}
 	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
-	vals := runtime.Unpack(runtime.Str("xy"), 2)
+	vals := jinja2.Unpack(jinja2.Str("xy"), 2)
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
@@ -138,100 +138,100 @@ func renderScopes(w *runtime.Writer, in *runtime.Input) {
 // renderScopesLlama renders scopes.jinja as llama.cpp's Jinja engine does, for llama-server:
 // it is renderScopes with the runtime's Llama functions where llama.cpp's semantics
 // differ from Jinja2's.
-func renderScopesLlama(w *runtime.Writer, in *runtime.Input) {
-	var count runtime.Value
+func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
+	var count jinja2.Value
 	messages := in.Lookup("messages")
-	block := runtime.Undefined("block")
-	shout := runtime.Undefined("shout")
+	block := jinja2.Undefined("block")
+	shout := jinja2.Undefined("shout")
 	first := in.Lookup("first")
-	a := runtime.Undefined("a")
-	b := runtime.Undefined("b")
+	a := jinja2.Undefined("a")
+	b := jinja2.Undefined("b")
 	// scopes.jinja:2:1 {%- set count = 0 -%}
-	count = runtime.Int(0)
+	count = jinja2.Int(0)
 	// scopes.jinja:3:1 {%- set ns = namespace(count=0, roles=[]) -%}
-	nsCount := runtime.Int(0)
-	nsRoles := runtime.NewList()
+	nsCount := jinja2.Int(0)
+	nsRoles := jinja2.NewList()
 	// scopes.jinja:4:1 {%- for m in messages -%}
 	count2 := count
-	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		// scopes.jinja:5:1 {%- set count = count + 1 -%}
-		count2 = runtime.LlamaAdd(count2, runtime.Int(1))
+		count2 = jinja2.LlamaAdd(count2, jinja2.Int(1))
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
-		nsCount = runtime.LlamaAdd(nsCount, runtime.Int(1))
+		nsCount = jinja2.LlamaAdd(nsCount, jinja2.Int(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = runtime.LlamaAdd(nsRoles, runtime.NewList(runtime.LlamaAttr(m, "role")))
+		nsRoles = jinja2.LlamaAdd(nsRoles, jinja2.NewList(jinja2.LlamaAttr(m, "role")))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
-	runtime.LlamaWrite(w, count)
+	jinja2.LlamaWrite(w, count)
 	w.WriteString(" ns.count=")
 	// scopes.jinja:9:28 {{ ns.count }}
-	runtime.LlamaWrite(w, nsCount)
+	jinja2.LlamaWrite(w, nsCount)
 	w.WriteString(" roles=")
 	// scopes.jinja:9:49 {{ ns.roles }}
-	runtime.LlamaWrite(w, nsRoles)
+	jinja2.LlamaWrite(w, nsRoles)
 	w.WriteString("\n")
 	// scopes.jinja:10:1 {% set block %}
 	mark := w.Mark()
 	// scopes.jinja:10:16 {% for m in messages %}
-	for _, m := range runtime.Iterate(w, runtime.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		runtime.LlamaWrite(w, runtime.LlamaAttr(m, "role"))
+		jinja2.LlamaWrite(w, jinja2.LlamaAttr(m, "role"))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
 	block = w.Cut(mark)
 	w.WriteString("block=")
 	// scopes.jinja:11:7 {{ block }}
-	runtime.LlamaWrite(w, block)
+	jinja2.LlamaWrite(w, block)
 	w.WriteString("\n")
 	// scopes.jinja:12:1 {% set shout | upper %}
 	mark2 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	runtime.LlamaWrite(w, runtime.LlamaCallFilter("length", messages, nil, nil))
+	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("length", messages, nil, nil))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = runtime.LlamaCallFilter("upper", w.Cut(mark2), nil, nil)
+	shout = jinja2.LlamaCallFilter("upper", w.Cut(mark2), nil, nil)
 	// scopes.jinja:13:1 {{ shout }}
-	runtime.LlamaWrite(w, shout)
+	jinja2.LlamaWrite(w, shout)
 	w.WriteString("\n")
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
-		a := runtime.Int(1)
+		a := jinja2.Int(1)
 		b := count
 		// scopes.jinja:14:28 {{ a + b }}
-		runtime.LlamaWrite(w, runtime.LlamaAdd(a, b))
+		jinja2.LlamaWrite(w, jinja2.LlamaAdd(a, b))
 	}
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(runtime.LlamaCallFilter("trim", runtime.LlamaCallFilter("replace", w.Cut(mark3), []runtime.Value{runtime.Str("o"), runtime.Str("0")}, nil), nil, nil))
+	w.Write(jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("replace", w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
-		first = runtime.LlamaItemInt(messages, 0)
+		first = jinja2.LlamaItemInt(messages, 0)
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
-	if runtime.LlamaCallTest("defined", first, nil, nil) {
-		runtime.LlamaWrite(w, runtime.LlamaAttr(first, "role"))
+	if jinja2.LlamaCallTest("defined", first, nil, nil) {
+		jinja2.LlamaWrite(w, jinja2.LlamaAttr(first, "role"))
 	} else {
 		w.WriteString("none")
 	}
 	// scopes.jinja:18:1 {%- set a, b = 'xy' %}
-	vals := runtime.Unpack(runtime.Str("xy"), 2)
+	vals := jinja2.Unpack(jinja2.Str("xy"), 2)
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
-	runtime.LlamaWrite(w, b)
+	jinja2.LlamaWrite(w, b)
 	// scopes.jinja:19:8 {{ a }}
-	runtime.LlamaWrite(w, a)
+	jinja2.LlamaWrite(w, a)
 }
 
 // spansScopes is the position table of scopes.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
-var spansScopes = []runtime.Span{
+var spansScopes = []jinja2.Span{
 	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
 	{From: 58, To: 59, Line: 3, Col: 1, Construct: "set"},
 	{From: 61, To: 70, Line: 4, Col: 1, Construct: "for"},

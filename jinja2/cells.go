@@ -1,0 +1,109 @@
+package jinja2
+
+import "unsafe"
+
+// cellChunks hands out the storage of lists and dicts in chunks of cells (Values): a
+// container takes its header, the List or Dict struct, and its items from the current
+// chunk, so that the containers of a decoded request or a converted Go value take a few
+// allocations in all rather than two each. Each container's items are capped at their
+// length, so that appending to one reallocates it and never reaches into another's.
+type cellChunks struct {
+	cells  []Value   // the rest of the current chunk
+	taken  int       // cells handed out so far
+	bound  int       // how many cells the containers are expected to take in all
+	floats []float64 // the rest of the current chunk of floats
+}
+
+// floatChunk is how many floats a chunk of floats holds.
+const floatChunk = 16
+
+// float returns the float f, stored in a chunk of floats.
+func (c *cellChunks) float(f float64) Value {
+	if len(c.floats) == 0 {
+		c.floats = make([]float64, floatChunk)
+	}
+	p := &c.floats[0]
+	*p, c.floats = f, c.floats[1:]
+	return pointerValue(KindFloat, unsafe.Pointer(p))
+}
+
+// maxChunkCells is the size of the largest chunk.
+const maxChunkCells = 64 << 10
+
+// take returns n new cells. A new chunk holds what bound expects is left, or, past
+// bound, as many cells as were taken so far (chunks double). A request for more than
+// half a chunk is allocated on its own.
+func (c *cellChunks) take(n int) []Value {
+	if n > len(c.cells) {
+		size := min(max(c.bound-c.taken, c.taken, n), maxChunkCells)
+		if n > size/2 {
+			c.taken += n
+			return make([]Value, n)
+		}
+		c.cells = make([]Value, size)
+	}
+	c.taken += n
+	cells := c.cells[:n:n]
+	c.cells = c.cells[n:]
+	return cells
+}
+
+// A List takes two cells and a Dict two. The words of a Value are a pointer and a
+// scalar, and a List's and a Dict's fields fall on the cells' pointer and scalar words
+// alike (pointers on the first of each cell), so that the memory holds what the garbage
+// collector takes it for. Each index below is 0 exactly when the layout this needs
+// holds: a change of the types that breaks it fails to compile.
+const (
+	listCells = 2
+	dictCells = 2
+	wordSize  = unsafe.Sizeof(uintptr(0))
+	cell      = unsafe.Sizeof(Value{})
+)
+
+var (
+	_ = [1]int{}[cell-2*wordSize]                      // a Value is two words,
+	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]         // its pointer first;
+	_ = [1]int{}[unsafe.Sizeof(List{})-listCells*cell] // a List is a pointer, a scalar
+	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]    // and a string;
+	_ = [1]int{}[unsafe.Sizeof(Dict{})-dictCells*cell] // a Dict a pointer, a scalar,
+	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-cell]   // a map and a scalar.
+)
+
+// newList returns a list of items, copied into new storage.
+func (c *cellChunks) newList(items []Value) Value {
+	cells := c.take(listCells + len(items))
+	l := (*List)(unsafe.Pointer(&cells[0]))
+	l.setItems(cells[listCells:])
+	copy(cells[listCells:], items)
+	return listValue(KindList, l)
+}
+
+// newDict returns an empty dict with room for n entries.
+func (c *cellChunks) newDict(n int) *Dict {
+	cells := c.take(dictCells + 2*n)
+	dict := (*Dict)(unsafe.Pointer(&cells[0]))
+	dict.setSlots(cells[dictCells:])
+	return dict
+}
+
+// dictOf returns the dict of entries (key, value, key, value...) whose keys are
+// distinct when distinct is true: a dict of fewer than indexThreshold such entries takes
+// them as they are, others go through Dict.Set, which keeps the first place and the last
+// value of a key given twice, as Python does, and indexes a large dict.
+func (c *cellChunks) dictOf(entries []Value, distinct bool) Value {
+	n := len(entries) / 2
+	dict := c.newDict(n)
+	if n < indexThreshold && distinct {
+		kv := dict.slots()
+		vals, keys := kv[:n], kv[n:]
+		for k := range keys {
+			keys[k], vals[k] = entries[2*k], entries[2*k+1]
+		}
+		dict.n = n
+		return DictValue(dict)
+	}
+	for k := 0; k < len(entries); k += 2 {
+		dict.Set(entries[k], entries[k+1])
+	}
+	return DictValue(dict)
+}

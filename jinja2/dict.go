@@ -1,0 +1,234 @@
+package jinja2
+
+import "unsafe"
+
+// Dict is a Python dict: keys in insertion order. Lookups of str keys go through an index
+// once the dict is large; other keys (int, float, bool, None, tuple) are compared with
+// Python equality, so 1, 1.0 and True are the same key as in Python.
+type Dict struct {
+	// kv points to the dict's storage, 2*half Values: the n values in its first n
+	// Values and their keys from half; one allocation. A value is found by its key's
+	// position i as at(i). The fields fall on a pointer and a scalar word each, so that
+	// a Dict is two Values' size and a decoded dict is stored with its entries
+	// (cellChunks.newDict).
+	kv    unsafe.Pointer
+	n     int            // how many entries there are
+	index map[string]int // position of each str key; built when the dict grows large
+	half  int            // room for half entries
+}
+
+// slots returns the storage: values, then keys.
+func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*d.half) }
+
+// setSlots makes kv, of an even length, the dict's storage: room for len(kv)/2 entries,
+// of which the first d.n are the dict's (kv holds them where slots says).
+func (d *Dict) setSlots(kv []Value) { d.kv, d.half = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2 }
+
+// at returns the value at position i < d.Len().
+func (d *Dict) at(i int) Value { return d.vals()[i] }
+
+// indexThreshold is the size from which a dict keeps an index of its str keys.
+const indexThreshold = 12
+
+// NewDict returns an empty dict with room for n entries.
+func NewDict(n int) *Dict {
+	d := &Dict{}
+	d.init(n)
+	return d
+}
+
+// init empties the dict and gives it room for n entries, keys and values in one
+// allocation.
+func (d *Dict) init(n int) {
+	var kv []Value
+	if n > 0 {
+		kv = make([]Value, 2*n)
+	}
+	d.setSlots(kv)
+	d.n = 0
+}
+
+// keys returns the keys in order, capped so that an append copies them.
+func (d *Dict) keys() []Value {
+	return unsafe.Slice((*Value)(unsafe.Add(d.kv, uintptr(d.half)*cell)), d.n)
+}
+
+// vals returns the values in key order, capped so that an append copies them.
+func (d *Dict) vals() []Value { return unsafe.Slice((*Value)(d.kv), d.n) }
+
+// add appends an entry without looking for its key: key is not in d.
+func (d *Dict) add(key, v Value) {
+	n := d.n
+	if n == d.half {
+		d.grow(max(4, 2*n))
+	}
+	kv := d.slots()
+	kv[d.half+n], kv[n] = key, v
+	d.n++
+}
+
+// grow moves the entries to storage for n.
+func (d *Dict) grow(n int) {
+	kv := make([]Value, 2*n)
+	copy(kv, d.vals())
+	copy(kv[n:], d.keys())
+	d.setSlots(kv)
+}
+
+// DictValue wraps d as a Value.
+func DictValue(d *Dict) Value { return pointerValue(KindDict, unsafe.Pointer(d)) }
+
+// DictOf returns a dict Value of key, value pairs given in order; a later key replaces
+// the value of an earlier equal key, as in a Python dict display.
+func DictOf(kv ...Value) Value {
+	d := NewDict(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		checkHashable(kv[i])
+		d.Set(kv[i], kv[i+1])
+	}
+	return DictValue(d)
+}
+
+// Len returns the number of entries.
+func (d *Dict) Len() int { return d.n }
+
+// Keys returns the keys in order (shared, not copied).
+func (d *Dict) Keys() []Value { return d.keys() }
+
+// Values returns the values in key order (shared, not copied).
+func (d *Dict) Values() []Value { return d.vals() }
+
+// find returns the position of key, or -1.
+func (d *Dict) find(key Value) int {
+	if key.kind() == KindString {
+		return d.findStr(key.str())
+	}
+	for i, k := range d.keys() {
+		if k.kind() != KindString && Eq(k, key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// GetStr returns the value of a str key.
+func (d *Dict) GetStr(key string) (Value, bool) {
+	i := d.findStr(key)
+	if i < 0 {
+		return Value{}, false
+	}
+	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
+}
+
+// unboxedFlags are the bits of a str's w that hold its flags other than flagBoxed.
+const unboxedFlags = (flagsMask &^ flagBoxed) << flagsShift
+
+// findStr returns the position of a str key, or -1.
+func (d *Dict) findStr(key string) int {
+	if d.index != nil {
+		if i, ok := d.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	keys := d.keys()
+	for i := range keys {
+		k := &keys[i]
+		if k.kind() != KindString {
+			continue
+		}
+		if k.ptr == unsafe.Pointer(unsafe.StringData(key)) && k.w&^unboxedFlags == uint64(KindString)<<kindShift|uint64(len(key)) {
+			return i // the same bytes (see internStr)
+		}
+		if k.str() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key.
+func (d *Dict) Get(key Value) (Value, bool) {
+	i := d.find(key)
+	if i < 0 {
+		return Value{}, false
+	}
+	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
+}
+
+// Has reports whether key is in the dict.
+func (d *Dict) Has(key Value) bool { return d.find(key) >= 0 }
+
+// SetStr sets the value of a str key.
+func (d *Dict) SetStr(key string, v Value) { d.Set(Str(key), v) }
+
+// Delete removes key and its value, if d has it; the other keys keep their order.
+func (d *Dict) Delete(key Value) {
+	i := d.find(key)
+	if i < 0 {
+		return
+	}
+	keys, vals := d.keys(), d.vals()
+	d.init(len(keys) - 1)
+	for j := range keys {
+		if j != i {
+			d.add(keys[j], vals[j])
+		}
+	}
+	d.index = nil
+	if d.n >= indexThreshold {
+		d.buildIndex()
+	}
+}
+
+// Set sets the value of key, appending it when it is new.
+func (d *Dict) Set(key, v Value) {
+	if i := d.find(key); i >= 0 {
+		d.slots()[i] = v
+		return
+	}
+	d.add(key, v)
+	switch {
+	case d.index != nil:
+		if key.kind() == KindString {
+			d.index[key.str()] = d.n - 1
+		}
+	case d.n >= indexThreshold:
+		d.buildIndex()
+	}
+}
+
+// buildIndex indexes the str keys of a large dict.
+func (d *Dict) buildIndex() {
+	d.index = make(map[string]int, d.n*2)
+	for i, k := range d.keys() {
+		if k.kind() == KindString {
+			d.index[k.str()] = i
+		}
+	}
+}
+
+// Copy returns a shallow copy.
+func (d *Dict) Copy() *Dict {
+	c := NewDict(d.n)
+	vals := d.vals()
+	for i, k := range d.keys() {
+		c.Set(k, vals[i])
+	}
+	return c
+}
+
+// Namespace is the object namespace() returns: attributes a template can assign with
+// {% set ns.attr = value %}, kept in insertion order.
+type Namespace struct {
+	attrs Dict
+	// inline is the storage of the first few attributes, so that a namespace is one
+	// allocation
+	inline [2 * namespaceInline]Value
+}
+
+// namespaceInline is how many attributes a namespace holds without allocating more.
+const namespaceInline = 4
+
+// NamespaceValue wraps ns as a Value.
+func NamespaceValue(ns *Namespace) Value { return pointerValue(KindNamespace, unsafe.Pointer(ns)) }

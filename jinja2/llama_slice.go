@@ -1,0 +1,106 @@
+package jinja2
+
+// llama.cpp's engine indexes and slices a str by bytes, not characters, and reads a
+// slice as its own slice() does (value.cpp), which differs from Python's for a negative
+// step with an explicit stop of -1.
+
+// LlamaSlice is v[start:stop:step] in llama.cpp's engine; a part the template leaves out
+// is Missing(). A str is sliced by bytes. The defaults are llama.cpp's: start 0 and
+// stop the length, or for a negative step the last index and -1, where -1 as a stop
+// with a negative step means before the first item.
+func LlamaSlice(v, start, stop, step Value) Value {
+	var n int64
+	switch v.kind() {
+	case KindString:
+		n = int64(len(v.str()))
+	case KindList, KindTuple:
+		n = int64(len(v.list().items()))
+	default:
+		throw(EngineError, "Unknown (built-in) filter 'slice' for type %s", llamaTypeName(v))
+	}
+	by := int64(1)
+	if !step.IsMissing() {
+		by = llamaSliceInt(step)
+	}
+	from, to := int64(0), n
+	if by < 0 {
+		from, to = n-1, -1
+	}
+	if !start.IsMissing() {
+		from = llamaSliceInt(start)
+	}
+	if !stop.IsMissing() {
+		to = llamaSliceInt(stop)
+	}
+	if by == 0 {
+		throw(EngineError, "slice step cannot be zero")
+	}
+	from, to = llamaSliceBounds(n, from, to, by)
+	var picked []int64
+	for i := from; (by > 0 && i < to) || (by < 0 && i > to); i += by {
+		if i >= 0 && i < n {
+			picked = append(picked, i)
+		}
+	}
+	if v.kind() == KindString {
+		s := v.str()
+		out := make([]byte, len(picked))
+		for k, i := range picked {
+			out[k] = s[i]
+		}
+		return Str(string(out))
+	}
+	items := v.list().items()
+	out := make([]Value, len(picked))
+	for k, i := range picked {
+		out[k] = items[i]
+	}
+	return NewList(out...)
+}
+
+// llamaSliceBounds clamps a slice's start and stop to a sequence of n items as
+// llama.cpp's slice() does.
+func llamaSliceBounds(n, from, to, by int64) (int64, int64) {
+	if by > 0 {
+		if from < 0 {
+			from = max(n+from, 0)
+		} else {
+			from = min(from, n)
+		}
+		if to < 0 {
+			to = max(n+to, 0)
+		} else {
+			to = min(to, n)
+		}
+		return from, to
+	}
+	if from < 0 {
+		from = max(n+from, 0)
+	} else {
+		from = min(from, n-1)
+	}
+	if to < -1 {
+		to = max(n+to, -1)
+	} else {
+		to = min(to, n-1)
+	}
+	return from, to
+}
+
+// llamaSliceInt is a slice's start, stop or step, which llama.cpp takes as an int.
+func llamaSliceInt(v Value) int64 {
+	n, ok := v.AsInt()
+	if v.kind() != KindInt || !ok {
+		throw(EngineError, "Function 'slice' expected value of type Integer, got %s", llamaTypeName(v))
+	}
+	return n
+}
+
+// llamaStrIndex is s[i] in llama.cpp's engine: the i-th byte, for i from 0 to its
+// length in bytes; undefined for any other i (a negative one too).
+func llamaStrIndex(s string, i int64) Value {
+	if i < 0 || i >= int64(len(s)) {
+		return Undefined("object_property")
+	}
+	return Str(s[i : i+1])
+}

@@ -1,0 +1,256 @@
+package jinja2
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// StrftimeNow is transformers' strftime_now(format): the input's clock formatted as
+// Python's datetime.now().strftime does on glibc (a naive time: %z and %Z are empty).
+func StrftimeNow(in *Input, args []Value, kwargs []Kwarg) Value {
+	if v, ok := in.hides("strftime_now"); ok {
+		return Call(v, args, kwargs)
+	}
+	a := bindArgs("strftime_now", args, kwargs, "format")
+	if !given(a[0]) {
+		throw(TypeError, "strftime_now() missing 1 required positional argument: 'format'")
+	}
+	if a[0].kind() != KindString {
+		throw(TypeError, "strftime() argument 1 must be str, not %s", a[0].TypeName())
+	}
+	return Str(Strftime(in.Clock(), a[0].str()))
+}
+
+// Strftime formats t with C strftime directives as glibc implements them:
+// %[flags][width][E|O]conversion, with the flags _ (pad with spaces), - (no padding),
+// 0 (pad with zeros), ^ (upper case) and # (swap the case of names), a width that pads
+// the result, and a directive glibc does not know copied as it is.
+func Strftime(t time.Time, format string) string {
+	var b strings.Builder
+	b.Grow(2 * len(format))
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		start := i
+		d := strftimeDirective{width: -1}
+		j := i + 1
+		for ; j < len(format) && strings.IndexByte("_-0^#", format[j]) >= 0; j++ {
+			switch format[j] {
+			case '^':
+				d.upper = true
+			case '#':
+				d.swap = true
+			default:
+				d.pad = format[j]
+			}
+		}
+		if j < len(format) && format[j] >= '1' && format[j] <= '9' {
+			d.width = 0
+			for ; j < len(format) && format[j] >= '0' && format[j] <= '9'; j++ {
+				d.width = min(d.width*10+int(format[j]-'0'), 1024)
+			}
+		}
+		var modifier byte
+		if j < len(format) && (format[j] == 'E' || format[j] == 'O') {
+			modifier = format[j]
+			j++
+		}
+		if j >= len(format) {
+			// a % at the end: glibc copies what there is
+			b.WriteString(format[start:])
+			break
+		}
+		i = j
+		if format[j] == 'f' && j != start+1 {
+			// Python itself replaces a bare %f; with flags glibc does not know it
+			b.WriteString(d.padText(format[start : j+1]))
+			continue
+		}
+		out, ok := d.convert(t, format[j], modifier)
+		if !ok {
+			out = format[start : j+1]
+		}
+		b.WriteString(d.padText(out))
+	}
+	return b.String()
+}
+
+// strftimeDirective is the flags and width of one % directive.
+type strftimeDirective struct {
+	pad   byte // '_', '-', '0' or 0
+	upper bool // ^
+	swap  bool // #
+	width int  // -1 when not given
+}
+
+// padText pads a converted directive to its width, as glibc's add() does: with zeros
+// under the 0 flag, spaces otherwise.
+func (d *strftimeDirective) padText(s string) string {
+	if n := utf8.RuneCountInString(s); d.width > n {
+		fill := " "
+		if d.pad == '0' {
+			fill = "0"
+		}
+		return strings.Repeat(fill, d.width-n) + s
+	}
+	return s
+}
+
+// num formats a number of at least digits digits (or the width), padded with zeros, or
+// spaces when spacePad (for %e, %k, %l) or the _ flag says so; - turns padding off.
+func (d *strftimeDirective) num(v, digits int, spacePad bool) string {
+	if v >= 0 && v < 100 && digits == 2 && d.width <= 2 && d.pad == 0 && !spacePad {
+		// %d, %m, %H, %M, %S...: two digits, from a table
+		return twoDigits[2*v : 2*v+2]
+	}
+	s := strconv.Itoa(v)
+	pad := d.pad
+	if spacePad && pad != '0' && pad != '-' {
+		pad = '_'
+	}
+	if pad == '-' {
+		return s
+	}
+	digits = max(digits, d.width)
+	fill := "0"
+	if pad == '_' {
+		fill = " "
+	}
+	if n := len(s); n < digits {
+		s = strings.Repeat(fill, digits-n) + s
+	}
+	return s
+}
+
+// twoDigits holds 00 to 99.
+const twoDigits = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+// text applies the case flags to a name: ^ upper-cases, # upper-cases too (glibc's
+// "swap case" of a name that starts with a capital).
+func (d *strftimeDirective) text(s string) string {
+	if d.upper || d.swap {
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// convert formats one conversion; ok is false for one glibc does not know (or a
+// modifier it does not take).
+func (d *strftimeDirective) convert(t time.Time, c, modifier byte) (string, bool) {
+	switch modifier {
+	case 'E':
+		if strings.IndexByte("cCxXyY", c) < 0 {
+			return "", false
+		}
+	case 'O':
+		if strings.IndexByte("bBhdeHIklmMSuUVwWy", c) < 0 {
+			return "", false
+		}
+	}
+	sub := func(f string) string {
+		s := Strftime(t, f)
+		if d.upper {
+			s = strings.ToUpper(s)
+		}
+		return s
+	}
+	hour12 := t.Hour() % 12
+	if hour12 == 0 {
+		hour12 = 12
+	}
+	switch c {
+	case 'a':
+		return d.text(t.Weekday().String()[:3]), true
+	case 'A':
+		return d.text(t.Weekday().String()), true
+	case 'b', 'h':
+		return d.text(t.Month().String()[:3]), true
+	case 'B':
+		return d.text(t.Month().String()), true
+	case 'c':
+		return sub("%a %b %e %H:%M:%S %Y"), true
+	case 'C':
+		return d.num(t.Year()/100, 2, false), true
+	case 'd':
+		return d.num(t.Day(), 2, false), true
+	case 'D', 'x':
+		return sub("%m/%d/%y"), true
+	case 'e':
+		return d.num(t.Day(), 2, true), true
+	case 'F':
+		return sub("%Y-%m-%d"), true
+	case 'f':
+		return d.num(t.Nanosecond()/1000, 6, false), true
+	case 'G':
+		y, _ := t.ISOWeek()
+		return d.num(y, 1, false), true
+	case 'g':
+		y, _ := t.ISOWeek()
+		return d.num(y%100, 2, false), true
+	case 'H':
+		return d.num(t.Hour(), 2, false), true
+	case 'I':
+		return d.num(hour12, 2, false), true
+	case 'j':
+		return d.num(t.YearDay(), 3, false), true
+	case 'k':
+		return d.num(t.Hour(), 2, true), true
+	case 'l':
+		return d.num(hour12, 2, true), true
+	case 'm':
+		return d.num(int(t.Month()), 2, false), true
+	case 'M':
+		return d.num(t.Minute(), 2, false), true
+	case 'n':
+		return "\n", true
+	case 'p', 'P':
+		s := "AM"
+		if t.Hour() >= 12 {
+			s = "PM"
+		}
+		if c == 'P' || d.swap {
+			return strings.ToLower(s), true
+		}
+		return s, true
+	case 'r':
+		return sub("%I:%M:%S %p"), true
+	case 'R':
+		return sub("%H:%M"), true
+	case 's':
+		return d.num(int(t.Unix()), 1, false), true
+	case 'S':
+		return d.num(t.Second(), 2, false), true
+	case 't':
+		return "\t", true
+	case 'T', 'X':
+		return sub("%H:%M:%S"), true
+	case 'u':
+		wd := int(t.Weekday())
+		if wd == 0 {
+			wd = 7
+		}
+		return d.num(wd, 1, false), true
+	case 'U':
+		return d.num((t.YearDay()+6-int(t.Weekday()))/7, 2, false), true
+	case 'V':
+		_, w := t.ISOWeek()
+		return d.num(w, 2, false), true
+	case 'w':
+		return d.num(int(t.Weekday()), 1, false), true
+	case 'W':
+		return d.num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2, false), true
+	case 'y':
+		return d.num(t.Year()%100, 2, false), true
+	case 'Y':
+		return d.num(t.Year(), 1, false), true
+	case 'z', 'Z':
+		return "", true // a naive datetime has no zone
+	case '%':
+		return "%", true
+	}
+	return "", false
+}

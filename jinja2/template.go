@@ -1,0 +1,242 @@
+package jinja2
+
+import (
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"strings"
+	"sync"
+)
+
+// Template is a compiled chat template, as the registry of generated renderers holds
+// it.
+type Template struct {
+	// Name is the renderer's name (for catalog templates, the model or file it is from).
+	Name string
+	// Origin says where the template text came from.
+	Origin string
+	// SHA256 is the hex sha256 of the template text the renderer was compiled from.
+	SHA256 string
+	// Aliases are the sha256 of texts that render the same: the text with one trailing
+	// newline added or removed (Jinja2 drops a single trailing newline).
+	Aliases []string
+	// File is the template's file name as error messages cite it.
+	File string
+	// Func is the generated render function.
+	Func func(w *Writer, in *Input)
+	// LlamaFunc is Func compiled with llama.cpp's Jinja semantics where they differ
+	// from Jinja2's (see llama.go), which package llamaserver renders with; nil for a
+	// template that renders the same either way, or that was not compiled for them.
+	LlamaFunc func(w *Writer, in *Input)
+	// Caps are the template's capabilities as llama.cpp detects them, computed when the
+	// template was compiled; package llamaserver reads them.
+	Caps Capabilities
+	// Tokens are the special tokens of the model the template was generated from, by
+	// variable name (bos_token, eos_token, unk_token...: the texts its model file
+	// names); a render takes each one its input's SpecialTokens do not give. Nil for a
+	// template generated from a template file.
+	Tokens map[string]string
+	// Spans are the position table of the generated file: the template statement that
+	// runs on each line of Func's file, which a failed render reports (see Span). A
+	// template without them (an interpreter's) reports what its Writer was told (At).
+	Spans []Span
+	// AddBOS and AddEOS say that the model's tokenizer adds the BOS or EOS token itself,
+	// as its model file says; a render takes them as if the input set them (see
+	// Input.AddBOS).
+	AddBOS, AddEOS bool
+}
+
+// Render renders the template for in and returns the prompt.
+func (t *Template) Render(in *Input) (string, error) {
+	b, err := t.AppendRender(nil, in)
+	return string(b), err
+}
+
+// AppendRender renders the template for in as transformers' apply_chat_template does,
+// appending the prompt to dst; in is never modified. (Package llamaserver renders the
+// prompt llama-server builds instead.)
+func (t *Template) AppendRender(dst []byte, in *Input) (out []byte, err error) {
+	in = t.ModelInput(in)
+	if in.ContinueFinalMessage != ContinueNone {
+		return t.appendContinued(dst, in)
+	}
+	return t.appendRender(dst, in, t.Func)
+}
+
+// ModelInput returns in with the special tokens and tokenizer settings of the
+// template's model (Tokens, AddBOS, AddEOS) that in lacks: in itself when it lacks
+// none, else a copy. Every render takes its input through it.
+func (t *Template) ModelInput(in *Input) *Input {
+	if t.lacksTokens(in) {
+		return t.withTokens(in)
+	}
+	return in
+}
+
+// lacksTokens reports whether in misses one of the model's special tokens or
+// tokenizer settings the template carries.
+func (t *Template) lacksTokens(in *Input) bool {
+	if t.AddBOS && !in.AddBOS || t.AddEOS && !in.AddEOS {
+		return true
+	}
+	for name := range t.Tokens {
+		if _, ok := in.SpecialTokens[name]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
+// withTokens returns a copy of in with the model's special tokens and tokenizer
+// settings it lacks.
+func (t *Template) withTokens(in *Input) *Input {
+	out := *in
+	out.SpecialTokens = make(map[string]string, len(t.Tokens)+len(in.SpecialTokens))
+	for name, text := range t.Tokens {
+		out.SpecialTokens[name] = text
+	}
+	for name, text := range in.SpecialTokens {
+		out.SpecialTokens[name] = text
+	}
+	out.AddBOS = in.AddBOS || t.AddBOS
+	out.AddEOS = in.AddEOS || t.AddEOS
+	return &out
+}
+
+// continueTag is what transformers appends to the final message's text to find where
+// it ends in the prompt (CONTINUE_FINAL_MESSAGE_TAG).
+const continueTag = "CONTINUE_FINAL_MESSAGE_TAG "
+
+// appendContinued is apply_chat_template with continue_final_message: the final
+// message's text is tagged, the conversation rendered, and the prompt cut where the tag
+// is, so that it ends with the final message's text, open.
+func (t *Template) appendContinued(dst []byte, in *Input) ([]byte, error) {
+	fail := func(format string, args ...any) ([]byte, error) {
+		return dst, &Error{Kind: InputError, Msg: fmt.Sprintf(format, args...), Template: t.File}
+	}
+	if in.AddGenerationPrompt {
+		return fail("continue_final_message and add_generation_prompt are not compatible. Use continue_final_message when you want the model to continue the final message, and add_generation_prompt when you want to add a header that will prompt it to start a new assistant message instead.")
+	}
+	msgs := in.Messages.Items()
+	if in.Messages.kind() != KindList || len(msgs) == 0 {
+		return fail("continue_final_message needs a final message: messages is empty")
+	}
+	messages := CopyJSON(in.Messages)
+	last := messages.Items()[len(msgs)-1].AsDict()
+	if last == nil {
+		return fail("continue_final_message: messages[%d] is not a dict", len(msgs)-1)
+	}
+	content, ok := last.GetStr("content")
+	if !ok {
+		return fail("continue_final_message: messages[%d] has no content (KeyError: 'content')", len(msgs)-1)
+	}
+	var final string
+	switch content.kind() {
+	case KindString:
+		final = content.str()
+		last.SetStr("content", Str(final+continueTag))
+	case KindList, KindTuple:
+		found := false
+		parts := content.Items()
+		for i := len(parts) - 1; i >= 0 && !found; i-- {
+			block := parts[i].AsDict()
+			text, ok := Value{}, false
+			if block != nil {
+				text, ok = block.GetStr("text")
+			}
+			if ok && text.kind() != KindString {
+				return fail("continue_final_message: the text of the final message's part is %s, not a str", text.TypeName())
+			}
+			if ok {
+				final, found = text.str(), true
+				block.SetStr("text", Str(final+continueTag))
+			}
+		}
+		if !found {
+			return fail("continue_final_message is set but we could not find any text to continue in the final message!")
+		}
+	default:
+		return fail("continue_final_message: the content of messages[%d] is %s, not a str or a list of parts", len(msgs)-1, content.TypeName())
+	}
+	tagged := *in
+	tagged.Messages, tagged.ContinueFinalMessage = messages, ContinueNone
+	start := len(dst)
+	out, err := t.appendRender(dst, &tagged, t.Func)
+	if err != nil {
+		return dst, err
+	}
+	rendered := string(out[start:])
+	tag := strings.TrimSpace(continueTag)
+	if !strings.Contains(rendered, pyStrip(final, Missing(), "strip", true, true)) || !strings.Contains(rendered, tag) {
+		return fail("continue_final_message is set but the final message does not appear in the chat after applying the chat template!")
+	}
+	at := strings.LastIndex(rendered, tag)
+	if strings.HasPrefix(rendered[at:], continueTag) {
+		return out[:start+at], nil
+	}
+	return append(out[:start], pyStrip(rendered[:at], Missing(), "rstrip", false, true)...), nil
+}
+
+// AppendRenderLlama renders the template for in as llama.cpp's Jinja engine does, with
+// LlamaFunc (Func for a template without one), appending the prompt to dst; in, with the
+// model's tokens (ModelInput), is rendered as it is. Package llamaserver builds the input
+// llama-server renders and renders it with this.
+func (t *Template) AppendRenderLlama(dst []byte, in *Input) ([]byte, error) {
+	fn := t.LlamaFunc
+	if fn == nil {
+		fn = t.Func
+	}
+	return t.appendRender(dst, t.ModelInput(in), fn)
+}
+
+// appendRender runs the compiled function fn (Func or LlamaFunc) on in as it is.
+func (t *Template) appendRender(dst []byte, in *Input, fn func(*Writer, *Input)) (out []byte, err error) {
+	w := writerPool.Get().(*Writer)
+	*w = Writer{limits: in.Limits.withDefaults()}
+	w.setBuffer(dst)
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = dst, t.renderError(r, w)
+		}
+		*w = Writer{}
+		writerPool.Put(w)
+	}()
+	fn(w, in)
+	return w.buf, nil
+}
+
+// writerPool recycles Writers between renders.
+var writerPool = sync.Pool{New: func() any { return new(Writer) }}
+
+// renderError turns a panic raised while rendering into an error that says where.
+func (t *Template) renderError(r any, w *Writer) error {
+	line, col, construct := w.line, w.col, w.construct
+	if len(t.Spans) > 0 {
+		s, _ := t.failedSpan()
+		line, col, construct = s.Line, s.Col, s.Construct
+	}
+	switch e := r.(type) {
+	case *Error:
+		e.Template, e.Line, e.Col, e.Construct = t.File, line, col, construct
+		return e
+	case *RaiseError:
+		e.Template, e.Line, e.Col, e.Construct = t.File, line, col, construct
+		return e
+	case goruntime.Error:
+		// A bug in this package: report it as an error rather than crash the caller.
+		buf := make([]byte, 4096)
+		buf = buf[:goruntime.Stack(buf, false)]
+		return &Error{Kind: "InternalError", Msg: fmt.Sprintf("%v\n%s", e, buf), Template: t.File, Line: line, Col: col}
+	}
+	panic(r)
+}
+
+// IsRaise reports whether err is the template refusing its input with
+// raise_exception, and returns the template's message.
+func IsRaise(err error) (string, bool) {
+	var re *RaiseError
+	if errors.As(err, &re) {
+		return re.Message, true
+	}
+	return "", false
+}

@@ -1,0 +1,200 @@
+package jinja2
+
+import (
+	"strconv"
+)
+
+// Limits bound the work one render may do; exceeding one fails the render with a
+// LimitError. The zero value of a field means its default.
+type Limits struct {
+	MaxOutput     int // bytes of output, including text captured by macros and set blocks (default 64 MiB)
+	MaxIterations int // loop iterations in all (default 10,000,000)
+	MaxDepth      int // nested macro calls (default 500)
+	MaxRange      int // items of one range() (default 100,000: MAX_RANGE of Jinja2's sandbox)
+}
+
+// Default limits.
+const (
+	DefaultMaxOutput     = 64 << 20
+	DefaultMaxIterations = 10_000_000
+	DefaultMaxDepth      = 500
+	DefaultMaxRange      = 100_000
+)
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxOutput <= 0 {
+		l.MaxOutput = DefaultMaxOutput
+	}
+	if l.MaxIterations <= 0 {
+		l.MaxIterations = DefaultMaxIterations
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxRange <= 0 {
+		l.MaxRange = DefaultMaxRange
+	}
+	return l
+}
+
+// Writer is what generated code writes the prompt into. It appends to a byte buffer
+// that can be reused across renders and enforces the limits. Generated code does not
+// tell it where it is (a compiled template's Spans say that); an interpreter does, with
+// At.
+type Writer struct {
+	buf        []byte
+	limits     Limits
+	iterations int
+	depth      int
+	line, col  int    // the position an interpreter gave At
+	construct  string // and the statement there
+}
+
+// NewWriter returns a writer that appends to buf (which may be nil).
+func NewWriter(buf []byte, limits Limits) *Writer {
+	w := &Writer{limits: limits.withDefaults()}
+	w.setBuffer(buf)
+	return w
+}
+
+// Bytes returns what has been written.
+func (w *Writer) Bytes() []byte { return w.buf }
+
+// At records the template line and column of the statement about to run, and what
+// statement it is ("if", "for", "{{ }}"...), for the error of a render that fails in
+// it: what an interpreter calls (generated code has a position table instead, see
+// Span).
+func (w *Writer) At(line, col int, construct string) {
+	w.line, w.col, w.construct = line, col, construct
+}
+
+// WriteString writes template text.
+func (w *Writer) WriteString(s string) {
+	if len(w.buf)+len(s) > cap(w.buf) {
+		w.grow(len(s))
+	}
+	// within the capacity, append stores no pointer, so costs no write barrier
+	w.buf = append(w.buf, s...)
+}
+
+// grow makes room for n more bytes, or fails the render when they would exceed the
+// output limit. The buffer's capacity never exceeds the limit (see setBuffer), so that
+// WriteString need only compare with it.
+//
+//go:noinline
+func (w *Writer) grow(n int) {
+	need := len(w.buf) + n
+	if need > w.limits.MaxOutput {
+		w.overflow()
+	}
+	buf := make([]byte, len(w.buf), min(max(2*cap(w.buf), need, 512), w.limits.MaxOutput))
+	copy(buf, w.buf)
+	w.buf = buf
+}
+
+// setBuffer starts w writing after the contents of buf, with its capacity held to the
+// output limit.
+func (w *Writer) setBuffer(buf []byte) {
+	w.buf = buf[:len(buf):max(len(buf), min(cap(buf), w.limits.MaxOutput))]
+}
+
+// Write writes a value as {{ value }} does: Python's str(value).
+func (w *Writer) Write(v Value) {
+	switch v.kind() {
+	case KindString:
+		w.WriteString(v.str())
+		return
+	case KindUndefined:
+		return
+	case KindInt:
+		if v.ptr == nil {
+			w.buf = strconv.AppendInt(w.buf, v.num(), 10)
+			return
+		}
+	}
+	w.buf = appendStr(w.buf, v)
+	if len(w.buf) > w.limits.MaxOutput {
+		w.overflow()
+	}
+}
+
+// overflow fails the render; it is kept out of line so that the writing methods that
+// call it stay small enough for the compiler to inline.
+//
+//go:noinline
+func (w *Writer) overflow() {
+	throw(LimitError, "output exceeds the limit of %d bytes", w.limits.MaxOutput)
+}
+
+// Capture runs body, which writes into w, and returns what it wrote as a str, removing
+// it from the output: the text of a set block, filter block or macro.
+func (w *Writer) Capture(body func()) Value { return w.capture(body) }
+
+func (w *Writer) capture(body func()) Value {
+	w.depth++
+	if w.depth > w.limits.MaxDepth {
+		throw(LimitError, "macro calls nest more than %d deep", w.limits.MaxDepth)
+	}
+	line, col, construct := w.line, w.col, w.construct
+	mark := len(w.buf)
+	body()
+	s := string(w.buf[mark:])
+	w.buf = w.buf[:mark]
+	w.depth--
+	w.line, w.col, w.construct = line, col, construct
+	return Str(s)
+}
+
+// charge counts n loop iterations against the budget.
+func (w *Writer) charge(n int) {
+	w.iterations += n
+	if w.iterations > w.limits.MaxIterations {
+		throw(LimitError, "loops ran more than %d iterations", w.limits.MaxIterations)
+	}
+}
+
+// Mark returns the current length of the output, to Cut the text written after it.
+func (w *Writer) Mark() int { return len(w.buf) }
+
+// Cut removes the output written since mark and returns it as a str: the text of a set
+// block or filter block.
+func (w *Writer) Cut(mark int) Value {
+	s := string(w.buf[mark:])
+	w.buf = w.buf[:mark]
+	return Str(s)
+}
+
+// Drop removes the output written since mark: the text of a set block or filter block
+// that a break or continue leaves, which Jinja2 drops with the block.
+func (w *Writer) Drop(mark int) { w.buf = w.buf[:mark] }
+
+// WriteAdd writes a + b + ... as {{ a + b + ... }} does, without building the sum when
+// every operand is a plain str (otherwise it adds as Python does, raising its errors).
+func (w *Writer) WriteAdd(operands ...Value) {
+	for _, v := range operands {
+		if v.kind() != KindString || v.strFlags()&flagMarkup != 0 {
+			sum := operands[0]
+			for _, x := range operands[1:] {
+				sum = Add(sum, x)
+			}
+			w.Write(sum)
+			return
+		}
+	}
+	for _, v := range operands {
+		w.WriteString(v.str())
+	}
+}
+
+// WriteStr writes an operand of a sum of strs ('...' + v + ...) as {{ }} does, where the
+// sum cannot involve Markup: v must be a str, as Python's + requires.
+func (w *Writer) WriteStr(v Value) {
+	switch v.kind() {
+	case KindString:
+		w.WriteString(v.str())
+	case KindUndefined:
+		v.undefinedError()
+	default:
+		throw(TypeError, "can only concatenate str (not \"%s\") to str", v.TypeName())
+	}
+}
