@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/ardanlabs/jinja"
 	gonja "github.com/nikolalohinski/gonja/v2"
@@ -81,8 +80,7 @@ func compileGonja(text string) (func([]variable) renderFunc, error) {
 		return func() (string, error) {
 			buf.Reset()
 			err := tpl.Execute(&buf, ctx)
-			b := buf.Bytes()
-			return unsafe.String(unsafe.SliceData(b), len(b)), err
+			return buf.String(), err
 		}
 	}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unsafe"
 )
 
 // MacroSpec describes a macro's signature: its parameters and which of the implicit
@@ -45,14 +44,6 @@ func NewMacro(w *Writer, spec *MacroSpec, body func(args []Value)) Value {
 // builtinFunc wraps a Go function as a callable value.
 func builtinFunc(name string, fn func(args []Value, kwargs []Kwarg) Value) Value {
 	return callableValue(&Callable{name: name, builtin: fn})
-}
-
-// callableValue returns the value of a callable.
-func callableValue(c *Callable) Value { return pointerValue(KindCallable, unsafe.Pointer(c)) }
-
-// objectValue returns the value of an object.
-func objectValue(o object) Value {
-	return pointerValue(KindObject, unsafe.Pointer(&objectBox{obj: o}))
 }
 
 func (c *Callable) typeName() string {

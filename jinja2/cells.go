@@ -1,7 +1,5 @@
 package jinja2
 
-import "unsafe"
-
 // cellChunks hands out the storage of lists and dicts in chunks of cells (Values): a
 // container takes its header, the List or Dict struct, and its items from the current
 // chunk, so that the containers of a decoded request or a converted Go value take a few
@@ -16,16 +14,6 @@ type cellChunks struct {
 
 // floatChunk is how many floats a chunk of floats holds.
 const floatChunk = 16
-
-// float returns the float f, stored in a chunk of floats.
-func (c *cellChunks) float(f float64) Value {
-	if len(c.floats) == 0 {
-		c.floats = make([]float64, floatChunk)
-	}
-	p := &c.floats[0]
-	*p, c.floats = f, c.floats[1:]
-	return pointerValue(KindFloat, unsafe.Pointer(p))
-}
 
 // maxChunkCells is the size of the largest chunk.
 const maxChunkCells = 64 << 10
@@ -48,31 +36,10 @@ func (c *cellChunks) take(n int) []Value {
 	return cells
 }
 
-// A List takes two cells and a Dict two. The words of a Value are a pointer and a
-// scalar, and a List's and a Dict's fields fall on the cells' pointer and scalar words
-// alike (pointers on the first of each cell), so that the memory holds what the garbage
-// collector takes it for. Each index below is 0 exactly when the layout this needs
-// holds: a change of the types that breaks it fails to compile.
-const (
-	listCells = 2
-	dictCells = 2
-	wordSize  = unsafe.Sizeof(uintptr(0))
-	cell      = unsafe.Sizeof(Value{})
-)
-
-var (
-	_ = [1]int{}[cell-2*wordSize]                      // a Value is two words,
-	_ = [1]int{}[unsafe.Offsetof(Value{}.ptr)]         // its pointer first;
-	_ = [1]int{}[unsafe.Sizeof(List{})-listCells*cell] // a List is a pointer, a scalar
-	_ = [1]int{}[unsafe.Offsetof(List{}.name)-cell]    // and a string;
-	_ = [1]int{}[unsafe.Sizeof(Dict{})-dictCells*cell] // a Dict a pointer, a scalar,
-	_ = [1]int{}[unsafe.Offsetof(Dict{}.index)-cell]   // a map and a scalar.
-)
-
 // newList returns a list of items, copied into new storage.
 func (c *cellChunks) newList(items []Value) Value {
 	cells := c.take(listCells + len(items))
-	l := (*List)(unsafe.Pointer(&cells[0]))
+	l := listIn(cells)
 	l.setItems(cells[listCells:])
 	copy(cells[listCells:], items)
 	return listValue(KindList, l)
@@ -81,7 +48,7 @@ func (c *cellChunks) newList(items []Value) Value {
 // newDict returns an empty dict with room for n entries.
 func (c *cellChunks) newDict(n int) *Dict {
 	cells := c.take(dictCells + 2*n)
-	dict := (*Dict)(unsafe.Pointer(&cells[0]))
+	dict := dictIn(cells)
 	dict.setSlots(cells[dictCells:])
 	return dict
 }

@@ -2,7 +2,6 @@ package jinja2
 
 import (
 	"sync/atomic"
-	"unsafe"
 )
 
 // Templates often build a text piece by piece, {% set ns.out = ns.out ~ part %} in a loop;
@@ -24,10 +23,6 @@ type concatHeader struct {
 	room int64        // the bytes after the header that the buffer holds
 }
 
-// concatHeaderSize is the size of concatHeader, a multiple of the alignment of a
-// buffer's first byte.
-const concatHeaderSize = int(unsafe.Sizeof(concatHeader{}))
-
 // concatBuf is the buffer of a concatenation being made: a header, then the text.
 type concatBuf struct {
 	b       []byte
@@ -44,9 +39,9 @@ func startConcat(first Value, more int, exact bool) concatBuf {
 	checkSize(n + more)
 	appendable := first.flags()&flagAppendable != 0
 	if exact && appendable {
-		h := (*concatHeader)(unsafe.Add(first.ptr, -concatHeaderSize))
+		h := concatHeaderOf(first)
 		if h.room-int64(n) >= int64(more) && h.used.CompareAndSwap(int64(n), int64(n+more)) {
-			b := unsafe.Slice((*byte)(unsafe.Pointer(h)), concatHeaderSize+n+more)
+			b := concatBytes(h, concatHeaderSize+n+more)
 			return concatBuf{b: b[:concatHeaderSize+n], claimed: true}
 		}
 	}
@@ -91,9 +86,9 @@ func (c concatBuf) end() Value {
 		return Str("")
 	}
 	if !c.claimed {
-		h := (*concatHeader)(unsafe.Pointer(unsafe.SliceData(c.b)))
+		h := bufHeader(c.b)
 		h.room = int64(cap(c.b) - concatHeaderSize)
 		h.used.Store(int64(n))
 	}
-	return makeStr(KindString, flagAppendable, unsafe.String(&c.b[concatHeaderSize], n))
+	return makeStr(KindString, flagAppendable, view(c.b[concatHeaderSize:]))
 }

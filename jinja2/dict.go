@@ -1,29 +1,5 @@
 package jinja2
 
-import "unsafe"
-
-// Dict is a Python dict: keys in insertion order. Lookups of str keys go through an index
-// once the dict is large; other keys (int, float, bool, None, tuple) are compared with
-// Python equality, so 1, 1.0 and True are the same key as in Python.
-type Dict struct {
-	// kv points to the dict's storage, 2*half Values: the n values in its first n
-	// Values and their keys from half; one allocation. A value is found by its key's
-	// position i as at(i). The fields fall on a pointer and a scalar word each, so that
-	// a Dict is two Values' size and a decoded dict is stored with its entries
-	// (cellChunks.newDict).
-	kv    unsafe.Pointer
-	n     int            // how many entries there are
-	index map[string]int // position of each str key; built when the dict grows large
-	half  int            // room for half entries
-}
-
-// slots returns the storage: values, then keys.
-func (d *Dict) slots() []Value { return unsafe.Slice((*Value)(d.kv), 2*d.half) }
-
-// setSlots makes kv, of an even length, the dict's storage: room for len(kv)/2 entries,
-// of which the first d.n are the dict's (kv holds them where slots says).
-func (d *Dict) setSlots(kv []Value) { d.kv, d.half = unsafe.Pointer(unsafe.SliceData(kv)), len(kv)/2 }
-
 // at returns the value at position i < d.Len().
 func (d *Dict) at(i int) Value { return d.vals()[i] }
 
@@ -48,14 +24,6 @@ func (d *Dict) init(n int) {
 	d.n = 0
 }
 
-// keys returns the keys in order, capped so that an append copies them.
-func (d *Dict) keys() []Value {
-	return unsafe.Slice((*Value)(unsafe.Add(d.kv, uintptr(d.half)*cell)), d.n)
-}
-
-// vals returns the values in key order, capped so that an append copies them.
-func (d *Dict) vals() []Value { return unsafe.Slice((*Value)(d.kv), d.n) }
-
 // add appends an entry without looking for its key: key is not in d.
 func (d *Dict) add(key, v Value) {
 	n := d.n
@@ -74,9 +42,6 @@ func (d *Dict) grow(n int) {
 	copy(kv[n:], d.keys())
 	d.setSlots(kv)
 }
-
-// DictValue wraps d as a Value.
-func DictValue(d *Dict) Value { return pointerValue(KindDict, unsafe.Pointer(d)) }
 
 // DictOf returns a dict Value of key, value pairs given in order; a later key replaces
 // the value of an earlier equal key, as in a Python dict display.
@@ -111,15 +76,6 @@ func (d *Dict) find(key Value) int {
 	return -1
 }
 
-// GetStr returns the value of a str key.
-func (d *Dict) GetStr(key string) (Value, bool) {
-	i := d.findStr(key)
-	if i < 0 {
-		return Value{}, false
-	}
-	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
-}
-
 // unboxedFlags are the bits of a str's w that hold its flags other than flagBoxed.
 const unboxedFlags = (flagsMask &^ flagBoxed) << flagsShift
 
@@ -137,7 +93,7 @@ func (d *Dict) findStr(key string) int {
 		if k.kind() != KindString {
 			continue
 		}
-		if k.ptr == unsafe.Pointer(unsafe.StringData(key)) && k.w&^unboxedFlags == uint64(KindString)<<kindShift|uint64(len(key)) {
+		if sameBytes(k, key) {
 			return i // the same bytes (see internStr)
 		}
 		if k.str() == key {
@@ -145,15 +101,6 @@ func (d *Dict) findStr(key string) int {
 		}
 	}
 	return -1
-}
-
-// Get returns the value of key.
-func (d *Dict) Get(key Value) (Value, bool) {
-	i := d.find(key)
-	if i < 0 {
-		return Value{}, false
-	}
-	return unsafe.Slice((*Value)(d.kv), d.n)[i], true // d.at(i), spelled out to stay inlinable
 }
 
 // Has reports whether key is in the dict.
@@ -229,6 +176,3 @@ type Namespace struct {
 
 // namespaceInline is how many attributes a namespace holds without allocating more.
 const namespaceInline = 4
-
-// NamespaceValue wraps ns as a Value.
-func NamespaceValue(ns *Namespace) Value { return pointerValue(KindNamespace, unsafe.Pointer(ns)) }

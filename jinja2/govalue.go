@@ -15,7 +15,6 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // ValueOf converts an ordinary Go value into a Value: the value Python's json.loads
@@ -802,7 +801,7 @@ type convError struct {
 
 // A ref is a pointer, map or slice as a value of its type.
 type ref struct {
-	p unsafe.Pointer
+	p any // the pointer (an unsafe.Pointer) of the reference
 	t reflect.Type
 }
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // MaxNesting bounds how deeply input values and JSON may nest.
@@ -517,7 +516,7 @@ func appendJSONEscaped(b []byte, s string, ensureASCII bool) []byte {
 // jsonPlainPrefix returns the length of the longest prefix of s that json.dumps writes
 // as it is.
 func jsonPlainPrefix(s string, ensureASCII bool) int {
-	return jsonPlainEnd(unsafe.Slice(unsafe.StringData(s), len(s)), 0, ensureASCII)
+	return jsonPlainEnd(bytesOf(s), 0, ensureASCII)
 }
 
 // jsonPlainEnd returns the position of the first byte of b from i on that json.dumps
@@ -534,16 +533,6 @@ func jsonPlainEnd(b []byte, i int, ensureASCII bool) int {
 		}
 	}
 	return i
-}
-
-// load8 reads the first eight bytes of s as a little-endian word.
-func load8(s string) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
-}
-
-// load4 reads the first four bytes of s as a little-endian word.
-func load4(s string) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), 4))
 }
 
 // jsonEscapeIn8 reports whether one of the 8 bytes of x (a little-endian word) needs

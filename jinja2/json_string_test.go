@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 // jsonStringReference is json.dumps of a str written rune by rune, as Python's
@@ -137,7 +136,7 @@ func TestPlainJSONWords(t *testing.T) {
 // and no text that differs from a word in one byte, or in its length, is.
 func TestInternWords(t *testing.T) {
 	isShared := func(v Value) bool {
-		return v.flags()&flagPlainJSON != 0 && unsafe.StringData(v.str()) == unsafe.StringData(plainWords[v.flags()>>plainWordShift&0xff])
+		return v.flags()&flagPlainJSON != 0 && sameBytes(&v, plainWords[v.flags()>>plainWordShift&0xff])
 	}
 	for _, w := range plainWords {
 		escaped := `\u00` + strconv.FormatInt(int64(w[0]), 16) + w[1:]

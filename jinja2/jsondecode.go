@@ -12,7 +12,6 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // MaxJSONSize is the largest JSON text ParseJSON decodes, in bytes (the limit of a GGUF
@@ -401,7 +400,7 @@ func distinctKeys(entries []Value) bool {
 		a := entries[i]
 		for j := 0; j < i; j += 2 {
 			b := entries[j]
-			if n := a.length(); n == b.length() && (a.ptr == b.ptr || n == 0 || unsafe.String((*byte)(a.ptr), n) == unsafe.String((*byte)(b.ptr), n)) {
+			if n := a.length(); n == b.length() && (a.ptr == b.ptr || n == 0 || a.text() == b.text()) {
 				return false
 			}
 		}
@@ -417,11 +416,11 @@ func distinctKeys(entries []Value) bool {
 // longStr's.
 func (d *decoder) str(i int) (Value, int) {
 	start := i + 1
-	first := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(d.buf)), start)) // in the padding at worst
+	first := (*[8]byte)(d.buf[start : start+8]) // in the padding at worst
 	x := binary.LittleEndian.Uint64(first[:])
 	if m := jsonSpecialMask(x); m != 0 {
 		if n := bits.TrailingZeros64(m) / 8; first[n] == '"' {
-			s := unsafe.String(&first[0], n)
+			s := view(first[:n])
 			if head := x & lowBytes(n); n >= 2 {
 				if k := int(plainWordSlots[plainWordHash(head, n)]) - 1; k >= 0 && plainWordHeads[k] == head && len(plainWords[k]) == n {
 					return plainWordStr(k), start + n + 1
@@ -446,7 +445,7 @@ func (d *decoder) longStr(start int, x uint64) (Value, int) {
 				s, j := d.decodeStr(start, min(i, len(b)))
 				return internStr(s), j
 			}
-			return internHead(unsafe.String(&b[start], i-start), head), i + 1
+			return internHead(view(b[start:i]), head), i + 1
 		}
 		i += 8
 		x = binary.LittleEndian.Uint64(padded[i:])
@@ -457,10 +456,6 @@ func (d *decoder) longStr(start int, x uint64) (Value, int) {
 // can be read from any position in the input, up to its end, and a search for the end of
 // a str eight bytes at a time stops in them.
 const strPadding = 8
-
-// view returns b as a string for a call that does not keep it: the bytes of b must not
-// change while the string is in use.
-func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // decodeStr decodes the rest of the str that starts at start, whose bytes before i are
 // plain ASCII text: a str with other characters or escapes. It decodes in place, over the
@@ -473,7 +468,7 @@ func (d *decoder) decodeStr(start, i int) (string, int) {
 	for i < len(b) {
 		switch c := b[i]; {
 		case c == '"':
-			return unsafe.String(&b[start], w-start), i + 1
+			return view(b[start:w]), i + 1
 		case c == '\\':
 			if e := simpleEscapes[padded[i+1]]; e != 0 {
 				b[w] = e
@@ -542,9 +537,9 @@ func (d *decoder) decodeInvalid(start, w, i int) (string, int) {
 			d.esc = out
 			if len(out) > i-start {
 				own := make([]byte, len(out), len(out)+strPadding)
-				return unsafe.String(&own[0], copy(own, out)), i + 1
+				return view(own[:copy(own, out)]), i + 1
 			}
-			return unsafe.String(&b[start], copy(b[start:], out)), i + 1
+			return view(b[start : start+copy(b[start:], out)]), i + 1
 		case c == '\\':
 			r, j := d.escape(i + 1)
 			if d.err != nil {

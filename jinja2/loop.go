@@ -3,7 +3,6 @@ package jinja2
 import (
 	"slices"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // iterate returns the items a for loop visits in v: a list's or tuple's items, a dict's
@@ -73,12 +72,6 @@ type Iterator struct {
 	items    []Value
 	pos      int
 	typeName string
-}
-
-// newIterator returns an iterator value over items; typeName is how Python names its
-// type ("generator", "list_reverseiterator").
-func newIterator(items []Value, typeName string) Value {
-	return pointerValue(KindIterator, unsafe.Pointer(&Iterator{items: items, typeName: typeName}))
 }
 
 // Loop is the state of a for loop that reads the special loop variable (loop.index,
@@ -187,9 +180,6 @@ func (l *Loop) Next() bool {
 
 // Item returns the current item.
 func (l *Loop) Item() Value { return l.cur }
-
-// Value returns the loop variable as a template value.
-func (l *Loop) Value() Value { return pointerValue(KindLoop, unsafe.Pointer(l)) }
 
 // peek returns the item after the current one.
 func (l *Loop) peek() (Value, bool) {

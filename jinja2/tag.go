@@ -14,7 +14,7 @@ func (v Value) Tag() any {
 	switch v.kind() {
 	case KindString:
 		if v.strFlags()&flagBoxed != 0 {
-			return (*boxedStr)(v.ptr).tag
+			return v.boxed().tag
 		}
 	case KindList, KindTuple:
 		return v.list()

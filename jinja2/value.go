@@ -12,7 +12,6 @@ package jinja2
 
 import (
 	"math/big"
-	"unsafe"
 )
 
 // Kind is the Python type of a Value.
@@ -35,26 +34,6 @@ const (
 	KindIterator // a one-shot iterator such as map() or reverse() return
 	KindObject   // cycler, joiner
 )
-
-// Value is a template value. The zero Value is Undefined. Values are small and passed by
-// value; lists, dicts and other containers are shared references, as in Python.
-//
-// A Value is two words, a pointer and a scalar, so that the Go compiler keeps it in
-// registers and a list or dict of decoded JSON takes 16 bytes an item. The scalar, w,
-// holds the kind in its top byte (kindShift) and below it, by kind:
-//   - bool, int: the value, as a 56-bit two's complement integer; an int beyond 56 bits
-//     is at ptr instead, an *int64 (marked by boxedInt64) or a *big.Int;
-//   - str, undefined: the flags (flagsShift) and the length of the bytes at ptr (the low
-//     32 bits; a longer str is boxed);
-//   - other kinds: nothing; ptr is the value's storage.
-type Value struct {
-	// ptr is, by kind: the bytes of a str, or of an undefined value's name or message;
-	// *float64; *List (list, tuple); *Dict; *Namespace; *Callable; *Loop; *Iterator;
-	// *objectBox; *int64 or *big.Int for an int beyond 56 bits; with flagBoxed, a
-	// *boxedStr.
-	ptr unsafe.Pointer
-	w   uint64
-}
 
 // The fields packed in a Value's w.
 const (
@@ -94,11 +73,6 @@ func scalar(k Kind, n int64) Value {
 // fitsInline reports whether an int of i is kept in w.
 func fitsInline(i int64) bool { return i<<(64-intBits)>>(64-intBits) == i }
 
-// pointerValue returns a value of kind k whose storage is p.
-func pointerValue(k Kind, p unsafe.Pointer) Value {
-	return Value{ptr: p, w: uint64(k) << kindShift}
-}
-
 const (
 	flagMarkup     = 1 << iota // a str that is markupsafe.Markup (from |safe, |escape)
 	flagMissing                // a macro argument the caller did not give
@@ -136,88 +110,15 @@ type boxedStr struct {
 // objectBox holds an object (cycler, joiner...) behind a pointer.
 type objectBox struct{ obj object }
 
-// makeStr returns a value of kind k with flags whose ptr and length hold s (boxed
-// beyond the length w holds).
-func makeStr(k Kind, flags uint32, s string) Value {
-	if len(s) > lenMask {
-		return boxStr(k, flags, &boxedStr{s: s})
-	}
-	return Value{ptr: unsafe.Pointer(unsafe.StringData(s)), w: uint64(k)<<kindShift | uint64(flags)<<flagsShift | uint64(len(s))}
-}
-
-// boxStr returns a value of kind k (str or undefined) with flags whose text and more
-// are in b.
-func boxStr(k Kind, flags uint32, b *boxedStr) Value {
-	return Value{ptr: unsafe.Pointer(b), w: uint64(k)<<kindShift | uint64(flags|flagBoxed)<<flagsShift}
-}
-
-// str returns the text of a str, or the name or message of an undefined value; "" for
-// other kinds.
-func (v Value) str() string {
-	if k := v.kind(); k != KindString && k != KindUndefined {
-		return ""
-	}
-	if v.w&(flagBoxed<<flagsShift) != 0 {
-		return (*boxedStr)(v.ptr).s
-	}
-	return unsafe.String((*byte)(v.ptr), v.length())
-}
-
-// The storage of container values (v must be of the kind).
-func (v Value) list() *List           { return (*List)(v.ptr) }
-func (v Value) dict() *Dict           { return (*Dict)(v.ptr) }
-func (v Value) namespace() *Namespace { return (*Namespace)(v.ptr) }
-func (v Value) callable() *Callable   { return (*Callable)(v.ptr) }
-func (v Value) loop() *Loop           { return (*Loop)(v.ptr) }
-func (v Value) iterator() *Iterator   { return (*Iterator)(v.ptr) }
-func (v Value) object() object        { return (*objectBox)(v.ptr).obj }
-
 // boxedInt64 marks, in w, an int beyond intBits bits whose ptr is an *int64 (Int's)
 // rather than a *big.Int (BigInt's).
 const boxedInt64 = 1
 
-// big returns the value of an int beyond intBits bits as a big.Int, nil for another int
-// or a bool.
-func (v Value) big() *big.Int {
-	if v.ptr != nil && v.w&boxedInt64 != 0 {
-		return big.NewInt(*(*int64)(v.ptr))
-	}
-	return (*big.Int)(v.ptr)
-}
-
 // hint returns an undefined value's hint kind.
 func (v Value) hint() uint32 { return v.strFlags() >> hintShift & 3 }
 
-// List is the storage of a list or tuple. Its items are a slice kept as a pointer and
-// its length and capacity packed in one word, so that a List is two Values' size, a
-// pointer and a scalar each (see cellChunks.newList).
-type List struct {
-	data unsafe.Pointer // the items' first
-	size uint64         // the length, and the capacity << 32
-	// name is the type name of a dict view (dict_keys...) or the repr of a range, which
-	// are lists too; empty for a list.
-	name string
-}
-
 // maxListItems is the most items a list holds (the capacity a List's size holds).
 const maxListItems = 1<<32 - 1
-
-// items returns the items (shared, not copied), capped at their length.
-func (l *List) items() []Value { return unsafe.Slice((*Value)(l.data), l.size&maxListItems) }
-
-// append adds v at the end, in the room the storage has.
-func (l *List) append(v Value) {
-	l.setItems(append(unsafe.Slice((*Value)(l.data), l.size>>32)[:l.size&maxListItems], v))
-}
-
-// setItems makes items the list's storage. It raises a LimitError beyond
-// maxListItems items.
-func (l *List) setItems(items []Value) {
-	if cap(items) > maxListItems {
-		throw(LimitError, "a list of more than %d items", maxListItems)
-	}
-	l.data, l.size = unsafe.Pointer(unsafe.SliceData(items)), uint64(len(items))|uint64(cap(items))<<32
-}
 
 // newListNamed returns the storage of a list of items with a name (see List.name).
 func newListNamed(items []Value, name string) *List {
@@ -267,7 +168,7 @@ func lookupMiss(v Value, hint uint32, name string) Value {
 func (v Value) ownerTypeName() string {
 	flags := v.strFlags()
 	if flags&flagBoxed != 0 {
-		return (*boxedStr)(v.ptr).owner
+		return v.boxed().owner
 	}
 	k := flags >> ownerShift & 0xff
 	switch {
@@ -304,24 +205,6 @@ func Bool(b bool) Value {
 	return scalar(KindBool, 0)
 }
 
-// Int returns a Python int.
-func Int(i int64) Value {
-	if fitsInline(i) {
-		return scalar(KindInt, i)
-	}
-	p := new(int64) // not a big.Int, which would take a call that keeps Int from inlining
-	*p = i
-	return Value{ptr: unsafe.Pointer(p), w: uint64(KindInt)<<kindShift | boxedInt64}
-}
-
-// BigInt returns a Python int of any size.
-func BigInt(i *big.Int) Value {
-	if i.IsInt64() && fitsInline(i.Int64()) {
-		return Int(i.Int64())
-	}
-	return pointerValue(KindInt, unsafe.Pointer(new(big.Int).Set(i)))
-}
-
 // IntString returns the Python int written in decimal in s; it panics on bad input and
 // is meant for literals in generated code.
 func IntString(s string) Value {
@@ -332,21 +215,11 @@ func IntString(s string) Value {
 	return BigInt(i)
 }
 
-// Float returns a Python float.
-func Float(f float64) Value {
-	p := new(float64)
-	*p = f
-	return pointerValue(KindFloat, unsafe.Pointer(p))
-}
-
 // Str returns a Python str.
 func Str(s string) Value { return makeStr(KindString, 0, s) }
 
 // Markup returns a str marked safe (markupsafe.Markup), as |safe returns.
 func Markup(s string) Value { return makeStr(KindString, flagMarkup, s) }
-
-// listValue returns a value of kind k (list or tuple) with storage l.
-func listValue(k Kind, l *List) Value { return pointerValue(k, unsafe.Pointer(l)) }
 
 // NewList returns a list of the given items.
 func NewList(items ...Value) Value { return listValue(KindList, newListStorage(items)) }
@@ -395,9 +268,6 @@ func (v Value) AsFloat() (float64, bool) {
 	return v.float(), true
 }
 
-// float returns a float's value.
-func (v Value) float() float64 { return *(*float64)(v.ptr) }
-
 // Items returns the items of a list or tuple (shared, not copied), or nil.
 func (v Value) Items() []Value {
 	if v.kind() == KindList || v.kind() == KindTuple {
@@ -412,14 +282,6 @@ func (v Value) AsDict() *Dict {
 		return v.dict()
 	}
 	return nil
-}
-
-// bigInt returns an int's value as a big.Int (a new one for small ints).
-func (v Value) bigInt() *big.Int {
-	if b := v.big(); b != nil {
-		return b
-	}
-	return big.NewInt(v.num())
 }
 
 // isBig reports whether v is an int beyond intBits bits.
