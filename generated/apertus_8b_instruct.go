@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Apertus8BInstruct is the chat template llama.cpp/Apertus-8B-Instruct.jinja.
 var Apertus8BInstruct = &jinja2.Template{
@@ -711,13 +714,13 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var innerType jinja2.Value
 		var hasObjectVariants jinja2.Value
 		// Apertus-8B-Instruct.jinja:2:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := jinja2.LlamaAttr(paramSpec, "type")
+		paramSpecType := llamacpp.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// Apertus-8B-Instruct.jinja:3:9 {%- if param_spec['items'] -%}
-			paramSpecItems := jinja2.LlamaItemStr(paramSpec, "items")
+			paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
 			if paramSpecItems.Truthy() {
 				// Apertus-8B-Instruct.jinja:4:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := jinja2.LlamaItemStr(paramSpecItems, "type")
+				paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
 				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
 				} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -736,75 +739,75 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// Apertus-8B-Instruct.jinja:14:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || jinja2.LlamaGt(jinja2.LlamaCallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.CallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// Apertus-8B-Instruct.jinja:16:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:17:21 {{- inner_type + "[]" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(innerType, jinja2.Str("[]")))
+						llamacpp.Write(w, llamacpp.Add(innerType, jinja2.Str("[]")))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:20:13 {%- if param_spec.nullable -%}
-				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// Apertus-8B-Instruct.jinja:23:13 {%- else -%}
 				w.WriteString("any[]")
 				// Apertus-8B-Instruct.jinja:25:13 {%- if param_spec.nullable -%}
-				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((jinja2.LlamaCallTest("defined", paramSpecType, nil, nil) && jinja2.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("string", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("mapping", paramSpecType, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaItemInt(paramSpecType, 0), nil, nil) {
+		} else if (((llamacpp.CallTest("defined", paramSpecType, nil, nil) && llamacpp.CallTest("iterable", paramSpecType, nil, nil)) && !llamacpp.CallTest("string", paramSpecType, nil, nil)) && !llamacpp.CallTest("mapping", paramSpecType, nil, nil)) && llamacpp.CallTest("defined", llamacpp.ItemInt(paramSpecType, 0), nil, nil) {
 			// Apertus-8B-Instruct.jinja:29:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// Apertus-8B-Instruct.jinja:31:9 {%- if param_spec.type | length > 1 -%}
-			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
+			if llamacpp.Gt(llamacpp.CallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
 				// Apertus-8B-Instruct.jinja:32:13 {{- param_spec.type | join(" | ") }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// Apertus-8B-Instruct.jinja:33:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:34:13 {{- param_spec.type[0] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(paramSpecType, 0))
+				llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
 			}
-		} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
+		} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
 			// Apertus-8B-Instruct.jinja:36:9 {%- elif param_spec.oneOf -%}
 			// Apertus-8B-Instruct.jinja:38:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// Apertus-8B-Instruct.jinja:39:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := jinja2.LlamaAttr(paramSpec, "oneOf")
-			for _, variant := range jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf)) {
+			paramSpecOneOf := llamacpp.Attr(paramSpec, "oneOf")
+			for _, variant := range jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf)) {
 				// Apertus-8B-Instruct.jinja:40:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(jinja2.LlamaAttr(variant, "type"), "object") {
+				if jinja2.EqStr(llamacpp.Attr(variant, "type"), "object") {
 					// Apertus-8B-Instruct.jinja:41:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
 			}
 			// Apertus-8B-Instruct.jinja:44:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
+			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// Apertus-8B-Instruct.jinja:46:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:47:13 {%- for variant in param_spec.oneOf -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf))
+				items := jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf))
 				for i := range items {
 					variant := items[i]
 					// Apertus-8B-Instruct.jinja:48:17 {{- render_typescript_type(variant, required_params) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:49:17 {%- if variant.description %}
-					variantDescription := jinja2.LlamaAttr(variant, "description")
+					variantDescription := llamacpp.Attr(variant, "description")
 					if variantDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:50:21 {{- "// " + variant.description }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// "), variantDescription))
+						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// "), variantDescription))
 					}
 					// Apertus-8B-Instruct.jinja:52:17 {%- if variant.default is defined %}
-					variantDefault := jinja2.LlamaAttr(variant, "default")
-					if jinja2.LlamaCallTest("defined", variantDefault, nil, nil) {
+					variantDefault := llamacpp.Attr(variant, "default")
+					if llamacpp.CallTest("defined", variantDefault, nil, nil) {
 						w.WriteString("                    ")
 						// Apertus-8B-Instruct.jinja:53:21 {{ "// default: " + variant.default|tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), jinja2.LlamaCallFilter("tojson", variantDefault, nil, nil)))
+						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), llamacpp.CallFilter("tojson", variantDefault, nil, nil)))
 					}
 					// Apertus-8B-Instruct.jinja:55:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -815,15 +818,15 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// Apertus-8B-Instruct.jinja:60:9 {%- elif param_spec.type == "string" -%}
 			// Apertus-8B-Instruct.jinja:61:9 {%- if param_spec.enum -%}
-			paramSpecEnum := jinja2.LlamaAttr(paramSpec, "enum")
+			paramSpecEnum := llamacpp.Attr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// Apertus-8B-Instruct.jinja:62:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\""), jinja2.LlamaCallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\""), llamacpp.CallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
 			} else {
 				// Apertus-8B-Instruct.jinja:63:13 {%- else -%}
 				w.WriteString("string")
 				// Apertus-8B-Instruct.jinja:65:13 {%- if param_spec.nullable %}
-				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -839,27 +842,27 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// Apertus-8B-Instruct.jinja:75:9 {%- elif param_spec.type == "object" -%}
 			// Apertus-8B-Instruct.jinja:76:9 {%- if param_spec.properties -%}
-			paramSpecProperties := jinja2.LlamaAttr(paramSpec, "properties")
+			paramSpecProperties := llamacpp.Attr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// Apertus-8B-Instruct.jinja:78:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					propName := vals[0]
 					propSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:79:17 {{- prop_name -}}
-					jinja2.LlamaWrite(w, propName)
+					llamacpp.Write(w, propName)
 					// Apertus-8B-Instruct.jinja:80:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if jinja2.LlamaNotIn(propName, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
 					// Apertus-8B-Instruct.jinja:84:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+					llamacpp.Write(w, w.Capture(func() {
+						renderTypescriptType(propSpec, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
@@ -882,60 +885,60 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderTools := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
 		// Apertus-8B-Instruct.jinja:99:5 {%- for tool in tools %}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// Apertus-8B-Instruct.jinja:100:9 {{- "// " + tool.function.description + "\n" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "function"), "description")), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), llamacpp.Attr(llamacpp.Attr(tool, "function"), "description")), jinja2.Str("\n")))
 			// Apertus-8B-Instruct.jinja:101:9 {{- "type "+ tool.function.name + " = " }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("type "), jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "function"), "name")), jinja2.Str(" = ")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("type "), llamacpp.Attr(llamacpp.Attr(tool, "function"), "name")), jinja2.Str(" = ")))
 			// Apertus-8B-Instruct.jinja:102:9 {%- if tool.function.parameters and tool.function.parameters.properties %}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			toolFunctionParameters := jinja2.LlamaAttr(toolFunction, "parameters")
-			if toolFunctionParameters.Truthy() && jinja2.LlamaAttr(toolFunctionParameters, "properties").Truthy() {
+			toolFunction := llamacpp.Attr(tool, "function")
+			toolFunctionParameters := llamacpp.Attr(toolFunction, "parameters")
+			if toolFunctionParameters.Truthy() && llamacpp.Attr(toolFunctionParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// Apertus-8B-Instruct.jinja:104:13 {%- for param_name, param_spec in tool.function.parameters.properties.items() %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(toolFunctionParameters, "properties"), "items", nil, nil)))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(toolFunctionParameters, "properties"), "items", nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// Apertus-8B-Instruct.jinja:105:17 {%- if param_spec.description %}
-					paramSpecDescription := jinja2.LlamaAttr(paramSpec, "description")
+					paramSpecDescription := llamacpp.Attr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// Apertus-8B-Instruct.jinja:106:21 {{- "// " + param_spec.description + "\n" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
 					}
 					// Apertus-8B-Instruct.jinja:108:17 {{- param_name }}
-					jinja2.LlamaWrite(w, paramName)
+					llamacpp.Write(w, paramName)
 					// Apertus-8B-Instruct.jinja:109:17 {%- if param_name not in (tool.function.parameters.required or []) -%}
-					if jinja2.LlamaNotIn(paramName, jinja2.Or(jinja2.LlamaAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.Attr(toolFunctionParameters, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
 					// Apertus-8B-Instruct.jinja:113:17 {{- render_typescript_type(param_spec, tool.function.parameters.required or []) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(jinja2.LlamaAttr(toolFunctionParameters, "required"), func() jinja2.Value {
+					llamacpp.Write(w, w.Capture(func() {
+						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.Attr(toolFunctionParameters, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
 					// Apertus-8B-Instruct.jinja:114:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := jinja2.LlamaAttr(paramSpec, "default")
-					if jinja2.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
+					paramSpecDefault := llamacpp.Attr(paramSpec, "default")
+					if llamacpp.CallTest("defined", paramSpecDefault, nil, nil) {
 						// Apertus-8B-Instruct.jinja:115:21 {%- if param_spec.enum %}
-						if jinja2.LlamaAttr(paramSpec, "enum").Truthy() {
+						if llamacpp.Attr(paramSpec, "enum").Truthy() {
 							// Apertus-8B-Instruct.jinja:116:25 {{- ", // default: " + param_spec.default }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), paramSpecDefault))
-						} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), paramSpecDefault))
+						} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
 							// Apertus-8B-Instruct.jinja:117:25 {%- elif param_spec.oneOf %}
 							// Apertus-8B-Instruct.jinja:118:25 {{- "// default: " + param_spec.default }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), paramSpecDefault))
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), paramSpecDefault))
 						} else {
 							// Apertus-8B-Instruct.jinja:119:25 {%- else %}
 							// Apertus-8B-Instruct.jinja:120:25 {{- ", // default: " + param_spec.default|tojson }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), jinja2.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), llamacpp.CallFilter("tojson", paramSpecDefault, nil, nil)))
 						}
 					}
 					// Apertus-8B-Instruct.jinja:123:17 {%- if not loop.last %}
@@ -958,7 +961,7 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Apertus-8B-Instruct.jinja:139:1 {{ bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// Apertus-8B-Instruct.jinja:141:1 {%- set system_token = '<|system_start|>' -%}
 	systemToken = jinja2.Str("<|system_start|>")
 	// Apertus-8B-Instruct.jinja:142:1 {%- set end_system_token = '<|system_end|>' -%}
@@ -989,51 +992,51 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	nsInInner := false
 	nsAssistantFormat := jinja2.None()
 	// Apertus-8B-Instruct.jinja:156:1 {%- if messages and messages[0].role == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Apertus-8B-Instruct.jinja:157:5 {%- if "content" in messages[0] -%}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.LlamaIn(jinja2.Str("content"), messages0) {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if llamacpp.In(jinja2.Str("content"), messages0) {
 			// Apertus-8B-Instruct.jinja:158:9 {%- if messages[0].content is string -%}
-			messages0Content := jinja2.LlamaAttr(messages0, "content")
-			if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+			messages0Content := llamacpp.Attr(messages0, "content")
+			if llamacpp.CallTest("string", messages0Content, nil, nil) {
 				// Apertus-8B-Instruct.jinja:159:13 {{ system_token + messages[0].content + end_system_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(systemToken, messages0Content), endSystemToken))
-			} else if jinja2.LlamaCallTest("mapping", messages0Content, nil, nil) && jinja2.LlamaIn(jinja2.Str("text"), messages0Content) {
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(systemToken, messages0Content), endSystemToken))
+			} else if llamacpp.CallTest("mapping", messages0Content, nil, nil) && llamacpp.In(jinja2.Str("text"), messages0Content) {
 				// Apertus-8B-Instruct.jinja:160:13 {%- elif messages[0].content is mapping and "text" in messages[0].content -%}
 				// Apertus-8B-Instruct.jinja:161:13 {{ system_token + messages[0].content.text + end_system_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(systemToken, jinja2.LlamaAttr(messages0Content, "text")), endSystemToken))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(systemToken, llamacpp.Attr(messages0Content, "text")), endSystemToken))
 			} else {
 				// Apertus-8B-Instruct.jinja:162:13 {%- else -%}
 				// Apertus-8B-Instruct.jinja:163:13 {{- raise_exception("Invalid system message") -}}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 			}
 		} else {
 			// Apertus-8B-Instruct.jinja:165:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:166:9 {{- raise_exception("Invalid system message") -}}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid system message")))
 		}
 		// Apertus-8B-Instruct.jinja:168:5 {%- set loop_messages = messages[1:] -%}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Apertus-8B-Instruct.jinja:169:5 {%- else -%}
 		// Apertus-8B-Instruct.jinja:170:5 {{ system_token + 'You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledg…
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: ")), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), endSystemToken))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(systemToken, jinja2.Str("You are Apertus, a helpful assistant created by the SwissAI initiative.\nKnowledge cutoff: 2024-04\nCurrent date: ")), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), endSystemToken))
 		// Apertus-8B-Instruct.jinja:171:5 {%- set loop_messages = messages -%}
 		loopMessages = messages
 	}
 	// Apertus-8B-Instruct.jinja:174:1 {{ developer_token + 'Deliberation: ' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaAdd(developerToken, jinja2.Str("Deliberation: ")))
+	llamacpp.Write(w, llamacpp.Add(developerToken, jinja2.Str("Deliberation: ")))
 	// Apertus-8B-Instruct.jinja:175:1 {%- if enable_thinking is defined and enable_thinking -%}
-	if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+	if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 		w.WriteString("enabled\n")
 	} else {
 		// Apertus-8B-Instruct.jinja:177:5 {%- else -%}
 		w.WriteString("disabled\n")
 	}
 	// Apertus-8B-Instruct.jinja:180:1 {%- if tools is defined and tools -%}
-	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// Apertus-8B-Instruct.jinja:181:5 {{ 'Tool Capabilities:\n' + render_tools(tools) }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("Tool Capabilities:\n"), w.Capture(func() {
+		llamacpp.Write(w, llamacpp.Add(jinja2.Str("Tool Capabilities:\n"), w.Capture(func() {
 			renderTools(tools)
 		})))
 	} else {
@@ -1041,13 +1044,13 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("Tool Capabilities: disabled")
 	}
 	// Apertus-8B-Instruct.jinja:185:1 {{ end_developer_token }}
-	jinja2.LlamaWrite(w, endDeveloperToken)
+	llamacpp.Write(w, endDeveloperToken)
 	// Apertus-8B-Instruct.jinja:187:1 {%- for message in loop_messages -%}
 	var parts jinja2.Value
 	var blocks jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// Apertus-8B-Instruct.jinja:188:5 {%- if message.role == 'user' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// Apertus-8B-Instruct.jinja:189:9 {%- set ns.in_inner = false -%}
 			nsInInner = false
@@ -1060,58 +1063,58 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Apertus-8B-Instruct.jinja:194:9 {%- if ns.in_assistant -%}
 			if nsInAssistant {
 				// Apertus-8B-Instruct.jinja:195:13 {{ end_assistant_token }}
-				jinja2.LlamaWrite(w, endAssistantToken)
+				llamacpp.Write(w, endAssistantToken)
 				// Apertus-8B-Instruct.jinja:196:13 {%- set ns.in_assistant = false -%}
 				nsInAssistant = false
 			}
 			// Apertus-8B-Instruct.jinja:198:9 {%- if "content" in message -%}
-			if jinja2.LlamaIn(jinja2.Str("content"), message) {
+			if llamacpp.In(jinja2.Str("content"), message) {
 				// Apertus-8B-Instruct.jinja:199:13 {{ user_token }}
-				jinja2.LlamaWrite(w, userToken)
+				llamacpp.Write(w, userToken)
 				// Apertus-8B-Instruct.jinja:200:13 {%- if message.content is string -%}
-				messageContent := jinja2.LlamaAttr(message, "content")
-				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+				messageContent := llamacpp.Attr(message, "content")
+				if llamacpp.CallTest("string", messageContent, nil, nil) {
 					// Apertus-8B-Instruct.jinja:201:17 {{ message.content }}
-					jinja2.LlamaWrite(w, messageContent)
-				} else if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) && jinja2.LlamaIn(jinja2.Str("parts"), messageContent) {
+					llamacpp.Write(w, messageContent)
+				} else if llamacpp.CallTest("mapping", messageContent, nil, nil) && llamacpp.In(jinja2.Str("parts"), messageContent) {
 					// Apertus-8B-Instruct.jinja:202:17 {%- elif message.content is mapping and "parts" in message.content -%}
 					// Apertus-8B-Instruct.jinja:203:17 {%- set parts = message.content.parts -%}
-					parts = jinja2.LlamaAttr(messageContent, "parts")
+					parts = llamacpp.Attr(messageContent, "parts")
 					// Apertus-8B-Instruct.jinja:204:17 {%- for part in parts -%}
-					for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(parts)) {
+					for _, part := range jinja2.Iterate(w, llamacpp.Iterable(parts)) {
 						// Apertus-8B-Instruct.jinja:205:21 {%- if part.type == "text" -%}
-						partType := jinja2.LlamaAttr(part, "type")
+						partType := llamacpp.Attr(part, "type")
 						if jinja2.EqStr(partType, "text") {
 							// Apertus-8B-Instruct.jinja:206:25 {{ part.text }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAttr(part, "text"))
+							llamacpp.Write(w, llamacpp.Attr(part, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:207:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:208:25 {{- raise_exception("Invalid user part: " + part.type) -}}
-							jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid user part: "), partType)))
+							llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid user part: "), partType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:211:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:212:17 {{- raise_exception("Invalid user message: " + message.role) -}}
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid user message: "), messageRole)))
+					llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid user message: "), messageRole)))
 				}
 				// Apertus-8B-Instruct.jinja:214:13 {{ end_user_token }}
-				jinja2.LlamaWrite(w, endUserToken)
+				llamacpp.Write(w, endUserToken)
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apertus-8B-Instruct.jinja:216:9 {%- elif message.role == 'assistant' -%}
 			// Apertus-8B-Instruct.jinja:217:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:218:13 {{ assistant_token }}
-				jinja2.LlamaWrite(w, assistantToken)
+				llamacpp.Write(w, assistantToken)
 				// Apertus-8B-Instruct.jinja:219:13 {%- set ns.in_assistant = true -%}
 				nsInAssistant = true
 			}
 			// Apertus-8B-Instruct.jinja:221:9 {%- if "content" in message and message.content is not none -%}
-			if jinja2.LlamaIn(jinja2.Str("content"), message) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "content"), nil, nil) {
+			if llamacpp.In(jinja2.Str("content"), message) && !llamacpp.CallTest("none", llamacpp.Attr(message, "content"), nil, nil) {
 				// Apertus-8B-Instruct.jinja:222:13 {%- if message.content is string and (ns.assistant_format is none or ns.assistant_format == "string"…
-				messageContent := jinja2.LlamaAttr(message, "content")
-				if jinja2.LlamaCallTest("string", messageContent, nil, nil) && (jinja2.LlamaCallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "string")) {
+				messageContent := llamacpp.Attr(message, "content")
+				if llamacpp.CallTest("string", messageContent, nil, nil) && (llamacpp.CallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "string")) {
 					// Apertus-8B-Instruct.jinja:223:17 {%- if ns.in_tool -%}
 					if nsInTool {
 						w.WriteString("]")
@@ -1121,19 +1124,19 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// Apertus-8B-Instruct.jinja:227:17 {%- set ns.assistant_format = "string" -%}
 					nsAssistantFormat = jinja2.Str("string")
 					// Apertus-8B-Instruct.jinja:228:17 {{ message.content }}
-					jinja2.LlamaWrite(w, messageContent)
-				} else if (jinja2.LlamaCallTest("mapping", messageContent, nil, nil) && jinja2.LlamaIn(jinja2.Str("blocks"), messageContent)) && (jinja2.LlamaCallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
+					llamacpp.Write(w, messageContent)
+				} else if (llamacpp.CallTest("mapping", messageContent, nil, nil) && llamacpp.In(jinja2.Str("blocks"), messageContent)) && (llamacpp.CallTest("none", nsAssistantFormat, nil, nil) || jinja2.EqStr(nsAssistantFormat, "mapping")) {
 					// Apertus-8B-Instruct.jinja:229:17 {%- elif message.content is mapping and "blocks" in message.content and (ns.assistant_format is none…
 					// Apertus-8B-Instruct.jinja:230:17 {%- set ns.assistant_format = "mapping" -%}
 					nsAssistantFormat = jinja2.Str("mapping")
 					// Apertus-8B-Instruct.jinja:231:17 {%- set blocks = message.content.blocks -%}
-					blocks = jinja2.LlamaAttr(messageContent, "blocks")
+					blocks = llamacpp.Attr(messageContent, "blocks")
 					// Apertus-8B-Instruct.jinja:232:17 {%- for block in blocks -%}
-					items := jinja2.Iterate(w, jinja2.LlamaIterable(blocks))
+					items := jinja2.Iterate(w, llamacpp.Iterable(blocks))
 					for i := range items {
 						block := items[i]
 						// Apertus-8B-Instruct.jinja:233:21 {%- if block.type == 'thoughts' -%}
-						blockType := jinja2.LlamaAttr(block, "type")
+						blockType := llamacpp.Attr(block, "type")
 						if jinja2.EqStr(blockType, "thoughts") {
 							// Apertus-8B-Instruct.jinja:234:25 {%- if ns.in_tool -%}
 							if nsInTool {
@@ -1146,10 +1149,10 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 								// Apertus-8B-Instruct.jinja:239:29 {%- set ns.in_inner = true -%}
 								nsInInner = true
 								// Apertus-8B-Instruct.jinja:240:29 {{ inner_token }}
-								jinja2.LlamaWrite(w, innerToken)
+								llamacpp.Write(w, innerToken)
 							}
 							// Apertus-8B-Instruct.jinja:242:25 {{ block.text }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAttr(block, "text"))
+							llamacpp.Write(w, llamacpp.Attr(block, "text"))
 						} else if jinja2.EqStr(blockType, "tool_calls") {
 							// Apertus-8B-Instruct.jinja:243:25 {%- elif block.type == 'tool_calls' -%}
 							// Apertus-8B-Instruct.jinja:244:25 {%- if ns.in_tool -%}
@@ -1159,41 +1162,41 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 								nsInTool = false
 							}
 							// Apertus-8B-Instruct.jinja:248:25 {%- if ns.in_inner and not loop.first and block.calls|length == 1 and block.calls[0].name == 'displa…
-							if ((nsInInner && !(i == 0)) && jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(block, "calls"), nil, nil), jinja2.Int(1))) && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(block, "calls"), 0), "name"), "display_answers") {
+							if ((nsInInner && !(i == 0)) && jinja2.Eq(llamacpp.CallFilter("length", llamacpp.Attr(block, "calls"), nil, nil), jinja2.Int(1))) && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(block, "calls"), 0), "name"), "display_answers") {
 								// Apertus-8B-Instruct.jinja:249:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:250:29 {{ outer_token }}
-								jinja2.LlamaWrite(w, outerToken)
+								llamacpp.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:252:25 {{ tool_calls_token + '[' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolCallsToken, jinja2.Str("[")))
+							llamacpp.Write(w, llamacpp.Add(toolCallsToken, jinja2.Str("[")))
 							// Apertus-8B-Instruct.jinja:253:25 {%- for tool_call in block.calls -%}
-							items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(block, "calls")))
+							items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(block, "calls")))
 							for i := range items {
 								toolCall := items[i]
 								// Apertus-8B-Instruct.jinja:254:29 {{- '{"' + tool_call.name + '": ' + tool_call.arguments + '}' }}
-								jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\": ")), jinja2.LlamaAttr(toolCall, "arguments")), jinja2.Str("}")))
+								llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\": ")), llamacpp.Attr(toolCall, "arguments")), jinja2.Str("}")))
 								// Apertus-8B-Instruct.jinja:255:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
 								}
 							}
 							// Apertus-8B-Instruct.jinja:259:25 {{ ']' + end_tool_calls_token }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), endToolCallsToken))
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), endToolCallsToken))
 						} else if jinja2.EqStr(blockType, "tool_outputs") {
 							// Apertus-8B-Instruct.jinja:260:25 {%- elif block.type == 'tool_outputs' -%}
 							// Apertus-8B-Instruct.jinja:261:25 {%- if ns.in_tool -%}
 							if nsInTool {
 								// Apertus-8B-Instruct.jinja:262:29 {{- raise_exception("Cannot have both tool outputs as separate messages and tool outputs as blocks")…
-								jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
+								llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot have both tool outputs as separate messages and tool outputs as blocks")))
 							}
 							w.WriteString("[")
 							// Apertus-8B-Instruct.jinja:265:25 {%- for tool_output in block.outputs -%}
-							items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(block, "outputs")))
+							items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(block, "outputs")))
 							for i := range items {
 								toolOutput := items[i]
 								// Apertus-8B-Instruct.jinja:266:29 {{- tool_output.output }}
-								jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolOutput, "output"))
+								llamacpp.Write(w, llamacpp.Attr(toolOutput, "output"))
 								// Apertus-8B-Instruct.jinja:267:29 {%- if not loop.last -%}
 								if !(i == len(items)-1) {
 									w.WriteString(", ")
@@ -1213,42 +1216,42 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 								// Apertus-8B-Instruct.jinja:278:29 {%- set ns.in_inner = false -%}
 								nsInInner = false
 								// Apertus-8B-Instruct.jinja:279:29 {{ outer_token }}
-								jinja2.LlamaWrite(w, outerToken)
+								llamacpp.Write(w, outerToken)
 							}
 							// Apertus-8B-Instruct.jinja:281:25 {{ block.text }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAttr(block, "text"))
+							llamacpp.Write(w, llamacpp.Attr(block, "text"))
 						} else {
 							// Apertus-8B-Instruct.jinja:282:25 {%- else -%}
 							// Apertus-8B-Instruct.jinja:283:25 {{- raise_exception("Invalid assistant block type: " + block.type) -}}
-							jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid assistant block type: "), blockType)))
+							llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid assistant block type: "), blockType)))
 						}
 					}
 				} else {
 					// Apertus-8B-Instruct.jinja:286:17 {%- else -%}
 					// Apertus-8B-Instruct.jinja:287:17 {{- raise_exception("Invalid assistant content '" + message.content + "', expected " + ns.assistant_…
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
+					llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("Invalid assistant content '"), messageContent), jinja2.Str("', expected ")), nsAssistantFormat)))
 				}
-			} else if jinja2.LlamaNotIn(jinja2.Str("tool_calls"), message) {
+			} else if llamacpp.NotIn(jinja2.Str("tool_calls"), message) {
 				// Apertus-8B-Instruct.jinja:289:13 {%- elif "tool_calls" not in message -%}
 				// Apertus-8B-Instruct.jinja:290:13 {{- raise_exception("Invalid assistant message " + message) -}}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid assistant message "), message)))
+				llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid assistant message "), message)))
 			}
 			// Apertus-8B-Instruct.jinja:292:9 {%- if "tool_calls" in message and message.tool_calls -%}
-			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaAttr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.Attr(message, "tool_calls").Truthy() {
 				// Apertus-8B-Instruct.jinja:293:13 {{ tool_calls_token + '[' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolCallsToken, jinja2.Str("[")))
+				llamacpp.Write(w, llamacpp.Add(toolCallsToken, jinja2.Str("[")))
 				// Apertus-8B-Instruct.jinja:294:13 {%- for tool_call in message.tool_calls -%}
 				var function jinja2.Value
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls")))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls")))
 				for i := range items {
 					toolCall := items[i]
 					// Apertus-8B-Instruct.jinja:295:17 {%- if tool_call.type == 'function' -%}
-					toolCallType := jinja2.LlamaAttr(toolCall, "type")
+					toolCallType := llamacpp.Attr(toolCall, "type")
 					if jinja2.EqStr(toolCallType, "function") {
 						// Apertus-8B-Instruct.jinja:296:21 {%- set function = tool_call.function -%}
-						function = jinja2.LlamaAttr(toolCall, "function")
+						function = llamacpp.Attr(toolCall, "function")
 						// Apertus-8B-Instruct.jinja:297:21 {{- '{"' + function.name + '": ' + function.arguments|tojson + '}' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\""), jinja2.LlamaAttr(function, "name")), jinja2.Str("\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(function, "arguments"), nil, nil)), jinja2.Str("}")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\""), llamacpp.Attr(function, "name")), jinja2.Str("\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(function, "arguments"), nil, nil)), jinja2.Str("}")))
 						// Apertus-8B-Instruct.jinja:298:21 {%- if not loop.last -%}
 						if !(i == len(items)-1) {
 							w.WriteString(", ")
@@ -1256,18 +1259,18 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						// Apertus-8B-Instruct.jinja:301:21 {%- else -%}
 						// Apertus-8B-Instruct.jinja:302:21 {{- raise_exception("Invalid tool call type: " + tool_call.type) -}}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid tool call type: "), toolCallType)))
+						llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid tool call type: "), toolCallType)))
 					}
 				}
 				// Apertus-8B-Instruct.jinja:305:13 {{ ']' + end_tool_calls_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), endToolCallsToken))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), endToolCallsToken))
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apertus-8B-Instruct.jinja:307:9 {%- elif message.role == 'tool' -%}
 			// Apertus-8B-Instruct.jinja:308:9 {%- if not ns.in_assistant -%}
 			if !nsInAssistant {
 				// Apertus-8B-Instruct.jinja:309:13 {{- raise_exception("Tool message outside of assistant") -}}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool message outside of assistant")))
 			}
 			// Apertus-8B-Instruct.jinja:311:9 {%- if not ns.in_tool -%}
 			if !nsInTool {
@@ -1279,11 +1282,11 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString(", ")
 			}
 			// Apertus-8B-Instruct.jinja:317:9 {{ message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 		} else {
 			// Apertus-8B-Instruct.jinja:318:9 {%- else -%}
 			// Apertus-8B-Instruct.jinja:319:9 {{- raise_exception("Invalid message role") -}}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Invalid message role")))
 		}
 	}
 	// Apertus-8B-Instruct.jinja:322:1 {%- if ns.in_tool -%}
@@ -1293,371 +1296,371 @@ func renderApertus8BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Apertus-8B-Instruct.jinja:325:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Apertus-8B-Instruct.jinja:326:5 {{ assistant_token }}
-		jinja2.LlamaWrite(w, assistantToken)
+		llamacpp.Write(w, assistantToken)
 	}
 }
 
 // spansApertus8BInstruct is the position table of Apertus-8B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansApertus8BInstruct = []jinja2.Span{
-	{From: 67, To: 244, Line: 1, Col: 1, Construct: "macro"},
-	{From: 74, To: 243, Line: 2, Col: 5, Construct: "if"},
-	{From: 77, To: 118, Line: 3, Col: 9, Construct: "if"},
-	{From: 80, To: 106, Line: 4, Col: 13, Construct: "if"},
-	{From: 83, To: 106, Line: 6, Col: 17, Construct: "if"},
-	{From: 86, To: 106, Line: 8, Col: 17, Construct: "if"},
-	{From: 89, To: 106, Line: 10, Col: 17, Construct: "if"},
-	{From: 95, To: 97, Line: 13, Col: 17, Construct: "set"},
-	{From: 99, To: 105, Line: 14, Col: 17, Construct: "if"},
-	{From: 104, To: 104, Line: 17, Col: 21, Construct: "{{ }}"},
-	{From: 108, To: 110, Line: 20, Col: 13, Construct: "if"},
-	{From: 115, To: 117, Line: 25, Col: 13, Construct: "if"},
-	{From: 119, To: 243, Line: 29, Col: 9, Construct: "if"},
-	{From: 122, To: 129, Line: 31, Col: 9, Construct: "if"},
-	{From: 124, To: 124, Line: 32, Col: 13, Construct: "{{ }}"},
-	{From: 128, To: 128, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 130, To: 243, Line: 36, Col: 9, Construct: "if"},
-	{From: 133, To: 133, Line: 38, Col: 9, Construct: "set"},
-	{From: 135, To: 142, Line: 39, Col: 9, Construct: "for"},
-	{From: 138, To: 141, Line: 40, Col: 13, Construct: "if"},
-	{From: 140, To: 140, Line: 41, Col: 17, Construct: "set"},
-	{From: 144, To: 176, Line: 44, Col: 9, Construct: "if"},
-	{From: 149, To: 175, Line: 47, Col: 13, Construct: "for"},
-	{From: 153, To: 155, Line: 48, Col: 17, Construct: "{{ }}"},
-	{From: 157, To: 162, Line: 49, Col: 17, Construct: "if"},
-	{From: 160, To: 161, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 164, To: 170, Line: 52, Col: 17, Construct: "if"},
-	{From: 168, To: 169, Line: 53, Col: 21, Construct: "{{ }}"},
-	{From: 172, To: 174, Line: 55, Col: 17, Construct: "if"},
-	{From: 177, To: 243, Line: 60, Col: 9, Construct: "if"},
-	{From: 180, To: 193, Line: 61, Col: 9, Construct: "if"},
-	{From: 183, To: 185, Line: 62, Col: 13, Construct: "{{ }}"},
-	{From: 190, To: 192, Line: 65, Col: 13, Construct: "if"},
-	{From: 194, To: 243, Line: 69, Col: 9, Construct: "if"},
-	{From: 197, To: 243, Line: 71, Col: 9, Construct: "if"},
-	{From: 200, To: 243, Line: 73, Col: 9, Construct: "if"},
-	{From: 203, To: 243, Line: 75, Col: 9, Construct: "if"},
-	{From: 206, To: 239, Line: 76, Col: 9, Construct: "if"},
-	{From: 210, To: 235, Line: 78, Col: 13, Construct: "for"},
-	{From: 215, To: 215, Line: 79, Col: 17, Construct: "{{ }}"},
-	{From: 217, To: 223, Line: 80, Col: 17, Construct: "if"},
-	{From: 225, To: 229, Line: 84, Col: 17, Construct: "{{ }}"},
-	{From: 231, To: 233, Line: 85, Col: 17, Construct: "if"},
-	{From: 246, To: 332, Line: 98, Col: 1, Construct: "macro"},
-	{From: 249, To: 331, Line: 99, Col: 5, Construct: "for"},
-	{From: 253, To: 256, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 258, To: 260, Line: 101, Col: 9, Construct: "{{ }}"},
-	{From: 262, To: 326, Line: 102, Col: 9, Construct: "if"},
-	{From: 266, To: 322, Line: 104, Col: 13, Construct: "for"},
-	{From: 271, To: 277, Line: 105, Col: 17, Construct: "if"},
-	{From: 274, To: 276, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 279, To: 279, Line: 108, Col: 17, Construct: "{{ }}"},
-	{From: 281, To: 287, Line: 109, Col: 17, Construct: "if"},
-	{From: 289, To: 293, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 295, To: 313, Line: 114, Col: 17, Construct: "if"},
-	{From: 298, To: 312, Line: 115, Col: 21, Construct: "if"},
-	{From: 300, To: 301, Line: 116, Col: 25, Construct: "{{ }}"},
-	{From: 302, To: 312, Line: 117, Col: 25, Construct: "if"},
-	{From: 305, To: 306, Line: 118, Col: 25, Construct: "{{ }}"},
-	{From: 310, To: 311, Line: 120, Col: 25, Construct: "{{ }}"},
-	{From: 315, To: 320, Line: 123, Col: 17, Construct: "if"},
-	{From: 328, To: 330, Line: 133, Col: 9, Construct: "if"},
-	{From: 334, To: 334, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 336, To: 336, Line: 141, Col: 1, Construct: "set"},
-	{From: 338, To: 338, Line: 142, Col: 1, Construct: "set"},
-	{From: 340, To: 340, Line: 143, Col: 1, Construct: "set"},
-	{From: 342, To: 342, Line: 144, Col: 1, Construct: "set"},
-	{From: 344, To: 344, Line: 145, Col: 1, Construct: "set"},
-	{From: 346, To: 346, Line: 146, Col: 1, Construct: "set"},
-	{From: 348, To: 348, Line: 147, Col: 1, Construct: "set"},
-	{From: 350, To: 350, Line: 148, Col: 1, Construct: "set"},
-	{From: 352, To: 352, Line: 149, Col: 1, Construct: "set"},
-	{From: 354, To: 354, Line: 150, Col: 1, Construct: "set"},
-	{From: 356, To: 356, Line: 151, Col: 1, Construct: "set"},
-	{From: 358, To: 358, Line: 152, Col: 1, Construct: "set"},
-	{From: 360, To: 363, Line: 154, Col: 1, Construct: "set"},
-	{From: 365, To: 396, Line: 156, Col: 1, Construct: "if"},
-	{From: 367, To: 387, Line: 157, Col: 5, Construct: "if"},
-	{From: 370, To: 382, Line: 158, Col: 9, Construct: "if"},
-	{From: 373, To: 373, Line: 159, Col: 13, Construct: "{{ }}"},
-	{From: 374, To: 382, Line: 160, Col: 13, Construct: "if"},
-	{From: 377, To: 377, Line: 161, Col: 13, Construct: "{{ }}"},
-	{From: 381, To: 381, Line: 163, Col: 13, Construct: "{{ }}"},
-	{From: 386, To: 386, Line: 166, Col: 9, Construct: "{{ }}"},
-	{From: 389, To: 389, Line: 168, Col: 5, Construct: "set"},
-	{From: 393, To: 393, Line: 170, Col: 5, Construct: "{{ }}"},
-	{From: 395, To: 395, Line: 171, Col: 5, Construct: "set"},
-	{From: 398, To: 398, Line: 174, Col: 1, Construct: "{{ }}"},
-	{From: 400, To: 405, Line: 175, Col: 1, Construct: "if"},
-	{From: 407, To: 416, Line: 180, Col: 1, Construct: "if"},
-	{From: 409, To: 412, Line: 181, Col: 5, Construct: "{{ }}"},
-	{From: 418, To: 418, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 420, To: 672, Line: 187, Col: 1, Construct: "for"},
-	{From: 424, To: 671, Line: 188, Col: 5, Construct: "if"},
-	{From: 427, To: 427, Line: 189, Col: 9, Construct: "set"},
-	{From: 429, To: 433, Line: 190, Col: 9, Construct: "if"},
-	{From: 432, To: 432, Line: 192, Col: 13, Construct: "set"},
-	{From: 435, To: 440, Line: 194, Col: 9, Construct: "if"},
-	{From: 437, To: 437, Line: 195, Col: 13, Construct: "{{ }}"},
-	{From: 439, To: 439, Line: 196, Col: 13, Construct: "set"},
-	{From: 442, To: 474, Line: 198, Col: 9, Construct: "if"},
-	{From: 444, To: 444, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 446, To: 471, Line: 200, Col: 13, Construct: "if"},
-	{From: 449, To: 449, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 450, To: 471, Line: 202, Col: 17, Construct: "if"},
-	{From: 453, To: 453, Line: 203, Col: 17, Construct: "set"},
-	{From: 455, To: 466, Line: 204, Col: 17, Construct: "for"},
-	{From: 457, To: 465, Line: 205, Col: 21, Construct: "if"},
-	{From: 460, To: 460, Line: 206, Col: 25, Construct: "{{ }}"},
-	{From: 464, To: 464, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 470, To: 470, Line: 212, Col: 17, Construct: "{{ }}"},
-	{From: 473, To: 473, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 475, To: 671, Line: 216, Col: 9, Construct: "if"},
-	{From: 478, To: 483, Line: 217, Col: 9, Construct: "if"},
-	{From: 480, To: 480, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 482, To: 482, Line: 219, Col: 13, Construct: "set"},
-	{From: 485, To: 614, Line: 221, Col: 9, Construct: "if"},
-	{From: 487, To: 609, Line: 222, Col: 13, Construct: "if"},
-	{From: 490, To: 494, Line: 223, Col: 17, Construct: "if"},
-	{From: 493, To: 493, Line: 225, Col: 21, Construct: "set"},
-	{From: 496, To: 496, Line: 227, Col: 17, Construct: "set"},
-	{From: 498, To: 498, Line: 228, Col: 17, Construct: "{{ }}"},
-	{From: 499, To: 609, Line: 229, Col: 17, Construct: "if"},
-	{From: 502, To: 502, Line: 230, Col: 17, Construct: "set"},
-	{From: 504, To: 504, Line: 231, Col: 17, Construct: "set"},
-	{From: 506, To: 604, Line: 232, Col: 17, Construct: "for"},
-	{From: 510, To: 603, Line: 233, Col: 21, Construct: "if"},
-	{From: 513, To: 517, Line: 234, Col: 25, Construct: "if"},
-	{From: 516, To: 516, Line: 236, Col: 29, Construct: "set"},
-	{From: 519, To: 524, Line: 238, Col: 25, Construct: "if"},
-	{From: 521, To: 521, Line: 239, Col: 29, Construct: "set"},
-	{From: 523, To: 523, Line: 240, Col: 29, Construct: "{{ }}"},
-	{From: 526, To: 526, Line: 242, Col: 25, Construct: "{{ }}"},
-	{From: 527, To: 603, Line: 243, Col: 25, Construct: "if"},
-	{From: 530, To: 534, Line: 244, Col: 25, Construct: "if"},
-	{From: 533, To: 533, Line: 246, Col: 29, Construct: "set"},
-	{From: 536, To: 541, Line: 248, Col: 25, Construct: "if"},
-	{From: 538, To: 538, Line: 249, Col: 29, Construct: "set"},
-	{From: 540, To: 540, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 543, To: 543, Line: 252, Col: 25, Construct: "{{ }}"},
-	{From: 545, To: 558, Line: 253, Col: 25, Construct: "for"},
-	{From: 549, To: 553, Line: 254, Col: 29, Construct: "{{ }}"},
-	{From: 555, To: 557, Line: 255, Col: 29, Construct: "if"},
-	{From: 560, To: 561, Line: 259, Col: 25, Construct: "{{ }}"},
-	{From: 562, To: 603, Line: 260, Col: 25, Construct: "if"},
-	{From: 565, To: 569, Line: 261, Col: 25, Construct: "if"},
-	{From: 567, To: 567, Line: 262, Col: 29, Construct: "{{ }}"},
-	{From: 571, To: 581, Line: 265, Col: 25, Construct: "for"},
-	{From: 575, To: 575, Line: 266, Col: 29, Construct: "{{ }}"},
-	{From: 577, To: 579, Line: 267, Col: 29, Construct: "if"},
-	{From: 582, To: 603, Line: 272, Col: 25, Construct: "if"},
-	{From: 585, To: 589, Line: 273, Col: 25, Construct: "if"},
-	{From: 588, To: 588, Line: 275, Col: 29, Construct: "set"},
-	{From: 591, To: 596, Line: 277, Col: 25, Construct: "if"},
-	{From: 593, To: 593, Line: 278, Col: 29, Construct: "set"},
-	{From: 595, To: 595, Line: 279, Col: 29, Construct: "{{ }}"},
-	{From: 598, To: 598, Line: 281, Col: 25, Construct: "{{ }}"},
-	{From: 602, To: 602, Line: 283, Col: 25, Construct: "{{ }}"},
-	{From: 608, To: 608, Line: 287, Col: 17, Construct: "{{ }}"},
-	{From: 610, To: 614, Line: 289, Col: 13, Construct: "if"},
-	{From: 613, To: 613, Line: 290, Col: 13, Construct: "{{ }}"},
-	{From: 616, To: 648, Line: 292, Col: 9, Construct: "if"},
-	{From: 618, To: 618, Line: 293, Col: 13, Construct: "{{ }}"},
-	{From: 620, To: 644, Line: 294, Col: 13, Construct: "for"},
-	{From: 625, To: 643, Line: 295, Col: 17, Construct: "if"},
-	{From: 628, To: 628, Line: 296, Col: 21, Construct: "set"},
-	{From: 630, To: 634, Line: 297, Col: 21, Construct: "{{ }}"},
-	{From: 636, To: 638, Line: 298, Col: 21, Construct: "if"},
-	{From: 642, To: 642, Line: 302, Col: 21, Construct: "{{ }}"},
-	{From: 646, To: 647, Line: 305, Col: 13, Construct: "{{ }}"},
-	{From: 649, To: 671, Line: 307, Col: 9, Construct: "if"},
-	{From: 652, To: 655, Line: 308, Col: 9, Construct: "if"},
-	{From: 654, To: 654, Line: 309, Col: 13, Construct: "{{ }}"},
-	{From: 657, To: 664, Line: 311, Col: 9, Construct: "if"},
-	{From: 660, To: 660, Line: 313, Col: 13, Construct: "set"},
-	{From: 666, To: 666, Line: 317, Col: 9, Construct: "{{ }}"},
-	{From: 670, To: 670, Line: 319, Col: 9, Construct: "{{ }}"},
-	{From: 674, To: 676, Line: 322, Col: 1, Construct: "if"},
-	{From: 678, To: 681, Line: 325, Col: 1, Construct: "if"},
-	{From: 680, To: 680, Line: 326, Col: 5, Construct: "{{ }}"},
-	{From: 707, To: 880, Line: 1, Col: 1, Construct: "macro"},
-	{From: 714, To: 879, Line: 2, Col: 5, Construct: "if"},
-	{From: 717, To: 758, Line: 3, Col: 9, Construct: "if"},
-	{From: 720, To: 746, Line: 4, Col: 13, Construct: "if"},
-	{From: 723, To: 746, Line: 6, Col: 17, Construct: "if"},
-	{From: 726, To: 746, Line: 8, Col: 17, Construct: "if"},
-	{From: 729, To: 746, Line: 10, Col: 17, Construct: "if"},
-	{From: 735, To: 737, Line: 13, Col: 17, Construct: "set"},
-	{From: 739, To: 745, Line: 14, Col: 17, Construct: "if"},
-	{From: 744, To: 744, Line: 17, Col: 21, Construct: "{{ }}"},
-	{From: 748, To: 750, Line: 20, Col: 13, Construct: "if"},
-	{From: 755, To: 757, Line: 25, Col: 13, Construct: "if"},
-	{From: 759, To: 879, Line: 29, Col: 9, Construct: "if"},
-	{From: 762, To: 769, Line: 31, Col: 9, Construct: "if"},
-	{From: 764, To: 764, Line: 32, Col: 13, Construct: "{{ }}"},
-	{From: 768, To: 768, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 770, To: 879, Line: 36, Col: 9, Construct: "if"},
-	{From: 773, To: 773, Line: 38, Col: 9, Construct: "set"},
-	{From: 775, To: 782, Line: 39, Col: 9, Construct: "for"},
-	{From: 778, To: 781, Line: 40, Col: 13, Construct: "if"},
-	{From: 780, To: 780, Line: 41, Col: 17, Construct: "set"},
-	{From: 784, To: 814, Line: 44, Col: 9, Construct: "if"},
-	{From: 789, To: 813, Line: 47, Col: 13, Construct: "for"},
-	{From: 793, To: 795, Line: 48, Col: 17, Construct: "{{ }}"},
-	{From: 797, To: 801, Line: 49, Col: 17, Construct: "if"},
-	{From: 800, To: 800, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 803, To: 808, Line: 52, Col: 17, Construct: "if"},
-	{From: 807, To: 807, Line: 53, Col: 21, Construct: "{{ }}"},
-	{From: 810, To: 812, Line: 55, Col: 17, Construct: "if"},
-	{From: 815, To: 879, Line: 60, Col: 9, Construct: "if"},
-	{From: 818, To: 829, Line: 61, Col: 9, Construct: "if"},
-	{From: 821, To: 821, Line: 62, Col: 13, Construct: "{{ }}"},
-	{From: 826, To: 828, Line: 65, Col: 13, Construct: "if"},
-	{From: 830, To: 879, Line: 69, Col: 9, Construct: "if"},
-	{From: 833, To: 879, Line: 71, Col: 9, Construct: "if"},
-	{From: 836, To: 879, Line: 73, Col: 9, Construct: "if"},
-	{From: 839, To: 879, Line: 75, Col: 9, Construct: "if"},
-	{From: 842, To: 875, Line: 76, Col: 9, Construct: "if"},
-	{From: 846, To: 871, Line: 78, Col: 13, Construct: "for"},
-	{From: 852, To: 852, Line: 79, Col: 17, Construct: "{{ }}"},
-	{From: 854, To: 859, Line: 80, Col: 17, Construct: "if"},
-	{From: 861, To: 865, Line: 84, Col: 17, Construct: "{{ }}"},
-	{From: 867, To: 869, Line: 85, Col: 17, Construct: "if"},
-	{From: 882, To: 959, Line: 98, Col: 1, Construct: "macro"},
-	{From: 885, To: 958, Line: 99, Col: 5, Construct: "for"},
-	{From: 889, To: 889, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 891, To: 891, Line: 101, Col: 9, Construct: "{{ }}"},
-	{From: 893, To: 953, Line: 102, Col: 9, Construct: "if"},
-	{From: 898, To: 949, Line: 104, Col: 13, Construct: "for"},
-	{From: 904, To: 908, Line: 105, Col: 17, Construct: "if"},
-	{From: 907, To: 907, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 910, To: 910, Line: 108, Col: 17, Construct: "{{ }}"},
-	{From: 912, To: 917, Line: 109, Col: 17, Construct: "if"},
-	{From: 919, To: 923, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 925, To: 940, Line: 114, Col: 17, Construct: "if"},
-	{From: 928, To: 939, Line: 115, Col: 21, Construct: "if"},
-	{From: 930, To: 930, Line: 116, Col: 25, Construct: "{{ }}"},
-	{From: 931, To: 939, Line: 117, Col: 25, Construct: "if"},
-	{From: 934, To: 934, Line: 118, Col: 25, Construct: "{{ }}"},
-	{From: 938, To: 938, Line: 120, Col: 25, Construct: "{{ }}"},
-	{From: 942, To: 947, Line: 123, Col: 17, Construct: "if"},
-	{From: 955, To: 957, Line: 133, Col: 9, Construct: "if"},
-	{From: 961, To: 961, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 963, To: 963, Line: 141, Col: 1, Construct: "set"},
-	{From: 965, To: 965, Line: 142, Col: 1, Construct: "set"},
-	{From: 967, To: 967, Line: 143, Col: 1, Construct: "set"},
-	{From: 969, To: 969, Line: 144, Col: 1, Construct: "set"},
-	{From: 971, To: 971, Line: 145, Col: 1, Construct: "set"},
-	{From: 973, To: 973, Line: 146, Col: 1, Construct: "set"},
-	{From: 975, To: 975, Line: 147, Col: 1, Construct: "set"},
-	{From: 977, To: 977, Line: 148, Col: 1, Construct: "set"},
-	{From: 979, To: 979, Line: 149, Col: 1, Construct: "set"},
-	{From: 981, To: 981, Line: 150, Col: 1, Construct: "set"},
-	{From: 983, To: 983, Line: 151, Col: 1, Construct: "set"},
-	{From: 985, To: 985, Line: 152, Col: 1, Construct: "set"},
-	{From: 987, To: 990, Line: 154, Col: 1, Construct: "set"},
-	{From: 992, To: 1023, Line: 156, Col: 1, Construct: "if"},
-	{From: 994, To: 1014, Line: 157, Col: 5, Construct: "if"},
-	{From: 997, To: 1009, Line: 158, Col: 9, Construct: "if"},
-	{From: 1000, To: 1000, Line: 159, Col: 13, Construct: "{{ }}"},
-	{From: 1001, To: 1009, Line: 160, Col: 13, Construct: "if"},
-	{From: 1004, To: 1004, Line: 161, Col: 13, Construct: "{{ }}"},
-	{From: 1008, To: 1008, Line: 163, Col: 13, Construct: "{{ }}"},
-	{From: 1013, To: 1013, Line: 166, Col: 9, Construct: "{{ }}"},
-	{From: 1016, To: 1016, Line: 168, Col: 5, Construct: "set"},
-	{From: 1020, To: 1020, Line: 170, Col: 5, Construct: "{{ }}"},
-	{From: 1022, To: 1022, Line: 171, Col: 5, Construct: "set"},
-	{From: 1025, To: 1025, Line: 174, Col: 1, Construct: "{{ }}"},
-	{From: 1027, To: 1032, Line: 175, Col: 1, Construct: "if"},
-	{From: 1034, To: 1042, Line: 180, Col: 1, Construct: "if"},
-	{From: 1036, To: 1038, Line: 181, Col: 5, Construct: "{{ }}"},
-	{From: 1044, To: 1044, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 1046, To: 1288, Line: 187, Col: 1, Construct: "for"},
-	{From: 1050, To: 1287, Line: 188, Col: 5, Construct: "if"},
-	{From: 1053, To: 1053, Line: 189, Col: 9, Construct: "set"},
-	{From: 1055, To: 1059, Line: 190, Col: 9, Construct: "if"},
-	{From: 1058, To: 1058, Line: 192, Col: 13, Construct: "set"},
-	{From: 1061, To: 1066, Line: 194, Col: 9, Construct: "if"},
-	{From: 1063, To: 1063, Line: 195, Col: 13, Construct: "{{ }}"},
-	{From: 1065, To: 1065, Line: 196, Col: 13, Construct: "set"},
-	{From: 1068, To: 1100, Line: 198, Col: 9, Construct: "if"},
-	{From: 1070, To: 1070, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 1072, To: 1097, Line: 200, Col: 13, Construct: "if"},
-	{From: 1075, To: 1075, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 1076, To: 1097, Line: 202, Col: 17, Construct: "if"},
-	{From: 1079, To: 1079, Line: 203, Col: 17, Construct: "set"},
-	{From: 1081, To: 1092, Line: 204, Col: 17, Construct: "for"},
-	{From: 1083, To: 1091, Line: 205, Col: 21, Construct: "if"},
-	{From: 1086, To: 1086, Line: 206, Col: 25, Construct: "{{ }}"},
-	{From: 1090, To: 1090, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 1096, To: 1096, Line: 212, Col: 17, Construct: "{{ }}"},
-	{From: 1099, To: 1099, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 1101, To: 1287, Line: 216, Col: 9, Construct: "if"},
-	{From: 1104, To: 1109, Line: 217, Col: 9, Construct: "if"},
-	{From: 1106, To: 1106, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 1108, To: 1108, Line: 219, Col: 13, Construct: "set"},
-	{From: 1111, To: 1235, Line: 221, Col: 9, Construct: "if"},
-	{From: 1113, To: 1230, Line: 222, Col: 13, Construct: "if"},
-	{From: 1116, To: 1120, Line: 223, Col: 17, Construct: "if"},
-	{From: 1119, To: 1119, Line: 225, Col: 21, Construct: "set"},
-	{From: 1122, To: 1122, Line: 227, Col: 17, Construct: "set"},
-	{From: 1124, To: 1124, Line: 228, Col: 17, Construct: "{{ }}"},
-	{From: 1125, To: 1230, Line: 229, Col: 17, Construct: "if"},
-	{From: 1128, To: 1128, Line: 230, Col: 17, Construct: "set"},
-	{From: 1130, To: 1130, Line: 231, Col: 17, Construct: "set"},
-	{From: 1132, To: 1225, Line: 232, Col: 17, Construct: "for"},
-	{From: 1136, To: 1224, Line: 233, Col: 21, Construct: "if"},
-	{From: 1139, To: 1143, Line: 234, Col: 25, Construct: "if"},
-	{From: 1142, To: 1142, Line: 236, Col: 29, Construct: "set"},
-	{From: 1145, To: 1150, Line: 238, Col: 25, Construct: "if"},
-	{From: 1147, To: 1147, Line: 239, Col: 29, Construct: "set"},
-	{From: 1149, To: 1149, Line: 240, Col: 29, Construct: "{{ }}"},
-	{From: 1152, To: 1152, Line: 242, Col: 25, Construct: "{{ }}"},
-	{From: 1153, To: 1224, Line: 243, Col: 25, Construct: "if"},
-	{From: 1156, To: 1160, Line: 244, Col: 25, Construct: "if"},
-	{From: 1159, To: 1159, Line: 246, Col: 29, Construct: "set"},
-	{From: 1162, To: 1167, Line: 248, Col: 25, Construct: "if"},
-	{From: 1164, To: 1164, Line: 249, Col: 29, Construct: "set"},
-	{From: 1166, To: 1166, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 1169, To: 1169, Line: 252, Col: 25, Construct: "{{ }}"},
-	{From: 1171, To: 1180, Line: 253, Col: 25, Construct: "for"},
-	{From: 1175, To: 1175, Line: 254, Col: 29, Construct: "{{ }}"},
-	{From: 1177, To: 1179, Line: 255, Col: 29, Construct: "if"},
-	{From: 1182, To: 1182, Line: 259, Col: 25, Construct: "{{ }}"},
-	{From: 1183, To: 1224, Line: 260, Col: 25, Construct: "if"},
-	{From: 1186, To: 1190, Line: 261, Col: 25, Construct: "if"},
-	{From: 1188, To: 1188, Line: 262, Col: 29, Construct: "{{ }}"},
-	{From: 1192, To: 1202, Line: 265, Col: 25, Construct: "for"},
-	{From: 1196, To: 1196, Line: 266, Col: 29, Construct: "{{ }}"},
-	{From: 1198, To: 1200, Line: 267, Col: 29, Construct: "if"},
-	{From: 1203, To: 1224, Line: 272, Col: 25, Construct: "if"},
-	{From: 1206, To: 1210, Line: 273, Col: 25, Construct: "if"},
-	{From: 1209, To: 1209, Line: 275, Col: 29, Construct: "set"},
-	{From: 1212, To: 1217, Line: 277, Col: 25, Construct: "if"},
-	{From: 1214, To: 1214, Line: 278, Col: 29, Construct: "set"},
-	{From: 1216, To: 1216, Line: 279, Col: 29, Construct: "{{ }}"},
-	{From: 1219, To: 1219, Line: 281, Col: 25, Construct: "{{ }}"},
-	{From: 1223, To: 1223, Line: 283, Col: 25, Construct: "{{ }}"},
-	{From: 1229, To: 1229, Line: 287, Col: 17, Construct: "{{ }}"},
-	{From: 1231, To: 1235, Line: 289, Col: 13, Construct: "if"},
-	{From: 1234, To: 1234, Line: 290, Col: 13, Construct: "{{ }}"},
-	{From: 1237, To: 1264, Line: 292, Col: 9, Construct: "if"},
-	{From: 1239, To: 1239, Line: 293, Col: 13, Construct: "{{ }}"},
-	{From: 1241, To: 1261, Line: 294, Col: 13, Construct: "for"},
-	{From: 1246, To: 1260, Line: 295, Col: 17, Construct: "if"},
-	{From: 1249, To: 1249, Line: 296, Col: 21, Construct: "set"},
-	{From: 1251, To: 1251, Line: 297, Col: 21, Construct: "{{ }}"},
-	{From: 1253, To: 1255, Line: 298, Col: 21, Construct: "if"},
-	{From: 1259, To: 1259, Line: 302, Col: 21, Construct: "{{ }}"},
-	{From: 1263, To: 1263, Line: 305, Col: 13, Construct: "{{ }}"},
-	{From: 1265, To: 1287, Line: 307, Col: 9, Construct: "if"},
-	{From: 1268, To: 1271, Line: 308, Col: 9, Construct: "if"},
-	{From: 1270, To: 1270, Line: 309, Col: 13, Construct: "{{ }}"},
-	{From: 1273, To: 1280, Line: 311, Col: 9, Construct: "if"},
-	{From: 1276, To: 1276, Line: 313, Col: 13, Construct: "set"},
-	{From: 1282, To: 1282, Line: 317, Col: 9, Construct: "{{ }}"},
-	{From: 1286, To: 1286, Line: 319, Col: 9, Construct: "{{ }}"},
-	{From: 1290, To: 1292, Line: 322, Col: 1, Construct: "if"},
-	{From: 1294, To: 1297, Line: 325, Col: 1, Construct: "if"},
-	{From: 1296, To: 1296, Line: 326, Col: 5, Construct: "{{ }}"},
+	{From: 70, To: 247, Line: 1, Col: 1, Construct: "macro"},
+	{From: 77, To: 246, Line: 2, Col: 5, Construct: "if"},
+	{From: 80, To: 121, Line: 3, Col: 9, Construct: "if"},
+	{From: 83, To: 109, Line: 4, Col: 13, Construct: "if"},
+	{From: 86, To: 109, Line: 6, Col: 17, Construct: "if"},
+	{From: 89, To: 109, Line: 8, Col: 17, Construct: "if"},
+	{From: 92, To: 109, Line: 10, Col: 17, Construct: "if"},
+	{From: 98, To: 100, Line: 13, Col: 17, Construct: "set"},
+	{From: 102, To: 108, Line: 14, Col: 17, Construct: "if"},
+	{From: 107, To: 107, Line: 17, Col: 21, Construct: "{{ }}"},
+	{From: 111, To: 113, Line: 20, Col: 13, Construct: "if"},
+	{From: 118, To: 120, Line: 25, Col: 13, Construct: "if"},
+	{From: 122, To: 246, Line: 29, Col: 9, Construct: "if"},
+	{From: 125, To: 132, Line: 31, Col: 9, Construct: "if"},
+	{From: 127, To: 127, Line: 32, Col: 13, Construct: "{{ }}"},
+	{From: 131, To: 131, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 133, To: 246, Line: 36, Col: 9, Construct: "if"},
+	{From: 136, To: 136, Line: 38, Col: 9, Construct: "set"},
+	{From: 138, To: 145, Line: 39, Col: 9, Construct: "for"},
+	{From: 141, To: 144, Line: 40, Col: 13, Construct: "if"},
+	{From: 143, To: 143, Line: 41, Col: 17, Construct: "set"},
+	{From: 147, To: 179, Line: 44, Col: 9, Construct: "if"},
+	{From: 152, To: 178, Line: 47, Col: 13, Construct: "for"},
+	{From: 156, To: 158, Line: 48, Col: 17, Construct: "{{ }}"},
+	{From: 160, To: 165, Line: 49, Col: 17, Construct: "if"},
+	{From: 163, To: 164, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 167, To: 173, Line: 52, Col: 17, Construct: "if"},
+	{From: 171, To: 172, Line: 53, Col: 21, Construct: "{{ }}"},
+	{From: 175, To: 177, Line: 55, Col: 17, Construct: "if"},
+	{From: 180, To: 246, Line: 60, Col: 9, Construct: "if"},
+	{From: 183, To: 196, Line: 61, Col: 9, Construct: "if"},
+	{From: 186, To: 188, Line: 62, Col: 13, Construct: "{{ }}"},
+	{From: 193, To: 195, Line: 65, Col: 13, Construct: "if"},
+	{From: 197, To: 246, Line: 69, Col: 9, Construct: "if"},
+	{From: 200, To: 246, Line: 71, Col: 9, Construct: "if"},
+	{From: 203, To: 246, Line: 73, Col: 9, Construct: "if"},
+	{From: 206, To: 246, Line: 75, Col: 9, Construct: "if"},
+	{From: 209, To: 242, Line: 76, Col: 9, Construct: "if"},
+	{From: 213, To: 238, Line: 78, Col: 13, Construct: "for"},
+	{From: 218, To: 218, Line: 79, Col: 17, Construct: "{{ }}"},
+	{From: 220, To: 226, Line: 80, Col: 17, Construct: "if"},
+	{From: 228, To: 232, Line: 84, Col: 17, Construct: "{{ }}"},
+	{From: 234, To: 236, Line: 85, Col: 17, Construct: "if"},
+	{From: 249, To: 335, Line: 98, Col: 1, Construct: "macro"},
+	{From: 252, To: 334, Line: 99, Col: 5, Construct: "for"},
+	{From: 256, To: 259, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 261, To: 263, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 265, To: 329, Line: 102, Col: 9, Construct: "if"},
+	{From: 269, To: 325, Line: 104, Col: 13, Construct: "for"},
+	{From: 274, To: 280, Line: 105, Col: 17, Construct: "if"},
+	{From: 277, To: 279, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 282, To: 282, Line: 108, Col: 17, Construct: "{{ }}"},
+	{From: 284, To: 290, Line: 109, Col: 17, Construct: "if"},
+	{From: 292, To: 296, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 298, To: 316, Line: 114, Col: 17, Construct: "if"},
+	{From: 301, To: 315, Line: 115, Col: 21, Construct: "if"},
+	{From: 303, To: 304, Line: 116, Col: 25, Construct: "{{ }}"},
+	{From: 305, To: 315, Line: 117, Col: 25, Construct: "if"},
+	{From: 308, To: 309, Line: 118, Col: 25, Construct: "{{ }}"},
+	{From: 313, To: 314, Line: 120, Col: 25, Construct: "{{ }}"},
+	{From: 318, To: 323, Line: 123, Col: 17, Construct: "if"},
+	{From: 331, To: 333, Line: 133, Col: 9, Construct: "if"},
+	{From: 337, To: 337, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 339, To: 339, Line: 141, Col: 1, Construct: "set"},
+	{From: 341, To: 341, Line: 142, Col: 1, Construct: "set"},
+	{From: 343, To: 343, Line: 143, Col: 1, Construct: "set"},
+	{From: 345, To: 345, Line: 144, Col: 1, Construct: "set"},
+	{From: 347, To: 347, Line: 145, Col: 1, Construct: "set"},
+	{From: 349, To: 349, Line: 146, Col: 1, Construct: "set"},
+	{From: 351, To: 351, Line: 147, Col: 1, Construct: "set"},
+	{From: 353, To: 353, Line: 148, Col: 1, Construct: "set"},
+	{From: 355, To: 355, Line: 149, Col: 1, Construct: "set"},
+	{From: 357, To: 357, Line: 150, Col: 1, Construct: "set"},
+	{From: 359, To: 359, Line: 151, Col: 1, Construct: "set"},
+	{From: 361, To: 361, Line: 152, Col: 1, Construct: "set"},
+	{From: 363, To: 366, Line: 154, Col: 1, Construct: "set"},
+	{From: 368, To: 399, Line: 156, Col: 1, Construct: "if"},
+	{From: 370, To: 390, Line: 157, Col: 5, Construct: "if"},
+	{From: 373, To: 385, Line: 158, Col: 9, Construct: "if"},
+	{From: 376, To: 376, Line: 159, Col: 13, Construct: "{{ }}"},
+	{From: 377, To: 385, Line: 160, Col: 13, Construct: "if"},
+	{From: 380, To: 380, Line: 161, Col: 13, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 163, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 166, Col: 9, Construct: "{{ }}"},
+	{From: 392, To: 392, Line: 168, Col: 5, Construct: "set"},
+	{From: 396, To: 396, Line: 170, Col: 5, Construct: "{{ }}"},
+	{From: 398, To: 398, Line: 171, Col: 5, Construct: "set"},
+	{From: 401, To: 401, Line: 174, Col: 1, Construct: "{{ }}"},
+	{From: 403, To: 408, Line: 175, Col: 1, Construct: "if"},
+	{From: 410, To: 419, Line: 180, Col: 1, Construct: "if"},
+	{From: 412, To: 415, Line: 181, Col: 5, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 423, To: 675, Line: 187, Col: 1, Construct: "for"},
+	{From: 427, To: 674, Line: 188, Col: 5, Construct: "if"},
+	{From: 430, To: 430, Line: 189, Col: 9, Construct: "set"},
+	{From: 432, To: 436, Line: 190, Col: 9, Construct: "if"},
+	{From: 435, To: 435, Line: 192, Col: 13, Construct: "set"},
+	{From: 438, To: 443, Line: 194, Col: 9, Construct: "if"},
+	{From: 440, To: 440, Line: 195, Col: 13, Construct: "{{ }}"},
+	{From: 442, To: 442, Line: 196, Col: 13, Construct: "set"},
+	{From: 445, To: 477, Line: 198, Col: 9, Construct: "if"},
+	{From: 447, To: 447, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 449, To: 474, Line: 200, Col: 13, Construct: "if"},
+	{From: 452, To: 452, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 453, To: 474, Line: 202, Col: 17, Construct: "if"},
+	{From: 456, To: 456, Line: 203, Col: 17, Construct: "set"},
+	{From: 458, To: 469, Line: 204, Col: 17, Construct: "for"},
+	{From: 460, To: 468, Line: 205, Col: 21, Construct: "if"},
+	{From: 463, To: 463, Line: 206, Col: 25, Construct: "{{ }}"},
+	{From: 467, To: 467, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 473, To: 473, Line: 212, Col: 17, Construct: "{{ }}"},
+	{From: 476, To: 476, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 478, To: 674, Line: 216, Col: 9, Construct: "if"},
+	{From: 481, To: 486, Line: 217, Col: 9, Construct: "if"},
+	{From: 483, To: 483, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 485, To: 485, Line: 219, Col: 13, Construct: "set"},
+	{From: 488, To: 617, Line: 221, Col: 9, Construct: "if"},
+	{From: 490, To: 612, Line: 222, Col: 13, Construct: "if"},
+	{From: 493, To: 497, Line: 223, Col: 17, Construct: "if"},
+	{From: 496, To: 496, Line: 225, Col: 21, Construct: "set"},
+	{From: 499, To: 499, Line: 227, Col: 17, Construct: "set"},
+	{From: 501, To: 501, Line: 228, Col: 17, Construct: "{{ }}"},
+	{From: 502, To: 612, Line: 229, Col: 17, Construct: "if"},
+	{From: 505, To: 505, Line: 230, Col: 17, Construct: "set"},
+	{From: 507, To: 507, Line: 231, Col: 17, Construct: "set"},
+	{From: 509, To: 607, Line: 232, Col: 17, Construct: "for"},
+	{From: 513, To: 606, Line: 233, Col: 21, Construct: "if"},
+	{From: 516, To: 520, Line: 234, Col: 25, Construct: "if"},
+	{From: 519, To: 519, Line: 236, Col: 29, Construct: "set"},
+	{From: 522, To: 527, Line: 238, Col: 25, Construct: "if"},
+	{From: 524, To: 524, Line: 239, Col: 29, Construct: "set"},
+	{From: 526, To: 526, Line: 240, Col: 29, Construct: "{{ }}"},
+	{From: 529, To: 529, Line: 242, Col: 25, Construct: "{{ }}"},
+	{From: 530, To: 606, Line: 243, Col: 25, Construct: "if"},
+	{From: 533, To: 537, Line: 244, Col: 25, Construct: "if"},
+	{From: 536, To: 536, Line: 246, Col: 29, Construct: "set"},
+	{From: 539, To: 544, Line: 248, Col: 25, Construct: "if"},
+	{From: 541, To: 541, Line: 249, Col: 29, Construct: "set"},
+	{From: 543, To: 543, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 546, To: 546, Line: 252, Col: 25, Construct: "{{ }}"},
+	{From: 548, To: 561, Line: 253, Col: 25, Construct: "for"},
+	{From: 552, To: 556, Line: 254, Col: 29, Construct: "{{ }}"},
+	{From: 558, To: 560, Line: 255, Col: 29, Construct: "if"},
+	{From: 563, To: 564, Line: 259, Col: 25, Construct: "{{ }}"},
+	{From: 565, To: 606, Line: 260, Col: 25, Construct: "if"},
+	{From: 568, To: 572, Line: 261, Col: 25, Construct: "if"},
+	{From: 570, To: 570, Line: 262, Col: 29, Construct: "{{ }}"},
+	{From: 574, To: 584, Line: 265, Col: 25, Construct: "for"},
+	{From: 578, To: 578, Line: 266, Col: 29, Construct: "{{ }}"},
+	{From: 580, To: 582, Line: 267, Col: 29, Construct: "if"},
+	{From: 585, To: 606, Line: 272, Col: 25, Construct: "if"},
+	{From: 588, To: 592, Line: 273, Col: 25, Construct: "if"},
+	{From: 591, To: 591, Line: 275, Col: 29, Construct: "set"},
+	{From: 594, To: 599, Line: 277, Col: 25, Construct: "if"},
+	{From: 596, To: 596, Line: 278, Col: 29, Construct: "set"},
+	{From: 598, To: 598, Line: 279, Col: 29, Construct: "{{ }}"},
+	{From: 601, To: 601, Line: 281, Col: 25, Construct: "{{ }}"},
+	{From: 605, To: 605, Line: 283, Col: 25, Construct: "{{ }}"},
+	{From: 611, To: 611, Line: 287, Col: 17, Construct: "{{ }}"},
+	{From: 613, To: 617, Line: 289, Col: 13, Construct: "if"},
+	{From: 616, To: 616, Line: 290, Col: 13, Construct: "{{ }}"},
+	{From: 619, To: 651, Line: 292, Col: 9, Construct: "if"},
+	{From: 621, To: 621, Line: 293, Col: 13, Construct: "{{ }}"},
+	{From: 623, To: 647, Line: 294, Col: 13, Construct: "for"},
+	{From: 628, To: 646, Line: 295, Col: 17, Construct: "if"},
+	{From: 631, To: 631, Line: 296, Col: 21, Construct: "set"},
+	{From: 633, To: 637, Line: 297, Col: 21, Construct: "{{ }}"},
+	{From: 639, To: 641, Line: 298, Col: 21, Construct: "if"},
+	{From: 645, To: 645, Line: 302, Col: 21, Construct: "{{ }}"},
+	{From: 649, To: 650, Line: 305, Col: 13, Construct: "{{ }}"},
+	{From: 652, To: 674, Line: 307, Col: 9, Construct: "if"},
+	{From: 655, To: 658, Line: 308, Col: 9, Construct: "if"},
+	{From: 657, To: 657, Line: 309, Col: 13, Construct: "{{ }}"},
+	{From: 660, To: 667, Line: 311, Col: 9, Construct: "if"},
+	{From: 663, To: 663, Line: 313, Col: 13, Construct: "set"},
+	{From: 669, To: 669, Line: 317, Col: 9, Construct: "{{ }}"},
+	{From: 673, To: 673, Line: 319, Col: 9, Construct: "{{ }}"},
+	{From: 677, To: 679, Line: 322, Col: 1, Construct: "if"},
+	{From: 681, To: 684, Line: 325, Col: 1, Construct: "if"},
+	{From: 683, To: 683, Line: 326, Col: 5, Construct: "{{ }}"},
+	{From: 710, To: 883, Line: 1, Col: 1, Construct: "macro"},
+	{From: 717, To: 882, Line: 2, Col: 5, Construct: "if"},
+	{From: 720, To: 761, Line: 3, Col: 9, Construct: "if"},
+	{From: 723, To: 749, Line: 4, Col: 13, Construct: "if"},
+	{From: 726, To: 749, Line: 6, Col: 17, Construct: "if"},
+	{From: 729, To: 749, Line: 8, Col: 17, Construct: "if"},
+	{From: 732, To: 749, Line: 10, Col: 17, Construct: "if"},
+	{From: 738, To: 740, Line: 13, Col: 17, Construct: "set"},
+	{From: 742, To: 748, Line: 14, Col: 17, Construct: "if"},
+	{From: 747, To: 747, Line: 17, Col: 21, Construct: "{{ }}"},
+	{From: 751, To: 753, Line: 20, Col: 13, Construct: "if"},
+	{From: 758, To: 760, Line: 25, Col: 13, Construct: "if"},
+	{From: 762, To: 882, Line: 29, Col: 9, Construct: "if"},
+	{From: 765, To: 772, Line: 31, Col: 9, Construct: "if"},
+	{From: 767, To: 767, Line: 32, Col: 13, Construct: "{{ }}"},
+	{From: 771, To: 771, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 773, To: 882, Line: 36, Col: 9, Construct: "if"},
+	{From: 776, To: 776, Line: 38, Col: 9, Construct: "set"},
+	{From: 778, To: 785, Line: 39, Col: 9, Construct: "for"},
+	{From: 781, To: 784, Line: 40, Col: 13, Construct: "if"},
+	{From: 783, To: 783, Line: 41, Col: 17, Construct: "set"},
+	{From: 787, To: 817, Line: 44, Col: 9, Construct: "if"},
+	{From: 792, To: 816, Line: 47, Col: 13, Construct: "for"},
+	{From: 796, To: 798, Line: 48, Col: 17, Construct: "{{ }}"},
+	{From: 800, To: 804, Line: 49, Col: 17, Construct: "if"},
+	{From: 803, To: 803, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 806, To: 811, Line: 52, Col: 17, Construct: "if"},
+	{From: 810, To: 810, Line: 53, Col: 21, Construct: "{{ }}"},
+	{From: 813, To: 815, Line: 55, Col: 17, Construct: "if"},
+	{From: 818, To: 882, Line: 60, Col: 9, Construct: "if"},
+	{From: 821, To: 832, Line: 61, Col: 9, Construct: "if"},
+	{From: 824, To: 824, Line: 62, Col: 13, Construct: "{{ }}"},
+	{From: 829, To: 831, Line: 65, Col: 13, Construct: "if"},
+	{From: 833, To: 882, Line: 69, Col: 9, Construct: "if"},
+	{From: 836, To: 882, Line: 71, Col: 9, Construct: "if"},
+	{From: 839, To: 882, Line: 73, Col: 9, Construct: "if"},
+	{From: 842, To: 882, Line: 75, Col: 9, Construct: "if"},
+	{From: 845, To: 878, Line: 76, Col: 9, Construct: "if"},
+	{From: 849, To: 874, Line: 78, Col: 13, Construct: "for"},
+	{From: 855, To: 855, Line: 79, Col: 17, Construct: "{{ }}"},
+	{From: 857, To: 862, Line: 80, Col: 17, Construct: "if"},
+	{From: 864, To: 868, Line: 84, Col: 17, Construct: "{{ }}"},
+	{From: 870, To: 872, Line: 85, Col: 17, Construct: "if"},
+	{From: 885, To: 962, Line: 98, Col: 1, Construct: "macro"},
+	{From: 888, To: 961, Line: 99, Col: 5, Construct: "for"},
+	{From: 892, To: 892, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 894, To: 894, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 896, To: 956, Line: 102, Col: 9, Construct: "if"},
+	{From: 901, To: 952, Line: 104, Col: 13, Construct: "for"},
+	{From: 907, To: 911, Line: 105, Col: 17, Construct: "if"},
+	{From: 910, To: 910, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 913, To: 913, Line: 108, Col: 17, Construct: "{{ }}"},
+	{From: 915, To: 920, Line: 109, Col: 17, Construct: "if"},
+	{From: 922, To: 926, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 928, To: 943, Line: 114, Col: 17, Construct: "if"},
+	{From: 931, To: 942, Line: 115, Col: 21, Construct: "if"},
+	{From: 933, To: 933, Line: 116, Col: 25, Construct: "{{ }}"},
+	{From: 934, To: 942, Line: 117, Col: 25, Construct: "if"},
+	{From: 937, To: 937, Line: 118, Col: 25, Construct: "{{ }}"},
+	{From: 941, To: 941, Line: 120, Col: 25, Construct: "{{ }}"},
+	{From: 945, To: 950, Line: 123, Col: 17, Construct: "if"},
+	{From: 958, To: 960, Line: 133, Col: 9, Construct: "if"},
+	{From: 964, To: 964, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 966, To: 966, Line: 141, Col: 1, Construct: "set"},
+	{From: 968, To: 968, Line: 142, Col: 1, Construct: "set"},
+	{From: 970, To: 970, Line: 143, Col: 1, Construct: "set"},
+	{From: 972, To: 972, Line: 144, Col: 1, Construct: "set"},
+	{From: 974, To: 974, Line: 145, Col: 1, Construct: "set"},
+	{From: 976, To: 976, Line: 146, Col: 1, Construct: "set"},
+	{From: 978, To: 978, Line: 147, Col: 1, Construct: "set"},
+	{From: 980, To: 980, Line: 148, Col: 1, Construct: "set"},
+	{From: 982, To: 982, Line: 149, Col: 1, Construct: "set"},
+	{From: 984, To: 984, Line: 150, Col: 1, Construct: "set"},
+	{From: 986, To: 986, Line: 151, Col: 1, Construct: "set"},
+	{From: 988, To: 988, Line: 152, Col: 1, Construct: "set"},
+	{From: 990, To: 993, Line: 154, Col: 1, Construct: "set"},
+	{From: 995, To: 1026, Line: 156, Col: 1, Construct: "if"},
+	{From: 997, To: 1017, Line: 157, Col: 5, Construct: "if"},
+	{From: 1000, To: 1012, Line: 158, Col: 9, Construct: "if"},
+	{From: 1003, To: 1003, Line: 159, Col: 13, Construct: "{{ }}"},
+	{From: 1004, To: 1012, Line: 160, Col: 13, Construct: "if"},
+	{From: 1007, To: 1007, Line: 161, Col: 13, Construct: "{{ }}"},
+	{From: 1011, To: 1011, Line: 163, Col: 13, Construct: "{{ }}"},
+	{From: 1016, To: 1016, Line: 166, Col: 9, Construct: "{{ }}"},
+	{From: 1019, To: 1019, Line: 168, Col: 5, Construct: "set"},
+	{From: 1023, To: 1023, Line: 170, Col: 5, Construct: "{{ }}"},
+	{From: 1025, To: 1025, Line: 171, Col: 5, Construct: "set"},
+	{From: 1028, To: 1028, Line: 174, Col: 1, Construct: "{{ }}"},
+	{From: 1030, To: 1035, Line: 175, Col: 1, Construct: "if"},
+	{From: 1037, To: 1045, Line: 180, Col: 1, Construct: "if"},
+	{From: 1039, To: 1041, Line: 181, Col: 5, Construct: "{{ }}"},
+	{From: 1047, To: 1047, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 1049, To: 1291, Line: 187, Col: 1, Construct: "for"},
+	{From: 1053, To: 1290, Line: 188, Col: 5, Construct: "if"},
+	{From: 1056, To: 1056, Line: 189, Col: 9, Construct: "set"},
+	{From: 1058, To: 1062, Line: 190, Col: 9, Construct: "if"},
+	{From: 1061, To: 1061, Line: 192, Col: 13, Construct: "set"},
+	{From: 1064, To: 1069, Line: 194, Col: 9, Construct: "if"},
+	{From: 1066, To: 1066, Line: 195, Col: 13, Construct: "{{ }}"},
+	{From: 1068, To: 1068, Line: 196, Col: 13, Construct: "set"},
+	{From: 1071, To: 1103, Line: 198, Col: 9, Construct: "if"},
+	{From: 1073, To: 1073, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 1075, To: 1100, Line: 200, Col: 13, Construct: "if"},
+	{From: 1078, To: 1078, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 1079, To: 1100, Line: 202, Col: 17, Construct: "if"},
+	{From: 1082, To: 1082, Line: 203, Col: 17, Construct: "set"},
+	{From: 1084, To: 1095, Line: 204, Col: 17, Construct: "for"},
+	{From: 1086, To: 1094, Line: 205, Col: 21, Construct: "if"},
+	{From: 1089, To: 1089, Line: 206, Col: 25, Construct: "{{ }}"},
+	{From: 1093, To: 1093, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 1099, To: 1099, Line: 212, Col: 17, Construct: "{{ }}"},
+	{From: 1102, To: 1102, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1104, To: 1290, Line: 216, Col: 9, Construct: "if"},
+	{From: 1107, To: 1112, Line: 217, Col: 9, Construct: "if"},
+	{From: 1109, To: 1109, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1111, To: 1111, Line: 219, Col: 13, Construct: "set"},
+	{From: 1114, To: 1238, Line: 221, Col: 9, Construct: "if"},
+	{From: 1116, To: 1233, Line: 222, Col: 13, Construct: "if"},
+	{From: 1119, To: 1123, Line: 223, Col: 17, Construct: "if"},
+	{From: 1122, To: 1122, Line: 225, Col: 21, Construct: "set"},
+	{From: 1125, To: 1125, Line: 227, Col: 17, Construct: "set"},
+	{From: 1127, To: 1127, Line: 228, Col: 17, Construct: "{{ }}"},
+	{From: 1128, To: 1233, Line: 229, Col: 17, Construct: "if"},
+	{From: 1131, To: 1131, Line: 230, Col: 17, Construct: "set"},
+	{From: 1133, To: 1133, Line: 231, Col: 17, Construct: "set"},
+	{From: 1135, To: 1228, Line: 232, Col: 17, Construct: "for"},
+	{From: 1139, To: 1227, Line: 233, Col: 21, Construct: "if"},
+	{From: 1142, To: 1146, Line: 234, Col: 25, Construct: "if"},
+	{From: 1145, To: 1145, Line: 236, Col: 29, Construct: "set"},
+	{From: 1148, To: 1153, Line: 238, Col: 25, Construct: "if"},
+	{From: 1150, To: 1150, Line: 239, Col: 29, Construct: "set"},
+	{From: 1152, To: 1152, Line: 240, Col: 29, Construct: "{{ }}"},
+	{From: 1155, To: 1155, Line: 242, Col: 25, Construct: "{{ }}"},
+	{From: 1156, To: 1227, Line: 243, Col: 25, Construct: "if"},
+	{From: 1159, To: 1163, Line: 244, Col: 25, Construct: "if"},
+	{From: 1162, To: 1162, Line: 246, Col: 29, Construct: "set"},
+	{From: 1165, To: 1170, Line: 248, Col: 25, Construct: "if"},
+	{From: 1167, To: 1167, Line: 249, Col: 29, Construct: "set"},
+	{From: 1169, To: 1169, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1172, To: 1172, Line: 252, Col: 25, Construct: "{{ }}"},
+	{From: 1174, To: 1183, Line: 253, Col: 25, Construct: "for"},
+	{From: 1178, To: 1178, Line: 254, Col: 29, Construct: "{{ }}"},
+	{From: 1180, To: 1182, Line: 255, Col: 29, Construct: "if"},
+	{From: 1185, To: 1185, Line: 259, Col: 25, Construct: "{{ }}"},
+	{From: 1186, To: 1227, Line: 260, Col: 25, Construct: "if"},
+	{From: 1189, To: 1193, Line: 261, Col: 25, Construct: "if"},
+	{From: 1191, To: 1191, Line: 262, Col: 29, Construct: "{{ }}"},
+	{From: 1195, To: 1205, Line: 265, Col: 25, Construct: "for"},
+	{From: 1199, To: 1199, Line: 266, Col: 29, Construct: "{{ }}"},
+	{From: 1201, To: 1203, Line: 267, Col: 29, Construct: "if"},
+	{From: 1206, To: 1227, Line: 272, Col: 25, Construct: "if"},
+	{From: 1209, To: 1213, Line: 273, Col: 25, Construct: "if"},
+	{From: 1212, To: 1212, Line: 275, Col: 29, Construct: "set"},
+	{From: 1215, To: 1220, Line: 277, Col: 25, Construct: "if"},
+	{From: 1217, To: 1217, Line: 278, Col: 29, Construct: "set"},
+	{From: 1219, To: 1219, Line: 279, Col: 29, Construct: "{{ }}"},
+	{From: 1222, To: 1222, Line: 281, Col: 25, Construct: "{{ }}"},
+	{From: 1226, To: 1226, Line: 283, Col: 25, Construct: "{{ }}"},
+	{From: 1232, To: 1232, Line: 287, Col: 17, Construct: "{{ }}"},
+	{From: 1234, To: 1238, Line: 289, Col: 13, Construct: "if"},
+	{From: 1237, To: 1237, Line: 290, Col: 13, Construct: "{{ }}"},
+	{From: 1240, To: 1267, Line: 292, Col: 9, Construct: "if"},
+	{From: 1242, To: 1242, Line: 293, Col: 13, Construct: "{{ }}"},
+	{From: 1244, To: 1264, Line: 294, Col: 13, Construct: "for"},
+	{From: 1249, To: 1263, Line: 295, Col: 17, Construct: "if"},
+	{From: 1252, To: 1252, Line: 296, Col: 21, Construct: "set"},
+	{From: 1254, To: 1254, Line: 297, Col: 21, Construct: "{{ }}"},
+	{From: 1256, To: 1258, Line: 298, Col: 21, Construct: "if"},
+	{From: 1262, To: 1262, Line: 302, Col: 21, Construct: "{{ }}"},
+	{From: 1266, To: 1266, Line: 305, Col: 13, Construct: "{{ }}"},
+	{From: 1268, To: 1290, Line: 307, Col: 9, Construct: "if"},
+	{From: 1271, To: 1274, Line: 308, Col: 9, Construct: "if"},
+	{From: 1273, To: 1273, Line: 309, Col: 13, Construct: "{{ }}"},
+	{From: 1276, To: 1283, Line: 311, Col: 9, Construct: "if"},
+	{From: 1279, To: 1279, Line: 313, Col: 13, Construct: "set"},
+	{From: 1285, To: 1285, Line: 317, Col: 9, Construct: "{{ }}"},
+	{From: 1289, To: 1289, Line: 319, Col: 9, Construct: "{{ }}"},
+	{From: 1293, To: 1295, Line: 322, Col: 1, Construct: "if"},
+	{From: 1297, To: 1300, Line: 325, Col: 1, Construct: "if"},
+	{From: 1299, To: 1299, Line: 326, Col: 5, Construct: "{{ }}"},
 }

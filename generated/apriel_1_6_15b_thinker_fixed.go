@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Apriel1615bThinkerFixed is the chat template llama.cpp/Apriel-1.6-15b-Thinker-fixed.jinja.
 var Apriel1615bThinkerFixed = &jinja2.Template{
@@ -360,29 +363,29 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Apriel-1.6-15b-Thinker-fixed.jinja:21:1 {%- set reasoning_asst_turn_start = 'Here are my reasoning steps:\n' -%}
 	reasoningAsstTurnStart = jinja2.Str("Here are my reasoning steps:\n")
 	// Apriel-1.6-15b-Thinker-fixed.jinja:25:1 {%- if tools|length > 0 -%}
-	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags.\n        You may call one or more functions to assist with the user query.\n        Don't make assumptions about the arguments. You should infer the argument values from previous\n        user responses and the system message.\n        Here are the available tools: \n        <available_tools>\n")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:33:9 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:33:32 {{ tool|string }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("string", tool, nil, nil))
 		}
 		w.WriteString("        \n        </available_tools>.\n\n        Return all function calls as a list of JSON objects within <tool_calls></tool_calls> XML tags.\n        Each JSON object should contain a function name and arguments as follows:\n        <tool_calls>[\n            {\"name\": <function-name-1>, \"arguments\": <args-dict-1>},\n            {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},\n            ...\n        ]</tool_calls>")
 		// Apriel-1.6-15b-Thinker-fixed.jinja:26:5 {%- set available_tool_string -%}
 		availableToolString = w.Cut(mark)
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:49:1 {%- if messages|length > 0 and messages[0]['role'] != 'system' -%}
-	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) && !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Apriel-1.6-15b-Thinker-fixed.jinja:50:5 {%- if tools|length > 0 -%}
-		if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:51:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + available_tool_string + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
 		} else {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:52:9 {%- else -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:53:9 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n")))
 		}
 	}
 	// Apriel-1.6-15b-Thinker-fixed.jinja:59:1 {%- for message in messages -%}
@@ -396,51 +399,51 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolContent jinja2.Value
 	var toolMessage jinja2.Value
 	var msgContent jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// Apriel-1.6-15b-Thinker-fixed.jinja:62:5 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|begin_user|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:64:9 {%- if message['content'] is not string -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if !llamacpp.CallTest("string", messageContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:65:13 {%- for chunk in message['content'] -%}
-				for _, chunk := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, chunk := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:66:17 {%- if chunk['type'] == 'text' -%}
-					chunkType := jinja2.LlamaItemStr(chunk, "type")
+					chunkType := llamacpp.ItemStr(chunk, "type")
 					if jinja2.EqStr(chunkType, "text") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:67:21 {{ chunk['text'] }}
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(chunk, "text"))
-					} else if jinja2.LlamaInStrs(chunkType, "image", "image_url") {
+						llamacpp.Write(w, llamacpp.ItemStr(chunk, "text"))
+					} else if llamacpp.InStrs(chunkType, "image", "image_url") {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:68:21 {%- elif chunk['type'] in ['image', 'image_url'] -%}
 						w.WriteString("[IMG]")
 					} else {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:70:21 {%- else -%}
 						// Apriel-1.6-15b-Thinker-fixed.jinja:71:21 {{ raise_exception('Unrecognized content type!') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:74:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:75:13 {{ message['content'] }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 		} else if jinja2.EqStr(messageRole, "system") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:79:9 {%- elif message['role'] == 'system' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:80:9 {%- set sys_content = message.get('content', '') -%}
-			sysContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			sysContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:81:9 {%- if sys_content and sys_content|length > 0 -%}
-			if sysContent.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", sysContent, nil, nil), jinja2.Int(0)) {
+			if sysContent.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", sysContent, nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:82:13 {%- if sys_content is string -%}
-				if jinja2.LlamaCallTest("string", sysContent, nil, nil) {
+				if llamacpp.CallTest("string", sysContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:83:17 {%- set system_message = sys_content -%}
 					systemMessage = sysContent
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:84:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:85:17 {%- set system_message = sys_content[0]['text'] -%}
-					systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(sysContent, 0), "text")
+					systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(sysContent, 0), "text")
 				}
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:87:13 {%- else -%}
@@ -448,13 +451,13 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 				systemMessage = jinja2.Str("")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:91:9 {%- if tools|length > 0 -%}
-			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+			if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:92:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' + available_to…
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n"), availableToolString, jinja2.Str("\n")))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:93:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:94:13 {{ bos_token + '<|begin_system|>\n' + reasoning_prompt + '\n' + system_message + '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("<|begin_system|>\n"), reasoningPrompt, jinja2.Str("\n"), systemMessage, jinja2.Str("\n")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:98:9 {%- elif message['role'] == 'assistant' -%}
@@ -465,53 +468,53 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("\n<|begin_assistant|>\n")
 			// Apriel-1.6-15b-Thinker-fixed.jinja:105:9 {%- if add_thoughts and message.get('reasoning_content') and loop.last -%}
-			if (addThoughts.Truthy() && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
+			if (addThoughts.Truthy() && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy()) && (i == len(items)-1) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:106:13 {{ message['reasoning_content'] + '\n[BEGIN FINAL RESPONSE]\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "reasoning_content"), jinja2.Str("\n[BEGIN FINAL RESPONSE]\n")))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:109:9 {%- set asst_content = message.get('content', '') -%}
-			asstContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			asstContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:110:9 {%- if asst_content and asst_content|length > 0 -%}
-			if asstContent.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", asstContent, nil, nil), jinja2.Int(0)) {
+			if asstContent.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", asstContent, nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:111:13 {%- if asst_content is not string -%}
-				if !jinja2.LlamaCallTest("string", asstContent, nil, nil) {
+				if !llamacpp.CallTest("string", asstContent, nil, nil) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:112:17 {%- set asst_text = asst_content[0]['text'] -%}
-					asstText = jinja2.LlamaItemStr(jinja2.LlamaItemInt(asstContent, 0), "text")
+					asstText = llamacpp.ItemStr(llamacpp.ItemInt(asstContent, 0), "text")
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:113:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:114:17 {%- set asst_text = asst_content -%}
 					asstText = asstContent
 				}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:117:13 {%- if not loop.last and '[BEGIN FINAL RESPONSE]' in asst_text -%}
-				if !(i == len(items)-1) && jinja2.LlamaIn(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
+				if !(i == len(items)-1) && llamacpp.In(jinja2.Str("[BEGIN FINAL RESPONSE]"), asstText) {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:118:17 {{- asst_text.split('[BEGIN FINAL RESPONSE]')[-1] | trim -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(asstText, "split", []jinja2.Value{jinja2.Str("[BEGIN FINAL RESPONSE]")}, nil), -1), nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemInt(llamacpp.CallMethod(asstText, "split", []jinja2.Value{jinja2.Str("[BEGIN FINAL RESPONSE]")}, nil), -1), nil, nil))
 				} else {
 					// Apriel-1.6-15b-Thinker-fixed.jinja:119:17 {%- else -%}
 					// Apriel-1.6-15b-Thinker-fixed.jinja:120:17 {{- asst_text -}}
-					jinja2.LlamaWrite(w, asstText)
+					llamacpp.Write(w, asstText)
 				}
-			} else if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("chosen")}, nil).Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
+			} else if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("chosen")}, nil).Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:122:13 {%- elif message.get('chosen') and message['chosen']|length > 0 -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:123:13 {{ message['chosen'][0] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(jinja2.LlamaItemStr(message, "chosen"), 0))
+				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:127:9 {%- set tool_calls = message.get('tool_calls', []) -%}
-			toolCalls = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil)
+			toolCalls = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:128:9 {%- if tool_calls and tool_calls|length > 0 -%}
-			if toolCalls.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", toolCalls, nil, nil), jinja2.Int(0)) {
+			if toolCalls.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", toolCalls, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// Apriel-1.6-15b-Thinker-fixed.jinja:130:13 {%- for tool_call in tool_calls -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(toolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Apriel-1.6-15b-Thinker-fixed.jinja:131:17 {{ '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argume…
-					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)))
 					// Apriel-1.6-15b-Thinker-fixed.jinja:132:17 {%- if add_tool_id == true and 'id' in tool_call -%}
-					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && jinja2.LlamaIn(jinja2.Str("id"), toolCall) {
+					if jinja2.Eq(addToolId2, jinja2.Bool(true)) && llamacpp.In(jinja2.Str("id"), toolCall) {
 						// Apriel-1.6-15b-Thinker-fixed.jinja:133:21 {{ ', "id": "' + tool_call['id'] + '"' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaItemStr(toolCall, "id")), jinja2.Str("\"")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.ItemStr(toolCall, "id")), jinja2.Str("\"")))
 					}
 					w.WriteString("}")
 					// Apriel-1.6-15b-Thinker-fixed.jinja:136:17 {%- if not loop.last -%}
@@ -522,7 +525,7 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:141:9 {%- set training_prompt = training_prompt if (training_prompt is defined) else false -%}
-			if !(jinja2.LlamaCallTest("defined", trainingPrompt, nil, nil)) {
+			if !(llamacpp.CallTest("defined", trainingPrompt, nil, nil)) {
 				trainingPrompt = jinja2.Bool(false)
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:142:9 {%- if not loop.last or training_prompt -%}
@@ -532,41 +535,41 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:147:9 {%- elif message['role'] == 'tool' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:148:9 {%- set tool_content = message.get('content', '') -%}
-			toolContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			toolContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:149:9 {%- if tool_content is string -%}
-			if jinja2.LlamaCallTest("string", toolContent, nil, nil) {
+			if llamacpp.CallTest("string", toolContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:150:13 {%- set tool_message = tool_content -%}
 				toolMessage = toolContent
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:151:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:152:13 {%- set tool_message = tool_content[0]['text'] if tool_content else '' -%}
 				if toolContent.Truthy() {
-					toolMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(toolContent, 0), "text")
+					toolMessage = llamacpp.ItemStr(llamacpp.ItemInt(toolContent, 0), "text")
 				} else {
 					toolMessage = jinja2.Str("")
 				}
 			}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:154:9 {{ '<|begin_tool_result|>\n' + tool_message|string + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin_tool_result|>\n"), jinja2.LlamaCallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin_tool_result|>\n"), llamacpp.CallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n")))
 			w.WriteString("\n\n")
 		} else if jinja2.EqStr(messageRole, "content") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:157:9 {%- elif message['role'] == 'content' -%}
 			// Apriel-1.6-15b-Thinker-fixed.jinja:158:9 {%- set msg_content = message.get('content', '') -%}
-			msgContent = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			msgContent = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Apriel-1.6-15b-Thinker-fixed.jinja:159:9 {%- if msg_content is not string -%}
-			if !jinja2.LlamaCallTest("string", msgContent, nil, nil) {
+			if !llamacpp.CallTest("string", msgContent, nil, nil) {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:160:13 {{ '<|begin_content|>\n' + msg_content[0]['text'] + '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin_content|>\n"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(msgContent, 0), "text")), jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin_content|>\n"), llamacpp.ItemStr(llamacpp.ItemInt(msgContent, 0), "text")), jinja2.Str("\n")))
 			} else {
 				// Apriel-1.6-15b-Thinker-fixed.jinja:161:13 {%- else -%}
 				// Apriel-1.6-15b-Thinker-fixed.jinja:162:13 {{ '<|begin_content|>\n' + msg_content + '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|begin_content|>\n"), msgContent, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|begin_content|>\n"), msgContent, jinja2.Str("\n")))
 			}
 		}
 		// Apriel-1.6-15b-Thinker-fixed.jinja:167:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// Apriel-1.6-15b-Thinker-fixed.jinja:168:9 {{ '\n<|begin_assistant|>\n' + reasoning_asst_turn_start }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<|begin_assistant|>\n"), reasoningAsstTurnStart))
 		}
 	}
 }
@@ -574,154 +577,154 @@ func renderApriel1615bThinkerFixedLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansApriel1615bThinkerFixed is the position table of Apriel-1.6-15b-Thinker-fixed.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansApriel1615bThinkerFixed = []jinja2.Span{
-	{From: 60, To: 62, Line: 4, Col: 1, Construct: "set"},
-	{From: 64, To: 66, Line: 5, Col: 1, Construct: "set"},
-	{From: 68, To: 70, Line: 6, Col: 1, Construct: "set"},
-	{From: 72, To: 72, Line: 7, Col: 1, Construct: "set"},
-	{From: 74, To: 74, Line: 8, Col: 1, Construct: "set"},
-	{From: 76, To: 76, Line: 9, Col: 1, Construct: "set"},
-	{From: 78, To: 80, Line: 11, Col: 1, Construct: "set"},
-	{From: 82, To: 84, Line: 12, Col: 1, Construct: "set"},
-	{From: 86, To: 88, Line: 16, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 21, Col: 1, Construct: "set"},
-	{From: 92, To: 104, Line: 25, Col: 1, Construct: "if"},
-	{From: 94, To: 95, Line: 26, Col: 5, Construct: "set"},
-	{From: 97, To: 101, Line: 33, Col: 9, Construct: "for"},
-	{From: 99, To: 99, Line: 33, Col: 32, Construct: "{{ }}"},
-	{From: 103, To: 103, Line: 26, Col: 5, Construct: "set"},
-	{From: 106, To: 116, Line: 49, Col: 1, Construct: "if"},
-	{From: 108, To: 115, Line: 50, Col: 5, Construct: "if"},
-	{From: 110, To: 110, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 114, To: 114, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 118, To: 312, Line: 59, Col: 1, Construct: "for"},
-	{From: 132, To: 305, Line: 62, Col: 5, Construct: "if"},
-	{From: 136, To: 158, Line: 64, Col: 9, Construct: "if"},
-	{From: 139, To: 153, Line: 65, Col: 13, Construct: "for"},
-	{From: 141, To: 152, Line: 66, Col: 17, Construct: "if"},
-	{From: 144, To: 144, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 145, To: 152, Line: 68, Col: 21, Construct: "if"},
-	{From: 151, To: 151, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 157, To: 157, Line: 75, Col: 13, Construct: "{{ }}"},
-	{From: 159, To: 305, Line: 79, Col: 9, Construct: "if"},
-	{From: 162, To: 162, Line: 80, Col: 9, Construct: "set"},
-	{From: 164, To: 178, Line: 81, Col: 9, Construct: "if"},
-	{From: 166, To: 173, Line: 82, Col: 13, Construct: "if"},
-	{From: 168, To: 168, Line: 83, Col: 17, Construct: "set"},
-	{From: 172, To: 172, Line: 85, Col: 17, Construct: "set"},
-	{From: 177, To: 177, Line: 88, Col: 13, Construct: "set"},
-	{From: 180, To: 187, Line: 91, Col: 9, Construct: "if"},
-	{From: 182, To: 182, Line: 92, Col: 13, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 188, To: 305, Line: 98, Col: 9, Construct: "if"},
-	{From: 191, To: 195, Line: 99, Col: 9, Construct: "if"},
-	{From: 193, To: 193, Line: 100, Col: 13, Construct: "set"},
-	{From: 197, To: 200, Line: 105, Col: 9, Construct: "if"},
-	{From: 199, To: 199, Line: 106, Col: 13, Construct: "{{ }}"},
-	{From: 202, To: 202, Line: 109, Col: 9, Construct: "set"},
-	{From: 204, To: 227, Line: 110, Col: 9, Construct: "if"},
-	{From: 206, To: 213, Line: 111, Col: 13, Construct: "if"},
-	{From: 208, To: 208, Line: 112, Col: 17, Construct: "set"},
-	{From: 212, To: 212, Line: 114, Col: 17, Construct: "set"},
-	{From: 215, To: 222, Line: 117, Col: 13, Construct: "if"},
-	{From: 217, To: 217, Line: 118, Col: 17, Construct: "{{ }}"},
-	{From: 221, To: 221, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 223, To: 227, Line: 122, Col: 13, Construct: "if"},
-	{From: 226, To: 226, Line: 123, Col: 13, Construct: "{{ }}"},
-	{From: 229, To: 229, Line: 127, Col: 9, Construct: "set"},
-	{From: 231, To: 257, Line: 128, Col: 9, Construct: "if"},
-	{From: 234, To: 256, Line: 130, Col: 13, Construct: "for"},
-	{From: 238, To: 242, Line: 131, Col: 17, Construct: "{{ }}"},
-	{From: 244, To: 250, Line: 132, Col: 17, Construct: "if"},
-	{From: 246, To: 248, Line: 133, Col: 21, Construct: "{{ }}"},
-	{From: 252, To: 254, Line: 136, Col: 17, Construct: "if"},
-	{From: 259, To: 261, Line: 141, Col: 9, Construct: "set"},
-	{From: 263, To: 265, Line: 142, Col: 9, Construct: "if"},
-	{From: 266, To: 305, Line: 147, Col: 9, Construct: "if"},
-	{From: 269, To: 269, Line: 148, Col: 9, Construct: "set"},
-	{From: 271, To: 282, Line: 149, Col: 9, Construct: "if"},
-	{From: 273, To: 273, Line: 150, Col: 13, Construct: "set"},
-	{From: 277, To: 281, Line: 152, Col: 13, Construct: "set"},
-	{From: 284, To: 287, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 288, To: 305, Line: 157, Col: 9, Construct: "if"},
-	{From: 291, To: 291, Line: 158, Col: 9, Construct: "set"},
-	{From: 293, To: 304, Line: 159, Col: 9, Construct: "if"},
-	{From: 295, To: 297, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 301, To: 303, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 307, To: 311, Line: 167, Col: 5, Construct: "if"},
-	{From: 309, To: 310, Line: 168, Col: 9, Construct: "{{ }}"},
-	{From: 331, To: 333, Line: 4, Col: 1, Construct: "set"},
-	{From: 335, To: 337, Line: 5, Col: 1, Construct: "set"},
-	{From: 339, To: 341, Line: 6, Col: 1, Construct: "set"},
-	{From: 343, To: 343, Line: 7, Col: 1, Construct: "set"},
-	{From: 345, To: 345, Line: 8, Col: 1, Construct: "set"},
-	{From: 347, To: 347, Line: 9, Col: 1, Construct: "set"},
-	{From: 349, To: 351, Line: 11, Col: 1, Construct: "set"},
-	{From: 353, To: 355, Line: 12, Col: 1, Construct: "set"},
-	{From: 357, To: 359, Line: 16, Col: 1, Construct: "set"},
-	{From: 361, To: 361, Line: 21, Col: 1, Construct: "set"},
-	{From: 363, To: 375, Line: 25, Col: 1, Construct: "if"},
-	{From: 365, To: 366, Line: 26, Col: 5, Construct: "set"},
-	{From: 368, To: 372, Line: 33, Col: 9, Construct: "for"},
-	{From: 370, To: 370, Line: 33, Col: 32, Construct: "{{ }}"},
-	{From: 374, To: 374, Line: 26, Col: 5, Construct: "set"},
-	{From: 377, To: 387, Line: 49, Col: 1, Construct: "if"},
-	{From: 379, To: 386, Line: 50, Col: 5, Construct: "if"},
-	{From: 381, To: 381, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 385, To: 385, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 389, To: 571, Line: 59, Col: 1, Construct: "for"},
-	{From: 403, To: 565, Line: 62, Col: 5, Construct: "if"},
-	{From: 407, To: 429, Line: 64, Col: 9, Construct: "if"},
-	{From: 410, To: 424, Line: 65, Col: 13, Construct: "for"},
-	{From: 412, To: 423, Line: 66, Col: 17, Construct: "if"},
-	{From: 415, To: 415, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 416, To: 423, Line: 68, Col: 21, Construct: "if"},
-	{From: 422, To: 422, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 428, To: 428, Line: 75, Col: 13, Construct: "{{ }}"},
-	{From: 430, To: 565, Line: 79, Col: 9, Construct: "if"},
-	{From: 433, To: 433, Line: 80, Col: 9, Construct: "set"},
-	{From: 435, To: 449, Line: 81, Col: 9, Construct: "if"},
-	{From: 437, To: 444, Line: 82, Col: 13, Construct: "if"},
-	{From: 439, To: 439, Line: 83, Col: 17, Construct: "set"},
-	{From: 443, To: 443, Line: 85, Col: 17, Construct: "set"},
-	{From: 448, To: 448, Line: 88, Col: 13, Construct: "set"},
-	{From: 451, To: 458, Line: 91, Col: 9, Construct: "if"},
-	{From: 453, To: 453, Line: 92, Col: 13, Construct: "{{ }}"},
-	{From: 457, To: 457, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 459, To: 565, Line: 98, Col: 9, Construct: "if"},
-	{From: 462, To: 466, Line: 99, Col: 9, Construct: "if"},
-	{From: 464, To: 464, Line: 100, Col: 13, Construct: "set"},
-	{From: 468, To: 471, Line: 105, Col: 9, Construct: "if"},
-	{From: 470, To: 470, Line: 106, Col: 13, Construct: "{{ }}"},
-	{From: 473, To: 473, Line: 109, Col: 9, Construct: "set"},
-	{From: 475, To: 498, Line: 110, Col: 9, Construct: "if"},
-	{From: 477, To: 484, Line: 111, Col: 13, Construct: "if"},
-	{From: 479, To: 479, Line: 112, Col: 17, Construct: "set"},
-	{From: 483, To: 483, Line: 114, Col: 17, Construct: "set"},
-	{From: 486, To: 493, Line: 117, Col: 13, Construct: "if"},
-	{From: 488, To: 488, Line: 118, Col: 17, Construct: "{{ }}"},
-	{From: 492, To: 492, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 494, To: 498, Line: 122, Col: 13, Construct: "if"},
-	{From: 497, To: 497, Line: 123, Col: 13, Construct: "{{ }}"},
-	{From: 500, To: 500, Line: 127, Col: 9, Construct: "set"},
-	{From: 502, To: 523, Line: 128, Col: 9, Construct: "if"},
-	{From: 505, To: 522, Line: 130, Col: 13, Construct: "for"},
-	{From: 509, To: 510, Line: 131, Col: 17, Construct: "{{ }}"},
-	{From: 512, To: 516, Line: 132, Col: 17, Construct: "if"},
-	{From: 514, To: 514, Line: 133, Col: 21, Construct: "{{ }}"},
-	{From: 518, To: 520, Line: 136, Col: 17, Construct: "if"},
-	{From: 525, To: 527, Line: 141, Col: 9, Construct: "set"},
-	{From: 529, To: 531, Line: 142, Col: 9, Construct: "if"},
-	{From: 532, To: 565, Line: 147, Col: 9, Construct: "if"},
-	{From: 535, To: 535, Line: 148, Col: 9, Construct: "set"},
-	{From: 537, To: 548, Line: 149, Col: 9, Construct: "if"},
-	{From: 539, To: 539, Line: 150, Col: 13, Construct: "set"},
-	{From: 543, To: 547, Line: 152, Col: 13, Construct: "set"},
-	{From: 550, To: 551, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 552, To: 565, Line: 157, Col: 9, Construct: "if"},
-	{From: 555, To: 555, Line: 158, Col: 9, Construct: "set"},
-	{From: 557, To: 564, Line: 159, Col: 9, Construct: "if"},
-	{From: 559, To: 559, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 563, To: 563, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 567, To: 570, Line: 167, Col: 5, Construct: "if"},
-	{From: 569, To: 569, Line: 168, Col: 9, Construct: "{{ }}"},
+	{From: 63, To: 65, Line: 4, Col: 1, Construct: "set"},
+	{From: 67, To: 69, Line: 5, Col: 1, Construct: "set"},
+	{From: 71, To: 73, Line: 6, Col: 1, Construct: "set"},
+	{From: 75, To: 75, Line: 7, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 8, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 9, Col: 1, Construct: "set"},
+	{From: 81, To: 83, Line: 11, Col: 1, Construct: "set"},
+	{From: 85, To: 87, Line: 12, Col: 1, Construct: "set"},
+	{From: 89, To: 91, Line: 16, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 21, Col: 1, Construct: "set"},
+	{From: 95, To: 107, Line: 25, Col: 1, Construct: "if"},
+	{From: 97, To: 98, Line: 26, Col: 5, Construct: "set"},
+	{From: 100, To: 104, Line: 33, Col: 9, Construct: "for"},
+	{From: 102, To: 102, Line: 33, Col: 32, Construct: "{{ }}"},
+	{From: 106, To: 106, Line: 26, Col: 5, Construct: "set"},
+	{From: 109, To: 119, Line: 49, Col: 1, Construct: "if"},
+	{From: 111, To: 118, Line: 50, Col: 5, Construct: "if"},
+	{From: 113, To: 113, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 117, To: 117, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 121, To: 315, Line: 59, Col: 1, Construct: "for"},
+	{From: 135, To: 308, Line: 62, Col: 5, Construct: "if"},
+	{From: 139, To: 161, Line: 64, Col: 9, Construct: "if"},
+	{From: 142, To: 156, Line: 65, Col: 13, Construct: "for"},
+	{From: 144, To: 155, Line: 66, Col: 17, Construct: "if"},
+	{From: 147, To: 147, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 148, To: 155, Line: 68, Col: 21, Construct: "if"},
+	{From: 154, To: 154, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 160, To: 160, Line: 75, Col: 13, Construct: "{{ }}"},
+	{From: 162, To: 308, Line: 79, Col: 9, Construct: "if"},
+	{From: 165, To: 165, Line: 80, Col: 9, Construct: "set"},
+	{From: 167, To: 181, Line: 81, Col: 9, Construct: "if"},
+	{From: 169, To: 176, Line: 82, Col: 13, Construct: "if"},
+	{From: 171, To: 171, Line: 83, Col: 17, Construct: "set"},
+	{From: 175, To: 175, Line: 85, Col: 17, Construct: "set"},
+	{From: 180, To: 180, Line: 88, Col: 13, Construct: "set"},
+	{From: 183, To: 190, Line: 91, Col: 9, Construct: "if"},
+	{From: 185, To: 185, Line: 92, Col: 13, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 191, To: 308, Line: 98, Col: 9, Construct: "if"},
+	{From: 194, To: 198, Line: 99, Col: 9, Construct: "if"},
+	{From: 196, To: 196, Line: 100, Col: 13, Construct: "set"},
+	{From: 200, To: 203, Line: 105, Col: 9, Construct: "if"},
+	{From: 202, To: 202, Line: 106, Col: 13, Construct: "{{ }}"},
+	{From: 205, To: 205, Line: 109, Col: 9, Construct: "set"},
+	{From: 207, To: 230, Line: 110, Col: 9, Construct: "if"},
+	{From: 209, To: 216, Line: 111, Col: 13, Construct: "if"},
+	{From: 211, To: 211, Line: 112, Col: 17, Construct: "set"},
+	{From: 215, To: 215, Line: 114, Col: 17, Construct: "set"},
+	{From: 218, To: 225, Line: 117, Col: 13, Construct: "if"},
+	{From: 220, To: 220, Line: 118, Col: 17, Construct: "{{ }}"},
+	{From: 224, To: 224, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 226, To: 230, Line: 122, Col: 13, Construct: "if"},
+	{From: 229, To: 229, Line: 123, Col: 13, Construct: "{{ }}"},
+	{From: 232, To: 232, Line: 127, Col: 9, Construct: "set"},
+	{From: 234, To: 260, Line: 128, Col: 9, Construct: "if"},
+	{From: 237, To: 259, Line: 130, Col: 13, Construct: "for"},
+	{From: 241, To: 245, Line: 131, Col: 17, Construct: "{{ }}"},
+	{From: 247, To: 253, Line: 132, Col: 17, Construct: "if"},
+	{From: 249, To: 251, Line: 133, Col: 21, Construct: "{{ }}"},
+	{From: 255, To: 257, Line: 136, Col: 17, Construct: "if"},
+	{From: 262, To: 264, Line: 141, Col: 9, Construct: "set"},
+	{From: 266, To: 268, Line: 142, Col: 9, Construct: "if"},
+	{From: 269, To: 308, Line: 147, Col: 9, Construct: "if"},
+	{From: 272, To: 272, Line: 148, Col: 9, Construct: "set"},
+	{From: 274, To: 285, Line: 149, Col: 9, Construct: "if"},
+	{From: 276, To: 276, Line: 150, Col: 13, Construct: "set"},
+	{From: 280, To: 284, Line: 152, Col: 13, Construct: "set"},
+	{From: 287, To: 290, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 291, To: 308, Line: 157, Col: 9, Construct: "if"},
+	{From: 294, To: 294, Line: 158, Col: 9, Construct: "set"},
+	{From: 296, To: 307, Line: 159, Col: 9, Construct: "if"},
+	{From: 298, To: 300, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 304, To: 306, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 310, To: 314, Line: 167, Col: 5, Construct: "if"},
+	{From: 312, To: 313, Line: 168, Col: 9, Construct: "{{ }}"},
+	{From: 334, To: 336, Line: 4, Col: 1, Construct: "set"},
+	{From: 338, To: 340, Line: 5, Col: 1, Construct: "set"},
+	{From: 342, To: 344, Line: 6, Col: 1, Construct: "set"},
+	{From: 346, To: 346, Line: 7, Col: 1, Construct: "set"},
+	{From: 348, To: 348, Line: 8, Col: 1, Construct: "set"},
+	{From: 350, To: 350, Line: 9, Col: 1, Construct: "set"},
+	{From: 352, To: 354, Line: 11, Col: 1, Construct: "set"},
+	{From: 356, To: 358, Line: 12, Col: 1, Construct: "set"},
+	{From: 360, To: 362, Line: 16, Col: 1, Construct: "set"},
+	{From: 364, To: 364, Line: 21, Col: 1, Construct: "set"},
+	{From: 366, To: 378, Line: 25, Col: 1, Construct: "if"},
+	{From: 368, To: 369, Line: 26, Col: 5, Construct: "set"},
+	{From: 371, To: 375, Line: 33, Col: 9, Construct: "for"},
+	{From: 373, To: 373, Line: 33, Col: 32, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 26, Col: 5, Construct: "set"},
+	{From: 380, To: 390, Line: 49, Col: 1, Construct: "if"},
+	{From: 382, To: 389, Line: 50, Col: 5, Construct: "if"},
+	{From: 384, To: 384, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 388, To: 388, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 392, To: 574, Line: 59, Col: 1, Construct: "for"},
+	{From: 406, To: 568, Line: 62, Col: 5, Construct: "if"},
+	{From: 410, To: 432, Line: 64, Col: 9, Construct: "if"},
+	{From: 413, To: 427, Line: 65, Col: 13, Construct: "for"},
+	{From: 415, To: 426, Line: 66, Col: 17, Construct: "if"},
+	{From: 418, To: 418, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 419, To: 426, Line: 68, Col: 21, Construct: "if"},
+	{From: 425, To: 425, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 431, To: 431, Line: 75, Col: 13, Construct: "{{ }}"},
+	{From: 433, To: 568, Line: 79, Col: 9, Construct: "if"},
+	{From: 436, To: 436, Line: 80, Col: 9, Construct: "set"},
+	{From: 438, To: 452, Line: 81, Col: 9, Construct: "if"},
+	{From: 440, To: 447, Line: 82, Col: 13, Construct: "if"},
+	{From: 442, To: 442, Line: 83, Col: 17, Construct: "set"},
+	{From: 446, To: 446, Line: 85, Col: 17, Construct: "set"},
+	{From: 451, To: 451, Line: 88, Col: 13, Construct: "set"},
+	{From: 454, To: 461, Line: 91, Col: 9, Construct: "if"},
+	{From: 456, To: 456, Line: 92, Col: 13, Construct: "{{ }}"},
+	{From: 460, To: 460, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 462, To: 568, Line: 98, Col: 9, Construct: "if"},
+	{From: 465, To: 469, Line: 99, Col: 9, Construct: "if"},
+	{From: 467, To: 467, Line: 100, Col: 13, Construct: "set"},
+	{From: 471, To: 474, Line: 105, Col: 9, Construct: "if"},
+	{From: 473, To: 473, Line: 106, Col: 13, Construct: "{{ }}"},
+	{From: 476, To: 476, Line: 109, Col: 9, Construct: "set"},
+	{From: 478, To: 501, Line: 110, Col: 9, Construct: "if"},
+	{From: 480, To: 487, Line: 111, Col: 13, Construct: "if"},
+	{From: 482, To: 482, Line: 112, Col: 17, Construct: "set"},
+	{From: 486, To: 486, Line: 114, Col: 17, Construct: "set"},
+	{From: 489, To: 496, Line: 117, Col: 13, Construct: "if"},
+	{From: 491, To: 491, Line: 118, Col: 17, Construct: "{{ }}"},
+	{From: 495, To: 495, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 497, To: 501, Line: 122, Col: 13, Construct: "if"},
+	{From: 500, To: 500, Line: 123, Col: 13, Construct: "{{ }}"},
+	{From: 503, To: 503, Line: 127, Col: 9, Construct: "set"},
+	{From: 505, To: 526, Line: 128, Col: 9, Construct: "if"},
+	{From: 508, To: 525, Line: 130, Col: 13, Construct: "for"},
+	{From: 512, To: 513, Line: 131, Col: 17, Construct: "{{ }}"},
+	{From: 515, To: 519, Line: 132, Col: 17, Construct: "if"},
+	{From: 517, To: 517, Line: 133, Col: 21, Construct: "{{ }}"},
+	{From: 521, To: 523, Line: 136, Col: 17, Construct: "if"},
+	{From: 528, To: 530, Line: 141, Col: 9, Construct: "set"},
+	{From: 532, To: 534, Line: 142, Col: 9, Construct: "if"},
+	{From: 535, To: 568, Line: 147, Col: 9, Construct: "if"},
+	{From: 538, To: 538, Line: 148, Col: 9, Construct: "set"},
+	{From: 540, To: 551, Line: 149, Col: 9, Construct: "if"},
+	{From: 542, To: 542, Line: 150, Col: 13, Construct: "set"},
+	{From: 546, To: 550, Line: 152, Col: 13, Construct: "set"},
+	{From: 553, To: 554, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 555, To: 568, Line: 157, Col: 9, Construct: "if"},
+	{From: 558, To: 558, Line: 158, Col: 9, Construct: "set"},
+	{From: 560, To: 567, Line: 159, Col: 9, Construct: "if"},
+	{From: 562, To: 562, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 566, To: 566, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 570, To: 573, Line: 167, Col: 5, Construct: "if"},
+	{From: 572, To: 572, Line: 168, Col: 9, Construct: "{{ }}"},
 }

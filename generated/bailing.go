@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Bailing is the chat template builtin/bailing.jinja.
 var Bailing = &jinja2.Template{
@@ -72,16 +75,16 @@ func renderBailingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing.jinja:10:1 {%- for message in messages %}
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// bailing.jinja:11:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Str("HUMAN")
 		} else {
-			role = jinja2.LlamaCallFilter("upper", messageRole, nil, nil)
+			role = llamacpp.CallFilter("upper", messageRole, nil, nil)
 		}
 		// bailing.jinja:12:1 {{- '<role>' + role + '</role>' + message['content'] }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), jinja2.LlamaItemStr(message, "content")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), llamacpp.ItemStr(message, "content")))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }
@@ -89,10 +92,10 @@ func renderBailingLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansBailing is the position table of bailing.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailing = []jinja2.Span{
-	{From: 50, To: 65, Line: 10, Col: 1, Construct: "for"},
-	{From: 53, To: 58, Line: 11, Col: 1, Construct: "set"},
-	{From: 60, To: 63, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 86, Line: 10, Col: 1, Construct: "for"},
-	{From: 77, To: 82, Line: 11, Col: 1, Construct: "set"},
-	{From: 84, To: 84, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 68, Line: 10, Col: 1, Construct: "for"},
+	{From: 56, To: 61, Line: 11, Col: 1, Construct: "set"},
+	{From: 63, To: 66, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 89, Line: 10, Col: 1, Construct: "for"},
+	{From: 80, To: 85, Line: 11, Col: 1, Construct: "set"},
+	{From: 87, To: 87, Line: 12, Col: 1, Construct: "{{ }}"},
 }

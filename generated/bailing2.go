@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Bailing2 is the chat template builtin/bailing2.jinja.
 var Bailing2 = &jinja2.Template{
@@ -76,21 +79,21 @@ func renderBailing2(w *jinja2.Writer, in *jinja2.Input) {
 func renderBailing2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// bailing2.jinja:11:1 {%- if not messages or messages[0]['role'] != 'system' %}
-	if !messages.Truthy() || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if !messages.Truthy() || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<role>SYSTEM</role>detailed thinking off<|role_end|>")
 	}
 	// bailing2.jinja:14:1 {%- for message in messages %}
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// bailing2.jinja:15:1 {%- set role = 'HUMAN' if message['role'] == 'user' else message['role']|upper %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			role = jinja2.Str("HUMAN")
 		} else {
-			role = jinja2.LlamaCallFilter("upper", messageRole, nil, nil)
+			role = llamacpp.CallFilter("upper", messageRole, nil, nil)
 		}
 		// bailing2.jinja:16:1 {{- '<role>' + role + '</role>' + message['content'] + '<|role_end|>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|role_end|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<role>"), role, jinja2.Str("</role>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|role_end|>")))
 	}
 	w.WriteString("<role>ASSISTANT</role>")
 }
@@ -98,12 +101,12 @@ func renderBailing2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansBailing2 is the position table of bailing2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBailing2 = []jinja2.Span{
-	{From: 50, To: 52, Line: 11, Col: 1, Construct: "if"},
-	{From: 54, To: 70, Line: 14, Col: 1, Construct: "for"},
-	{From: 57, To: 62, Line: 15, Col: 1, Construct: "set"},
-	{From: 64, To: 68, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 81, Line: 11, Col: 1, Construct: "if"},
-	{From: 83, To: 95, Line: 14, Col: 1, Construct: "for"},
-	{From: 86, To: 91, Line: 15, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 55, Line: 11, Col: 1, Construct: "if"},
+	{From: 57, To: 73, Line: 14, Col: 1, Construct: "for"},
+	{From: 60, To: 65, Line: 15, Col: 1, Construct: "set"},
+	{From: 67, To: 71, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 84, Line: 11, Col: 1, Construct: "if"},
+	{From: 86, To: 98, Line: 14, Col: 1, Construct: "for"},
+	{From: 89, To: 94, Line: 15, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Bielik11BV30Instruct is the chat template llama.cpp/Bielik-11B-v3.0-Instruct.jinja.
 var Bielik11BV30Instruct = &jinja2.Template{
@@ -198,12 +201,12 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	enableThinking := in.Lookup("enable_thinking")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// Bielik-11B-v3.0-Instruct.jinja:1:1 {{ bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// Bielik-11B-v3.0-Instruct.jinja:2:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// Bielik-11B-v3.0-Instruct.jinja:3:5 {%- set system_message = messages[0]['content'] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// Bielik-11B-v3.0-Instruct.jinja:4:5 {%- set loop_start_index = 1 %}
 		loopStartIndex = jinja2.Int(1)
 	} else {
@@ -219,17 +222,17 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// Bielik-11B-v3.0-Instruct.jinja:12:5 {%- if system_message %}
 		if systemMessage.Truthy() {
 			// Bielik-11B-v3.0-Instruct.jinja:13:9 {{- system_message }}
-			jinja2.LlamaWrite(w, systemMessage)
+			llamacpp.Write(w, systemMessage)
 		}
 		// Bielik-11B-v3.0-Instruct.jinja:15:5 {%- if tools %}
 		if tools.Truthy() {
 			w.WriteString("\n\nMasz dostęp do następujących narzędzi. Definicje narzędzi znajdują się poniżej wewnątrz znaczników <|function_list|>:\n<|function_list|>\n[")
 			// Bielik-11B-v3.0-Instruct.jinja:18:9 {%- for tool in tools %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+			items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 			for i := range items {
 				tool := items[i]
 				// Bielik-11B-v3.0-Instruct.jinja:19:13 {{- tool | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
 				// Bielik-11B-v3.0-Instruct.jinja:20:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -247,53 +250,53 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var content jinja2.Value
 	var reasoningContent jinja2.Value
 	var reasoningParts jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing())))
+	items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, loopStartIndex, jinja2.Missing(), jinja2.Missing())))
 	for i := range items {
 		message := items[i]
 		// Bielik-11B-v3.0-Instruct.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// Bielik-11B-v3.0-Instruct.jinja:38:9 {{- '<|im_start|>user\n' + message['content'] + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>user\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>user\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Bielik-11B-v3.0-Instruct.jinja:39:9 {%- elif message['role'] == 'assistant' %}
 			w.WriteString("<|im_start|>assistant\n")
 			// Bielik-11B-v3.0-Instruct.jinja:41:9 {%- set content = message.content | default('') %}
-			content = jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+			content = llamacpp.CallFilter("default", llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:42:9 {%- set reasoning_content = message.reasoning_content | default('') %}
-			reasoningContent = jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
+			reasoningContent = llamacpp.CallFilter("default", llamacpp.Attr(message, "reasoning_content"), []jinja2.Value{jinja2.Str("")}, nil)
 			// Bielik-11B-v3.0-Instruct.jinja:43:9 {%- if not reasoning_content and '<think>' in content and '</think>' in content %}
-			if (!reasoningContent.Truthy() && jinja2.LlamaIn(jinja2.Str("<think>"), content)) && jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+			if (!reasoningContent.Truthy() && llamacpp.In(jinja2.Str("<think>"), content)) && llamacpp.In(jinja2.Str("</think>"), content) {
 				// Bielik-11B-v3.0-Instruct.jinja:44:13 {%- set reasoning_parts = content.split('</think>') %}
-				reasoningParts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
+				reasoningParts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
 				// Bielik-11B-v3.0-Instruct.jinja:45:13 {%- set reasoning_content = reasoning_parts[0].split('<think>')[-1] %}
-				reasoningContent = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(reasoningParts, 0), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1)
+				reasoningContent = llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.ItemInt(reasoningParts, 0), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1)
 				// Bielik-11B-v3.0-Instruct.jinja:46:13 {%- set content = reasoning_parts[1:] | join('</think>') %}
-				content = jinja2.LlamaCallFilter("join", jinja2.LlamaSlice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
+				content = llamacpp.CallFilter("join", llamacpp.Slice(reasoningParts, jinja2.Int(1), jinja2.Missing(), jinja2.Missing()), []jinja2.Value{jinja2.Str("</think>")}, nil)
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:48:9 {%- if reasoning_content %}
 			if reasoningContent.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:49:13 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<think>\n"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>\n"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:51:9 {{- content.lstrip() }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(content, "lstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.CallMethod(content, "lstrip", nil, nil))
 			// Bielik-11B-v3.0-Instruct.jinja:52:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Bielik-11B-v3.0-Instruct.jinja:53:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// Bielik-11B-v3.0-Instruct.jinja:54:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Bielik-11B-v3.0-Instruct.jinja:55:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Bielik-11B-v3.0-Instruct.jinja:57:17 {{- '\n<tool_call>\n{"name": "' + tool_call.name + '", "arguments": ' + (tool_call.arguments if tool…
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<tool_call>\n{\"name\": \""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.IfElse(jinja2.LlamaCallTest("string", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil), func() jinja2.Value {
-						return jinja2.LlamaAttr(toolCall, "arguments")
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n<tool_call>\n{\"name\": \""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.IfElse(llamacpp.CallTest("string", llamacpp.Attr(toolCall, "arguments"), nil, nil), func() jinja2.Value {
+						return llamacpp.Attr(toolCall, "arguments")
 					}, func() jinja2.Value {
-						return jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil)
+						return llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil)
 					})), jinja2.Str("}\n</tool_call>")))
 				}
 			}
@@ -301,13 +304,13 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Bielik-11B-v3.0-Instruct.jinja:61:9 {%- elif message['role'] == 'tool' %}
 			// Bielik-11B-v3.0-Instruct.jinja:62:9 {%- if loop.index0 == 0 or messages[loop.index0 - 1]['role'] != 'tool' %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			// Bielik-11B-v3.0-Instruct.jinja:65:9 {{- '<|function_output|>' + message['content'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|function_output|>"), jinja2.LlamaItemStr(message, "content")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|function_output|>"), llamacpp.ItemStr(message, "content")))
 			// Bielik-11B-v3.0-Instruct.jinja:66:9 {%- if loop.last or messages[loop.index0 + 1]['role'] != 'tool' %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -325,80 +328,80 @@ func renderBielik11BV30InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansBielik11BV30Instruct is the position table of Bielik-11B-v3.0-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansBielik11BV30Instruct = []jinja2.Span{
-	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 70, Line: 2, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 3, Col: 5, Construct: "set"},
-	{From: 63, To: 63, Line: 4, Col: 5, Construct: "set"},
-	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
-	{From: 69, To: 69, Line: 7, Col: 5, Construct: "set"},
-	{From: 72, To: 100, Line: 10, Col: 1, Construct: "if"},
-	{From: 75, To: 78, Line: 12, Col: 5, Construct: "if"},
-	{From: 77, To: 77, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 80, To: 94, Line: 15, Col: 5, Construct: "if"},
-	{From: 83, To: 93, Line: 18, Col: 9, Construct: "for"},
-	{From: 87, To: 87, Line: 19, Col: 13, Construct: "{{ }}"},
-	{From: 89, To: 91, Line: 20, Col: 13, Construct: "if"},
-	{From: 96, To: 99, Line: 26, Col: 5, Construct: "if"},
-	{From: 102, To: 178, Line: 36, Col: 1, Construct: "for"},
-	{From: 109, To: 177, Line: 37, Col: 5, Construct: "if"},
-	{From: 112, To: 114, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 115, To: 177, Line: 39, Col: 9, Construct: "if"},
-	{From: 119, To: 119, Line: 41, Col: 9, Construct: "set"},
-	{From: 121, To: 121, Line: 42, Col: 9, Construct: "set"},
-	{From: 123, To: 130, Line: 43, Col: 9, Construct: "if"},
-	{From: 125, To: 125, Line: 44, Col: 13, Construct: "set"},
-	{From: 127, To: 127, Line: 45, Col: 13, Construct: "set"},
-	{From: 129, To: 129, Line: 46, Col: 13, Construct: "set"},
-	{From: 132, To: 137, Line: 48, Col: 9, Construct: "if"},
-	{From: 134, To: 136, Line: 49, Col: 13, Construct: "{{ }}"},
-	{From: 139, To: 139, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 141, To: 163, Line: 52, Col: 9, Construct: "if"},
-	{From: 144, To: 161, Line: 53, Col: 13, Construct: "for"},
-	{From: 146, To: 150, Line: 54, Col: 17, Construct: "if"},
-	{From: 149, To: 149, Line: 55, Col: 21, Construct: "set"},
-	{From: 152, To: 160, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 164, To: 177, Line: 61, Col: 9, Construct: "if"},
-	{From: 167, To: 169, Line: 62, Col: 9, Construct: "if"},
-	{From: 171, To: 172, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 174, To: 176, Line: 66, Col: 9, Construct: "if"},
-	{From: 180, To: 186, Line: 72, Col: 1, Construct: "if"},
-	{From: 183, To: 185, Line: 74, Col: 5, Construct: "if"},
-	{From: 201, To: 201, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 203, To: 215, Line: 2, Col: 1, Construct: "if"},
-	{From: 206, To: 206, Line: 3, Col: 5, Construct: "set"},
-	{From: 208, To: 208, Line: 4, Col: 5, Construct: "set"},
-	{From: 212, To: 212, Line: 6, Col: 5, Construct: "set"},
-	{From: 214, To: 214, Line: 7, Col: 5, Construct: "set"},
-	{From: 217, To: 245, Line: 10, Col: 1, Construct: "if"},
-	{From: 220, To: 223, Line: 12, Col: 5, Construct: "if"},
-	{From: 222, To: 222, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 225, To: 239, Line: 15, Col: 5, Construct: "if"},
-	{From: 228, To: 238, Line: 18, Col: 9, Construct: "for"},
-	{From: 232, To: 232, Line: 19, Col: 13, Construct: "{{ }}"},
-	{From: 234, To: 236, Line: 20, Col: 13, Construct: "if"},
-	{From: 241, To: 244, Line: 26, Col: 5, Construct: "if"},
-	{From: 247, To: 314, Line: 36, Col: 1, Construct: "for"},
-	{From: 254, To: 313, Line: 37, Col: 5, Construct: "if"},
-	{From: 257, To: 257, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 258, To: 313, Line: 39, Col: 9, Construct: "if"},
-	{From: 262, To: 262, Line: 41, Col: 9, Construct: "set"},
-	{From: 264, To: 264, Line: 42, Col: 9, Construct: "set"},
-	{From: 266, To: 273, Line: 43, Col: 9, Construct: "if"},
-	{From: 268, To: 268, Line: 44, Col: 13, Construct: "set"},
-	{From: 270, To: 270, Line: 45, Col: 13, Construct: "set"},
-	{From: 272, To: 272, Line: 46, Col: 13, Construct: "set"},
-	{From: 275, To: 278, Line: 48, Col: 9, Construct: "if"},
-	{From: 277, To: 277, Line: 49, Col: 13, Construct: "{{ }}"},
-	{From: 280, To: 280, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 282, To: 300, Line: 52, Col: 9, Construct: "if"},
-	{From: 285, To: 298, Line: 53, Col: 13, Construct: "for"},
-	{From: 287, To: 291, Line: 54, Col: 17, Construct: "if"},
-	{From: 290, To: 290, Line: 55, Col: 21, Construct: "set"},
-	{From: 293, To: 297, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 301, To: 313, Line: 61, Col: 9, Construct: "if"},
-	{From: 304, To: 306, Line: 62, Col: 9, Construct: "if"},
-	{From: 308, To: 308, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 310, To: 312, Line: 66, Col: 9, Construct: "if"},
-	{From: 316, To: 322, Line: 72, Col: 1, Construct: "if"},
-	{From: 319, To: 321, Line: 74, Col: 5, Construct: "if"},
+	{From: 59, To: 59, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 73, Line: 2, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 3, Col: 5, Construct: "set"},
+	{From: 66, To: 66, Line: 4, Col: 5, Construct: "set"},
+	{From: 70, To: 70, Line: 6, Col: 5, Construct: "set"},
+	{From: 72, To: 72, Line: 7, Col: 5, Construct: "set"},
+	{From: 75, To: 103, Line: 10, Col: 1, Construct: "if"},
+	{From: 78, To: 81, Line: 12, Col: 5, Construct: "if"},
+	{From: 80, To: 80, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 83, To: 97, Line: 15, Col: 5, Construct: "if"},
+	{From: 86, To: 96, Line: 18, Col: 9, Construct: "for"},
+	{From: 90, To: 90, Line: 19, Col: 13, Construct: "{{ }}"},
+	{From: 92, To: 94, Line: 20, Col: 13, Construct: "if"},
+	{From: 99, To: 102, Line: 26, Col: 5, Construct: "if"},
+	{From: 105, To: 181, Line: 36, Col: 1, Construct: "for"},
+	{From: 112, To: 180, Line: 37, Col: 5, Construct: "if"},
+	{From: 115, To: 117, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 118, To: 180, Line: 39, Col: 9, Construct: "if"},
+	{From: 122, To: 122, Line: 41, Col: 9, Construct: "set"},
+	{From: 124, To: 124, Line: 42, Col: 9, Construct: "set"},
+	{From: 126, To: 133, Line: 43, Col: 9, Construct: "if"},
+	{From: 128, To: 128, Line: 44, Col: 13, Construct: "set"},
+	{From: 130, To: 130, Line: 45, Col: 13, Construct: "set"},
+	{From: 132, To: 132, Line: 46, Col: 13, Construct: "set"},
+	{From: 135, To: 140, Line: 48, Col: 9, Construct: "if"},
+	{From: 137, To: 139, Line: 49, Col: 13, Construct: "{{ }}"},
+	{From: 142, To: 142, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 144, To: 166, Line: 52, Col: 9, Construct: "if"},
+	{From: 147, To: 164, Line: 53, Col: 13, Construct: "for"},
+	{From: 149, To: 153, Line: 54, Col: 17, Construct: "if"},
+	{From: 152, To: 152, Line: 55, Col: 21, Construct: "set"},
+	{From: 155, To: 163, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 167, To: 180, Line: 61, Col: 9, Construct: "if"},
+	{From: 170, To: 172, Line: 62, Col: 9, Construct: "if"},
+	{From: 174, To: 175, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 177, To: 179, Line: 66, Col: 9, Construct: "if"},
+	{From: 183, To: 189, Line: 72, Col: 1, Construct: "if"},
+	{From: 186, To: 188, Line: 74, Col: 5, Construct: "if"},
+	{From: 204, To: 204, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 206, To: 218, Line: 2, Col: 1, Construct: "if"},
+	{From: 209, To: 209, Line: 3, Col: 5, Construct: "set"},
+	{From: 211, To: 211, Line: 4, Col: 5, Construct: "set"},
+	{From: 215, To: 215, Line: 6, Col: 5, Construct: "set"},
+	{From: 217, To: 217, Line: 7, Col: 5, Construct: "set"},
+	{From: 220, To: 248, Line: 10, Col: 1, Construct: "if"},
+	{From: 223, To: 226, Line: 12, Col: 5, Construct: "if"},
+	{From: 225, To: 225, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 228, To: 242, Line: 15, Col: 5, Construct: "if"},
+	{From: 231, To: 241, Line: 18, Col: 9, Construct: "for"},
+	{From: 235, To: 235, Line: 19, Col: 13, Construct: "{{ }}"},
+	{From: 237, To: 239, Line: 20, Col: 13, Construct: "if"},
+	{From: 244, To: 247, Line: 26, Col: 5, Construct: "if"},
+	{From: 250, To: 317, Line: 36, Col: 1, Construct: "for"},
+	{From: 257, To: 316, Line: 37, Col: 5, Construct: "if"},
+	{From: 260, To: 260, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 261, To: 316, Line: 39, Col: 9, Construct: "if"},
+	{From: 265, To: 265, Line: 41, Col: 9, Construct: "set"},
+	{From: 267, To: 267, Line: 42, Col: 9, Construct: "set"},
+	{From: 269, To: 276, Line: 43, Col: 9, Construct: "if"},
+	{From: 271, To: 271, Line: 44, Col: 13, Construct: "set"},
+	{From: 273, To: 273, Line: 45, Col: 13, Construct: "set"},
+	{From: 275, To: 275, Line: 46, Col: 13, Construct: "set"},
+	{From: 278, To: 281, Line: 48, Col: 9, Construct: "if"},
+	{From: 280, To: 280, Line: 49, Col: 13, Construct: "{{ }}"},
+	{From: 283, To: 283, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 285, To: 303, Line: 52, Col: 9, Construct: "if"},
+	{From: 288, To: 301, Line: 53, Col: 13, Construct: "for"},
+	{From: 290, To: 294, Line: 54, Col: 17, Construct: "if"},
+	{From: 293, To: 293, Line: 55, Col: 21, Construct: "set"},
+	{From: 296, To: 300, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 304, To: 316, Line: 61, Col: 9, Construct: "if"},
+	{From: 307, To: 309, Line: 62, Col: 9, Construct: "if"},
+	{From: 311, To: 311, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 313, To: 315, Line: 66, Col: 9, Construct: "if"},
+	{From: 319, To: 325, Line: 72, Col: 1, Construct: "if"},
+	{From: 322, To: 324, Line: 74, Col: 5, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // ByteDanceSeedOSS is the chat template llama.cpp/ByteDance-Seed-OSS.jinja.
 var ByteDanceSeedOSS = &jinja2.Template{
@@ -432,7 +435,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:10:1 {%- set budget_end_token       = '</seed:cot_budget_reflect>'-%}
 	budgetEndToken = jinja2.Str("</seed:cot_budget_reflect>")
 	// ByteDance-Seed-OSS.jinja:12:1 {%- if not thinking_budget is defined %}
-	if !jinja2.LlamaCallTest("defined", thinkingBudget, nil, nil) {
+	if !llamacpp.CallTest("defined", thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:13:1 {%- set thinking_budget = -1 -%}
 		thinkingBudget = jinja2.Int(-1)
 	}
@@ -441,35 +444,35 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// ByteDance-Seed-OSS.jinja:25:1 {%- set ns = namespace(interval = None) -%}
 	nsInterval := jinja2.None()
 	// ByteDance-Seed-OSS.jinja:26:1 {%- for k, v in budget_reflections_v05 | dictsort -%}
-	for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", budgetReflectionsV05, nil, nil))) {
+	for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", budgetReflectionsV05, nil, nil))) {
 		vals := jinja2.Unpack(item, 2)
 		k := vals[0]
 		v := vals[1]
 		// ByteDance-Seed-OSS.jinja:27:5 {%- if ns.interval is none and thinking_budget <= k -%}
-		if jinja2.LlamaCallTest("none", nsInterval, nil, nil) && jinja2.LlamaLe(thinkingBudget, k) {
+		if llamacpp.CallTest("none", nsInterval, nil, nil) && llamacpp.Le(thinkingBudget, k) {
 			// ByteDance-Seed-OSS.jinja:28:9 {%- set ns.interval = v -%}
 			nsInterval = v
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:32:1 {%- if ns.interval is none -%}
-	if jinja2.LlamaCallTest("none", nsInterval, nil, nil) {
+	if llamacpp.CallTest("none", nsInterval, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:33:5 {%- set ns.interval = budget_reflections_v05[16384] -%}
-		nsInterval = jinja2.LlamaItemInt(budgetReflectionsV05, 16384)
+		nsInterval = llamacpp.ItemInt(budgetReflectionsV05, 16384)
 	}
 	// ByteDance-Seed-OSS.jinja:36:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// ByteDance-Seed-OSS.jinja:37:1 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// ByteDance-Seed-OSS.jinja:38:1 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ByteDance-Seed-OSS.jinja:39:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:40:1 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// ByteDance-Seed-OSS.jinja:43:1 {%- if not tools is defined or tools is none %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) || jinja2.LlamaCallTest("none", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) || llamacpp.CallTest("none", tools, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:44:1 {%- set tools = [] %}
 		tools = jinja2.NewList()
 	}
@@ -479,7 +482,7 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// ByteDance-Seed-OSS.jinja:48:5 {%- if t == "string" -%}
 		if jinja2.EqStr(t, "string") {
 			w.WriteString("str")
-		} else if jinja2.LlamaInStrs(t, "number", "integer") {
+		} else if llamacpp.InStrs(t, "number", "integer") {
 			// ByteDance-Seed-OSS.jinja:49:9 {%- elif t in ("number", "integer") -%}
 			w.WriteString("int")
 		} else if jinja2.EqStr(t, "boolean") {
@@ -494,47 +497,47 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:55:1 {%- if system_message is defined %}
-	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:56:1 {{ bos_token + "system\n" + system_message }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(bosToken, jinja2.Str("system\n"), systemMessage))
+		llamacpp.Write(w, llamacpp.Sum(bosToken, jinja2.Str("system\n"), systemMessage))
 	} else {
 		// ByteDance-Seed-OSS.jinja:57:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:58:1 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:59:1 {{ bos_token + "system\nYou are Doubao, a helpful AI assistant. You may call one or more functions t…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
+			llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("system\nYou are Doubao, a helpful AI assistant. You may call one or more functions to assist with the user query.")))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:62:1 {%- if use_json_tooldef is defined and use_json_tooldef %}
-	if jinja2.LlamaCallTest("defined", useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
+	if llamacpp.CallTest("defined", useJsonTooldef, nil, nil) && useJsonTooldef.Truthy() {
 		w.WriteString("\nTool List:\nYou are authorized to use the following tools (described in JSON Schema format). Before performing any task, you must decide how to call them based on the descriptions and parameters of these tools.\n")
 		// ByteDance-Seed-OSS.jinja:65:1 {{ tools | tojson(ensure_ascii=False) }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 	} else {
 		// ByteDance-Seed-OSS.jinja:66:5 {%- else %}
 		// ByteDance-Seed-OSS.jinja:67:1 {%- for item in tools if item.type == "function" %}
 		var loop jinja2.Loop
-		for loop.Start(w, jinja2.LlamaIterable(tools), func(item jinja2.Value) bool {
+		for loop.Start(w, llamacpp.Iterable(tools), func(item jinja2.Value) bool {
 			item2 := item
-			return jinja2.EqStr(jinja2.LlamaAttr(item2, "type"), "function")
+			return jinja2.EqStr(llamacpp.Attr(item2, "type"), "function")
 		}); loop.Next(); {
 			item := loop.Item()
 			w.WriteString("\n\nFunction:\ndef ")
 			// ByteDance-Seed-OSS.jinja:71:5 {{ item.function.name }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(item, "function"), "name"))
+			llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(item, "function"), "name"))
 			w.WriteString("(")
 			// ByteDance-Seed-OSS.jinja:72:1 {%- for name, spec in item.function.parameters.properties.items() %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaAttr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(llamacpp.Attr(llamacpp.Attr(item, "function"), "parameters"), "properties"), "items", nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				name := vals[0]
 				spec := vals[1]
 				// ByteDance-Seed-OSS.jinja:73:9 {{- name }}
-				jinja2.LlamaWrite(w, name)
+				llamacpp.Write(w, name)
 				w.WriteString(": ")
 				// ByteDance-Seed-OSS.jinja:73:22 {{ py_type(spec.type) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					pyType(jinja2.LlamaAttr(spec, "type"))
+				llamacpp.Write(w, w.Capture(func() {
+					pyType(llamacpp.Attr(spec, "type"))
 				}))
 				// ByteDance-Seed-OSS.jinja:73:46 {% if not loop.last %}
 				if !(i == len(items)-1) {
@@ -543,30 +546,30 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("):\n    \"\"\"\n    ")
 			// ByteDance-Seed-OSS.jinja:76:5 {{ item.function.description | trim }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(jinja2.LlamaAttr(item, "function"), "description"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(llamacpp.Attr(item, "function"), "description"), nil, nil))
 			w.WriteString("\n\n")
 			// ByteDance-Seed-OSS.jinja:79:5 {%- if item.function.parameters.properties %}
-			itemFunction := jinja2.LlamaAttr(item, "function")
-			itemFunctionParameters := jinja2.LlamaAttr(itemFunction, "parameters")
-			itemFunctionParametersProperties := jinja2.LlamaAttr(itemFunctionParameters, "properties")
+			itemFunction := llamacpp.Attr(item, "function")
+			itemFunctionParameters := llamacpp.Attr(itemFunction, "parameters")
+			itemFunctionParametersProperties := llamacpp.Attr(itemFunctionParameters, "properties")
 			if itemFunctionParametersProperties.Truthy() {
 				w.WriteString("    Args:")
 				// ByteDance-Seed-OSS.jinja:81:5 {%- for name, spec in item.function.parameters.properties.items() %}
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(itemFunctionParametersProperties, "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:83:7 {{ name }}
-					jinja2.LlamaWrite(w, name)
+					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:83:19 {{ py_type(spec.type) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						pyType(jinja2.LlamaAttr(spec, "type"))
+					llamacpp.Write(w, w.Capture(func() {
+						pyType(llamacpp.Attr(spec, "type"))
 					}))
 					w.WriteString(")")
 					// ByteDance-Seed-OSS.jinja:84:7 {%- if name in item.function.parameters.required %}
-					if jinja2.LlamaIn(name, jinja2.LlamaAttr(itemFunctionParameters, "required")) {
+					if llamacpp.In(name, llamacpp.Attr(itemFunctionParameters, "required")) {
 						w.WriteString(" [必填]")
 					} else {
 						// ByteDance-Seed-OSS.jinja:84:66 {% else %}
@@ -574,33 +577,33 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString(":")
 					// ByteDance-Seed-OSS.jinja:85:7 {{- " " ~ (spec.description or "") }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" "), jinja2.Or(jinja2.LlamaAttr(spec, "description"), func() jinja2.Value {
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" "), jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
 						return jinja2.Str("")
 					})))
 				}
 			}
 			w.WriteString("\n")
 			// ByteDance-Seed-OSS.jinja:90:5 {%- if item.function.returns is defined
-			item5Function := jinja2.LlamaAttr(item, "function")
-			itemFunctionReturns := jinja2.LlamaAttr(item5Function, "returns")
-			if (jinja2.LlamaCallTest("defined", itemFunctionReturns, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(itemFunctionReturns, "properties"), nil, nil)) && jinja2.LlamaAttr(itemFunctionReturns, "properties").Truthy() {
+			item5Function := llamacpp.Attr(item, "function")
+			itemFunctionReturns := llamacpp.Attr(item5Function, "returns")
+			if (llamacpp.CallTest("defined", itemFunctionReturns, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(itemFunctionReturns, "properties"), nil, nil)) && llamacpp.Attr(itemFunctionReturns, "properties").Truthy() {
 				w.WriteString("    Returns:")
 				// ByteDance-Seed-OSS.jinja:94:5 {%- for name, spec in item.function.returns.properties.items() %}
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(itemFunctionReturns, "properties"), "items", nil, nil))) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(itemFunctionReturns, "properties"), "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					name := vals[0]
 					spec := vals[1]
 					w.WriteString("\n    - ")
 					// ByteDance-Seed-OSS.jinja:96:7 {{ name }}
-					jinja2.LlamaWrite(w, name)
+					llamacpp.Write(w, name)
 					w.WriteString(" (")
 					// ByteDance-Seed-OSS.jinja:96:19 {{ py_type(spec.type) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						pyType(jinja2.LlamaAttr(spec, "type"))
+					llamacpp.Write(w, w.Capture(func() {
+						pyType(llamacpp.Attr(spec, "type"))
 					}))
 					w.WriteString("):")
 					// ByteDance-Seed-OSS.jinja:97:7 {{- " " ~ (spec.description or "") }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" "), jinja2.Or(jinja2.LlamaAttr(spec, "description"), func() jinja2.Value {
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" "), jinja2.Or(llamacpp.Attr(spec, "description"), func() jinja2.Value {
 						return jinja2.Str("")
 					})))
 				}
@@ -609,127 +612,127 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:104:1 {%- if tools is iterable and tools | length > 0 %}
-	if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		w.WriteString("\n工具调用请遵循如下格式:\n<seed:tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>value_1</parameter>\n<parameter=example_parameter_2>This is the value for the second parameter\nthat can span\nmultiple lines</parameter>\n</function>\n</seed:tool_call>\n")
 	}
 	// ByteDance-Seed-OSS.jinja:109:1 {%- if system_message is defined or tools is iterable and tools | length > 0 %}
-	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) || (jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0))) {
+	if llamacpp.CallTest("defined", systemMessage, nil, nil) || (llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0))) {
 		// ByteDance-Seed-OSS.jinja:110:1 {{ eos_token }}
-		jinja2.LlamaWrite(w, eosToken)
+		llamacpp.Write(w, eosToken)
 	}
 	// ByteDance-Seed-OSS.jinja:113:1 {%- if thinking_budget is defined %}
-	if jinja2.LlamaCallTest("defined", thinkingBudget, nil, nil) {
+	if llamacpp.CallTest("defined", thinkingBudget, nil, nil) {
 		// ByteDance-Seed-OSS.jinja:114:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:115:1 {{ bos_token+"system" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("system")))
+			llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("system")))
 			w.WriteString("\nYou are an intelligent assistant that can answer questions in one step without the need for reasoning and thinking, that is, your thinking budget is 0. Next, please skip the thinking process and directly start answering the user's questions.\n")
 			// ByteDance-Seed-OSS.jinja:117:1 {{ eos_token }}
-			jinja2.LlamaWrite(w, eosToken)
+			llamacpp.Write(w, eosToken)
 		} else if !jinja2.Eq(thinkingBudget, jinja2.Int(-1)) {
 			// ByteDance-Seed-OSS.jinja:118:5 {%- elif not thinking_budget == -1 %}
 			// ByteDance-Seed-OSS.jinja:119:1 {{ bos_token+"system" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("system")))
+			llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("system")))
 			w.WriteString("\nYou are an intelligent assistant with reflective ability. In the process of thinking and reasoning, you need to strictly follow the thinking budget, which is ")
 			// ByteDance-Seed-OSS.jinja:120:166 {{thinking_budget}}
-			jinja2.LlamaWrite(w, thinkingBudget)
+			llamacpp.Write(w, thinkingBudget)
 			w.WriteString(". That is, you need to complete your thinking within ")
 			// ByteDance-Seed-OSS.jinja:120:244 {{thinking_budget}}
-			jinja2.LlamaWrite(w, thinkingBudget)
+			llamacpp.Write(w, thinkingBudget)
 			w.WriteString(" tokens and start answering the user's questions. You will reflect on your thinking process every ")
 			// ByteDance-Seed-OSS.jinja:120:367 {{ns.interval}}
-			jinja2.LlamaWrite(w, nsInterval)
+			llamacpp.Write(w, nsInterval)
 			w.WriteString(" tokens, stating how many tokens have been used and how many are left.\n")
 			// ByteDance-Seed-OSS.jinja:121:1 {{ eos_token }}
-			jinja2.LlamaWrite(w, eosToken)
+			llamacpp.Write(w, eosToken)
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:125:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// ByteDance-Seed-OSS.jinja:126:1 {%- if message.role == "assistant"
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
+		messageRole := llamacpp.Attr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.CallTest("iterable", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:130:1 {{ bos_token + message.role }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, messageRole))
+			llamacpp.Write(w, llamacpp.Add(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:131:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if (jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if (llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && llamacpp.CallTest("string", messageReasoningContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:132:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), thinkBeginToken), jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), thinkBeginToken), llamacpp.CallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:134:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("string", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			messageContent := llamacpp.Attr(message, "content")
+			if (llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("string", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:135:1 {{ "\n" + message.content | trim + "\n" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), llamacpp.CallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
 			}
 			// ByteDance-Seed-OSS.jinja:137:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 				// ByteDance-Seed-OSS.jinja:138:1 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:138:40 {% set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// ByteDance-Seed-OSS.jinja:139:1 {{ "\n" + toolcall_begin_token + "\n<function=" + tool_call.name + ">\n" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n<function=")), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n<function=")), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
 				// ByteDance-Seed-OSS.jinja:140:1 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
 					// ByteDance-Seed-OSS.jinja:141:1 {%- for arg_name, arg_value in tool_call.arguments | items %}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						argName := vals[0]
 						argValue := vals[1]
 						// ByteDance-Seed-OSS.jinja:142:1 {{ "<parameter=" + arg_name + ">" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argName, jinja2.Str(">")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argName, jinja2.Str(">")))
 						// ByteDance-Seed-OSS.jinja:143:1 {%- set arg_value = arg_value if arg_value is string else arg_value | string %}
-						if !(jinja2.LlamaCallTest("string", argValue, nil, nil)) {
-							argValue = jinja2.LlamaCallFilter("string", argValue, nil, nil)
+						if !(llamacpp.CallTest("string", argValue, nil, nil)) {
+							argValue = llamacpp.CallFilter("string", argValue, nil, nil)
 						}
 						// ByteDance-Seed-OSS.jinja:144:1 {{ arg_value+"</parameter>\n" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(argValue, jinja2.Str("</parameter>\n")))
+						llamacpp.Write(w, llamacpp.Add(argValue, jinja2.Str("</parameter>\n")))
 					}
 				}
 				// ByteDance-Seed-OSS.jinja:147:1 {{ "</function>\n" + toolcall_end_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("</function>\n"), toolcallEndToken))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("</function>\n"), toolcallEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:149:1 {{ eos_token }}
-			jinja2.LlamaWrite(w, eosToken)
-		} else if jinja2.LlamaInStrs(messageRole, "user", "system") {
+			llamacpp.Write(w, eosToken)
+		} else if llamacpp.InStrs(messageRole, "user", "system") {
 			// ByteDance-Seed-OSS.jinja:150:5 {%- elif message.role in ["user", "system"] %}
 			// ByteDance-Seed-OSS.jinja:151:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(bosToken, messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), eosToken))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(bosToken, messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), eosToken))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ByteDance-Seed-OSS.jinja:152:5 {%- elif message.role == "assistant" %}
 			// ByteDance-Seed-OSS.jinja:153:1 {{ bos_token + message.role }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, messageRole))
+			llamacpp.Write(w, llamacpp.Add(bosToken, messageRole))
 			// ByteDance-Seed-OSS.jinja:154:1 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if (jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if (llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && llamacpp.CallTest("string", messageReasoningContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:155:1 {{ "\n" + think_begin_token + message.reasoning_content | trim + think_end_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), thinkBeginToken), jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), thinkBeginToken), llamacpp.CallFilter("trim", messageReasoningContent, nil, nil)), thinkEndToken))
 			}
 			// ByteDance-Seed-OSS.jinja:157:1 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("string", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			messageContent := llamacpp.Attr(message, "content")
+			if (llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("string", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// ByteDance-Seed-OSS.jinja:158:1 {{ "\n" + message.content | trim + eos_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallFilter("trim", messageContent, nil, nil)), eosToken))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), llamacpp.CallFilter("trim", messageContent, nil, nil)), eosToken))
 			}
 		} else {
 			// ByteDance-Seed-OSS.jinja:161:5 {%- else %}
 			// ByteDance-Seed-OSS.jinja:162:1 {{ bos_token + message.role + "\n" + message.content + eos_token }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(bosToken, messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), eosToken))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(bosToken, messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), eosToken))
 		}
 	}
 	// ByteDance-Seed-OSS.jinja:166:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// ByteDance-Seed-OSS.jinja:167:1 {{ bos_token+"assistant\n" }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("assistant\n")))
+		llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("assistant\n")))
 		// ByteDance-Seed-OSS.jinja:168:1 {%- if thinking_budget == 0 %}
 		if jinja2.Eq(thinkingBudget, jinja2.Int(0)) {
 			// ByteDance-Seed-OSS.jinja:169:1 {{ think_begin_token + "\n" + budget_begin_token + "The current thinking budget is 0, so I will dire…
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken))
+			llamacpp.Write(w, llamacpp.Sum(thinkBeginToken, jinja2.Str("\n"), budgetBeginToken, jinja2.Str("The current thinking budget is 0, so I will directly start answering the question."), budgetEndToken, jinja2.Str("\n"), thinkEndToken))
 		}
 	}
 }
@@ -737,198 +740,198 @@ func renderByteDanceSeedOSSLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansByteDanceSeedOSS is the position table of ByteDance-Seed-OSS.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansByteDanceSeedOSS = []jinja2.Span{
-	{From: 65, To: 65, Line: 2, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 3, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 4, Col: 1, Construct: "set"},
-	{From: 71, To: 71, Line: 5, Col: 1, Construct: "set"},
-	{From: 73, To: 73, Line: 6, Col: 1, Construct: "set"},
-	{From: 75, To: 75, Line: 7, Col: 1, Construct: "set"},
-	{From: 77, To: 77, Line: 8, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 9, Col: 1, Construct: "set"},
-	{From: 81, To: 81, Line: 10, Col: 1, Construct: "set"},
-	{From: 83, To: 86, Line: 12, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 13, Col: 1, Construct: "set"},
-	{From: 88, To: 88, Line: 15, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 25, Col: 1, Construct: "set"},
-	{From: 92, To: 101, Line: 26, Col: 1, Construct: "for"},
-	{From: 97, To: 100, Line: 27, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 28, Col: 9, Construct: "set"},
-	{From: 103, To: 106, Line: 32, Col: 1, Construct: "if"},
-	{From: 105, To: 105, Line: 33, Col: 5, Construct: "set"},
-	{From: 108, To: 118, Line: 36, Col: 1, Construct: "if"},
-	{From: 111, To: 111, Line: 37, Col: 1, Construct: "set"},
-	{From: 113, To: 113, Line: 38, Col: 1, Construct: "set"},
-	{From: 117, To: 117, Line: 40, Col: 1, Construct: "set"},
-	{From: 120, To: 123, Line: 43, Col: 1, Construct: "if"},
-	{From: 122, To: 122, Line: 44, Col: 1, Construct: "set"},
-	{From: 125, To: 143, Line: 47, Col: 1, Construct: "macro"},
-	{From: 128, To: 142, Line: 48, Col: 5, Construct: "if"},
-	{From: 130, To: 142, Line: 49, Col: 9, Construct: "if"},
-	{From: 133, To: 142, Line: 50, Col: 9, Construct: "if"},
-	{From: 136, To: 142, Line: 51, Col: 9, Construct: "if"},
-	{From: 145, To: 155, Line: 55, Col: 1, Construct: "if"},
-	{From: 147, To: 147, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 151, To: 154, Line: 58, Col: 1, Construct: "if"},
-	{From: 153, To: 153, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 252, Line: 62, Col: 1, Construct: "if"},
-	{From: 160, To: 160, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 164, To: 251, Line: 67, Col: 1, Construct: "for"},
-	{From: 172, To: 174, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 176, To: 192, Line: 72, Col: 1, Construct: "for"},
-	{From: 183, To: 184, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 73, Col: 22, Construct: "{{ }}"},
-	{From: 188, To: 190, Line: 73, Col: 46, Construct: "if"},
-	{From: 194, To: 195, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 197, To: 226, Line: 79, Col: 5, Construct: "if"},
-	{From: 200, To: 224, Line: 81, Col: 5, Construct: "for"},
-	{From: 206, To: 207, Line: 83, Col: 7, Construct: "{{ }}"},
-	{From: 209, To: 210, Line: 83, Col: 19, Construct: "{{ }}"},
-	{From: 212, To: 218, Line: 84, Col: 7, Construct: "if"},
-	{From: 220, To: 223, Line: 85, Col: 7, Construct: "{{ }}"},
-	{From: 228, To: 250, Line: 90, Col: 5, Construct: "if"},
-	{From: 232, To: 248, Line: 94, Col: 5, Construct: "for"},
-	{From: 238, To: 239, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 241, To: 242, Line: 96, Col: 19, Construct: "{{ }}"},
-	{From: 244, To: 247, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 254, To: 256, Line: 104, Col: 1, Construct: "if"},
-	{From: 258, To: 261, Line: 109, Col: 1, Construct: "if"},
-	{From: 260, To: 260, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 263, To: 288, Line: 113, Col: 1, Construct: "if"},
-	{From: 265, To: 287, Line: 114, Col: 1, Construct: "if"},
-	{From: 267, To: 268, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 270, To: 270, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 271, To: 287, Line: 118, Col: 5, Construct: "if"},
-	{From: 274, To: 275, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 277, To: 278, Line: 120, Col: 166, Construct: "{{ }}"},
-	{From: 280, To: 281, Line: 120, Col: 244, Construct: "{{ }}"},
-	{From: 283, To: 284, Line: 120, Col: 367, Construct: "{{ }}"},
-	{From: 286, To: 286, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 290, To: 383, Line: 125, Col: 1, Construct: "for"},
-	{From: 292, To: 382, Line: 126, Col: 1, Construct: "if"},
-	{From: 295, To: 295, Line: 130, Col: 1, Construct: "{{ }}"},
-	{From: 297, To: 304, Line: 131, Col: 1, Construct: "if"},
-	{From: 300, To: 303, Line: 132, Col: 1, Construct: "{{ }}"},
-	{From: 306, To: 312, Line: 134, Col: 1, Construct: "if"},
-	{From: 309, To: 311, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 314, To: 350, Line: 137, Col: 1, Construct: "for"},
-	{From: 316, To: 320, Line: 138, Col: 1, Construct: "if"},
-	{From: 319, To: 319, Line: 138, Col: 40, Construct: "set"},
-	{From: 322, To: 326, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 328, To: 346, Line: 140, Col: 1, Construct: "if"},
-	{From: 331, To: 345, Line: 141, Col: 1, Construct: "for"},
-	{From: 336, To: 338, Line: 142, Col: 1, Construct: "{{ }}"},
-	{From: 340, To: 342, Line: 143, Col: 1, Construct: "set"},
-	{From: 344, To: 344, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 348, To: 349, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 352, To: 352, Line: 149, Col: 1, Construct: "{{ }}"},
-	{From: 353, To: 382, Line: 150, Col: 5, Construct: "if"},
-	{From: 356, To: 356, Line: 151, Col: 1, Construct: "{{ }}"},
-	{From: 357, To: 382, Line: 152, Col: 5, Construct: "if"},
-	{From: 360, To: 360, Line: 153, Col: 1, Construct: "{{ }}"},
-	{From: 362, To: 369, Line: 154, Col: 1, Construct: "if"},
-	{From: 365, To: 368, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 371, To: 377, Line: 157, Col: 1, Construct: "if"},
-	{From: 374, To: 376, Line: 158, Col: 1, Construct: "{{ }}"},
-	{From: 381, To: 381, Line: 162, Col: 1, Construct: "{{ }}"},
-	{From: 385, To: 393, Line: 166, Col: 1, Construct: "if"},
-	{From: 387, To: 387, Line: 167, Col: 1, Construct: "{{ }}"},
-	{From: 389, To: 392, Line: 168, Col: 1, Construct: "if"},
-	{From: 391, To: 391, Line: 169, Col: 1, Construct: "{{ }}"},
-	{From: 417, To: 417, Line: 2, Col: 1, Construct: "set"},
-	{From: 419, To: 419, Line: 3, Col: 1, Construct: "set"},
-	{From: 421, To: 421, Line: 4, Col: 1, Construct: "set"},
-	{From: 423, To: 423, Line: 5, Col: 1, Construct: "set"},
-	{From: 425, To: 425, Line: 6, Col: 1, Construct: "set"},
-	{From: 427, To: 427, Line: 7, Col: 1, Construct: "set"},
-	{From: 429, To: 429, Line: 8, Col: 1, Construct: "set"},
-	{From: 431, To: 431, Line: 9, Col: 1, Construct: "set"},
-	{From: 433, To: 433, Line: 10, Col: 1, Construct: "set"},
-	{From: 435, To: 438, Line: 12, Col: 1, Construct: "if"},
-	{From: 437, To: 437, Line: 13, Col: 1, Construct: "set"},
-	{From: 440, To: 440, Line: 15, Col: 1, Construct: "set"},
-	{From: 442, To: 442, Line: 25, Col: 1, Construct: "set"},
-	{From: 444, To: 453, Line: 26, Col: 1, Construct: "for"},
-	{From: 449, To: 452, Line: 27, Col: 5, Construct: "if"},
-	{From: 451, To: 451, Line: 28, Col: 9, Construct: "set"},
-	{From: 455, To: 458, Line: 32, Col: 1, Construct: "if"},
-	{From: 457, To: 457, Line: 33, Col: 5, Construct: "set"},
-	{From: 460, To: 470, Line: 36, Col: 1, Construct: "if"},
-	{From: 463, To: 463, Line: 37, Col: 1, Construct: "set"},
-	{From: 465, To: 465, Line: 38, Col: 1, Construct: "set"},
-	{From: 469, To: 469, Line: 40, Col: 1, Construct: "set"},
-	{From: 472, To: 475, Line: 43, Col: 1, Construct: "if"},
-	{From: 474, To: 474, Line: 44, Col: 1, Construct: "set"},
-	{From: 477, To: 495, Line: 47, Col: 1, Construct: "macro"},
-	{From: 480, To: 494, Line: 48, Col: 5, Construct: "if"},
-	{From: 482, To: 494, Line: 49, Col: 9, Construct: "if"},
-	{From: 485, To: 494, Line: 50, Col: 9, Construct: "if"},
-	{From: 488, To: 494, Line: 51, Col: 9, Construct: "if"},
-	{From: 497, To: 507, Line: 55, Col: 1, Construct: "if"},
-	{From: 499, To: 499, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 503, To: 506, Line: 58, Col: 1, Construct: "if"},
-	{From: 505, To: 505, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 509, To: 610, Line: 62, Col: 1, Construct: "if"},
-	{From: 512, To: 512, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 516, To: 609, Line: 67, Col: 1, Construct: "for"},
-	{From: 524, To: 525, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 527, To: 544, Line: 72, Col: 1, Construct: "for"},
-	{From: 533, To: 534, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 536, To: 538, Line: 73, Col: 22, Construct: "{{ }}"},
-	{From: 540, To: 542, Line: 73, Col: 46, Construct: "if"},
-	{From: 546, To: 547, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 549, To: 582, Line: 79, Col: 5, Construct: "if"},
-	{From: 555, To: 580, Line: 81, Col: 5, Construct: "for"},
-	{From: 561, To: 562, Line: 83, Col: 7, Construct: "{{ }}"},
-	{From: 564, To: 567, Line: 83, Col: 19, Construct: "{{ }}"},
-	{From: 569, To: 575, Line: 84, Col: 7, Construct: "if"},
-	{From: 577, To: 579, Line: 85, Col: 7, Construct: "{{ }}"},
-	{From: 584, To: 608, Line: 90, Col: 5, Construct: "if"},
-	{From: 589, To: 606, Line: 94, Col: 5, Construct: "for"},
-	{From: 595, To: 596, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 598, To: 601, Line: 96, Col: 19, Construct: "{{ }}"},
-	{From: 603, To: 605, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 612, To: 614, Line: 104, Col: 1, Construct: "if"},
-	{From: 616, To: 619, Line: 109, Col: 1, Construct: "if"},
-	{From: 618, To: 618, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 621, To: 646, Line: 113, Col: 1, Construct: "if"},
-	{From: 623, To: 645, Line: 114, Col: 1, Construct: "if"},
-	{From: 625, To: 626, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 628, To: 628, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 629, To: 645, Line: 118, Col: 5, Construct: "if"},
-	{From: 632, To: 633, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 635, To: 636, Line: 120, Col: 166, Construct: "{{ }}"},
-	{From: 638, To: 639, Line: 120, Col: 244, Construct: "{{ }}"},
-	{From: 641, To: 642, Line: 120, Col: 367, Construct: "{{ }}"},
-	{From: 644, To: 644, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 648, To: 724, Line: 125, Col: 1, Construct: "for"},
-	{From: 650, To: 723, Line: 126, Col: 1, Construct: "if"},
-	{From: 653, To: 653, Line: 130, Col: 1, Construct: "{{ }}"},
-	{From: 655, To: 659, Line: 131, Col: 1, Construct: "if"},
-	{From: 658, To: 658, Line: 132, Col: 1, Construct: "{{ }}"},
-	{From: 661, To: 665, Line: 134, Col: 1, Construct: "if"},
-	{From: 664, To: 664, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 667, To: 696, Line: 137, Col: 1, Construct: "for"},
-	{From: 669, To: 673, Line: 138, Col: 1, Construct: "if"},
-	{From: 672, To: 672, Line: 138, Col: 40, Construct: "set"},
-	{From: 675, To: 675, Line: 139, Col: 1, Construct: "{{ }}"},
-	{From: 677, To: 693, Line: 140, Col: 1, Construct: "if"},
-	{From: 680, To: 692, Line: 141, Col: 1, Construct: "for"},
-	{From: 685, To: 685, Line: 142, Col: 1, Construct: "{{ }}"},
-	{From: 687, To: 689, Line: 143, Col: 1, Construct: "set"},
-	{From: 691, To: 691, Line: 144, Col: 1, Construct: "{{ }}"},
-	{From: 695, To: 695, Line: 147, Col: 1, Construct: "{{ }}"},
-	{From: 698, To: 698, Line: 149, Col: 1, Construct: "{{ }}"},
-	{From: 699, To: 723, Line: 150, Col: 5, Construct: "if"},
-	{From: 702, To: 702, Line: 151, Col: 1, Construct: "{{ }}"},
-	{From: 703, To: 723, Line: 152, Col: 5, Construct: "if"},
-	{From: 706, To: 706, Line: 153, Col: 1, Construct: "{{ }}"},
-	{From: 708, To: 712, Line: 154, Col: 1, Construct: "if"},
-	{From: 711, To: 711, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 714, To: 718, Line: 157, Col: 1, Construct: "if"},
-	{From: 717, To: 717, Line: 158, Col: 1, Construct: "{{ }}"},
-	{From: 722, To: 722, Line: 162, Col: 1, Construct: "{{ }}"},
-	{From: 726, To: 734, Line: 166, Col: 1, Construct: "if"},
-	{From: 728, To: 728, Line: 167, Col: 1, Construct: "{{ }}"},
-	{From: 730, To: 733, Line: 168, Col: 1, Construct: "if"},
-	{From: 732, To: 732, Line: 169, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 68, Line: 2, Col: 1, Construct: "set"},
+	{From: 70, To: 70, Line: 3, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 4, Col: 1, Construct: "set"},
+	{From: 74, To: 74, Line: 5, Col: 1, Construct: "set"},
+	{From: 76, To: 76, Line: 6, Col: 1, Construct: "set"},
+	{From: 78, To: 78, Line: 7, Col: 1, Construct: "set"},
+	{From: 80, To: 80, Line: 8, Col: 1, Construct: "set"},
+	{From: 82, To: 82, Line: 9, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 10, Col: 1, Construct: "set"},
+	{From: 86, To: 89, Line: 12, Col: 1, Construct: "if"},
+	{From: 88, To: 88, Line: 13, Col: 1, Construct: "set"},
+	{From: 91, To: 91, Line: 15, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 25, Col: 1, Construct: "set"},
+	{From: 95, To: 104, Line: 26, Col: 1, Construct: "for"},
+	{From: 100, To: 103, Line: 27, Col: 5, Construct: "if"},
+	{From: 102, To: 102, Line: 28, Col: 9, Construct: "set"},
+	{From: 106, To: 109, Line: 32, Col: 1, Construct: "if"},
+	{From: 108, To: 108, Line: 33, Col: 5, Construct: "set"},
+	{From: 111, To: 121, Line: 36, Col: 1, Construct: "if"},
+	{From: 114, To: 114, Line: 37, Col: 1, Construct: "set"},
+	{From: 116, To: 116, Line: 38, Col: 1, Construct: "set"},
+	{From: 120, To: 120, Line: 40, Col: 1, Construct: "set"},
+	{From: 123, To: 126, Line: 43, Col: 1, Construct: "if"},
+	{From: 125, To: 125, Line: 44, Col: 1, Construct: "set"},
+	{From: 128, To: 146, Line: 47, Col: 1, Construct: "macro"},
+	{From: 131, To: 145, Line: 48, Col: 5, Construct: "if"},
+	{From: 133, To: 145, Line: 49, Col: 9, Construct: "if"},
+	{From: 136, To: 145, Line: 50, Col: 9, Construct: "if"},
+	{From: 139, To: 145, Line: 51, Col: 9, Construct: "if"},
+	{From: 148, To: 158, Line: 55, Col: 1, Construct: "if"},
+	{From: 150, To: 150, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 154, To: 157, Line: 58, Col: 1, Construct: "if"},
+	{From: 156, To: 156, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 160, To: 255, Line: 62, Col: 1, Construct: "if"},
+	{From: 163, To: 163, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 167, To: 254, Line: 67, Col: 1, Construct: "for"},
+	{From: 175, To: 177, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 179, To: 195, Line: 72, Col: 1, Construct: "for"},
+	{From: 186, To: 187, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 191, To: 193, Line: 73, Col: 46, Construct: "if"},
+	{From: 197, To: 198, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 200, To: 229, Line: 79, Col: 5, Construct: "if"},
+	{From: 203, To: 227, Line: 81, Col: 5, Construct: "for"},
+	{From: 209, To: 210, Line: 83, Col: 7, Construct: "{{ }}"},
+	{From: 212, To: 213, Line: 83, Col: 19, Construct: "{{ }}"},
+	{From: 215, To: 221, Line: 84, Col: 7, Construct: "if"},
+	{From: 223, To: 226, Line: 85, Col: 7, Construct: "{{ }}"},
+	{From: 231, To: 253, Line: 90, Col: 5, Construct: "if"},
+	{From: 235, To: 251, Line: 94, Col: 5, Construct: "for"},
+	{From: 241, To: 242, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 244, To: 245, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 247, To: 250, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 257, To: 259, Line: 104, Col: 1, Construct: "if"},
+	{From: 261, To: 264, Line: 109, Col: 1, Construct: "if"},
+	{From: 263, To: 263, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 266, To: 291, Line: 113, Col: 1, Construct: "if"},
+	{From: 268, To: 290, Line: 114, Col: 1, Construct: "if"},
+	{From: 270, To: 271, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 273, To: 273, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 274, To: 290, Line: 118, Col: 5, Construct: "if"},
+	{From: 277, To: 278, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 280, To: 281, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 283, To: 284, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 286, To: 287, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 289, To: 289, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 293, To: 386, Line: 125, Col: 1, Construct: "for"},
+	{From: 295, To: 385, Line: 126, Col: 1, Construct: "if"},
+	{From: 298, To: 298, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 300, To: 307, Line: 131, Col: 1, Construct: "if"},
+	{From: 303, To: 306, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 309, To: 315, Line: 134, Col: 1, Construct: "if"},
+	{From: 312, To: 314, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 317, To: 353, Line: 137, Col: 1, Construct: "for"},
+	{From: 319, To: 323, Line: 138, Col: 1, Construct: "if"},
+	{From: 322, To: 322, Line: 138, Col: 40, Construct: "set"},
+	{From: 325, To: 329, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 331, To: 349, Line: 140, Col: 1, Construct: "if"},
+	{From: 334, To: 348, Line: 141, Col: 1, Construct: "for"},
+	{From: 339, To: 341, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 343, To: 345, Line: 143, Col: 1, Construct: "set"},
+	{From: 347, To: 347, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 351, To: 352, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 355, To: 355, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 356, To: 385, Line: 150, Col: 5, Construct: "if"},
+	{From: 359, To: 359, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 360, To: 385, Line: 152, Col: 5, Construct: "if"},
+	{From: 363, To: 363, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 365, To: 372, Line: 154, Col: 1, Construct: "if"},
+	{From: 368, To: 371, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 374, To: 380, Line: 157, Col: 1, Construct: "if"},
+	{From: 377, To: 379, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 384, To: 384, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 388, To: 396, Line: 166, Col: 1, Construct: "if"},
+	{From: 390, To: 390, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 392, To: 395, Line: 168, Col: 1, Construct: "if"},
+	{From: 394, To: 394, Line: 169, Col: 1, Construct: "{{ }}"},
+	{From: 420, To: 420, Line: 2, Col: 1, Construct: "set"},
+	{From: 422, To: 422, Line: 3, Col: 1, Construct: "set"},
+	{From: 424, To: 424, Line: 4, Col: 1, Construct: "set"},
+	{From: 426, To: 426, Line: 5, Col: 1, Construct: "set"},
+	{From: 428, To: 428, Line: 6, Col: 1, Construct: "set"},
+	{From: 430, To: 430, Line: 7, Col: 1, Construct: "set"},
+	{From: 432, To: 432, Line: 8, Col: 1, Construct: "set"},
+	{From: 434, To: 434, Line: 9, Col: 1, Construct: "set"},
+	{From: 436, To: 436, Line: 10, Col: 1, Construct: "set"},
+	{From: 438, To: 441, Line: 12, Col: 1, Construct: "if"},
+	{From: 440, To: 440, Line: 13, Col: 1, Construct: "set"},
+	{From: 443, To: 443, Line: 15, Col: 1, Construct: "set"},
+	{From: 445, To: 445, Line: 25, Col: 1, Construct: "set"},
+	{From: 447, To: 456, Line: 26, Col: 1, Construct: "for"},
+	{From: 452, To: 455, Line: 27, Col: 5, Construct: "if"},
+	{From: 454, To: 454, Line: 28, Col: 9, Construct: "set"},
+	{From: 458, To: 461, Line: 32, Col: 1, Construct: "if"},
+	{From: 460, To: 460, Line: 33, Col: 5, Construct: "set"},
+	{From: 463, To: 473, Line: 36, Col: 1, Construct: "if"},
+	{From: 466, To: 466, Line: 37, Col: 1, Construct: "set"},
+	{From: 468, To: 468, Line: 38, Col: 1, Construct: "set"},
+	{From: 472, To: 472, Line: 40, Col: 1, Construct: "set"},
+	{From: 475, To: 478, Line: 43, Col: 1, Construct: "if"},
+	{From: 477, To: 477, Line: 44, Col: 1, Construct: "set"},
+	{From: 480, To: 498, Line: 47, Col: 1, Construct: "macro"},
+	{From: 483, To: 497, Line: 48, Col: 5, Construct: "if"},
+	{From: 485, To: 497, Line: 49, Col: 9, Construct: "if"},
+	{From: 488, To: 497, Line: 50, Col: 9, Construct: "if"},
+	{From: 491, To: 497, Line: 51, Col: 9, Construct: "if"},
+	{From: 500, To: 510, Line: 55, Col: 1, Construct: "if"},
+	{From: 502, To: 502, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 506, To: 509, Line: 58, Col: 1, Construct: "if"},
+	{From: 508, To: 508, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 512, To: 613, Line: 62, Col: 1, Construct: "if"},
+	{From: 515, To: 515, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 519, To: 612, Line: 67, Col: 1, Construct: "for"},
+	{From: 527, To: 528, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 530, To: 547, Line: 72, Col: 1, Construct: "for"},
+	{From: 536, To: 537, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 539, To: 541, Line: 73, Col: 22, Construct: "{{ }}"},
+	{From: 543, To: 545, Line: 73, Col: 46, Construct: "if"},
+	{From: 549, To: 550, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 552, To: 585, Line: 79, Col: 5, Construct: "if"},
+	{From: 558, To: 583, Line: 81, Col: 5, Construct: "for"},
+	{From: 564, To: 565, Line: 83, Col: 7, Construct: "{{ }}"},
+	{From: 567, To: 570, Line: 83, Col: 19, Construct: "{{ }}"},
+	{From: 572, To: 578, Line: 84, Col: 7, Construct: "if"},
+	{From: 580, To: 582, Line: 85, Col: 7, Construct: "{{ }}"},
+	{From: 587, To: 611, Line: 90, Col: 5, Construct: "if"},
+	{From: 592, To: 609, Line: 94, Col: 5, Construct: "for"},
+	{From: 598, To: 599, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 601, To: 604, Line: 96, Col: 19, Construct: "{{ }}"},
+	{From: 606, To: 608, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 615, To: 617, Line: 104, Col: 1, Construct: "if"},
+	{From: 619, To: 622, Line: 109, Col: 1, Construct: "if"},
+	{From: 621, To: 621, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 624, To: 649, Line: 113, Col: 1, Construct: "if"},
+	{From: 626, To: 648, Line: 114, Col: 1, Construct: "if"},
+	{From: 628, To: 629, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 631, To: 631, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 632, To: 648, Line: 118, Col: 5, Construct: "if"},
+	{From: 635, To: 636, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 638, To: 639, Line: 120, Col: 166, Construct: "{{ }}"},
+	{From: 641, To: 642, Line: 120, Col: 244, Construct: "{{ }}"},
+	{From: 644, To: 645, Line: 120, Col: 367, Construct: "{{ }}"},
+	{From: 647, To: 647, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 651, To: 727, Line: 125, Col: 1, Construct: "for"},
+	{From: 653, To: 726, Line: 126, Col: 1, Construct: "if"},
+	{From: 656, To: 656, Line: 130, Col: 1, Construct: "{{ }}"},
+	{From: 658, To: 662, Line: 131, Col: 1, Construct: "if"},
+	{From: 661, To: 661, Line: 132, Col: 1, Construct: "{{ }}"},
+	{From: 664, To: 668, Line: 134, Col: 1, Construct: "if"},
+	{From: 667, To: 667, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 670, To: 699, Line: 137, Col: 1, Construct: "for"},
+	{From: 672, To: 676, Line: 138, Col: 1, Construct: "if"},
+	{From: 675, To: 675, Line: 138, Col: 40, Construct: "set"},
+	{From: 678, To: 678, Line: 139, Col: 1, Construct: "{{ }}"},
+	{From: 680, To: 696, Line: 140, Col: 1, Construct: "if"},
+	{From: 683, To: 695, Line: 141, Col: 1, Construct: "for"},
+	{From: 688, To: 688, Line: 142, Col: 1, Construct: "{{ }}"},
+	{From: 690, To: 692, Line: 143, Col: 1, Construct: "set"},
+	{From: 694, To: 694, Line: 144, Col: 1, Construct: "{{ }}"},
+	{From: 698, To: 698, Line: 147, Col: 1, Construct: "{{ }}"},
+	{From: 701, To: 701, Line: 149, Col: 1, Construct: "{{ }}"},
+	{From: 702, To: 726, Line: 150, Col: 5, Construct: "if"},
+	{From: 705, To: 705, Line: 151, Col: 1, Construct: "{{ }}"},
+	{From: 706, To: 726, Line: 152, Col: 5, Construct: "if"},
+	{From: 709, To: 709, Line: 153, Col: 1, Construct: "{{ }}"},
+	{From: 711, To: 715, Line: 154, Col: 1, Construct: "if"},
+	{From: 714, To: 714, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 717, To: 721, Line: 157, Col: 1, Construct: "if"},
+	{From: 720, To: 720, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 725, To: 725, Line: 162, Col: 1, Construct: "{{ }}"},
+	{From: 729, To: 737, Line: 166, Col: 1, Construct: "if"},
+	{From: 731, To: 731, Line: 167, Col: 1, Construct: "{{ }}"},
+	{From: 733, To: 736, Line: 168, Col: 1, Construct: "if"},
+	{From: 735, To: 735, Line: 169, Col: 1, Construct: "{{ }}"},
 }

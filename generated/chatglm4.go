@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Chatglm4 is the chat template builtin/chatglm4.jinja.
 var Chatglm4 = &jinja2.Template{
@@ -65,9 +68,9 @@ func renderChatglm4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("[gMASK]<sop>")
 	// chatglm4.jinja:9:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// chatglm4.jinja:10:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), llamacpp.ItemStr(message, "role")), jinja2.Str("|>\n")), llamacpp.ItemStr(message, "content")))
 	}
 	w.WriteString("<|assistant|>\n")
 }
@@ -75,8 +78,8 @@ func renderChatglm4Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansChatglm4 is the position table of chatglm4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansChatglm4 = []jinja2.Span{
-	{From: 51, To: 58, Line: 9, Col: 1, Construct: "for"},
-	{From: 53, To: 56, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 72, Line: 9, Col: 1, Construct: "for"},
-	{From: 70, To: 70, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 61, Line: 9, Col: 1, Construct: "for"},
+	{From: 56, To: 59, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 75, Line: 9, Col: 1, Construct: "for"},
+	{From: 73, To: 73, Line: 10, Col: 1, Construct: "{{ }}"},
 }

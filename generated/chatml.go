@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Chatml is the chat template builtin/chatml.jinja.
 var Chatml = &jinja2.Template{
@@ -64,9 +67,9 @@ func renderChatml(w *jinja2.Writer, in *jinja2.Input) {
 func renderChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// chatml.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// chatml.jinja:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
 	}
 	w.WriteString("<|im_start|>assistant\n")
 }
@@ -74,8 +77,8 @@ func renderChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansChatml is the position table of chatml.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansChatml = []jinja2.Span{
-	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},
-	{From: 69, To: 69, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 61, Line: 8, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 74, Line: 8, Col: 1, Construct: "for"},
+	{From: 72, To: 72, Line: 9, Col: 1, Construct: "{{ }}"},
 }

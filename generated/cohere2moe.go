@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Cohere2MoE is the chat template llama.cpp/Cohere2MoE.jinja.
 var Cohere2MoE = &jinja2.Template{
@@ -632,7 +635,7 @@ func renderCohere2MoE(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	platformInstructionOverride := in.Lookup("platform_instruction_override")
 	reasoning := in.Lookup("reasoning")
 	reasoningEffort := in.Lookup("reasoning_effort")
@@ -668,15 +671,15 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		platformInstructionOverride = w.Cut(mark)
 	}
 	// Cohere2MoE.jinja:11:1 {%- set reasoning = reasoning if reasoning is not undefined else (false if reasoning_effort is defin…
-	if !(!jinja2.LlamaCallTest("undefined", reasoning, nil, nil)) {
-		if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(jinja2.LlamaCallFilter("lower", reasoningEffort, nil, nil), "none") {
+	if !(!llamacpp.CallTest("undefined", reasoning, nil, nil)) {
+		if llamacpp.CallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(llamacpp.CallFilter("lower", reasoningEffort, nil, nil), "none") {
 			reasoning = jinja2.Bool(false)
 		} else {
 			reasoning = jinja2.Bool(true)
 		}
 	}
 	// Cohere2MoE.jinja:12:1 {%- set grounding = grounding | default("disabled") | upper %}
-	grounding = jinja2.LlamaCallFilter("upper", jinja2.LlamaCallFilter("default", grounding, []jinja2.Value{jinja2.Str("disabled")}, nil), nil, nil)
+	grounding = llamacpp.CallFilter("upper", llamacpp.CallFilter("default", grounding, []jinja2.Value{jinja2.Str("disabled")}, nil), nil, nil)
 	// Cohere2MoE.jinja:13:1 {%- set grounding_enabled = grounding == "ENABLED" %}
 	groundingEnabled = jinja2.Bool(jinja2.EqStr(grounding, "ENABLED"))
 	// Cohere2MoE.jinja:14:1 {%- set tools_or_docs_exist = tools or documents %}
@@ -706,11 +709,11 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		renderDeveloperInstruction = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:20:1 {%- set convert_first_system_msg = convert_first_system_msg | default(true) -%}
-	convertFirstSystemMsg = jinja2.LlamaCallFilter("default", convertFirstSystemMsg, []jinja2.Value{jinja2.Bool(true)}, nil)
+	convertFirstSystemMsg = llamacpp.CallFilter("default", convertFirstSystemMsg, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:21:1 {%- set skip_thinking = skip_thinking | default(false) -%}
-	skipThinking = jinja2.LlamaCallFilter("default", skipThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	skipThinking = llamacpp.CallFilter("default", skipThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// Cohere2MoE.jinja:22:1 {{ bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// Cohere2MoE.jinja:23:1 {%- macro document_turn(documents) -%}
 	documentTurn := func(documents jinja2.Value) {
 		documents = jinja2.Param(documents, "documents")
@@ -722,11 +725,11 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<|START_ACTION|>[\n    {\"tool_call_id\": \"0\", \"tool_name\": \"direct-injected-document\", \"parameters\": {}}\n]<|END_ACTION|><|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    {\n        \"tool_call_id\": \"0\",\n        \"results\": {")
 		// Cohere2MoE.jinja:31:1 {%- for doc in documents %}
 		var docVal jinja2.Value
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(documents))
+		items := jinja2.Iterate(w, llamacpp.Iterable(documents))
 		for i := range items {
 			doc := items[i]
 			// Cohere2MoE.jinja:32:1 {%- set doc_val = doc.data if doc.data else doc %}
-			docData := jinja2.LlamaAttr(doc, "data")
+			docData := llamacpp.Attr(doc, "data")
 			if docData.Truthy() {
 				docVal = docData
 			} else {
@@ -734,10 +737,10 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("\n            \"")
 			// Cohere2MoE.jinja:34:14 {{ loop.index0 }}
-			jinja2.LlamaWrite(w, jinja2.Int(int64(i)))
+			llamacpp.Write(w, jinja2.Int(int64(i)))
 			w.WriteString("\": ")
 			// Cohere2MoE.jinja:34:34 {{ doc_val|tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", docVal, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", docVal, nil, nil))
 			// Cohere2MoE.jinja:34:54 {% if not loop.last %}
 			if !(i == len(items)-1) {
 				w.WriteString(",")
@@ -758,32 +761,32 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:45:5 {%- set tool_call_id_seen = namespace(value=false) %}
 			toolCallIdSeen = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:46:5 {%- for msg in messages %}
-			for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+			for _, msg := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 				// Cohere2MoE.jinja:47:9 {%- if msg.tool_calls %}
-				msgToolCalls := jinja2.LlamaAttr(msg, "tool_calls")
+				msgToolCalls := llamacpp.Attr(msg, "tool_calls")
 				if msgToolCalls.Truthy() {
 					// Cohere2MoE.jinja:48:13 {%- for tool_call in msg.tool_calls %}
-					for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(msgToolCalls)) {
+					for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(msgToolCalls)) {
 						// Cohere2MoE.jinja:49:17 {%- if tool_call.id == tool_call_id and not tool_call_id_seen.value -%}
-						if jinja2.Eq(jinja2.LlamaAttr(toolCall, "id"), toolCallId) && !jinja2.LlamaAttr(toolCallIdSeen, "value").Truthy() {
+						if jinja2.Eq(llamacpp.Attr(toolCall, "id"), toolCallId) && !llamacpp.Attr(toolCallIdSeen, "value").Truthy() {
 							// Cohere2MoE.jinja:50:21 {{ counter.value }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAttr(counter, "value"))
+							llamacpp.Write(w, llamacpp.Attr(counter, "value"))
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %} (the namespace check)
-							jinja2.LlamaCheckNamespace(toolCallIdSeen)
+							llamacpp.CheckNamespace(toolCallIdSeen)
 							// Cohere2MoE.jinja:51:21 {%- set tool_call_id_seen.value = true %}
-							jinja2.LlamaSetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
+							llamacpp.SetAttr(toolCallIdSeen, "value", jinja2.Bool(true))
 						}
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %} (the namespace check)
-						jinja2.LlamaCheckNamespace(counter)
+						llamacpp.CheckNamespace(counter)
 						// Cohere2MoE.jinja:53:17 {%- set counter.value = counter.value + 1 %}
-						jinja2.LlamaSetAttr(counter, "value", jinja2.LlamaAdd(jinja2.LlamaAttr(counter, "value"), jinja2.Int(1)))
+						llamacpp.SetAttr(counter, "value", llamacpp.Add(llamacpp.Attr(counter, "value"), jinja2.Int(1)))
 					}
 				}
 			}
 		} else {
 			// Cohere2MoE.jinja:57:5 {%- else -%}
 			// Cohere2MoE.jinja:58:5 {{ tool_call_id }}
-			jinja2.LlamaWrite(w, toolCallId)
+			llamacpp.Write(w, toolCallId)
 		}
 	}
 	// Cohere2MoE.jinja:61:1 {%- macro format_tool_message(messages, tool_msg) -%}
@@ -793,16 +796,16 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		var textWrapper jinja2.Value
 		w.WriteString("{\n        \"tool_call_id\": \"")
 		// Cohere2MoE.jinja:63:26 {{ tool_call_id_to_int(messages, tool_msg.tool_call_id) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			toolCallIdToInt(messages, jinja2.LlamaAttr(toolMsg, "tool_call_id"))
+		llamacpp.Write(w, w.Capture(func() {
+			toolCallIdToInt(messages, llamacpp.Attr(toolMsg, "tool_call_id"))
 		}))
 		w.WriteString("\",\n        \"results\": {")
 		// Cohere2MoE.jinja:65:9 {%- if tool_msg.content is mapping or tool_msg.content is string %}
-		toolMsgContent := jinja2.LlamaAttr(toolMsg, "content")
-		if jinja2.LlamaCallTest("mapping", toolMsgContent, nil, nil) || jinja2.LlamaCallTest("string", toolMsgContent, nil, nil) {
+		toolMsgContent := llamacpp.Attr(toolMsg, "content")
+		if llamacpp.CallTest("mapping", toolMsgContent, nil, nil) || llamacpp.CallTest("string", toolMsgContent, nil, nil) {
 			w.WriteString("\n")
 			// Cohere2MoE.jinja:67:13 {% if tool_msg.content is string -%}
-			if jinja2.LlamaCallTest("string", toolMsgContent, nil, nil) {
+			if llamacpp.CallTest("string", toolMsgContent, nil, nil) {
 				// Cohere2MoE.jinja:68:17 {%- set text_wrapper = {"content": tool_msg.content} -%}
 				textWrapper = jinja2.DictOf(jinja2.Str("content"), toolMsgContent)
 			} else {
@@ -812,19 +815,19 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("            \"0\": ")
 			// Cohere2MoE.jinja:72:18 {{ text_wrapper|tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", textWrapper, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", textWrapper, nil, nil))
 		} else {
 			// Cohere2MoE.jinja:73:13 {%- else %}
 			// Cohere2MoE.jinja:74:13 {%- for content in tool_msg.content %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(toolMsgContent))
+			items := jinja2.Iterate(w, llamacpp.Iterable(toolMsgContent))
 			for i := range items {
 				content := items[i]
 				w.WriteString("\n            \"")
 				// Cohere2MoE.jinja:76:14 {{ loop.index0 }}
-				jinja2.LlamaWrite(w, jinja2.Int(int64(i)))
+				llamacpp.Write(w, jinja2.Int(int64(i)))
 				w.WriteString("\": ")
 				// Cohere2MoE.jinja:76:34 {{ print_tool_content(content) }}
-				jinja2.LlamaWrite(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
+				llamacpp.Write(w, jinja2.Call(printToolContent, []jinja2.Value{content}, nil))
 				// Cohere2MoE.jinja:76:67 {% if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",")
@@ -835,27 +838,27 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// Cohere2MoE.jinja:84:1 {%- macro print_tool_content(item) %}
 	printToolContent = jinja2.NewMacro(w, &jinja2.MacroSpec{
-		Llama:  true,
+		Bind:   llamacpp.BindMacro,
 		Name:   "print_tool_content",
 		Params: []string{"item"},
 	}, func(args []jinja2.Value) {
 		item := jinja2.Param(args[0], "item")
 		var textWrapper jinja2.Value
 		// Cohere2MoE.jinja:85:1 {%- if item.type|lower == "text" -%}
-		itemType := jinja2.LlamaAttr(item, "type")
-		if jinja2.EqStr(jinja2.LlamaCallFilter("lower", itemType, nil, nil), "text") {
+		itemType := llamacpp.Attr(item, "type")
+		if jinja2.EqStr(llamacpp.CallFilter("lower", itemType, nil, nil), "text") {
 			// Cohere2MoE.jinja:86:1 {%- set text_wrapper = {"content": item.text} -%}
-			textWrapper = jinja2.DictOf(jinja2.Str("content"), jinja2.LlamaAttr(item, "text"))
+			textWrapper = jinja2.DictOf(jinja2.Str("content"), llamacpp.Attr(item, "text"))
 			// Cohere2MoE.jinja:87:1 {{ text_wrapper|tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", textWrapper, nil, nil))
-		} else if (jinja2.EqStr(jinja2.LlamaCallFilter("lower", itemType, nil, nil), "document") && jinja2.LlamaAttr(item, "document").Truthy()) && jinja2.LlamaIn(jinja2.Str("data"), jinja2.LlamaAttr(item, "document")) {
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", textWrapper, nil, nil))
+		} else if (jinja2.EqStr(llamacpp.CallFilter("lower", itemType, nil, nil), "document") && llamacpp.Attr(item, "document").Truthy()) && llamacpp.In(jinja2.Str("data"), llamacpp.Attr(item, "document")) {
 			// Cohere2MoE.jinja:88:5 {%- elif item.type|lower == "document" and item.document and "data" in item.document -%}
 			// Cohere2MoE.jinja:89:1 {{ item.document.data|tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(jinja2.LlamaAttr(item, "document"), "data"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(llamacpp.Attr(item, "document"), "data"), nil, nil))
 		} else {
 			// Cohere2MoE.jinja:90:5 {%- else -%}
 			// Cohere2MoE.jinja:91:1 {{ item|tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", item, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", item, nil, nil))
 		}
 	})
 	// Cohere2MoE.jinja:94:1 {%- macro print_msg(msg) %}
@@ -863,59 +866,59 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var lastWasText jinja2.Value
 		// Cohere2MoE.jinja:95:5 {%- if msg is string -%}
-		if jinja2.LlamaCallTest("string", msg, nil, nil) {
+		if llamacpp.CallTest("string", msg, nil, nil) {
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:96:15 {{ msg }}
-			jinja2.LlamaWrite(w, msg)
+			llamacpp.Write(w, msg)
 			w.WriteString("<|END_TEXT|>")
-		} else if jinja2.LlamaCallTest("string", jinja2.LlamaAttr(msg, "content"), nil, nil) {
+		} else if llamacpp.CallTest("string", llamacpp.Attr(msg, "content"), nil, nil) {
 			// Cohere2MoE.jinja:97:9 {%- elif msg.content is string -%}
 			w.WriteString("<|START_TEXT|>")
 			// Cohere2MoE.jinja:98:15 {{ msg.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(msg, "content"))
+			llamacpp.Write(w, llamacpp.Attr(msg, "content"))
 			w.WriteString("<|END_TEXT|>")
 		} else {
 			// Cohere2MoE.jinja:99:9 {%- else %}
 			// Cohere2MoE.jinja:100:9 {%- set last_was_text = namespace(value=false) %}
 			lastWasText = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.Bool(false))})
 			// Cohere2MoE.jinja:101:9 {%- for content in msg.content %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(msg, "content")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(msg, "content")))
 			for i := range items {
 				content := items[i]
 				// Cohere2MoE.jinja:102:13 {%- if content.type|lower == "text" -%}
-				if jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(content, "type"), nil, nil), "text") {
+				if jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.Attr(content, "type"), nil, nil), "text") {
 					// Cohere2MoE.jinja:103:17 {%- if not last_was_text.value -%}
-					if !jinja2.LlamaAttr(lastWasText, "value").Truthy() {
+					if !llamacpp.Attr(lastWasText, "value").Truthy() {
 						w.WriteString("<|START_TEXT|>")
 					}
 					// Cohere2MoE.jinja:106:5 {{ content.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(content, "text"))
+					llamacpp.Write(w, llamacpp.Attr(content, "text"))
 					// Cohere2MoE.jinja:107:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(lastWasText)
+					llamacpp.CheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:110:17 {%- set last_was_text.value = true -%}
-					jinja2.LlamaSetAttr(lastWasText, "value", jinja2.Bool(true))
+					llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(true))
 				} else {
 					// Cohere2MoE.jinja:111:17 {%- else -%}
 					// Cohere2MoE.jinja:112:17 {%- if last_was_text.value -%}
-					if jinja2.LlamaAttr(lastWasText, "value").Truthy() {
+					if llamacpp.Attr(lastWasText, "value").Truthy() {
 						w.WriteString("<|END_TEXT|>")
 					}
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(lastWasText)
+					llamacpp.CheckNamespace(lastWasText)
 					// Cohere2MoE.jinja:115:17 {%- set last_was_text.value = false -%}
-					jinja2.LlamaSetAttr(lastWasText, "value", jinja2.Bool(false))
+					llamacpp.SetAttr(lastWasText, "value", jinja2.Bool(false))
 				}
 				// Cohere2MoE.jinja:117:13 {%- if content.type|lower == "image" -%}
-				if jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(content, "type"), nil, nil), "image") {
+				if jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.Attr(content, "type"), nil, nil), "image") {
 					// Cohere2MoE.jinja:118:17 {%- if content.data -%}
-					contentData := jinja2.LlamaAttr(content, "data")
+					contentData := llamacpp.Attr(content, "data")
 					if contentData.Truthy() {
 						// Cohere2MoE.jinja:119:1 {{ content.data }}
-						jinja2.LlamaWrite(w, contentData)
+						llamacpp.Write(w, contentData)
 					} else {
 						// Cohere2MoE.jinja:120:21 {%- else -%}
 						w.WriteString("<|IMG_PATCH|>")
@@ -928,43 +931,43 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	printThinking := func(msg jinja2.Value) {
 		msg = jinja2.Param(msg, "msg")
 		// Cohere2MoE.jinja:128:5 {%- if msg.reasoning -%}
-		msgReasoning := jinja2.LlamaAttr(msg, "reasoning")
+		msgReasoning := llamacpp.Attr(msg, "reasoning")
 		if msgReasoning.Truthy() {
 			// Cohere2MoE.jinja:129:1 {{ msg.reasoning }}
-			jinja2.LlamaWrite(w, msgReasoning)
-		} else if jinja2.LlamaAttr(msg, "reasoning_content").Truthy() {
+			llamacpp.Write(w, msgReasoning)
+		} else if llamacpp.Attr(msg, "reasoning_content").Truthy() {
 			// Cohere2MoE.jinja:130:9 {%- elif msg.reasoning_content -%}
 			// Cohere2MoE.jinja:131:1 {{ msg.reasoning_content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(msg, "reasoning_content"))
-		} else if jinja2.LlamaAttr(msg, "thinking").Truthy() {
+			llamacpp.Write(w, llamacpp.Attr(msg, "reasoning_content"))
+		} else if llamacpp.Attr(msg, "thinking").Truthy() {
 			// Cohere2MoE.jinja:132:9 {%- elif msg.thinking -%}
 			// Cohere2MoE.jinja:133:1 {{ msg.thinking }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(msg, "thinking"))
-		} else if jinja2.LlamaAttr(msg, "content").Truthy() && jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(msg, "content"), 0), "thinking").Truthy() {
+			llamacpp.Write(w, llamacpp.Attr(msg, "thinking"))
+		} else if llamacpp.Attr(msg, "content").Truthy() && llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(msg, "content"), 0), "thinking").Truthy() {
 			// Cohere2MoE.jinja:134:9 {%- elif msg.content and msg.content[0].thinking -%}
 			// Cohere2MoE.jinja:135:1 {{ msg.content[0].thinking }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(msg, "content"), 0), "thinking"))
+			llamacpp.Write(w, llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(msg, "content"), 0), "thinking"))
 		}
 	}
 	// Cohere2MoE.jinja:138:1 {%- if messages and messages[0]['role']|lower == 'system' and not has_developer_instruction and conv…
-	if ((messages.Truthy() && jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
+	if ((messages.Truthy() && jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), nil, nil), "system")) && !hasDeveloperInstruction.Truthy()) && convertFirstSystemMsg.Truthy() {
 		// Cohere2MoE.jinja:138:124 {%- set developer_instruction = messages[0] %}
-		developerInstruction = jinja2.LlamaItemInt(messages, 0)
+		developerInstruction = llamacpp.ItemInt(messages, 0)
 		// Cohere2MoE.jinja:138:170 {%- set render_developer_instruction = true %}
 		renderDeveloperInstruction = jinja2.Bool(true)
 		// Cohere2MoE.jinja:138:216 {%- set initial_instruction_message = true %}
 		initialInstructionMessage = jinja2.Bool(true)
 	}
 	// Cohere2MoE.jinja:139:1 {%- set json_object = true if response_format and response_format.type == "json_object" else false %…
-	if responseFormat.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(responseFormat, "type"), "json_object") {
+	if responseFormat.Truthy() && jinja2.EqStr(llamacpp.Attr(responseFormat, "type"), "json_object") {
 		jsonObject = jinja2.Bool(true)
 	} else {
 		jsonObject = jinja2.Bool(false)
 	}
 	// Cohere2MoE.jinja:140:1 {%- set json_schema = (response_format.json_schema or response_format.schema) if response_format %}
 	jsonSchema = jinja2.IfElse(responseFormat.Truthy(), func() jinja2.Value {
-		return jinja2.Or(jinja2.LlamaAttr(responseFormat, "json_schema"), func() jinja2.Value {
-			return jinja2.LlamaAttr(responseFormat, "schema")
+		return jinja2.Or(llamacpp.Attr(responseFormat, "json_schema"), func() jinja2.Value {
+			return llamacpp.Attr(responseFormat, "schema")
 		})
 	}, func() jinja2.Value {
 		return jinja2.NoElse(140)
@@ -978,7 +981,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Cohere2MoE.jinja:143:1 {%- set tool_ids_seen = namespace(value=[]) %}
 	toolIdsSeenValue := jinja2.NewList()
 	// Cohere2MoE.jinja:144:1 {%- set regen_tool_call_ids = regen_tool_call_ids | default(true) -%}
-	regenToolCallIds = jinja2.LlamaCallFilter("default", regenToolCallIds, []jinja2.Value{jinja2.Bool(true)}, nil)
+	regenToolCallIds = llamacpp.CallFilter("default", regenToolCallIds, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// Cohere2MoE.jinja:145:1 {%- set sent_documents = namespace(value=false) -%}
 	sentDocumentsValue := false
 	// Cohere2MoE.jinja:147:1 {%- if render_tools_section or render_platform_instruction_override or render_grounding or json_mode…
@@ -993,7 +996,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Cohere2MoE.jinja:155:1 {%- if render_platform_instruction_override -%}
 	if renderPlatformInstructionOverride.Truthy() {
 		// Cohere2MoE.jinja:156:1 {{ platform_instruction_override }}
-		jinja2.LlamaWrite(w, platformInstructionOverride)
+		llamacpp.Write(w, platformInstructionOverride)
 		w.WriteString("\n")
 		// Cohere2MoE.jinja:157:1 {% set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
@@ -1029,18 +1032,18 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// Cohere2MoE.jinja:184:1 {%- for tool in tools %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+			items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 			for i := range items {
 				tool := items[i]
 				w.WriteString("    {\"name\": \"")
 				// Cohere2MoE.jinja:185:15 {{ tool['function']['name'] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name"))
+				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name"))
 				w.WriteString("\", \"description\": \"")
 				// Cohere2MoE.jinja:185:64 {{ tool['function']['description'] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "description"))
+				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "description"))
 				w.WriteString("\", \"parameters\": ")
 				// Cohere2MoE.jinja:185:118 {{ tool['function']['parameters']|tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "parameters"), nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "parameters"), nil, nil))
 				w.WriteString(", \"responses\": null}")
 				// Cohere2MoE.jinja:186:5 {%- if not loop.last %}
 				if !(i == len(items)-1) {
@@ -1067,7 +1070,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 		if jsonSchema.Truthy() {
 			w.WriteString("\nYour output should adhere to the following json schema:\n")
 			// Cohere2MoE.jinja:206:1 {{ json_schema }}
-			jinja2.LlamaWrite(w, jsonSchema)
+			llamacpp.Write(w, jsonSchema)
 		}
 		// Cohere2MoE.jinja:208:1 {%- set rendered_platform_turn_chunk = true %}
 		renderedPlatformTurnChunk = jinja2.Bool(true)
@@ -1083,23 +1086,23 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 	if renderDeveloperInstruction.Truthy() {
 		w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 		// Cohere2MoE.jinja:216:40 {{ print_msg(developer_instruction) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			printMsg(developerInstruction)
 		}))
 		w.WriteString("<|END_OF_TURN_TOKEN|>")
 	}
 	// Cohere2MoE.jinja:218:1 {%- for message in messages %}
 	var msgRoleDowncased jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// Cohere2MoE.jinja:219:5 {%- set msg_role_downcased = message.role | lower %}
-		msgRoleDowncased = jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(message, "role"), nil, nil)
+		msgRoleDowncased = llamacpp.CallFilter("lower", llamacpp.Attr(message, "role"), nil, nil)
 		// Cohere2MoE.jinja:220:5 {%- if msg_role_downcased == 'system' and (not (loop.first and initial_instruction_message)) -%}
 		if jinja2.EqStr(msgRoleDowncased, "system") && !((i == 0) && initialInstructionMessage.Truthy()) {
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>")
 			// Cohere2MoE.jinja:221:40 {{ print_msg(message) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				printMsg(message)
 			}))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
@@ -1107,7 +1110,7 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:222:9 {%- elif msg_role_downcased == 'user' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>")
 			// Cohere2MoE.jinja:223:38 {{ print_msg(message) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				printMsg(message)
 			}))
 			w.WriteString("<|END_OF_TURN_TOKEN|>")
@@ -1116,9 +1119,9 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				// Cohere2MoE.jinja:224:57 {%- set sent_documents.value = true %}
 				sentDocumentsValue = true
 				// Cohere2MoE.jinja:224:95 {% set tool_idx.value = tool_idx.value + 1 %}
-				toolIdxValue = jinja2.LlamaAdd(toolIdxValue, jinja2.Int(1))
+				toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.Int(1))
 				// Cohere2MoE.jinja:224:140 {{ document_turn(documents) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					documentTurn(documents)
 				}))
 			}
@@ -1126,22 +1129,22 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Cohere2MoE.jinja:225:9 {%- elif msg_role_downcased == 'assistant' or msg_role_downcased == 'chatbot' -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// Cohere2MoE.jinja:227:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Cohere2MoE.jinja:228:13 {% if not skip_thinking %}
 				if !skipThinking.Truthy() {
 					// Cohere2MoE.jinja:229:17 {% if message.tool_plan -%}
-					messageToolPlan := jinja2.LlamaAttr(message, "tool_plan")
+					messageToolPlan := llamacpp.Attr(message, "tool_plan")
 					if messageToolPlan.Truthy() {
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:230:39 {{ message.tool_plan }}
-						jinja2.LlamaWrite(w, messageToolPlan)
+						llamacpp.Write(w, messageToolPlan)
 						w.WriteString("<|END_THINKING|>")
-					} else if ((jinja2.LlamaAttr(message, "reasoning").Truthy() || jinja2.LlamaAttr(message, "reasoning_content").Truthy()) || jinja2.LlamaAttr(message, "thinking").Truthy()) || (jinja2.LlamaAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(message, "content"), 0), "type"), "thinking")) {
+					} else if ((llamacpp.Attr(message, "reasoning").Truthy() || llamacpp.Attr(message, "reasoning_content").Truthy()) || llamacpp.Attr(message, "thinking").Truthy()) || (llamacpp.Attr(message, "content").Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(message, "content"), 0), "type"), "thinking")) {
 						// Cohere2MoE.jinja:231:21 {%- elif message.reasoning or message.reasoning_content or message.thinking or (message.content and …
 						w.WriteString("<|START_THINKING|>")
 						// Cohere2MoE.jinja:232:39 {{ print_thinking(message) }}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							printThinking(message)
 						}))
 						w.WriteString("<|END_THINKING|>")
@@ -1149,70 +1152,70 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("<|START_ACTION|>[")
 				// Cohere2MoE.jinja:235:13 {%- for tc in message.tool_calls %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					tc := items[i]
 					w.WriteString("\n    {\"tool_call_id\": \"")
 					// Cohere2MoE.jinja:237:23 {%- if regen_tool_call_ids -%}
 					if regenToolCallIds.Truthy() {
 						// Cohere2MoE.jinja:237:53 {{ tool_idx.value }}
-						jinja2.LlamaWrite(w, toolIdxValue)
+						llamacpp.Write(w, toolIdxValue)
 					} else {
 						// Cohere2MoE.jinja:237:77 {%- else -%}
 						// Cohere2MoE.jinja:237:85 {{ tc.id }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAttr(tc, "id"))
+						llamacpp.Write(w, llamacpp.Attr(tc, "id"))
 					}
 					w.WriteString("\", \"tool_name\": \"")
 					// Cohere2MoE.jinja:237:126 {{ tc['function']['name'] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name"))
+					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name"))
 					w.WriteString("\", \"parameters\": ")
 					// Cohere2MoE.jinja:237:171 {{ tc['function']['arguments']|tojson }}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "arguments"), nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments"), nil, nil))
 					w.WriteString("}")
 					// Cohere2MoE.jinja:237:212 {% if not loop.last %}
 					if !(i == len(items)-1) {
 						w.WriteString(",")
 					}
 					// Cohere2MoE.jinja:238:17 {%- set tool_idx.value = tool_idx.value + 1 %}
-					toolIdxValue = jinja2.LlamaAdd(toolIdxValue, jinja2.Int(1))
+					toolIdxValue = llamacpp.Add(toolIdxValue, jinja2.Int(1))
 				}
 				w.WriteString("\n]<|END_ACTION|><|END_OF_TURN_TOKEN|>")
 			} else {
 				// Cohere2MoE.jinja:242:13 {%- else -%}
 				// Cohere2MoE.jinja:243:13 {% if (message.reasoning or message.reasoning_content or message.thinking or (message.content and me…
-				if (((jinja2.LlamaAttr(message, "reasoning").Truthy() || jinja2.LlamaAttr(message, "reasoning_content").Truthy()) || jinja2.LlamaAttr(message, "thinking").Truthy()) || (jinja2.LlamaAttr(message, "content").Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(jinja2.LlamaAttr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
+				if (((llamacpp.Attr(message, "reasoning").Truthy() || llamacpp.Attr(message, "reasoning_content").Truthy()) || llamacpp.Attr(message, "thinking").Truthy()) || (llamacpp.Attr(message, "content").Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(llamacpp.Attr(message, "content"), 0), "type"), "thinking"))) && !skipThinking.Truthy() {
 					w.WriteString("<|START_THINKING|>")
 					// Cohere2MoE.jinja:244:35 {{ print_thinking(message) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						printThinking(message)
 					}))
 					w.WriteString("<|END_THINKING|>")
 				}
 				// Cohere2MoE.jinja:246:13 {{ print_msg(message) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					printMsg(message)
 				}))
 				w.WriteString("<|END_OF_TURN_TOKEN|>")
 			}
-		} else if jinja2.EqStr(msgRoleDowncased, "tool") && jinja2.LlamaNotIn(jinja2.LlamaAttr(message, "tool_call_id"), toolIdsSeenValue) {
+		} else if jinja2.EqStr(msgRoleDowncased, "tool") && llamacpp.NotIn(llamacpp.Attr(message, "tool_call_id"), toolIdsSeenValue) {
 			// Cohere2MoE.jinja:248:9 {%- elif msg_role_downcased == 'tool' and message.tool_call_id not in tool_ids_seen.value -%}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><|START_TOOL_RESULT|>[\n    ")
 			// Cohere2MoE.jinja:250:5 {{ format_tool_message(messages, message) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				formatToolMessage(messages, message)
 			}))
 			// Cohere2MoE.jinja:251:9 {%- for msg in messages[loop.index0 + 1:] %}
-			for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing()))) {
+			for _, msg := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Missing(), jinja2.Missing()))) {
 				mark := w.Mark()
 				// Cohere2MoE.jinja:253:13 {%- if msg.role | lower == 'tool' %}
-				if jinja2.EqStr(jinja2.LlamaCallFilter("lower", jinja2.LlamaAttr(msg, "role"), nil, nil), "tool") {
+				if jinja2.EqStr(llamacpp.CallFilter("lower", llamacpp.Attr(msg, "role"), nil, nil), "tool") {
 					w.WriteString(",\n    ")
 					// Cohere2MoE.jinja:254:5 {{ format_tool_message(messages, msg) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						formatToolMessage(messages, msg)
 					}))
 					// Cohere2MoE.jinja:255:17 {%- set tool_ids_seen.value = tool_ids_seen.value + [msg.tool_call_id] %}
-					toolIdsSeenValue = jinja2.LlamaAdd(toolIdsSeenValue, jinja2.NewList(jinja2.LlamaAttr(msg, "tool_call_id")))
+					toolIdsSeenValue = llamacpp.Add(toolIdsSeenValue, jinja2.NewList(llamacpp.Attr(msg, "tool_call_id")))
 				} else {
 					// Cohere2MoE.jinja:256:17 {%- else %}
 					w.Drop(mark)
@@ -1238,318 +1241,318 @@ func renderCohere2MoELlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansCohere2MoE is the position table of Cohere2MoE.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansCohere2MoE = []jinja2.Span{
-	{From: 76, To: 81, Line: 1, Col: 1, Construct: "if"},
-	{From: 78, To: 80, Line: 2, Col: 1, Construct: "set"},
-	{From: 83, To: 89, Line: 11, Col: 1, Construct: "set"},
-	{From: 91, To: 91, Line: 12, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 13, Col: 1, Construct: "set"},
-	{From: 95, To: 97, Line: 14, Col: 1, Construct: "set"},
-	{From: 99, To: 99, Line: 15, Col: 1, Construct: "set"},
-	{From: 101, To: 103, Line: 16, Col: 1, Construct: "set"},
-	{From: 105, To: 109, Line: 17, Col: 1, Construct: "set"},
-	{From: 111, To: 113, Line: 18, Col: 1, Construct: "set"},
-	{From: 115, To: 119, Line: 19, Col: 1, Construct: "set"},
-	{From: 121, To: 121, Line: 20, Col: 1, Construct: "set"},
-	{From: 123, To: 123, Line: 21, Col: 1, Construct: "set"},
-	{From: 125, To: 125, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 127, To: 159, Line: 23, Col: 1, Construct: "macro"},
-	{From: 131, To: 134, Line: 25, Col: 41, Construct: "if"},
-	{From: 136, To: 158, Line: 31, Col: 1, Construct: "for"},
-	{From: 141, To: 147, Line: 32, Col: 1, Construct: "set"},
-	{From: 149, To: 150, Line: 34, Col: 14, Construct: "{{ }}"},
-	{From: 152, To: 152, Line: 34, Col: 34, Construct: "{{ }}"},
-	{From: 154, To: 156, Line: 34, Col: 54, Construct: "if"},
-	{From: 161, To: 200, Line: 42, Col: 1, Construct: "macro"},
-	{From: 167, To: 199, Line: 43, Col: 1, Construct: "if"},
-	{From: 169, To: 169, Line: 44, Col: 5, Construct: "set"},
-	{From: 171, To: 171, Line: 45, Col: 5, Construct: "set"},
-	{From: 173, To: 194, Line: 46, Col: 5, Construct: "for"},
-	{From: 175, To: 193, Line: 47, Col: 9, Construct: "if"},
-	{From: 178, To: 192, Line: 48, Col: 13, Construct: "for"},
-	{From: 180, To: 187, Line: 49, Col: 17, Construct: "if"},
-	{From: 182, To: 182, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 184, To: 184, Line: 50, Col: 21, Construct: "set"},
-	{From: 186, To: 186, Line: 51, Col: 21, Construct: "set"},
+	{From: 79, To: 84, Line: 1, Col: 1, Construct: "if"},
+	{From: 81, To: 83, Line: 2, Col: 1, Construct: "set"},
+	{From: 86, To: 92, Line: 11, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 12, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 13, Col: 1, Construct: "set"},
+	{From: 98, To: 100, Line: 14, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 15, Col: 1, Construct: "set"},
+	{From: 104, To: 106, Line: 16, Col: 1, Construct: "set"},
+	{From: 108, To: 112, Line: 17, Col: 1, Construct: "set"},
+	{From: 114, To: 116, Line: 18, Col: 1, Construct: "set"},
+	{From: 118, To: 122, Line: 19, Col: 1, Construct: "set"},
+	{From: 124, To: 124, Line: 20, Col: 1, Construct: "set"},
+	{From: 126, To: 126, Line: 21, Col: 1, Construct: "set"},
+	{From: 128, To: 128, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 130, To: 162, Line: 23, Col: 1, Construct: "macro"},
+	{From: 134, To: 137, Line: 25, Col: 41, Construct: "if"},
+	{From: 139, To: 161, Line: 31, Col: 1, Construct: "for"},
+	{From: 144, To: 150, Line: 32, Col: 1, Construct: "set"},
+	{From: 152, To: 153, Line: 34, Col: 14, Construct: "{{ }}"},
+	{From: 155, To: 155, Line: 34, Col: 34, Construct: "{{ }}"},
+	{From: 157, To: 159, Line: 34, Col: 54, Construct: "if"},
+	{From: 164, To: 203, Line: 42, Col: 1, Construct: "macro"},
+	{From: 170, To: 202, Line: 43, Col: 1, Construct: "if"},
+	{From: 172, To: 172, Line: 44, Col: 5, Construct: "set"},
+	{From: 174, To: 174, Line: 45, Col: 5, Construct: "set"},
+	{From: 176, To: 197, Line: 46, Col: 5, Construct: "for"},
+	{From: 178, To: 196, Line: 47, Col: 9, Construct: "if"},
+	{From: 181, To: 195, Line: 48, Col: 13, Construct: "for"},
+	{From: 183, To: 190, Line: 49, Col: 17, Construct: "if"},
+	{From: 185, To: 185, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 187, To: 187, Line: 50, Col: 21, Construct: "set"},
 	{From: 189, To: 189, Line: 51, Col: 21, Construct: "set"},
-	{From: 191, To: 191, Line: 53, Col: 17, Construct: "set"},
-	{From: 198, To: 198, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 202, To: 245, Line: 61, Col: 1, Construct: "macro"},
-	{From: 208, To: 209, Line: 63, Col: 26, Construct: "{{ }}"},
-	{From: 211, To: 244, Line: 65, Col: 9, Construct: "if"},
-	{From: 215, To: 223, Line: 67, Col: 13, Construct: "if"},
-	{From: 217, To: 217, Line: 68, Col: 17, Construct: "set"},
-	{From: 221, To: 221, Line: 70, Col: 17, Construct: "set"},
-	{From: 225, To: 225, Line: 72, Col: 18, Construct: "{{ }}"},
-	{From: 229, To: 242, Line: 74, Col: 13, Construct: "for"},
-	{From: 234, To: 235, Line: 76, Col: 14, Construct: "{{ }}"},
-	{From: 237, To: 237, Line: 76, Col: 34, Construct: "{{ }}"},
-	{From: 239, To: 241, Line: 76, Col: 67, Construct: "if"},
-	{From: 247, To: 269, Line: 84, Col: 1, Construct: "macro"},
-	{From: 254, To: 268, Line: 85, Col: 1, Construct: "if"},
-	{From: 257, To: 257, Line: 86, Col: 1, Construct: "set"},
-	{From: 259, To: 259, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 260, To: 268, Line: 88, Col: 5, Construct: "if"},
-	{From: 263, To: 263, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 267, To: 267, Line: 91, Col: 1, Construct: "{{ }}"},
-	{From: 271, To: 336, Line: 94, Col: 1, Construct: "macro"},
-	{From: 275, To: 335, Line: 95, Col: 5, Construct: "if"},
-	{From: 278, To: 279, Line: 96, Col: 15, Construct: "{{ }}"},
-	{From: 280, To: 335, Line: 97, Col: 9, Construct: "if"},
-	{From: 284, To: 285, Line: 98, Col: 15, Construct: "{{ }}"},
-	{From: 289, To: 289, Line: 100, Col: 9, Construct: "set"},
-	{From: 291, To: 334, Line: 101, Col: 9, Construct: "for"},
-	{From: 295, To: 321, Line: 102, Col: 13, Construct: "if"},
-	{From: 298, To: 300, Line: 103, Col: 17, Construct: "if"},
-	{From: 302, To: 302, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 304, To: 306, Line: 107, Col: 17, Construct: "if"},
-	{From: 308, To: 308, Line: 107, Col: 17, Construct: "set"},
-	{From: 310, To: 310, Line: 110, Col: 17, Construct: "set"},
-	{From: 314, To: 316, Line: 112, Col: 17, Construct: "if"},
-	{From: 318, To: 318, Line: 112, Col: 17, Construct: "set"},
-	{From: 320, To: 320, Line: 115, Col: 17, Construct: "set"},
-	{From: 323, To: 333, Line: 117, Col: 13, Construct: "if"},
-	{From: 325, To: 332, Line: 118, Col: 17, Construct: "if"},
-	{From: 328, To: 328, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 338, To: 358, Line: 127, Col: 1, Construct: "macro"},
-	{From: 341, To: 357, Line: 128, Col: 5, Construct: "if"},
-	{From: 344, To: 344, Line: 129, Col: 1, Construct: "{{ }}"},
-	{From: 345, To: 357, Line: 130, Col: 9, Construct: "if"},
-	{From: 348, To: 348, Line: 131, Col: 1, Construct: "{{ }}"},
-	{From: 349, To: 357, Line: 132, Col: 9, Construct: "if"},
-	{From: 352, To: 352, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 353, To: 357, Line: 134, Col: 9, Construct: "if"},
-	{From: 356, To: 356, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 360, To: 367, Line: 138, Col: 1, Construct: "if"},
-	{From: 362, To: 362, Line: 138, Col: 124, Construct: "set"},
-	{From: 364, To: 364, Line: 138, Col: 170, Construct: "set"},
-	{From: 366, To: 366, Line: 138, Col: 216, Construct: "set"},
-	{From: 369, To: 373, Line: 139, Col: 1, Construct: "set"},
-	{From: 375, To: 381, Line: 140, Col: 1, Construct: "set"},
-	{From: 383, To: 385, Line: 141, Col: 1, Construct: "set"},
-	{From: 387, To: 387, Line: 142, Col: 1, Construct: "set"},
-	{From: 389, To: 389, Line: 143, Col: 1, Construct: "set"},
-	{From: 391, To: 391, Line: 144, Col: 1, Construct: "set"},
-	{From: 393, To: 393, Line: 145, Col: 1, Construct: "set"},
-	{From: 395, To: 400, Line: 147, Col: 1, Construct: "if"},
-	{From: 397, To: 400, Line: 149, Col: 5, Construct: "if"},
-	{From: 402, To: 402, Line: 153, Col: 1, Construct: "set"},
-	{From: 404, To: 410, Line: 155, Col: 1, Construct: "if"},
-	{From: 406, To: 407, Line: 156, Col: 1, Construct: "{{ }}"},
-	{From: 409, To: 409, Line: 157, Col: 1, Construct: "set"},
-	{From: 412, To: 420, Line: 161, Col: 1, Construct: "if"},
-	{From: 414, To: 417, Line: 162, Col: 1, Construct: "if"},
-	{From: 419, To: 419, Line: 166, Col: 1, Construct: "set"},
-	{From: 422, To: 469, Line: 169, Col: 1, Construct: "if"},
-	{From: 424, To: 427, Line: 170, Col: 1, Construct: "if"},
-	{From: 429, To: 466, Line: 176, Col: 1, Construct: "if"},
-	{From: 431, To: 440, Line: 177, Col: 1, Construct: "if"},
-	{From: 434, To: 439, Line: 179, Col: 5, Construct: "if"},
-	{From: 442, To: 461, Line: 184, Col: 1, Construct: "for"},
-	{From: 447, To: 449, Line: 185, Col: 15, Construct: "{{ }}"},
-	{From: 451, To: 452, Line: 185, Col: 64, Construct: "{{ }}"},
-	{From: 454, To: 455, Line: 185, Col: 118, Construct: "{{ }}"},
-	{From: 457, To: 460, Line: 186, Col: 5, Construct: "if"},
-	{From: 468, To: 468, Line: 194, Col: 1, Construct: "set"},
-	{From: 471, To: 485, Line: 197, Col: 1, Construct: "if"},
-	{From: 473, To: 476, Line: 198, Col: 1, Construct: "if"},
-	{From: 478, To: 482, Line: 203, Col: 5, Construct: "if"},
-	{From: 481, To: 481, Line: 206, Col: 1, Construct: "{{ }}"},
-	{From: 484, To: 484, Line: 208, Col: 1, Construct: "set"},
-	{From: 487, To: 492, Line: 210, Col: 1, Construct: "if"},
-	{From: 489, To: 492, Line: 212, Col: 5, Construct: "if"},
-	{From: 494, To: 499, Line: 215, Col: 1, Construct: "if"},
-	{From: 497, To: 498, Line: 216, Col: 40, Construct: "{{ }}"},
-	{From: 501, To: 616, Line: 218, Col: 1, Construct: "for"},
-	{From: 506, To: 506, Line: 219, Col: 5, Construct: "set"},
-	{From: 508, To: 615, Line: 220, Col: 5, Construct: "if"},
-	{From: 511, To: 512, Line: 221, Col: 40, Construct: "{{ }}"},
-	{From: 513, To: 615, Line: 222, Col: 9, Construct: "if"},
-	{From: 517, To: 518, Line: 223, Col: 38, Construct: "{{ }}"},
-	{From: 520, To: 527, Line: 224, Col: 9, Construct: "if"},
-	{From: 522, To: 522, Line: 224, Col: 57, Construct: "set"},
-	{From: 524, To: 524, Line: 224, Col: 95, Construct: "set"},
-	{From: 526, To: 526, Line: 224, Col: 140, Construct: "{{ }}"},
-	{From: 528, To: 615, Line: 225, Col: 9, Construct: "if"},
-	{From: 532, To: 594, Line: 227, Col: 9, Construct: "if"},
-	{From: 535, To: 551, Line: 228, Col: 13, Construct: "if"},
-	{From: 537, To: 549, Line: 229, Col: 17, Construct: "if"},
-	{From: 541, To: 542, Line: 230, Col: 39, Construct: "{{ }}"},
-	{From: 543, To: 549, Line: 231, Col: 21, Construct: "if"},
-	{From: 547, To: 548, Line: 232, Col: 39, Construct: "{{ }}"},
-	{From: 553, To: 581, Line: 235, Col: 13, Construct: "for"},
-	{From: 558, To: 566, Line: 237, Col: 23, Construct: "if"},
-	{From: 560, To: 560, Line: 237, Col: 53, Construct: "{{ }}"},
-	{From: 564, To: 564, Line: 237, Col: 85, Construct: "{{ }}"},
-	{From: 568, To: 570, Line: 237, Col: 126, Construct: "{{ }}"},
-	{From: 572, To: 573, Line: 237, Col: 171, Construct: "{{ }}"},
-	{From: 575, To: 577, Line: 237, Col: 212, Construct: "if"},
-	{From: 579, To: 579, Line: 238, Col: 17, Construct: "set"},
-	{From: 585, To: 590, Line: 243, Col: 13, Construct: "if"},
-	{From: 588, To: 589, Line: 244, Col: 35, Construct: "{{ }}"},
-	{From: 592, To: 593, Line: 246, Col: 13, Construct: "{{ }}"},
-	{From: 595, To: 615, Line: 248, Col: 9, Construct: "if"},
-	{From: 599, To: 599, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 601, To: 614, Line: 251, Col: 9, Construct: "for"},
-	{From: 603, To: 612, Line: 253, Col: 13, Construct: "if"},
-	{From: 606, To: 606, Line: 254, Col: 5, Construct: "{{ }}"},
-	{From: 608, To: 608, Line: 255, Col: 17, Construct: "set"},
-	{From: 618, To: 627, Line: 263, Col: 14, Construct: "if"},
-	{From: 621, To: 626, Line: 263, Col: 86, Construct: "if"},
-	{From: 664, To: 669, Line: 1, Col: 1, Construct: "if"},
-	{From: 666, To: 668, Line: 2, Col: 1, Construct: "set"},
-	{From: 671, To: 677, Line: 11, Col: 1, Construct: "set"},
-	{From: 679, To: 679, Line: 12, Col: 1, Construct: "set"},
-	{From: 681, To: 681, Line: 13, Col: 1, Construct: "set"},
-	{From: 683, To: 685, Line: 14, Col: 1, Construct: "set"},
-	{From: 687, To: 687, Line: 15, Col: 1, Construct: "set"},
-	{From: 689, To: 691, Line: 16, Col: 1, Construct: "set"},
-	{From: 693, To: 697, Line: 17, Col: 1, Construct: "set"},
-	{From: 699, To: 701, Line: 18, Col: 1, Construct: "set"},
-	{From: 703, To: 707, Line: 19, Col: 1, Construct: "set"},
-	{From: 709, To: 709, Line: 20, Col: 1, Construct: "set"},
-	{From: 711, To: 711, Line: 21, Col: 1, Construct: "set"},
-	{From: 713, To: 713, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 715, To: 747, Line: 23, Col: 1, Construct: "macro"},
-	{From: 719, To: 722, Line: 25, Col: 41, Construct: "if"},
-	{From: 724, To: 746, Line: 31, Col: 1, Construct: "for"},
-	{From: 729, To: 735, Line: 32, Col: 1, Construct: "set"},
-	{From: 737, To: 738, Line: 34, Col: 14, Construct: "{{ }}"},
-	{From: 740, To: 740, Line: 34, Col: 34, Construct: "{{ }}"},
-	{From: 742, To: 744, Line: 34, Col: 54, Construct: "if"},
-	{From: 749, To: 788, Line: 42, Col: 1, Construct: "macro"},
-	{From: 755, To: 787, Line: 43, Col: 1, Construct: "if"},
-	{From: 757, To: 757, Line: 44, Col: 5, Construct: "set"},
-	{From: 759, To: 759, Line: 45, Col: 5, Construct: "set"},
-	{From: 761, To: 782, Line: 46, Col: 5, Construct: "for"},
-	{From: 763, To: 781, Line: 47, Col: 9, Construct: "if"},
-	{From: 766, To: 780, Line: 48, Col: 13, Construct: "for"},
-	{From: 768, To: 775, Line: 49, Col: 17, Construct: "if"},
-	{From: 770, To: 770, Line: 50, Col: 21, Construct: "{{ }}"},
-	{From: 772, To: 772, Line: 50, Col: 21, Construct: "set"},
-	{From: 774, To: 774, Line: 51, Col: 21, Construct: "set"},
+	{From: 192, To: 192, Line: 51, Col: 21, Construct: "set"},
+	{From: 194, To: 194, Line: 53, Col: 17, Construct: "set"},
+	{From: 201, To: 201, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 205, To: 248, Line: 61, Col: 1, Construct: "macro"},
+	{From: 211, To: 212, Line: 63, Col: 26, Construct: "{{ }}"},
+	{From: 214, To: 247, Line: 65, Col: 9, Construct: "if"},
+	{From: 218, To: 226, Line: 67, Col: 13, Construct: "if"},
+	{From: 220, To: 220, Line: 68, Col: 17, Construct: "set"},
+	{From: 224, To: 224, Line: 70, Col: 17, Construct: "set"},
+	{From: 228, To: 228, Line: 72, Col: 18, Construct: "{{ }}"},
+	{From: 232, To: 245, Line: 74, Col: 13, Construct: "for"},
+	{From: 237, To: 238, Line: 76, Col: 14, Construct: "{{ }}"},
+	{From: 240, To: 240, Line: 76, Col: 34, Construct: "{{ }}"},
+	{From: 242, To: 244, Line: 76, Col: 67, Construct: "if"},
+	{From: 250, To: 272, Line: 84, Col: 1, Construct: "macro"},
+	{From: 257, To: 271, Line: 85, Col: 1, Construct: "if"},
+	{From: 260, To: 260, Line: 86, Col: 1, Construct: "set"},
+	{From: 262, To: 262, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 263, To: 271, Line: 88, Col: 5, Construct: "if"},
+	{From: 266, To: 266, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 270, To: 270, Line: 91, Col: 1, Construct: "{{ }}"},
+	{From: 274, To: 339, Line: 94, Col: 1, Construct: "macro"},
+	{From: 278, To: 338, Line: 95, Col: 5, Construct: "if"},
+	{From: 281, To: 282, Line: 96, Col: 15, Construct: "{{ }}"},
+	{From: 283, To: 338, Line: 97, Col: 9, Construct: "if"},
+	{From: 287, To: 288, Line: 98, Col: 15, Construct: "{{ }}"},
+	{From: 292, To: 292, Line: 100, Col: 9, Construct: "set"},
+	{From: 294, To: 337, Line: 101, Col: 9, Construct: "for"},
+	{From: 298, To: 324, Line: 102, Col: 13, Construct: "if"},
+	{From: 301, To: 303, Line: 103, Col: 17, Construct: "if"},
+	{From: 305, To: 305, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 307, To: 309, Line: 107, Col: 17, Construct: "if"},
+	{From: 311, To: 311, Line: 107, Col: 17, Construct: "set"},
+	{From: 313, To: 313, Line: 110, Col: 17, Construct: "set"},
+	{From: 317, To: 319, Line: 112, Col: 17, Construct: "if"},
+	{From: 321, To: 321, Line: 112, Col: 17, Construct: "set"},
+	{From: 323, To: 323, Line: 115, Col: 17, Construct: "set"},
+	{From: 326, To: 336, Line: 117, Col: 13, Construct: "if"},
+	{From: 328, To: 335, Line: 118, Col: 17, Construct: "if"},
+	{From: 331, To: 331, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 341, To: 361, Line: 127, Col: 1, Construct: "macro"},
+	{From: 344, To: 360, Line: 128, Col: 5, Construct: "if"},
+	{From: 347, To: 347, Line: 129, Col: 1, Construct: "{{ }}"},
+	{From: 348, To: 360, Line: 130, Col: 9, Construct: "if"},
+	{From: 351, To: 351, Line: 131, Col: 1, Construct: "{{ }}"},
+	{From: 352, To: 360, Line: 132, Col: 9, Construct: "if"},
+	{From: 355, To: 355, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 356, To: 360, Line: 134, Col: 9, Construct: "if"},
+	{From: 359, To: 359, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 363, To: 370, Line: 138, Col: 1, Construct: "if"},
+	{From: 365, To: 365, Line: 138, Col: 124, Construct: "set"},
+	{From: 367, To: 367, Line: 138, Col: 170, Construct: "set"},
+	{From: 369, To: 369, Line: 138, Col: 216, Construct: "set"},
+	{From: 372, To: 376, Line: 139, Col: 1, Construct: "set"},
+	{From: 378, To: 384, Line: 140, Col: 1, Construct: "set"},
+	{From: 386, To: 388, Line: 141, Col: 1, Construct: "set"},
+	{From: 390, To: 390, Line: 142, Col: 1, Construct: "set"},
+	{From: 392, To: 392, Line: 143, Col: 1, Construct: "set"},
+	{From: 394, To: 394, Line: 144, Col: 1, Construct: "set"},
+	{From: 396, To: 396, Line: 145, Col: 1, Construct: "set"},
+	{From: 398, To: 403, Line: 147, Col: 1, Construct: "if"},
+	{From: 400, To: 403, Line: 149, Col: 5, Construct: "if"},
+	{From: 405, To: 405, Line: 153, Col: 1, Construct: "set"},
+	{From: 407, To: 413, Line: 155, Col: 1, Construct: "if"},
+	{From: 409, To: 410, Line: 156, Col: 1, Construct: "{{ }}"},
+	{From: 412, To: 412, Line: 157, Col: 1, Construct: "set"},
+	{From: 415, To: 423, Line: 161, Col: 1, Construct: "if"},
+	{From: 417, To: 420, Line: 162, Col: 1, Construct: "if"},
+	{From: 422, To: 422, Line: 166, Col: 1, Construct: "set"},
+	{From: 425, To: 472, Line: 169, Col: 1, Construct: "if"},
+	{From: 427, To: 430, Line: 170, Col: 1, Construct: "if"},
+	{From: 432, To: 469, Line: 176, Col: 1, Construct: "if"},
+	{From: 434, To: 443, Line: 177, Col: 1, Construct: "if"},
+	{From: 437, To: 442, Line: 179, Col: 5, Construct: "if"},
+	{From: 445, To: 464, Line: 184, Col: 1, Construct: "for"},
+	{From: 450, To: 452, Line: 185, Col: 15, Construct: "{{ }}"},
+	{From: 454, To: 455, Line: 185, Col: 64, Construct: "{{ }}"},
+	{From: 457, To: 458, Line: 185, Col: 118, Construct: "{{ }}"},
+	{From: 460, To: 463, Line: 186, Col: 5, Construct: "if"},
+	{From: 471, To: 471, Line: 194, Col: 1, Construct: "set"},
+	{From: 474, To: 488, Line: 197, Col: 1, Construct: "if"},
+	{From: 476, To: 479, Line: 198, Col: 1, Construct: "if"},
+	{From: 481, To: 485, Line: 203, Col: 5, Construct: "if"},
+	{From: 484, To: 484, Line: 206, Col: 1, Construct: "{{ }}"},
+	{From: 487, To: 487, Line: 208, Col: 1, Construct: "set"},
+	{From: 490, To: 495, Line: 210, Col: 1, Construct: "if"},
+	{From: 492, To: 495, Line: 212, Col: 5, Construct: "if"},
+	{From: 497, To: 502, Line: 215, Col: 1, Construct: "if"},
+	{From: 500, To: 501, Line: 216, Col: 40, Construct: "{{ }}"},
+	{From: 504, To: 619, Line: 218, Col: 1, Construct: "for"},
+	{From: 509, To: 509, Line: 219, Col: 5, Construct: "set"},
+	{From: 511, To: 618, Line: 220, Col: 5, Construct: "if"},
+	{From: 514, To: 515, Line: 221, Col: 40, Construct: "{{ }}"},
+	{From: 516, To: 618, Line: 222, Col: 9, Construct: "if"},
+	{From: 520, To: 521, Line: 223, Col: 38, Construct: "{{ }}"},
+	{From: 523, To: 530, Line: 224, Col: 9, Construct: "if"},
+	{From: 525, To: 525, Line: 224, Col: 57, Construct: "set"},
+	{From: 527, To: 527, Line: 224, Col: 95, Construct: "set"},
+	{From: 529, To: 529, Line: 224, Col: 140, Construct: "{{ }}"},
+	{From: 531, To: 618, Line: 225, Col: 9, Construct: "if"},
+	{From: 535, To: 597, Line: 227, Col: 9, Construct: "if"},
+	{From: 538, To: 554, Line: 228, Col: 13, Construct: "if"},
+	{From: 540, To: 552, Line: 229, Col: 17, Construct: "if"},
+	{From: 544, To: 545, Line: 230, Col: 39, Construct: "{{ }}"},
+	{From: 546, To: 552, Line: 231, Col: 21, Construct: "if"},
+	{From: 550, To: 551, Line: 232, Col: 39, Construct: "{{ }}"},
+	{From: 556, To: 584, Line: 235, Col: 13, Construct: "for"},
+	{From: 561, To: 569, Line: 237, Col: 23, Construct: "if"},
+	{From: 563, To: 563, Line: 237, Col: 53, Construct: "{{ }}"},
+	{From: 567, To: 567, Line: 237, Col: 85, Construct: "{{ }}"},
+	{From: 571, To: 573, Line: 237, Col: 126, Construct: "{{ }}"},
+	{From: 575, To: 576, Line: 237, Col: 171, Construct: "{{ }}"},
+	{From: 578, To: 580, Line: 237, Col: 212, Construct: "if"},
+	{From: 582, To: 582, Line: 238, Col: 17, Construct: "set"},
+	{From: 588, To: 593, Line: 243, Col: 13, Construct: "if"},
+	{From: 591, To: 592, Line: 244, Col: 35, Construct: "{{ }}"},
+	{From: 595, To: 596, Line: 246, Col: 13, Construct: "{{ }}"},
+	{From: 598, To: 618, Line: 248, Col: 9, Construct: "if"},
+	{From: 602, To: 602, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 604, To: 617, Line: 251, Col: 9, Construct: "for"},
+	{From: 606, To: 615, Line: 253, Col: 13, Construct: "if"},
+	{From: 609, To: 609, Line: 254, Col: 5, Construct: "{{ }}"},
+	{From: 611, To: 611, Line: 255, Col: 17, Construct: "set"},
+	{From: 621, To: 630, Line: 263, Col: 14, Construct: "if"},
+	{From: 624, To: 629, Line: 263, Col: 86, Construct: "if"},
+	{From: 667, To: 672, Line: 1, Col: 1, Construct: "if"},
+	{From: 669, To: 671, Line: 2, Col: 1, Construct: "set"},
+	{From: 674, To: 680, Line: 11, Col: 1, Construct: "set"},
+	{From: 682, To: 682, Line: 12, Col: 1, Construct: "set"},
+	{From: 684, To: 684, Line: 13, Col: 1, Construct: "set"},
+	{From: 686, To: 688, Line: 14, Col: 1, Construct: "set"},
+	{From: 690, To: 690, Line: 15, Col: 1, Construct: "set"},
+	{From: 692, To: 694, Line: 16, Col: 1, Construct: "set"},
+	{From: 696, To: 700, Line: 17, Col: 1, Construct: "set"},
+	{From: 702, To: 704, Line: 18, Col: 1, Construct: "set"},
+	{From: 706, To: 710, Line: 19, Col: 1, Construct: "set"},
+	{From: 712, To: 712, Line: 20, Col: 1, Construct: "set"},
+	{From: 714, To: 714, Line: 21, Col: 1, Construct: "set"},
+	{From: 716, To: 716, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 718, To: 750, Line: 23, Col: 1, Construct: "macro"},
+	{From: 722, To: 725, Line: 25, Col: 41, Construct: "if"},
+	{From: 727, To: 749, Line: 31, Col: 1, Construct: "for"},
+	{From: 732, To: 738, Line: 32, Col: 1, Construct: "set"},
+	{From: 740, To: 741, Line: 34, Col: 14, Construct: "{{ }}"},
+	{From: 743, To: 743, Line: 34, Col: 34, Construct: "{{ }}"},
+	{From: 745, To: 747, Line: 34, Col: 54, Construct: "if"},
+	{From: 752, To: 791, Line: 42, Col: 1, Construct: "macro"},
+	{From: 758, To: 790, Line: 43, Col: 1, Construct: "if"},
+	{From: 760, To: 760, Line: 44, Col: 5, Construct: "set"},
+	{From: 762, To: 762, Line: 45, Col: 5, Construct: "set"},
+	{From: 764, To: 785, Line: 46, Col: 5, Construct: "for"},
+	{From: 766, To: 784, Line: 47, Col: 9, Construct: "if"},
+	{From: 769, To: 783, Line: 48, Col: 13, Construct: "for"},
+	{From: 771, To: 778, Line: 49, Col: 17, Construct: "if"},
+	{From: 773, To: 773, Line: 50, Col: 21, Construct: "{{ }}"},
+	{From: 775, To: 775, Line: 50, Col: 21, Construct: "set"},
 	{From: 777, To: 777, Line: 51, Col: 21, Construct: "set"},
-	{From: 779, To: 779, Line: 53, Col: 17, Construct: "set"},
-	{From: 786, To: 786, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 790, To: 835, Line: 61, Col: 1, Construct: "macro"},
-	{From: 796, To: 799, Line: 63, Col: 26, Construct: "{{ }}"},
-	{From: 801, To: 834, Line: 65, Col: 9, Construct: "if"},
-	{From: 805, To: 813, Line: 67, Col: 13, Construct: "if"},
-	{From: 807, To: 807, Line: 68, Col: 17, Construct: "set"},
-	{From: 811, To: 811, Line: 70, Col: 17, Construct: "set"},
-	{From: 815, To: 815, Line: 72, Col: 18, Construct: "{{ }}"},
-	{From: 819, To: 832, Line: 74, Col: 13, Construct: "for"},
-	{From: 824, To: 825, Line: 76, Col: 14, Construct: "{{ }}"},
-	{From: 827, To: 827, Line: 76, Col: 34, Construct: "{{ }}"},
-	{From: 829, To: 831, Line: 76, Col: 67, Construct: "if"},
-	{From: 837, To: 860, Line: 84, Col: 1, Construct: "macro"},
-	{From: 845, To: 859, Line: 85, Col: 1, Construct: "if"},
-	{From: 848, To: 848, Line: 86, Col: 1, Construct: "set"},
-	{From: 850, To: 850, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 851, To: 859, Line: 88, Col: 5, Construct: "if"},
-	{From: 854, To: 854, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 858, To: 858, Line: 91, Col: 1, Construct: "{{ }}"},
-	{From: 862, To: 926, Line: 94, Col: 1, Construct: "macro"},
-	{From: 866, To: 925, Line: 95, Col: 5, Construct: "if"},
-	{From: 869, To: 870, Line: 96, Col: 15, Construct: "{{ }}"},
-	{From: 871, To: 925, Line: 97, Col: 9, Construct: "if"},
-	{From: 875, To: 876, Line: 98, Col: 15, Construct: "{{ }}"},
-	{From: 880, To: 880, Line: 100, Col: 9, Construct: "set"},
-	{From: 882, To: 924, Line: 101, Col: 9, Construct: "for"},
-	{From: 886, To: 911, Line: 102, Col: 13, Construct: "if"},
-	{From: 888, To: 890, Line: 103, Col: 17, Construct: "if"},
-	{From: 892, To: 892, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 894, To: 896, Line: 107, Col: 17, Construct: "if"},
-	{From: 898, To: 898, Line: 107, Col: 17, Construct: "set"},
-	{From: 900, To: 900, Line: 110, Col: 17, Construct: "set"},
-	{From: 904, To: 906, Line: 112, Col: 17, Construct: "if"},
-	{From: 908, To: 908, Line: 112, Col: 17, Construct: "set"},
-	{From: 910, To: 910, Line: 115, Col: 17, Construct: "set"},
-	{From: 913, To: 923, Line: 117, Col: 13, Construct: "if"},
-	{From: 915, To: 922, Line: 118, Col: 17, Construct: "if"},
-	{From: 918, To: 918, Line: 119, Col: 1, Construct: "{{ }}"},
-	{From: 928, To: 948, Line: 127, Col: 1, Construct: "macro"},
-	{From: 931, To: 947, Line: 128, Col: 5, Construct: "if"},
-	{From: 934, To: 934, Line: 129, Col: 1, Construct: "{{ }}"},
-	{From: 935, To: 947, Line: 130, Col: 9, Construct: "if"},
-	{From: 938, To: 938, Line: 131, Col: 1, Construct: "{{ }}"},
-	{From: 939, To: 947, Line: 132, Col: 9, Construct: "if"},
-	{From: 942, To: 942, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 943, To: 947, Line: 134, Col: 9, Construct: "if"},
-	{From: 946, To: 946, Line: 135, Col: 1, Construct: "{{ }}"},
-	{From: 950, To: 957, Line: 138, Col: 1, Construct: "if"},
-	{From: 952, To: 952, Line: 138, Col: 124, Construct: "set"},
-	{From: 954, To: 954, Line: 138, Col: 170, Construct: "set"},
-	{From: 956, To: 956, Line: 138, Col: 216, Construct: "set"},
-	{From: 959, To: 963, Line: 139, Col: 1, Construct: "set"},
-	{From: 965, To: 971, Line: 140, Col: 1, Construct: "set"},
-	{From: 973, To: 975, Line: 141, Col: 1, Construct: "set"},
-	{From: 977, To: 977, Line: 142, Col: 1, Construct: "set"},
-	{From: 979, To: 979, Line: 143, Col: 1, Construct: "set"},
-	{From: 981, To: 981, Line: 144, Col: 1, Construct: "set"},
-	{From: 983, To: 983, Line: 145, Col: 1, Construct: "set"},
-	{From: 985, To: 990, Line: 147, Col: 1, Construct: "if"},
-	{From: 987, To: 990, Line: 149, Col: 5, Construct: "if"},
-	{From: 992, To: 992, Line: 153, Col: 1, Construct: "set"},
-	{From: 994, To: 1000, Line: 155, Col: 1, Construct: "if"},
-	{From: 996, To: 997, Line: 156, Col: 1, Construct: "{{ }}"},
-	{From: 999, To: 999, Line: 157, Col: 1, Construct: "set"},
-	{From: 1002, To: 1010, Line: 161, Col: 1, Construct: "if"},
-	{From: 1004, To: 1007, Line: 162, Col: 1, Construct: "if"},
-	{From: 1009, To: 1009, Line: 166, Col: 1, Construct: "set"},
-	{From: 1012, To: 1058, Line: 169, Col: 1, Construct: "if"},
-	{From: 1014, To: 1017, Line: 170, Col: 1, Construct: "if"},
-	{From: 1019, To: 1055, Line: 176, Col: 1, Construct: "if"},
-	{From: 1021, To: 1030, Line: 177, Col: 1, Construct: "if"},
-	{From: 1024, To: 1029, Line: 179, Col: 5, Construct: "if"},
-	{From: 1032, To: 1050, Line: 184, Col: 1, Construct: "for"},
-	{From: 1037, To: 1038, Line: 185, Col: 15, Construct: "{{ }}"},
-	{From: 1040, To: 1041, Line: 185, Col: 64, Construct: "{{ }}"},
-	{From: 1043, To: 1044, Line: 185, Col: 118, Construct: "{{ }}"},
-	{From: 1046, To: 1049, Line: 186, Col: 5, Construct: "if"},
-	{From: 1057, To: 1057, Line: 194, Col: 1, Construct: "set"},
-	{From: 1060, To: 1074, Line: 197, Col: 1, Construct: "if"},
-	{From: 1062, To: 1065, Line: 198, Col: 1, Construct: "if"},
-	{From: 1067, To: 1071, Line: 203, Col: 5, Construct: "if"},
-	{From: 1070, To: 1070, Line: 206, Col: 1, Construct: "{{ }}"},
-	{From: 1073, To: 1073, Line: 208, Col: 1, Construct: "set"},
-	{From: 1076, To: 1081, Line: 210, Col: 1, Construct: "if"},
-	{From: 1078, To: 1081, Line: 212, Col: 5, Construct: "if"},
-	{From: 1083, To: 1090, Line: 215, Col: 1, Construct: "if"},
-	{From: 1086, To: 1089, Line: 216, Col: 40, Construct: "{{ }}"},
-	{From: 1092, To: 1224, Line: 218, Col: 1, Construct: "for"},
-	{From: 1097, To: 1097, Line: 219, Col: 5, Construct: "set"},
-	{From: 1099, To: 1223, Line: 220, Col: 5, Construct: "if"},
-	{From: 1102, To: 1105, Line: 221, Col: 40, Construct: "{{ }}"},
-	{From: 1106, To: 1223, Line: 222, Col: 9, Construct: "if"},
-	{From: 1110, To: 1113, Line: 223, Col: 38, Construct: "{{ }}"},
-	{From: 1115, To: 1124, Line: 224, Col: 9, Construct: "if"},
-	{From: 1117, To: 1117, Line: 224, Col: 57, Construct: "set"},
-	{From: 1119, To: 1119, Line: 224, Col: 95, Construct: "set"},
-	{From: 1121, To: 1123, Line: 224, Col: 140, Construct: "{{ }}"},
-	{From: 1125, To: 1223, Line: 225, Col: 9, Construct: "if"},
-	{From: 1129, To: 1196, Line: 227, Col: 9, Construct: "if"},
-	{From: 1132, To: 1150, Line: 228, Col: 13, Construct: "if"},
-	{From: 1134, To: 1148, Line: 229, Col: 17, Construct: "if"},
-	{From: 1138, To: 1139, Line: 230, Col: 39, Construct: "{{ }}"},
-	{From: 1140, To: 1148, Line: 231, Col: 21, Construct: "if"},
-	{From: 1144, To: 1147, Line: 232, Col: 39, Construct: "{{ }}"},
-	{From: 1152, To: 1179, Line: 235, Col: 13, Construct: "for"},
-	{From: 1157, To: 1165, Line: 237, Col: 23, Construct: "if"},
-	{From: 1159, To: 1159, Line: 237, Col: 53, Construct: "{{ }}"},
-	{From: 1163, To: 1163, Line: 237, Col: 85, Construct: "{{ }}"},
-	{From: 1167, To: 1168, Line: 237, Col: 126, Construct: "{{ }}"},
-	{From: 1170, To: 1171, Line: 237, Col: 171, Construct: "{{ }}"},
-	{From: 1173, To: 1175, Line: 237, Col: 212, Construct: "if"},
-	{From: 1177, To: 1177, Line: 238, Col: 17, Construct: "set"},
-	{From: 1183, To: 1190, Line: 243, Col: 13, Construct: "if"},
-	{From: 1186, To: 1189, Line: 244, Col: 35, Construct: "{{ }}"},
-	{From: 1192, To: 1195, Line: 246, Col: 13, Construct: "{{ }}"},
-	{From: 1197, To: 1223, Line: 248, Col: 9, Construct: "if"},
-	{From: 1201, To: 1203, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 1205, To: 1222, Line: 251, Col: 9, Construct: "for"},
-	{From: 1208, To: 1220, Line: 253, Col: 13, Construct: "if"},
-	{From: 1211, To: 1213, Line: 254, Col: 5, Construct: "{{ }}"},
-	{From: 1215, To: 1215, Line: 255, Col: 17, Construct: "set"},
-	{From: 1226, To: 1235, Line: 263, Col: 14, Construct: "if"},
-	{From: 1229, To: 1234, Line: 263, Col: 86, Construct: "if"},
+	{From: 780, To: 780, Line: 51, Col: 21, Construct: "set"},
+	{From: 782, To: 782, Line: 53, Col: 17, Construct: "set"},
+	{From: 789, To: 789, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 793, To: 838, Line: 61, Col: 1, Construct: "macro"},
+	{From: 799, To: 802, Line: 63, Col: 26, Construct: "{{ }}"},
+	{From: 804, To: 837, Line: 65, Col: 9, Construct: "if"},
+	{From: 808, To: 816, Line: 67, Col: 13, Construct: "if"},
+	{From: 810, To: 810, Line: 68, Col: 17, Construct: "set"},
+	{From: 814, To: 814, Line: 70, Col: 17, Construct: "set"},
+	{From: 818, To: 818, Line: 72, Col: 18, Construct: "{{ }}"},
+	{From: 822, To: 835, Line: 74, Col: 13, Construct: "for"},
+	{From: 827, To: 828, Line: 76, Col: 14, Construct: "{{ }}"},
+	{From: 830, To: 830, Line: 76, Col: 34, Construct: "{{ }}"},
+	{From: 832, To: 834, Line: 76, Col: 67, Construct: "if"},
+	{From: 840, To: 863, Line: 84, Col: 1, Construct: "macro"},
+	{From: 848, To: 862, Line: 85, Col: 1, Construct: "if"},
+	{From: 851, To: 851, Line: 86, Col: 1, Construct: "set"},
+	{From: 853, To: 853, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 854, To: 862, Line: 88, Col: 5, Construct: "if"},
+	{From: 857, To: 857, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 861, To: 861, Line: 91, Col: 1, Construct: "{{ }}"},
+	{From: 865, To: 929, Line: 94, Col: 1, Construct: "macro"},
+	{From: 869, To: 928, Line: 95, Col: 5, Construct: "if"},
+	{From: 872, To: 873, Line: 96, Col: 15, Construct: "{{ }}"},
+	{From: 874, To: 928, Line: 97, Col: 9, Construct: "if"},
+	{From: 878, To: 879, Line: 98, Col: 15, Construct: "{{ }}"},
+	{From: 883, To: 883, Line: 100, Col: 9, Construct: "set"},
+	{From: 885, To: 927, Line: 101, Col: 9, Construct: "for"},
+	{From: 889, To: 914, Line: 102, Col: 13, Construct: "if"},
+	{From: 891, To: 893, Line: 103, Col: 17, Construct: "if"},
+	{From: 895, To: 895, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 897, To: 899, Line: 107, Col: 17, Construct: "if"},
+	{From: 901, To: 901, Line: 107, Col: 17, Construct: "set"},
+	{From: 903, To: 903, Line: 110, Col: 17, Construct: "set"},
+	{From: 907, To: 909, Line: 112, Col: 17, Construct: "if"},
+	{From: 911, To: 911, Line: 112, Col: 17, Construct: "set"},
+	{From: 913, To: 913, Line: 115, Col: 17, Construct: "set"},
+	{From: 916, To: 926, Line: 117, Col: 13, Construct: "if"},
+	{From: 918, To: 925, Line: 118, Col: 17, Construct: "if"},
+	{From: 921, To: 921, Line: 119, Col: 1, Construct: "{{ }}"},
+	{From: 931, To: 951, Line: 127, Col: 1, Construct: "macro"},
+	{From: 934, To: 950, Line: 128, Col: 5, Construct: "if"},
+	{From: 937, To: 937, Line: 129, Col: 1, Construct: "{{ }}"},
+	{From: 938, To: 950, Line: 130, Col: 9, Construct: "if"},
+	{From: 941, To: 941, Line: 131, Col: 1, Construct: "{{ }}"},
+	{From: 942, To: 950, Line: 132, Col: 9, Construct: "if"},
+	{From: 945, To: 945, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 946, To: 950, Line: 134, Col: 9, Construct: "if"},
+	{From: 949, To: 949, Line: 135, Col: 1, Construct: "{{ }}"},
+	{From: 953, To: 960, Line: 138, Col: 1, Construct: "if"},
+	{From: 955, To: 955, Line: 138, Col: 124, Construct: "set"},
+	{From: 957, To: 957, Line: 138, Col: 170, Construct: "set"},
+	{From: 959, To: 959, Line: 138, Col: 216, Construct: "set"},
+	{From: 962, To: 966, Line: 139, Col: 1, Construct: "set"},
+	{From: 968, To: 974, Line: 140, Col: 1, Construct: "set"},
+	{From: 976, To: 978, Line: 141, Col: 1, Construct: "set"},
+	{From: 980, To: 980, Line: 142, Col: 1, Construct: "set"},
+	{From: 982, To: 982, Line: 143, Col: 1, Construct: "set"},
+	{From: 984, To: 984, Line: 144, Col: 1, Construct: "set"},
+	{From: 986, To: 986, Line: 145, Col: 1, Construct: "set"},
+	{From: 988, To: 993, Line: 147, Col: 1, Construct: "if"},
+	{From: 990, To: 993, Line: 149, Col: 5, Construct: "if"},
+	{From: 995, To: 995, Line: 153, Col: 1, Construct: "set"},
+	{From: 997, To: 1003, Line: 155, Col: 1, Construct: "if"},
+	{From: 999, To: 1000, Line: 156, Col: 1, Construct: "{{ }}"},
+	{From: 1002, To: 1002, Line: 157, Col: 1, Construct: "set"},
+	{From: 1005, To: 1013, Line: 161, Col: 1, Construct: "if"},
+	{From: 1007, To: 1010, Line: 162, Col: 1, Construct: "if"},
+	{From: 1012, To: 1012, Line: 166, Col: 1, Construct: "set"},
+	{From: 1015, To: 1061, Line: 169, Col: 1, Construct: "if"},
+	{From: 1017, To: 1020, Line: 170, Col: 1, Construct: "if"},
+	{From: 1022, To: 1058, Line: 176, Col: 1, Construct: "if"},
+	{From: 1024, To: 1033, Line: 177, Col: 1, Construct: "if"},
+	{From: 1027, To: 1032, Line: 179, Col: 5, Construct: "if"},
+	{From: 1035, To: 1053, Line: 184, Col: 1, Construct: "for"},
+	{From: 1040, To: 1041, Line: 185, Col: 15, Construct: "{{ }}"},
+	{From: 1043, To: 1044, Line: 185, Col: 64, Construct: "{{ }}"},
+	{From: 1046, To: 1047, Line: 185, Col: 118, Construct: "{{ }}"},
+	{From: 1049, To: 1052, Line: 186, Col: 5, Construct: "if"},
+	{From: 1060, To: 1060, Line: 194, Col: 1, Construct: "set"},
+	{From: 1063, To: 1077, Line: 197, Col: 1, Construct: "if"},
+	{From: 1065, To: 1068, Line: 198, Col: 1, Construct: "if"},
+	{From: 1070, To: 1074, Line: 203, Col: 5, Construct: "if"},
+	{From: 1073, To: 1073, Line: 206, Col: 1, Construct: "{{ }}"},
+	{From: 1076, To: 1076, Line: 208, Col: 1, Construct: "set"},
+	{From: 1079, To: 1084, Line: 210, Col: 1, Construct: "if"},
+	{From: 1081, To: 1084, Line: 212, Col: 5, Construct: "if"},
+	{From: 1086, To: 1093, Line: 215, Col: 1, Construct: "if"},
+	{From: 1089, To: 1092, Line: 216, Col: 40, Construct: "{{ }}"},
+	{From: 1095, To: 1227, Line: 218, Col: 1, Construct: "for"},
+	{From: 1100, To: 1100, Line: 219, Col: 5, Construct: "set"},
+	{From: 1102, To: 1226, Line: 220, Col: 5, Construct: "if"},
+	{From: 1105, To: 1108, Line: 221, Col: 40, Construct: "{{ }}"},
+	{From: 1109, To: 1226, Line: 222, Col: 9, Construct: "if"},
+	{From: 1113, To: 1116, Line: 223, Col: 38, Construct: "{{ }}"},
+	{From: 1118, To: 1127, Line: 224, Col: 9, Construct: "if"},
+	{From: 1120, To: 1120, Line: 224, Col: 57, Construct: "set"},
+	{From: 1122, To: 1122, Line: 224, Col: 95, Construct: "set"},
+	{From: 1124, To: 1126, Line: 224, Col: 140, Construct: "{{ }}"},
+	{From: 1128, To: 1226, Line: 225, Col: 9, Construct: "if"},
+	{From: 1132, To: 1199, Line: 227, Col: 9, Construct: "if"},
+	{From: 1135, To: 1153, Line: 228, Col: 13, Construct: "if"},
+	{From: 1137, To: 1151, Line: 229, Col: 17, Construct: "if"},
+	{From: 1141, To: 1142, Line: 230, Col: 39, Construct: "{{ }}"},
+	{From: 1143, To: 1151, Line: 231, Col: 21, Construct: "if"},
+	{From: 1147, To: 1150, Line: 232, Col: 39, Construct: "{{ }}"},
+	{From: 1155, To: 1182, Line: 235, Col: 13, Construct: "for"},
+	{From: 1160, To: 1168, Line: 237, Col: 23, Construct: "if"},
+	{From: 1162, To: 1162, Line: 237, Col: 53, Construct: "{{ }}"},
+	{From: 1166, To: 1166, Line: 237, Col: 85, Construct: "{{ }}"},
+	{From: 1170, To: 1171, Line: 237, Col: 126, Construct: "{{ }}"},
+	{From: 1173, To: 1174, Line: 237, Col: 171, Construct: "{{ }}"},
+	{From: 1176, To: 1178, Line: 237, Col: 212, Construct: "if"},
+	{From: 1180, To: 1180, Line: 238, Col: 17, Construct: "set"},
+	{From: 1186, To: 1193, Line: 243, Col: 13, Construct: "if"},
+	{From: 1189, To: 1192, Line: 244, Col: 35, Construct: "{{ }}"},
+	{From: 1195, To: 1198, Line: 246, Col: 13, Construct: "{{ }}"},
+	{From: 1200, To: 1226, Line: 248, Col: 9, Construct: "if"},
+	{From: 1204, To: 1206, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 1208, To: 1225, Line: 251, Col: 9, Construct: "for"},
+	{From: 1211, To: 1223, Line: 253, Col: 13, Construct: "if"},
+	{From: 1214, To: 1216, Line: 254, Col: 5, Construct: "{{ }}"},
+	{From: 1218, To: 1218, Line: 255, Col: 17, Construct: "set"},
+	{From: 1229, To: 1238, Line: 263, Col: 14, Construct: "if"},
+	{From: 1232, To: 1237, Line: 263, Col: 86, Construct: "if"},
 }

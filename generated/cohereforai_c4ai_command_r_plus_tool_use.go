@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // CohereForAIC4aiCommandRPlusToolUse is the chat template llama.cpp/CohereForAI-c4ai-command-r-plus-tool_use.jinja.
 var CohereForAIC4aiCommandRPlusToolUse = &jinja2.Template{
@@ -407,30 +410,30 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:3:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:10:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")), nil, nil) {
+		if llamacpp.CallTest("defined", llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:11:5 {{- basic_type_map[json_spec.type] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")))
-		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "array") {
+			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")))
+		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "array") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:12:5 {%- elif json_spec.type == "array" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:13:5 {{- "List[" +  json_to_python_type(json_spec.items) + "]"}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("List["), w.Capture(func() {
-				jsonToPythonType(jinja2.LlamaAttr(jsonSpec, "items"))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("List["), w.Capture(func() {
+				jsonToPythonType(llamacpp.Attr(jsonSpec, "items"))
 			})), jinja2.Str("]")))
-		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "object") {
+		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "object") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:14:5 {%- elif json_spec.type == "object" %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:15:5 {{- "Dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Dict[str, "), w.Capture(func() {
-				jsonToPythonType(jinja2.LlamaAttr(jsonSpec, "additionalProperties"))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Dict[str, "), w.Capture(func() {
+				jsonToPythonType(llamacpp.Attr(jsonSpec, "additionalProperties"))
 			})), jinja2.Str("]")))
-		} else if jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(jsonSpec, "type"), nil, nil) {
+		} else if llamacpp.CallTest("iterable", llamacpp.Attr(jsonSpec, "type"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:16:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:18:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(jsonSpec, "type")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(jsonSpec, "type")))
 			for i := range items {
 				t := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:19:7 {{- json_to_python_type({"type": t}) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:20:7 {%- if not loop.last %}
@@ -448,7 +451,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	oldToolParser := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:31:1 {%- for tool in tools %}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:32:5 {%- if loop.index0 != 0 %}
@@ -456,9 +459,9 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:35:5 {{- '```python\ndef ' + tool.name + '(' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("```python\ndef "), jinja2.LlamaAttr(tool, "name")), jinja2.Str("(")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("```python\ndef "), llamacpp.Attr(tool, "name")), jinja2.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:36:5 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(tool, "parameter_definitions"), nil, nil)))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(tool, "parameter_definitions"), nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -468,26 +471,26 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:40:9 {{- param_name + ': ' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(": ")))
+				llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(": ")))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:41:9 {%- if not param_fields.required %}
-				if !jinja2.LlamaAttr(paramFields, "required").Truthy() {
+				if !llamacpp.Attr(paramFields, "required").Truthy() {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:42:13 {{- 'Optional[' + param_fields.type + '] = None'}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), jinja2.LlamaAttr(paramFields, "type")), jinja2.Str("] = None")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), llamacpp.Attr(paramFields, "type")), jinja2.Str("] = None")))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:43:13 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:44:13 {{- param_fields.type }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(paramFields, "type"))
+					llamacpp.Write(w, llamacpp.Attr(paramFields, "type"))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:48:5 {{- tool.description }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(tool, "description"))
+			llamacpp.Write(w, llamacpp.Attr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:49:5 {%- if tool.parameter_definitions|length != 0 %}
-			toolParameterDefinitions := jinja2.LlamaAttr(tool, "parameter_definitions")
-			if jinja2.Ne(jinja2.LlamaCallFilter("length", toolParameterDefinitions, nil, nil), jinja2.Int(0)) {
+			toolParameterDefinitions := llamacpp.Attr(tool, "parameter_definitions")
+			if jinja2.Ne(llamacpp.CallFilter("length", toolParameterDefinitions, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:51:9 {%- for param_name, param_fields in tool.parameter_definitions|items %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolParameterDefinitions, nil, nil)))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolParameterDefinitions, nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -497,18 +500,18 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:55:13 {{- param_name + ' ('}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(" (")))
+					llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(" (")))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:56:13 {%- if not param_fields.required %}
-					if !jinja2.LlamaAttr(paramFields, "required").Truthy() {
+					if !llamacpp.Attr(paramFields, "required").Truthy() {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:57:17 {{- 'Optional[' + param_fields.type + ']'}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), jinja2.LlamaAttr(paramFields, "type")), jinja2.Str("]")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), llamacpp.Attr(paramFields, "type")), jinja2.Str("]")))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:58:17 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:59:17 {{- param_fields.type }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAttr(paramFields, "type"))
+						llamacpp.Write(w, llamacpp.Attr(paramFields, "type"))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:61:13 {{- '): ' + param_fields.description }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("): "), jinja2.LlamaAttr(paramFields, "description")))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("): "), llamacpp.Attr(paramFields, "description")))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
@@ -518,7 +521,7 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	newToolParser := func(tools jinja2.Value) {
 		tools = jinja2.Param(tools, "tools")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:69:1 {%- for tool in tools %}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:70:3 {%- if loop.index0 != 0 %}
@@ -526,16 +529,16 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 				w.WriteString("\n\n")
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:73:3 {%- if tool.function is defined %}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := llamacpp.Attr(tool, "function")
+			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:74:5 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:76:3 {{-'```python
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("```python\ndef "), jinja2.LlamaAttr(tool, "name")), jinja2.Str("(")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("```python\ndef "), llamacpp.Attr(tool, "name")), jinja2.Str("(")))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:78:3 {%- for param_name, param_fields in tool.parameters.properties|items %}
-			toolParameters := jinja2.LlamaAttr(tool, "parameters")
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil)))
+			toolParameters := llamacpp.Attr(tool, "parameters")
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolParameters, "properties"), nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				paramName := vals[0]
@@ -545,31 +548,31 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 					w.WriteString(", ")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:82:5 {{-param_name + ": "}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(": ")))
+				llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(": ")))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:83:5 {%- if not param_name in tool.parameters.required %}
-				if !jinja2.LlamaIn(paramName, jinja2.LlamaAttr(toolParameters, "required")) {
+				if !llamacpp.In(paramName, llamacpp.Attr(toolParameters, "required")) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:84:7 {{-'Optional[' + json_to_python_type(param_fields) + '] = None'}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), w.Capture(func() {
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), w.Capture(func() {
 						jsonToPythonType(paramFields)
 					})), jinja2.Str("] = None")))
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:85:9 {%- else %}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:86:7 {{- json_to_python_type(param_fields) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						jsonToPythonType(paramFields)
 					}))
 				}
 			}
 			w.WriteString(") -> List[Dict]:\n    \"\"\"")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:91:3 {{- tool.description }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(tool, "description"))
+			llamacpp.Write(w, llamacpp.Attr(tool, "description"))
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:92:3 {%- if tool.parameters.properties|length != 0 %}
-			tool2Parameters := jinja2.LlamaAttr(tool, "parameters")
-			toolParametersProperties := jinja2.LlamaAttr(tool2Parameters, "properties")
-			if jinja2.Ne(jinja2.LlamaCallFilter("length", toolParametersProperties, nil, nil), jinja2.Int(0)) {
+			tool2Parameters := llamacpp.Attr(tool, "parameters")
+			toolParametersProperties := llamacpp.Attr(tool2Parameters, "properties")
+			if jinja2.Ne(llamacpp.CallFilter("length", toolParametersProperties, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n\n    Args:\n        ")
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:94:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolParametersProperties, nil, nil)))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolParametersProperties, nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
@@ -579,36 +582,36 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 						w.WriteString("\n        ")
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:98:7 {{- param_name + ' ('}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(paramName, jinja2.Str(" (")))
+					llamacpp.Write(w, llamacpp.Add(paramName, jinja2.Str(" (")))
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:99:7 {%- if not param_name in tool.parameters.required %}
-					if !jinja2.LlamaIn(paramName, jinja2.LlamaAttr(tool2Parameters, "required")) {
+					if !llamacpp.In(paramName, llamacpp.Attr(tool2Parameters, "required")) {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:100:9 {{-'Optional[' + json_to_python_type(param_fields) + ']'}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Optional["), w.Capture(func() {
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Optional["), w.Capture(func() {
 							jsonToPythonType(paramFields)
 						})), jinja2.Str("]")))
 					} else {
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:101:11 {%- else %}
 						// CohereForAI-c4ai-command-r-plus-tool_use.jinja:102:9 {{- json_to_python_type(param_fields) }}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							jsonToPythonType(paramFields)
 						}))
 					}
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:104:7 {{- '): ' + param_fields.description }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("): "), jinja2.LlamaAttr(paramFields, "description")))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("): "), llamacpp.Attr(paramFields, "description")))
 				}
 			}
 			w.WriteString("\n    \"\"\"\n    pass\n```")
 		}
 	}
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:111:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:112:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:113:3 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:114:3 {%- set system_message = messages[0]['content'] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStr(messages0, "content")
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:115:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:116:3 {%- set loop_messages = messages %}
@@ -618,14 +621,14 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|># Safety Preamble\nThe instructions in this section override those in the task description and style guide sections. Don't answer questions that are harmful or immoral.\n\n# System Preamble\n## Basic Rules\nYou are a powerful conversational AI trained by Cohere to help people. You are augmented by a number of tools, and your job is to use and consume the output of these tools to best help the user. You will see a conversation history between yourself and a user, ending with an utterance from the user. You will then see a specific instruction instructing you what kind of response to generate. When you answer the user's requests, you cite your sources in your answers, according to those instructions.\n\n# User Preamble")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:133:1 {{- '
-	jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), systemMessage))
+	llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), systemMessage))
 	w.WriteString("\n\n## Available Tools\nHere is a list of tools that you have available to you:\n\n")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:141:1 {%- set ns = namespace(new_tools=true) %}
 	nsNewTools := true
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:142:1 {%- for tool in tools %}
-	for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+	for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:143:5 {%- if tool.parameter_definitions is defined %}
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tool, "parameter_definitions"), nil, nil) {
+		if llamacpp.CallTest("defined", llamacpp.Attr(tool, "parameter_definitions"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:144:9 {%- set ns.new_tools = false %}
 			nsNewTools = false
 		}
@@ -633,69 +636,69 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:147:1 {%- if ns.new_tools %}
 	if nsNewTools {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:148:5 {{- new_tool_parser(tools) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			newToolParser(tools)
 		}))
 	} else {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:149:5 {%- else %}
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:150:5 {{- old_tool_parser(tools) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			oldToolParser(tools)
 		}))
 	}
 	w.WriteString("<|END_OF_TURN_TOKEN|>")
 	// CohereForAI-c4ai-command-r-plus-tool_use.jinja:153:1 {%- for message in loop_messages %}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:154:3 {%- set content = message['content'] %}
-		content = jinja2.LlamaItemStr(message, "content")
+		content = llamacpp.ItemStr(message, "content")
 		// CohereForAI-c4ai-command-r-plus-tool_use.jinja:155:3 {%- if message.role == 'user' %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:156:5 {{- '<|START_OF_TURN_TOKEN|><|USER_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>"), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if jinja2.EqStr(messageRole, "system") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:157:7 {%- elif message.role == 'system' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:158:5 {{- '<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>' + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
-		} else if jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>"), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+		} else if jinja2.EqStr(messageRole, "assistant") && llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:159:7 {%- elif message.role == 'assistant' and message.tool_calls is defined %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:161:5 {%- if message.content is defined %}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("defined", messageContent, nil, nil) {
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:162:9 {{- message.content|trim }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 			}
 			w.WriteString("\nAction:\n```json\n[\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:165:5 {%- for tool_call in message.tool_calls %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:166:9 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:167:13 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:169:9 {{- '{\n'|indent(4, first=true) }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.CallFilter("indent", jinja2.Str("{\n"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:170:9 {{- '"tool_name": "'|indent(8, first=true) + tool_call.name + '",\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallFilter("indent", jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\",\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.CallFilter("indent", jinja2.Str("\"tool_name\": \""), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}), llamacpp.Attr(toolCall, "name")), jinja2.Str("\",\n")))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:171:9 {{- '"parameters": '|indent(8, first=true) }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.CallFilter("indent", jinja2.Str("\"parameters\": "), []jinja2.Value{jinja2.Int(8)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:172:9 {%- if tool_call.arguments is defined and tool_call.arguments|length > 0 %}
-				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", toolCallArguments, nil, nil), jinja2.Int(0)) {
+				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", toolCallArguments, nil, nil), jinja2.Int(0)) {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:173:13 {{- tool_call.arguments|tojson(indent=4)|indent(8) }}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("indent", llamacpp.CallFilter("tojson", toolCallArguments, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}), []jinja2.Value{jinja2.Int(8)}, nil))
 					w.WriteString("\n")
 				} else {
 					// CohereForAI-c4ai-command-r-plus-tool_use.jinja:175:13 {%- else %}
 					w.WriteString("{}\n")
 				}
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:178:9 {{- '}'|indent(4, first=true) }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("indent", jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
+				llamacpp.Write(w, llamacpp.CallFilter("indent", jinja2.Str("}"), []jinja2.Value{jinja2.Int(4)}, []jinja2.Kwarg{jinja2.KW("first", jinja2.Bool(true))}))
 				// CohereForAI-c4ai-command-r-plus-tool_use.jinja:179:9 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(",\n")
@@ -705,12 +708,12 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:184:7 {%- elif message.role == 'assistant' %}
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:185:5 {{- '<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>'  + content|trim + '<|END_OF_TURN_TOKEN|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:186:7 {%- elif message.role == 'tool' %}
 			w.WriteString("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|><results>\n")
 			// CohereForAI-c4ai-command-r-plus-tool_use.jinja:188:5 {{- message.content|trim }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("</results><|END_OF_TURN_TOKEN|>")
 		}
 	}
@@ -724,184 +727,184 @@ func renderCohereForAIC4aiCommandRPlusToolUseLlama(w *jinja2.Writer, in *jinja2.
 // spansCohereForAIC4aiCommandRPlusToolUse is the position table of CohereForAI-c4ai-command-r-plus-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansCohereForAIC4aiCommandRPlusToolUse = []jinja2.Span{
-	{From: 55, To: 102, Line: 2, Col: 1, Construct: "macro"},
-	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
-	{From: 62, To: 101, Line: 10, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 11, Col: 5, Construct: "{{ }}"},
-	{From: 65, To: 101, Line: 12, Col: 5, Construct: "if"},
-	{From: 68, To: 72, Line: 13, Col: 5, Construct: "{{ }}"},
-	{From: 73, To: 101, Line: 14, Col: 5, Construct: "if"},
-	{From: 76, To: 80, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 81, To: 101, Line: 16, Col: 5, Construct: "if"},
-	{From: 85, To: 97, Line: 18, Col: 5, Construct: "for"},
-	{From: 89, To: 91, Line: 19, Col: 7, Construct: "{{ }}"},
-	{From: 93, To: 95, Line: 20, Col: 7, Construct: "if"},
-	{From: 104, To: 177, Line: 30, Col: 1, Construct: "macro"},
-	{From: 107, To: 176, Line: 31, Col: 1, Construct: "for"},
-	{From: 111, To: 113, Line: 32, Col: 5, Construct: "if"},
-	{From: 115, To: 117, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 119, To: 142, Line: 36, Col: 5, Construct: "for"},
-	{From: 125, To: 127, Line: 37, Col: 9, Construct: "if"},
-	{From: 129, To: 129, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 131, To: 140, Line: 41, Col: 9, Construct: "if"},
-	{From: 133, To: 135, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 139, To: 139, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 144, To: 144, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 146, To: 175, Line: 49, Col: 5, Construct: "if"},
-	{From: 149, To: 173, Line: 51, Col: 9, Construct: "for"},
-	{From: 154, To: 156, Line: 52, Col: 13, Construct: "if"},
-	{From: 158, To: 158, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 160, To: 169, Line: 56, Col: 13, Construct: "if"},
-	{From: 162, To: 164, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 168, To: 168, Line: 59, Col: 17, Construct: "{{ }}"},
-	{From: 171, To: 172, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 179, To: 267, Line: 68, Col: 1, Construct: "macro"},
-	{From: 182, To: 266, Line: 69, Col: 1, Construct: "for"},
-	{From: 186, To: 188, Line: 70, Col: 3, Construct: "if"},
-	{From: 190, To: 194, Line: 73, Col: 3, Construct: "if"},
-	{From: 193, To: 193, Line: 74, Col: 5, Construct: "set"},
-	{From: 196, To: 198, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 200, To: 228, Line: 78, Col: 3, Construct: "for"},
-	{From: 207, To: 209, Line: 79, Col: 5, Construct: "if"},
-	{From: 211, To: 211, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 213, To: 226, Line: 83, Col: 5, Construct: "if"},
-	{From: 215, To: 219, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 223, To: 225, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 230, To: 230, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 232, To: 265, Line: 92, Col: 3, Construct: "if"},
-	{From: 235, To: 263, Line: 94, Col: 5, Construct: "for"},
-	{From: 240, To: 242, Line: 95, Col: 7, Construct: "if"},
-	{From: 244, To: 244, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 246, To: 259, Line: 99, Col: 7, Construct: "if"},
-	{From: 248, To: 252, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 256, To: 258, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 261, To: 262, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 269, To: 269, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 271, To: 284, Line: 112, Col: 1, Construct: "if"},
-	{From: 274, To: 274, Line: 113, Col: 3, Construct: "set"},
-	{From: 276, To: 276, Line: 114, Col: 3, Construct: "set"},
-	{From: 280, To: 280, Line: 116, Col: 3, Construct: "set"},
-	{From: 282, To: 282, Line: 117, Col: 3, Construct: "set"},
-	{From: 286, To: 288, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 290, To: 290, Line: 141, Col: 1, Construct: "set"},
-	{From: 292, To: 298, Line: 142, Col: 1, Construct: "for"},
-	{From: 294, To: 297, Line: 143, Col: 5, Construct: "if"},
-	{From: 296, To: 296, Line: 144, Col: 9, Construct: "set"},
-	{From: 300, To: 308, Line: 147, Col: 1, Construct: "if"},
-	{From: 302, To: 302, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 306, To: 306, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 310, To: 385, Line: 153, Col: 1, Construct: "for"},
-	{From: 313, To: 313, Line: 154, Col: 3, Construct: "set"},
-	{From: 315, To: 383, Line: 155, Col: 3, Construct: "if"},
-	{From: 318, To: 320, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 321, To: 383, Line: 157, Col: 7, Construct: "if"},
-	{From: 324, To: 326, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 327, To: 383, Line: 159, Col: 7, Construct: "if"},
-	{From: 331, To: 336, Line: 161, Col: 5, Construct: "if"},
-	{From: 334, To: 334, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 338, To: 370, Line: 165, Col: 5, Construct: "for"},
-	{From: 342, To: 346, Line: 166, Col: 9, Construct: "if"},
-	{From: 345, To: 345, Line: 167, Col: 13, Construct: "set"},
-	{From: 348, To: 348, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 350, To: 350, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 352, To: 352, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 354, To: 362, Line: 172, Col: 9, Construct: "if"},
-	{From: 357, To: 358, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 364, To: 364, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 366, To: 368, Line: 179, Col: 9, Construct: "if"},
-	{From: 371, To: 383, Line: 184, Col: 7, Construct: "if"},
-	{From: 374, To: 376, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 377, To: 383, Line: 186, Col: 7, Construct: "if"},
-	{From: 381, To: 382, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 387, To: 389, Line: 200, Col: 1, Construct: "if"},
-	{From: 403, To: 446, Line: 2, Col: 1, Construct: "macro"},
-	{From: 408, To: 408, Line: 3, Col: 1, Construct: "set"},
-	{From: 410, To: 445, Line: 10, Col: 1, Construct: "if"},
-	{From: 412, To: 412, Line: 11, Col: 5, Construct: "{{ }}"},
-	{From: 413, To: 445, Line: 12, Col: 5, Construct: "if"},
-	{From: 416, To: 418, Line: 13, Col: 5, Construct: "{{ }}"},
-	{From: 419, To: 445, Line: 14, Col: 5, Construct: "if"},
-	{From: 422, To: 424, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 425, To: 445, Line: 16, Col: 5, Construct: "if"},
-	{From: 429, To: 441, Line: 18, Col: 5, Construct: "for"},
-	{From: 433, To: 435, Line: 19, Col: 7, Construct: "{{ }}"},
-	{From: 437, To: 439, Line: 20, Col: 7, Construct: "if"},
-	{From: 448, To: 516, Line: 30, Col: 1, Construct: "macro"},
-	{From: 451, To: 515, Line: 31, Col: 1, Construct: "for"},
-	{From: 455, To: 457, Line: 32, Col: 5, Construct: "if"},
-	{From: 459, To: 459, Line: 35, Col: 5, Construct: "{{ }}"},
-	{From: 461, To: 482, Line: 36, Col: 5, Construct: "for"},
-	{From: 467, To: 469, Line: 37, Col: 9, Construct: "if"},
-	{From: 471, To: 471, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 473, To: 480, Line: 41, Col: 9, Construct: "if"},
-	{From: 475, To: 475, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 479, To: 479, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 484, To: 484, Line: 48, Col: 5, Construct: "{{ }}"},
-	{From: 486, To: 514, Line: 49, Col: 5, Construct: "if"},
-	{From: 490, To: 512, Line: 51, Col: 9, Construct: "for"},
-	{From: 496, To: 498, Line: 52, Col: 13, Construct: "if"},
-	{From: 500, To: 500, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 502, To: 509, Line: 56, Col: 13, Construct: "if"},
-	{From: 504, To: 504, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 508, To: 508, Line: 59, Col: 17, Construct: "{{ }}"},
-	{From: 511, To: 511, Line: 61, Col: 13, Construct: "{{ }}"},
-	{From: 518, To: 602, Line: 68, Col: 1, Construct: "macro"},
-	{From: 521, To: 601, Line: 69, Col: 1, Construct: "for"},
-	{From: 525, To: 527, Line: 70, Col: 3, Construct: "if"},
-	{From: 529, To: 533, Line: 73, Col: 3, Construct: "if"},
-	{From: 532, To: 532, Line: 74, Col: 5, Construct: "set"},
-	{From: 535, To: 535, Line: 77, Col: 19, Construct: "{{ }}"},
-	{From: 537, To: 563, Line: 78, Col: 3, Construct: "for"},
-	{From: 544, To: 546, Line: 79, Col: 5, Construct: "if"},
-	{From: 548, To: 548, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 550, To: 561, Line: 83, Col: 5, Construct: "if"},
-	{From: 552, To: 554, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 558, To: 560, Line: 86, Col: 7, Construct: "{{ }}"},
-	{From: 565, To: 565, Line: 91, Col: 3, Construct: "{{ }}"},
-	{From: 567, To: 600, Line: 92, Col: 3, Construct: "if"},
-	{From: 572, To: 598, Line: 94, Col: 5, Construct: "for"},
-	{From: 578, To: 580, Line: 95, Col: 7, Construct: "if"},
-	{From: 582, To: 582, Line: 98, Col: 7, Construct: "{{ }}"},
-	{From: 584, To: 595, Line: 99, Col: 7, Construct: "if"},
-	{From: 586, To: 588, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 592, To: 594, Line: 102, Col: 9, Construct: "{{ }}"},
-	{From: 597, To: 597, Line: 104, Col: 7, Construct: "{{ }}"},
-	{From: 604, To: 604, Line: 111, Col: 1, Construct: "{{ }}"},
-	{From: 606, To: 619, Line: 112, Col: 1, Construct: "if"},
-	{From: 609, To: 609, Line: 113, Col: 3, Construct: "set"},
-	{From: 611, To: 611, Line: 114, Col: 3, Construct: "set"},
-	{From: 615, To: 615, Line: 116, Col: 3, Construct: "set"},
-	{From: 617, To: 617, Line: 117, Col: 3, Construct: "set"},
-	{From: 621, To: 622, Line: 133, Col: 1, Construct: "{{ }}"},
-	{From: 624, To: 624, Line: 141, Col: 1, Construct: "set"},
-	{From: 626, To: 632, Line: 142, Col: 1, Construct: "for"},
-	{From: 628, To: 631, Line: 143, Col: 5, Construct: "if"},
-	{From: 630, To: 630, Line: 144, Col: 9, Construct: "set"},
-	{From: 634, To: 646, Line: 147, Col: 1, Construct: "if"},
-	{From: 636, To: 638, Line: 148, Col: 5, Construct: "{{ }}"},
-	{From: 642, To: 644, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 648, To: 717, Line: 153, Col: 1, Construct: "for"},
-	{From: 651, To: 651, Line: 154, Col: 3, Construct: "set"},
-	{From: 653, To: 715, Line: 155, Col: 3, Construct: "if"},
-	{From: 656, To: 656, Line: 156, Col: 5, Construct: "{{ }}"},
-	{From: 657, To: 715, Line: 157, Col: 7, Construct: "if"},
-	{From: 660, To: 660, Line: 158, Col: 5, Construct: "{{ }}"},
-	{From: 661, To: 715, Line: 159, Col: 7, Construct: "if"},
-	{From: 665, To: 670, Line: 161, Col: 5, Construct: "if"},
-	{From: 668, To: 668, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 672, To: 704, Line: 165, Col: 5, Construct: "for"},
-	{From: 676, To: 680, Line: 166, Col: 9, Construct: "if"},
-	{From: 679, To: 679, Line: 167, Col: 13, Construct: "set"},
-	{From: 682, To: 682, Line: 169, Col: 9, Construct: "{{ }}"},
-	{From: 684, To: 684, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 686, To: 686, Line: 171, Col: 9, Construct: "{{ }}"},
-	{From: 688, To: 696, Line: 172, Col: 9, Construct: "if"},
-	{From: 691, To: 692, Line: 173, Col: 13, Construct: "{{ }}"},
-	{From: 698, To: 698, Line: 178, Col: 9, Construct: "{{ }}"},
-	{From: 700, To: 702, Line: 179, Col: 9, Construct: "if"},
-	{From: 705, To: 715, Line: 184, Col: 7, Construct: "if"},
-	{From: 708, To: 708, Line: 185, Col: 5, Construct: "{{ }}"},
-	{From: 709, To: 715, Line: 186, Col: 7, Construct: "if"},
-	{From: 713, To: 714, Line: 188, Col: 5, Construct: "{{ }}"},
-	{From: 719, To: 721, Line: 200, Col: 1, Construct: "if"},
+	{From: 58, To: 105, Line: 2, Col: 1, Construct: "macro"},
+	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},
+	{From: 65, To: 104, Line: 10, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 11, Col: 5, Construct: "{{ }}"},
+	{From: 68, To: 104, Line: 12, Col: 5, Construct: "if"},
+	{From: 71, To: 75, Line: 13, Col: 5, Construct: "{{ }}"},
+	{From: 76, To: 104, Line: 14, Col: 5, Construct: "if"},
+	{From: 79, To: 83, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 84, To: 104, Line: 16, Col: 5, Construct: "if"},
+	{From: 88, To: 100, Line: 18, Col: 5, Construct: "for"},
+	{From: 92, To: 94, Line: 19, Col: 7, Construct: "{{ }}"},
+	{From: 96, To: 98, Line: 20, Col: 7, Construct: "if"},
+	{From: 107, To: 180, Line: 30, Col: 1, Construct: "macro"},
+	{From: 110, To: 179, Line: 31, Col: 1, Construct: "for"},
+	{From: 114, To: 116, Line: 32, Col: 5, Construct: "if"},
+	{From: 118, To: 120, Line: 35, Col: 5, Construct: "{{ }}"},
+	{From: 122, To: 145, Line: 36, Col: 5, Construct: "for"},
+	{From: 128, To: 130, Line: 37, Col: 9, Construct: "if"},
+	{From: 132, To: 132, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 134, To: 143, Line: 41, Col: 9, Construct: "if"},
+	{From: 136, To: 138, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 142, To: 142, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 147, To: 147, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 149, To: 178, Line: 49, Col: 5, Construct: "if"},
+	{From: 152, To: 176, Line: 51, Col: 9, Construct: "for"},
+	{From: 157, To: 159, Line: 52, Col: 13, Construct: "if"},
+	{From: 161, To: 161, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 163, To: 172, Line: 56, Col: 13, Construct: "if"},
+	{From: 165, To: 167, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 171, To: 171, Line: 59, Col: 17, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 61, Col: 13, Construct: "{{ }}"},
+	{From: 182, To: 270, Line: 68, Col: 1, Construct: "macro"},
+	{From: 185, To: 269, Line: 69, Col: 1, Construct: "for"},
+	{From: 189, To: 191, Line: 70, Col: 3, Construct: "if"},
+	{From: 193, To: 197, Line: 73, Col: 3, Construct: "if"},
+	{From: 196, To: 196, Line: 74, Col: 5, Construct: "set"},
+	{From: 199, To: 201, Line: 77, Col: 19, Construct: "{{ }}"},
+	{From: 203, To: 231, Line: 78, Col: 3, Construct: "for"},
+	{From: 210, To: 212, Line: 79, Col: 5, Construct: "if"},
+	{From: 214, To: 214, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 216, To: 229, Line: 83, Col: 5, Construct: "if"},
+	{From: 218, To: 222, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 226, To: 228, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 235, To: 268, Line: 92, Col: 3, Construct: "if"},
+	{From: 238, To: 266, Line: 94, Col: 5, Construct: "for"},
+	{From: 243, To: 245, Line: 95, Col: 7, Construct: "if"},
+	{From: 247, To: 247, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 249, To: 262, Line: 99, Col: 7, Construct: "if"},
+	{From: 251, To: 255, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 261, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 265, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 272, To: 272, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 274, To: 287, Line: 112, Col: 1, Construct: "if"},
+	{From: 277, To: 277, Line: 113, Col: 3, Construct: "set"},
+	{From: 279, To: 279, Line: 114, Col: 3, Construct: "set"},
+	{From: 283, To: 283, Line: 116, Col: 3, Construct: "set"},
+	{From: 285, To: 285, Line: 117, Col: 3, Construct: "set"},
+	{From: 289, To: 291, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 293, To: 293, Line: 141, Col: 1, Construct: "set"},
+	{From: 295, To: 301, Line: 142, Col: 1, Construct: "for"},
+	{From: 297, To: 300, Line: 143, Col: 5, Construct: "if"},
+	{From: 299, To: 299, Line: 144, Col: 9, Construct: "set"},
+	{From: 303, To: 311, Line: 147, Col: 1, Construct: "if"},
+	{From: 305, To: 305, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 313, To: 388, Line: 153, Col: 1, Construct: "for"},
+	{From: 316, To: 316, Line: 154, Col: 3, Construct: "set"},
+	{From: 318, To: 386, Line: 155, Col: 3, Construct: "if"},
+	{From: 321, To: 323, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 324, To: 386, Line: 157, Col: 7, Construct: "if"},
+	{From: 327, To: 329, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 330, To: 386, Line: 159, Col: 7, Construct: "if"},
+	{From: 334, To: 339, Line: 161, Col: 5, Construct: "if"},
+	{From: 337, To: 337, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 341, To: 373, Line: 165, Col: 5, Construct: "for"},
+	{From: 345, To: 349, Line: 166, Col: 9, Construct: "if"},
+	{From: 348, To: 348, Line: 167, Col: 13, Construct: "set"},
+	{From: 351, To: 351, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 353, To: 353, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 355, To: 355, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 357, To: 365, Line: 172, Col: 9, Construct: "if"},
+	{From: 360, To: 361, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 367, To: 367, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 369, To: 371, Line: 179, Col: 9, Construct: "if"},
+	{From: 374, To: 386, Line: 184, Col: 7, Construct: "if"},
+	{From: 377, To: 379, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 380, To: 386, Line: 186, Col: 7, Construct: "if"},
+	{From: 384, To: 385, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 390, To: 392, Line: 200, Col: 1, Construct: "if"},
+	{From: 406, To: 449, Line: 2, Col: 1, Construct: "macro"},
+	{From: 411, To: 411, Line: 3, Col: 1, Construct: "set"},
+	{From: 413, To: 448, Line: 10, Col: 1, Construct: "if"},
+	{From: 415, To: 415, Line: 11, Col: 5, Construct: "{{ }}"},
+	{From: 416, To: 448, Line: 12, Col: 5, Construct: "if"},
+	{From: 419, To: 421, Line: 13, Col: 5, Construct: "{{ }}"},
+	{From: 422, To: 448, Line: 14, Col: 5, Construct: "if"},
+	{From: 425, To: 427, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 428, To: 448, Line: 16, Col: 5, Construct: "if"},
+	{From: 432, To: 444, Line: 18, Col: 5, Construct: "for"},
+	{From: 436, To: 438, Line: 19, Col: 7, Construct: "{{ }}"},
+	{From: 440, To: 442, Line: 20, Col: 7, Construct: "if"},
+	{From: 451, To: 519, Line: 30, Col: 1, Construct: "macro"},
+	{From: 454, To: 518, Line: 31, Col: 1, Construct: "for"},
+	{From: 458, To: 460, Line: 32, Col: 5, Construct: "if"},
+	{From: 462, To: 462, Line: 35, Col: 5, Construct: "{{ }}"},
+	{From: 464, To: 485, Line: 36, Col: 5, Construct: "for"},
+	{From: 470, To: 472, Line: 37, Col: 9, Construct: "if"},
+	{From: 474, To: 474, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 476, To: 483, Line: 41, Col: 9, Construct: "if"},
+	{From: 478, To: 478, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 482, To: 482, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 487, To: 487, Line: 48, Col: 5, Construct: "{{ }}"},
+	{From: 489, To: 517, Line: 49, Col: 5, Construct: "if"},
+	{From: 493, To: 515, Line: 51, Col: 9, Construct: "for"},
+	{From: 499, To: 501, Line: 52, Col: 13, Construct: "if"},
+	{From: 503, To: 503, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 505, To: 512, Line: 56, Col: 13, Construct: "if"},
+	{From: 507, To: 507, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 511, To: 511, Line: 59, Col: 17, Construct: "{{ }}"},
+	{From: 514, To: 514, Line: 61, Col: 13, Construct: "{{ }}"},
+	{From: 521, To: 605, Line: 68, Col: 1, Construct: "macro"},
+	{From: 524, To: 604, Line: 69, Col: 1, Construct: "for"},
+	{From: 528, To: 530, Line: 70, Col: 3, Construct: "if"},
+	{From: 532, To: 536, Line: 73, Col: 3, Construct: "if"},
+	{From: 535, To: 535, Line: 74, Col: 5, Construct: "set"},
+	{From: 538, To: 538, Line: 77, Col: 19, Construct: "{{ }}"},
+	{From: 540, To: 566, Line: 78, Col: 3, Construct: "for"},
+	{From: 547, To: 549, Line: 79, Col: 5, Construct: "if"},
+	{From: 551, To: 551, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 553, To: 564, Line: 83, Col: 5, Construct: "if"},
+	{From: 555, To: 557, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 561, To: 563, Line: 86, Col: 7, Construct: "{{ }}"},
+	{From: 568, To: 568, Line: 91, Col: 3, Construct: "{{ }}"},
+	{From: 570, To: 603, Line: 92, Col: 3, Construct: "if"},
+	{From: 575, To: 601, Line: 94, Col: 5, Construct: "for"},
+	{From: 581, To: 583, Line: 95, Col: 7, Construct: "if"},
+	{From: 585, To: 585, Line: 98, Col: 7, Construct: "{{ }}"},
+	{From: 587, To: 598, Line: 99, Col: 7, Construct: "if"},
+	{From: 589, To: 591, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 595, To: 597, Line: 102, Col: 9, Construct: "{{ }}"},
+	{From: 600, To: 600, Line: 104, Col: 7, Construct: "{{ }}"},
+	{From: 607, To: 607, Line: 111, Col: 1, Construct: "{{ }}"},
+	{From: 609, To: 622, Line: 112, Col: 1, Construct: "if"},
+	{From: 612, To: 612, Line: 113, Col: 3, Construct: "set"},
+	{From: 614, To: 614, Line: 114, Col: 3, Construct: "set"},
+	{From: 618, To: 618, Line: 116, Col: 3, Construct: "set"},
+	{From: 620, To: 620, Line: 117, Col: 3, Construct: "set"},
+	{From: 624, To: 625, Line: 133, Col: 1, Construct: "{{ }}"},
+	{From: 627, To: 627, Line: 141, Col: 1, Construct: "set"},
+	{From: 629, To: 635, Line: 142, Col: 1, Construct: "for"},
+	{From: 631, To: 634, Line: 143, Col: 5, Construct: "if"},
+	{From: 633, To: 633, Line: 144, Col: 9, Construct: "set"},
+	{From: 637, To: 649, Line: 147, Col: 1, Construct: "if"},
+	{From: 639, To: 641, Line: 148, Col: 5, Construct: "{{ }}"},
+	{From: 645, To: 647, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 651, To: 720, Line: 153, Col: 1, Construct: "for"},
+	{From: 654, To: 654, Line: 154, Col: 3, Construct: "set"},
+	{From: 656, To: 718, Line: 155, Col: 3, Construct: "if"},
+	{From: 659, To: 659, Line: 156, Col: 5, Construct: "{{ }}"},
+	{From: 660, To: 718, Line: 157, Col: 7, Construct: "if"},
+	{From: 663, To: 663, Line: 158, Col: 5, Construct: "{{ }}"},
+	{From: 664, To: 718, Line: 159, Col: 7, Construct: "if"},
+	{From: 668, To: 673, Line: 161, Col: 5, Construct: "if"},
+	{From: 671, To: 671, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 675, To: 707, Line: 165, Col: 5, Construct: "for"},
+	{From: 679, To: 683, Line: 166, Col: 9, Construct: "if"},
+	{From: 682, To: 682, Line: 167, Col: 13, Construct: "set"},
+	{From: 685, To: 685, Line: 169, Col: 9, Construct: "{{ }}"},
+	{From: 687, To: 687, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 689, To: 689, Line: 171, Col: 9, Construct: "{{ }}"},
+	{From: 691, To: 699, Line: 172, Col: 9, Construct: "if"},
+	{From: 694, To: 695, Line: 173, Col: 13, Construct: "{{ }}"},
+	{From: 701, To: 701, Line: 178, Col: 9, Construct: "{{ }}"},
+	{From: 703, To: 705, Line: 179, Col: 9, Construct: "if"},
+	{From: 708, To: 718, Line: 184, Col: 7, Construct: "if"},
+	{From: 711, To: 711, Line: 185, Col: 5, Construct: "{{ }}"},
+	{From: 712, To: 718, Line: 186, Col: 7, Construct: "if"},
+	{From: 716, To: 717, Line: 188, Col: 5, Construct: "{{ }}"},
+	{From: 722, To: 724, Line: 200, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // CommandR is the chat template builtin/command-r.jinja.
 var CommandR = &jinja2.Template{
@@ -79,12 +82,12 @@ func renderCommandRLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// command-r.jinja:13:1 {%- set role_tokens = {'system': '<|SYSTEM_TOKEN|>', 'user': '<|USER_TOKEN|>', 'assistant': '<|CHATB…
 	roleTokens = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|SYSTEM_TOKEN|>"), jinja2.Str("user"), jinja2.Str("<|USER_TOKEN|>"), jinja2.Str("assistant"), jinja2.Str("<|CHATBOT_TOKEN|>"))
 	// command-r.jinja:14:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// command-r.jinja:15:1 {%- if message['role'] in role_tokens %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
-		if jinja2.LlamaIn(messageRole, roleTokens) {
+		messageRole := llamacpp.ItemStr(message, "role")
+		if llamacpp.In(messageRole, roleTokens) {
 			// command-r.jinja:16:1 {{- '<|START_OF_TURN_TOKEN|>' + role_tokens[message['role']] + message['content'].strip(c_space) + '…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|START_OF_TURN_TOKEN|>"), jinja2.LlamaItem(roleTokens, messageRole)), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|START_OF_TURN_TOKEN|>"), llamacpp.Item(roleTokens, messageRole)), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|END_OF_TURN_TOKEN|>")))
 		}
 	}
 	w.WriteString("<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>")
@@ -93,14 +96,14 @@ func renderCommandRLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansCommandR is the position table of command-r.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansCommandR = []jinja2.Span{
-	{From: 52, To: 52, Line: 12, Col: 1, Construct: "set"},
-	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
-	{From: 56, To: 67, Line: 14, Col: 1, Construct: "for"},
-	{From: 58, To: 65, Line: 15, Col: 1, Construct: "if"},
-	{From: 61, To: 64, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 78, Line: 12, Col: 1, Construct: "set"},
-	{From: 80, To: 80, Line: 13, Col: 1, Construct: "set"},
-	{From: 82, To: 90, Line: 14, Col: 1, Construct: "for"},
-	{From: 84, To: 88, Line: 15, Col: 1, Construct: "if"},
-	{From: 87, To: 87, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 55, Line: 12, Col: 1, Construct: "set"},
+	{From: 57, To: 57, Line: 13, Col: 1, Construct: "set"},
+	{From: 59, To: 70, Line: 14, Col: 1, Construct: "for"},
+	{From: 61, To: 68, Line: 15, Col: 1, Construct: "if"},
+	{From: 64, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 81, Line: 12, Col: 1, Construct: "set"},
+	{From: 83, To: 83, Line: 13, Col: 1, Construct: "set"},
+	{From: 85, To: 93, Line: 14, Col: 1, Construct: "for"},
+	{From: 87, To: 91, Line: 15, Col: 1, Construct: "if"},
+	{From: 90, To: 90, Line: 16, Col: 1, Construct: "{{ }}"},
 }

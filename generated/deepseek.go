@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Deepseek is the chat template builtin/deepseek.jinja.
 var Deepseek = &jinja2.Template{
@@ -76,20 +79,20 @@ func renderDeepseek(w *jinja2.Writer, in *jinja2.Input) {
 func renderDeepseekLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek.jinja:14:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek.jinja:15:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek.jinja:16:1 {{- message['content'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// deepseek.jinja:18:1 {{- '### Instruction:\n' + message['content'] + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("### Instruction:\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("### Instruction:\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek.jinja:19:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek.jinja:20:1 {{- '### Response:\n' + message['content'] + '\n<|EOT|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("### Response:\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n<|EOT|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("### Response:\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("\n<|EOT|>\n")))
 		}
 	}
 	w.WriteString("### Response:\n")
@@ -98,18 +101,18 @@ func renderDeepseekLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansDeepseek is the position table of deepseek.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseek = []jinja2.Span{
-	{From: 50, To: 70, Line: 14, Col: 1, Construct: "for"},
-	{From: 52, To: 68, Line: 15, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 68, Line: 17, Col: 5, Construct: "if"},
-	{From: 59, To: 61, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 68, Line: 19, Col: 5, Construct: "if"},
-	{From: 65, To: 67, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 95, Line: 14, Col: 1, Construct: "for"},
-	{From: 81, To: 93, Line: 15, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 93, Line: 17, Col: 5, Construct: "if"},
-	{From: 88, To: 88, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 93, Line: 19, Col: 5, Construct: "if"},
-	{From: 92, To: 92, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 73, Line: 14, Col: 1, Construct: "for"},
+	{From: 55, To: 71, Line: 15, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 71, Line: 17, Col: 5, Construct: "if"},
+	{From: 62, To: 64, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 71, Line: 19, Col: 5, Construct: "if"},
+	{From: 68, To: 70, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 98, Line: 14, Col: 1, Construct: "for"},
+	{From: 84, To: 96, Line: 15, Col: 1, Construct: "if"},
+	{From: 87, To: 87, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 96, Line: 17, Col: 5, Construct: "if"},
+	{From: 91, To: 91, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 92, To: 96, Line: 19, Col: 5, Construct: "if"},
+	{From: 95, To: 95, Line: 20, Col: 1, Construct: "{{ }}"},
 }

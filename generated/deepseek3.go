@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Deepseek3 is the chat template builtin/deepseek3.jinja.
 var Deepseek3 = &jinja2.Template{
@@ -75,20 +78,20 @@ func renderDeepseek3(w *jinja2.Writer, in *jinja2.Input) {
 func renderDeepseek3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// deepseek3.jinja:10:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek3.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// deepseek3.jinja:12:1 {{- message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// deepseek3.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// deepseek3.jinja:14:1 {{- '<｜User｜>' + message['content'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek3.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// deepseek3.jinja:16:1 {{- '<｜Assistant｜>' + message['content'] + '<｜end▁of▁sentence｜>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜Assistant｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜Assistant｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 		}
 	}
 	w.WriteString("<｜Assistant｜>")
@@ -97,18 +100,18 @@ func renderDeepseek3Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansDeepseek3 is the position table of deepseek3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseek3 = []jinja2.Span{
-	{From: 50, To: 69, Line: 10, Col: 1, Construct: "for"},
-	{From: 52, To: 67, Line: 11, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 67, Line: 13, Col: 5, Construct: "if"},
-	{From: 59, To: 60, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 67, Line: 15, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 94, Line: 10, Col: 1, Construct: "for"},
-	{From: 80, To: 92, Line: 11, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 92, Line: 13, Col: 5, Construct: "if"},
-	{From: 87, To: 87, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 92, Line: 15, Col: 5, Construct: "if"},
-	{From: 91, To: 91, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 72, Line: 10, Col: 1, Construct: "for"},
+	{From: 55, To: 70, Line: 11, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 70, Line: 13, Col: 5, Construct: "if"},
+	{From: 62, To: 63, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 70, Line: 15, Col: 5, Construct: "if"},
+	{From: 67, To: 69, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 97, Line: 10, Col: 1, Construct: "for"},
+	{From: 83, To: 95, Line: 11, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 13, Col: 5, Construct: "if"},
+	{From: 90, To: 90, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 95, Line: 15, Col: 5, Construct: "if"},
+	{From: 94, To: 94, Line: 16, Col: 1, Construct: "{{ }}"},
 }

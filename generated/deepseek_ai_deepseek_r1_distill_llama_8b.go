@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // DeepseekAiDeepSeekR1DistillLlama8B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja.
 var DeepseekAiDeepSeekR1DistillLlama8B = &jinja2.Template{
@@ -187,7 +190,7 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -197,82 +200,82 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 	nsIsOutputFirst := true
 	nsSystemPrompt := jinja2.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = jinja2.LlamaItemStr(message, "content")
+			nsSystemPrompt = llamacpp.ItemStr(message, "content")
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:15 {{bos_token}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:9:28 {{ns.system_prompt}}
-	jinja2.LlamaWrite(w, nsSystemPrompt)
+	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:10:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:14:3 {%- if message['role'] == 'assistant' and message['content'] is none -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:17:33 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:18:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:13 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:19:21 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.Str("<｜tool▁call▁begin｜>")), jinja2.LlamaItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), jinja2.Str("<｜tool▁call▁begin｜>")), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 					w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 				}
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:23:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:24:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁outputs▁end｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁end｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:25:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:26:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:27:7 {%- set content = message['content'] -%}
-				content = jinja2.LlamaItemStr(message, "content")
+				content = llamacpp.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:28:7 {%- if '</think>' in content -%}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:29:9 {%- set content = content.split('</think>')[-1] -%}
-					content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:30:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:33:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:34:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:35:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:36:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja:37:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 			}
 		}
 	}
@@ -289,74 +292,74 @@ func renderDeepseekAiDeepSeekR1DistillLlama8BLlama(w *jinja2.Writer, in *jinja2.
 // spansDeepseekAiDeepSeekR1DistillLlama8B is the position table of deepseek-ai-DeepSeek-R1-Distill-Llama-8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekR1DistillLlama8B = []jinja2.Span{
-	{From: 52, To: 55, Line: 1, Col: 1, Construct: "if"},
-	{From: 54, To: 54, Line: 2, Col: 3, Construct: "set"},
-	{From: 57, To: 60, Line: 4, Col: 1, Construct: "set"},
-	{From: 62, To: 68, Line: 5, Col: 1, Construct: "for"},
-	{From: 64, To: 67, Line: 6, Col: 3, Construct: "if"},
-	{From: 66, To: 66, Line: 7, Col: 5, Construct: "set"},
-	{From: 70, To: 70, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 74, To: 171, Line: 10, Col: 1, Construct: "for"},
-	{From: 77, To: 84, Line: 11, Col: 3, Construct: "if"},
-	{From: 80, To: 80, Line: 12, Col: 5, Construct: "set"},
-	{From: 82, To: 83, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 86, To: 125, Line: 14, Col: 3, Construct: "if"},
-	{From: 88, To: 88, Line: 15, Col: 5, Construct: "set"},
-	{From: 90, To: 124, Line: 16, Col: 5, Construct: "for"},
-	{From: 92, To: 123, Line: 17, Col: 7, Construct: "if"},
-	{From: 94, To: 104, Line: 17, Col: 33, Construct: "{{ }}"},
-	{From: 106, To: 106, Line: 18, Col: 9, Construct: "set"},
-	{From: 110, To: 122, Line: 19, Col: 21, Construct: "{{ }}"},
-	{From: 127, To: 150, Line: 23, Col: 3, Construct: "if"},
-	{From: 129, To: 149, Line: 24, Col: 5, Construct: "if"},
-	{From: 131, To: 133, Line: 24, Col: 26, Construct: "{{ }}"},
-	{From: 135, To: 135, Line: 25, Col: 7, Construct: "set"},
-	{From: 139, To: 139, Line: 27, Col: 7, Construct: "set"},
-	{From: 141, To: 144, Line: 28, Col: 7, Construct: "if"},
-	{From: 143, To: 143, Line: 29, Col: 9, Construct: "set"},
-	{From: 146, To: 148, Line: 30, Col: 20, Construct: "{{ }}"},
-	{From: 152, To: 170, Line: 33, Col: 3, Construct: "if"},
-	{From: 154, To: 154, Line: 34, Col: 5, Construct: "set"},
-	{From: 156, To: 169, Line: 35, Col: 5, Construct: "if"},
-	{From: 158, To: 160, Line: 35, Col: 34, Construct: "{{ }}"},
-	{From: 162, To: 162, Line: 36, Col: 7, Construct: "set"},
-	{From: 166, To: 168, Line: 37, Col: 19, Construct: "{{ }}"},
-	{From: 173, To: 175, Line: 41, Col: 1, Construct: "if"},
-	{From: 177, To: 179, Line: 43, Col: 1, Construct: "if"},
-	{From: 190, To: 193, Line: 1, Col: 1, Construct: "if"},
-	{From: 192, To: 192, Line: 2, Col: 3, Construct: "set"},
-	{From: 195, To: 198, Line: 4, Col: 1, Construct: "set"},
-	{From: 200, To: 206, Line: 5, Col: 1, Construct: "for"},
-	{From: 202, To: 205, Line: 6, Col: 3, Construct: "if"},
-	{From: 204, To: 204, Line: 7, Col: 5, Construct: "set"},
-	{From: 208, To: 208, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 210, To: 210, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 212, To: 278, Line: 10, Col: 1, Construct: "for"},
-	{From: 215, To: 220, Line: 11, Col: 3, Construct: "if"},
-	{From: 217, To: 217, Line: 12, Col: 5, Construct: "set"},
-	{From: 219, To: 219, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 222, To: 240, Line: 14, Col: 3, Construct: "if"},
-	{From: 224, To: 224, Line: 15, Col: 5, Construct: "set"},
-	{From: 226, To: 239, Line: 16, Col: 5, Construct: "for"},
-	{From: 228, To: 238, Line: 17, Col: 7, Construct: "if"},
-	{From: 230, To: 230, Line: 17, Col: 33, Construct: "{{ }}"},
-	{From: 232, To: 232, Line: 18, Col: 9, Construct: "set"},
-	{From: 236, To: 237, Line: 19, Col: 21, Construct: "{{ }}"},
-	{From: 242, To: 261, Line: 23, Col: 3, Construct: "if"},
-	{From: 244, To: 260, Line: 24, Col: 5, Construct: "if"},
-	{From: 246, To: 246, Line: 24, Col: 26, Construct: "{{ }}"},
-	{From: 248, To: 248, Line: 25, Col: 7, Construct: "set"},
-	{From: 252, To: 252, Line: 27, Col: 7, Construct: "set"},
-	{From: 254, To: 257, Line: 28, Col: 7, Construct: "if"},
-	{From: 256, To: 256, Line: 29, Col: 9, Construct: "set"},
-	{From: 259, To: 259, Line: 30, Col: 20, Construct: "{{ }}"},
-	{From: 263, To: 277, Line: 33, Col: 3, Construct: "if"},
-	{From: 265, To: 265, Line: 34, Col: 5, Construct: "set"},
-	{From: 267, To: 276, Line: 35, Col: 5, Construct: "if"},
-	{From: 269, To: 269, Line: 35, Col: 34, Construct: "{{ }}"},
-	{From: 271, To: 271, Line: 36, Col: 7, Construct: "set"},
-	{From: 275, To: 275, Line: 37, Col: 19, Construct: "{{ }}"},
-	{From: 280, To: 282, Line: 41, Col: 1, Construct: "if"},
-	{From: 284, To: 286, Line: 43, Col: 1, Construct: "if"},
+	{From: 55, To: 58, Line: 1, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 2, Col: 3, Construct: "set"},
+	{From: 60, To: 63, Line: 4, Col: 1, Construct: "set"},
+	{From: 65, To: 71, Line: 5, Col: 1, Construct: "for"},
+	{From: 67, To: 70, Line: 6, Col: 3, Construct: "if"},
+	{From: 69, To: 69, Line: 7, Col: 5, Construct: "set"},
+	{From: 73, To: 73, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 75, To: 75, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 77, To: 174, Line: 10, Col: 1, Construct: "for"},
+	{From: 80, To: 87, Line: 11, Col: 3, Construct: "if"},
+	{From: 83, To: 83, Line: 12, Col: 5, Construct: "set"},
+	{From: 85, To: 86, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 89, To: 128, Line: 14, Col: 3, Construct: "if"},
+	{From: 91, To: 91, Line: 15, Col: 5, Construct: "set"},
+	{From: 93, To: 127, Line: 16, Col: 5, Construct: "for"},
+	{From: 95, To: 126, Line: 17, Col: 7, Construct: "if"},
+	{From: 97, To: 107, Line: 17, Col: 33, Construct: "{{ }}"},
+	{From: 109, To: 109, Line: 18, Col: 9, Construct: "set"},
+	{From: 113, To: 125, Line: 19, Col: 21, Construct: "{{ }}"},
+	{From: 130, To: 153, Line: 23, Col: 3, Construct: "if"},
+	{From: 132, To: 152, Line: 24, Col: 5, Construct: "if"},
+	{From: 134, To: 136, Line: 24, Col: 26, Construct: "{{ }}"},
+	{From: 138, To: 138, Line: 25, Col: 7, Construct: "set"},
+	{From: 142, To: 142, Line: 27, Col: 7, Construct: "set"},
+	{From: 144, To: 147, Line: 28, Col: 7, Construct: "if"},
+	{From: 146, To: 146, Line: 29, Col: 9, Construct: "set"},
+	{From: 149, To: 151, Line: 30, Col: 20, Construct: "{{ }}"},
+	{From: 155, To: 173, Line: 33, Col: 3, Construct: "if"},
+	{From: 157, To: 157, Line: 34, Col: 5, Construct: "set"},
+	{From: 159, To: 172, Line: 35, Col: 5, Construct: "if"},
+	{From: 161, To: 163, Line: 35, Col: 34, Construct: "{{ }}"},
+	{From: 165, To: 165, Line: 36, Col: 7, Construct: "set"},
+	{From: 169, To: 171, Line: 37, Col: 19, Construct: "{{ }}"},
+	{From: 176, To: 178, Line: 41, Col: 1, Construct: "if"},
+	{From: 180, To: 182, Line: 43, Col: 1, Construct: "if"},
+	{From: 193, To: 196, Line: 1, Col: 1, Construct: "if"},
+	{From: 195, To: 195, Line: 2, Col: 3, Construct: "set"},
+	{From: 198, To: 201, Line: 4, Col: 1, Construct: "set"},
+	{From: 203, To: 209, Line: 5, Col: 1, Construct: "for"},
+	{From: 205, To: 208, Line: 6, Col: 3, Construct: "if"},
+	{From: 207, To: 207, Line: 7, Col: 5, Construct: "set"},
+	{From: 211, To: 211, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 213, To: 213, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 215, To: 281, Line: 10, Col: 1, Construct: "for"},
+	{From: 218, To: 223, Line: 11, Col: 3, Construct: "if"},
+	{From: 220, To: 220, Line: 12, Col: 5, Construct: "set"},
+	{From: 222, To: 222, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 225, To: 243, Line: 14, Col: 3, Construct: "if"},
+	{From: 227, To: 227, Line: 15, Col: 5, Construct: "set"},
+	{From: 229, To: 242, Line: 16, Col: 5, Construct: "for"},
+	{From: 231, To: 241, Line: 17, Col: 7, Construct: "if"},
+	{From: 233, To: 233, Line: 17, Col: 33, Construct: "{{ }}"},
+	{From: 235, To: 235, Line: 18, Col: 9, Construct: "set"},
+	{From: 239, To: 240, Line: 19, Col: 21, Construct: "{{ }}"},
+	{From: 245, To: 264, Line: 23, Col: 3, Construct: "if"},
+	{From: 247, To: 263, Line: 24, Col: 5, Construct: "if"},
+	{From: 249, To: 249, Line: 24, Col: 26, Construct: "{{ }}"},
+	{From: 251, To: 251, Line: 25, Col: 7, Construct: "set"},
+	{From: 255, To: 255, Line: 27, Col: 7, Construct: "set"},
+	{From: 257, To: 260, Line: 28, Col: 7, Construct: "if"},
+	{From: 259, To: 259, Line: 29, Col: 9, Construct: "set"},
+	{From: 262, To: 262, Line: 30, Col: 20, Construct: "{{ }}"},
+	{From: 266, To: 280, Line: 33, Col: 3, Construct: "if"},
+	{From: 268, To: 268, Line: 34, Col: 5, Construct: "set"},
+	{From: 270, To: 279, Line: 35, Col: 5, Construct: "if"},
+	{From: 272, To: 272, Line: 35, Col: 34, Construct: "{{ }}"},
+	{From: 274, To: 274, Line: 36, Col: 7, Construct: "set"},
+	{From: 278, To: 278, Line: 37, Col: 19, Construct: "{{ }}"},
+	{From: 283, To: 285, Line: 41, Col: 1, Construct: "if"},
+	{From: 287, To: 289, Line: 43, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // DeepseekAiDeepSeekR1DistillQwen32B is the chat template llama.cpp/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja.
 var DeepseekAiDeepSeekR1DistillQwen32B = &jinja2.Template{
@@ -193,7 +196,7 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -203,82 +206,82 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 	nsIsOutputFirst := true
 	nsSystemPrompt := jinja2.Str("")
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:6:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:7:5 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = jinja2.LlamaItemStr(message, "content")
+			nsSystemPrompt = llamacpp.ItemStr(message, "content")
 		}
 	}
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:15 {{bos_token}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:9:28 {{ns.system_prompt}}
-	jinja2.LlamaWrite(w, nsSystemPrompt)
+	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:10:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:11:3 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:12:35 {{'<｜User｜>' + message['content']}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:14:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:15:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:16:5 {%- for tool in message['tool_calls']-%}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:17:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:18:9 {{'<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['fun…
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜Assistant｜><｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:19:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:20:11 {%- else -%}
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:21:9 {{'\n' + '<｜tool▁call▁begin｜>' + tool['type'] + '<｜tool▁sep｜>' + tool['function']['name'] + '\n' + '…
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.Str("<｜tool▁call▁begin｜>")), jinja2.LlamaItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), jinja2.Str("<｜tool▁call▁begin｜>")), llamacpp.ItemStr(tool, "type")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:26:3 {%- if message['role'] == 'assistant' and message['content'] is not none -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:27:26 {{'<｜tool▁outputs▁end｜>' + message['content'] + '<｜end▁of▁sentence｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁outputs▁end｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁end｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:28:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:30:7 {%- set content = message['content'] -%}
-				content = jinja2.LlamaItemStr(message, "content")
+				content = llamacpp.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:31:7 {%- if '</think>' in content -%}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:32:9 {%- set content = content.split('</think>')[-1] -%}
-					content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
 				}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:33:20 {{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
 			}
 		}
 		// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:36:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:37:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:5 {%- if ns.is_output_first -%}
 			if nsIsOutputFirst {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:38:34 {{'<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁outputs▁begin｜><｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:39:7 {%- set ns.is_output_first = false -%}
 				nsIsOutputFirst = false
 			} else {
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:11 {%- else -%}
 				// deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja:40:19 {{'\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 			}
 		}
 	}
@@ -299,76 +302,76 @@ func renderDeepseekAiDeepSeekR1DistillQwen32BLlama(w *jinja2.Writer, in *jinja2.
 // spansDeepseekAiDeepSeekR1DistillQwen32B is the position table of deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekR1DistillQwen32B = []jinja2.Span{
-	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 2, Col: 3, Construct: "set"},
-	{From: 58, To: 61, Line: 4, Col: 1, Construct: "set"},
-	{From: 63, To: 69, Line: 5, Col: 1, Construct: "for"},
-	{From: 65, To: 68, Line: 6, Col: 3, Construct: "if"},
-	{From: 67, To: 67, Line: 7, Col: 5, Construct: "set"},
-	{From: 71, To: 71, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 75, To: 172, Line: 10, Col: 1, Construct: "for"},
-	{From: 78, To: 85, Line: 11, Col: 3, Construct: "if"},
-	{From: 81, To: 81, Line: 12, Col: 5, Construct: "set"},
-	{From: 83, To: 84, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 87, To: 126, Line: 14, Col: 3, Construct: "if"},
-	{From: 89, To: 89, Line: 15, Col: 5, Construct: "set"},
-	{From: 91, To: 125, Line: 16, Col: 5, Construct: "for"},
-	{From: 93, To: 123, Line: 17, Col: 7, Construct: "if"},
-	{From: 95, To: 105, Line: 18, Col: 9, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 19, Col: 9, Construct: "set"},
-	{From: 111, To: 122, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 128, To: 151, Line: 26, Col: 3, Construct: "if"},
-	{From: 130, To: 150, Line: 27, Col: 5, Construct: "if"},
-	{From: 132, To: 134, Line: 27, Col: 26, Construct: "{{ }}"},
-	{From: 136, To: 136, Line: 28, Col: 7, Construct: "set"},
-	{From: 140, To: 140, Line: 30, Col: 7, Construct: "set"},
-	{From: 142, To: 145, Line: 31, Col: 7, Construct: "if"},
-	{From: 144, To: 144, Line: 32, Col: 9, Construct: "set"},
-	{From: 147, To: 149, Line: 33, Col: 20, Construct: "{{ }}"},
-	{From: 153, To: 171, Line: 36, Col: 3, Construct: "if"},
-	{From: 155, To: 155, Line: 37, Col: 5, Construct: "set"},
-	{From: 157, To: 170, Line: 38, Col: 5, Construct: "if"},
-	{From: 159, To: 161, Line: 38, Col: 34, Construct: "{{ }}"},
-	{From: 163, To: 163, Line: 39, Col: 7, Construct: "set"},
-	{From: 167, To: 169, Line: 40, Col: 19, Construct: "{{ }}"},
-	{From: 174, To: 176, Line: 44, Col: 1, Construct: "if"},
-	{From: 178, To: 184, Line: 46, Col: 1, Construct: "if"},
-	{From: 181, To: 183, Line: 46, Col: 80, Construct: "if"},
-	{From: 196, To: 199, Line: 1, Col: 1, Construct: "if"},
-	{From: 198, To: 198, Line: 2, Col: 3, Construct: "set"},
-	{From: 201, To: 204, Line: 4, Col: 1, Construct: "set"},
-	{From: 206, To: 212, Line: 5, Col: 1, Construct: "for"},
-	{From: 208, To: 211, Line: 6, Col: 3, Construct: "if"},
-	{From: 210, To: 210, Line: 7, Col: 5, Construct: "set"},
-	{From: 214, To: 214, Line: 9, Col: 15, Construct: "{{ }}"},
-	{From: 216, To: 216, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 218, To: 284, Line: 10, Col: 1, Construct: "for"},
-	{From: 221, To: 226, Line: 11, Col: 3, Construct: "if"},
-	{From: 223, To: 223, Line: 12, Col: 5, Construct: "set"},
-	{From: 225, To: 225, Line: 12, Col: 35, Construct: "{{ }}"},
-	{From: 228, To: 246, Line: 14, Col: 3, Construct: "if"},
-	{From: 230, To: 230, Line: 15, Col: 5, Construct: "set"},
-	{From: 232, To: 245, Line: 16, Col: 5, Construct: "for"},
-	{From: 234, To: 243, Line: 17, Col: 7, Construct: "if"},
-	{From: 236, To: 236, Line: 18, Col: 9, Construct: "{{ }}"},
-	{From: 238, To: 238, Line: 19, Col: 9, Construct: "set"},
-	{From: 242, To: 242, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 248, To: 267, Line: 26, Col: 3, Construct: "if"},
-	{From: 250, To: 266, Line: 27, Col: 5, Construct: "if"},
-	{From: 252, To: 252, Line: 27, Col: 26, Construct: "{{ }}"},
-	{From: 254, To: 254, Line: 28, Col: 7, Construct: "set"},
-	{From: 258, To: 258, Line: 30, Col: 7, Construct: "set"},
-	{From: 260, To: 263, Line: 31, Col: 7, Construct: "if"},
-	{From: 262, To: 262, Line: 32, Col: 9, Construct: "set"},
-	{From: 265, To: 265, Line: 33, Col: 20, Construct: "{{ }}"},
-	{From: 269, To: 283, Line: 36, Col: 3, Construct: "if"},
-	{From: 271, To: 271, Line: 37, Col: 5, Construct: "set"},
-	{From: 273, To: 282, Line: 38, Col: 5, Construct: "if"},
-	{From: 275, To: 275, Line: 38, Col: 34, Construct: "{{ }}"},
-	{From: 277, To: 277, Line: 39, Col: 7, Construct: "set"},
-	{From: 281, To: 281, Line: 40, Col: 19, Construct: "{{ }}"},
-	{From: 286, To: 288, Line: 44, Col: 1, Construct: "if"},
-	{From: 290, To: 296, Line: 46, Col: 1, Construct: "if"},
-	{From: 293, To: 295, Line: 46, Col: 80, Construct: "if"},
+	{From: 56, To: 59, Line: 1, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 2, Col: 3, Construct: "set"},
+	{From: 61, To: 64, Line: 4, Col: 1, Construct: "set"},
+	{From: 66, To: 72, Line: 5, Col: 1, Construct: "for"},
+	{From: 68, To: 71, Line: 6, Col: 3, Construct: "if"},
+	{From: 70, To: 70, Line: 7, Col: 5, Construct: "set"},
+	{From: 74, To: 74, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 76, To: 76, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 78, To: 175, Line: 10, Col: 1, Construct: "for"},
+	{From: 81, To: 88, Line: 11, Col: 3, Construct: "if"},
+	{From: 84, To: 84, Line: 12, Col: 5, Construct: "set"},
+	{From: 86, To: 87, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 90, To: 129, Line: 14, Col: 3, Construct: "if"},
+	{From: 92, To: 92, Line: 15, Col: 5, Construct: "set"},
+	{From: 94, To: 128, Line: 16, Col: 5, Construct: "for"},
+	{From: 96, To: 126, Line: 17, Col: 7, Construct: "if"},
+	{From: 98, To: 108, Line: 18, Col: 9, Construct: "{{ }}"},
+	{From: 110, To: 110, Line: 19, Col: 9, Construct: "set"},
+	{From: 114, To: 125, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 131, To: 154, Line: 26, Col: 3, Construct: "if"},
+	{From: 133, To: 153, Line: 27, Col: 5, Construct: "if"},
+	{From: 135, To: 137, Line: 27, Col: 26, Construct: "{{ }}"},
+	{From: 139, To: 139, Line: 28, Col: 7, Construct: "set"},
+	{From: 143, To: 143, Line: 30, Col: 7, Construct: "set"},
+	{From: 145, To: 148, Line: 31, Col: 7, Construct: "if"},
+	{From: 147, To: 147, Line: 32, Col: 9, Construct: "set"},
+	{From: 150, To: 152, Line: 33, Col: 20, Construct: "{{ }}"},
+	{From: 156, To: 174, Line: 36, Col: 3, Construct: "if"},
+	{From: 158, To: 158, Line: 37, Col: 5, Construct: "set"},
+	{From: 160, To: 173, Line: 38, Col: 5, Construct: "if"},
+	{From: 162, To: 164, Line: 38, Col: 34, Construct: "{{ }}"},
+	{From: 166, To: 166, Line: 39, Col: 7, Construct: "set"},
+	{From: 170, To: 172, Line: 40, Col: 19, Construct: "{{ }}"},
+	{From: 177, To: 179, Line: 44, Col: 1, Construct: "if"},
+	{From: 181, To: 187, Line: 46, Col: 1, Construct: "if"},
+	{From: 184, To: 186, Line: 46, Col: 80, Construct: "if"},
+	{From: 199, To: 202, Line: 1, Col: 1, Construct: "if"},
+	{From: 201, To: 201, Line: 2, Col: 3, Construct: "set"},
+	{From: 204, To: 207, Line: 4, Col: 1, Construct: "set"},
+	{From: 209, To: 215, Line: 5, Col: 1, Construct: "for"},
+	{From: 211, To: 214, Line: 6, Col: 3, Construct: "if"},
+	{From: 213, To: 213, Line: 7, Col: 5, Construct: "set"},
+	{From: 217, To: 217, Line: 9, Col: 15, Construct: "{{ }}"},
+	{From: 219, To: 219, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 221, To: 287, Line: 10, Col: 1, Construct: "for"},
+	{From: 224, To: 229, Line: 11, Col: 3, Construct: "if"},
+	{From: 226, To: 226, Line: 12, Col: 5, Construct: "set"},
+	{From: 228, To: 228, Line: 12, Col: 35, Construct: "{{ }}"},
+	{From: 231, To: 249, Line: 14, Col: 3, Construct: "if"},
+	{From: 233, To: 233, Line: 15, Col: 5, Construct: "set"},
+	{From: 235, To: 248, Line: 16, Col: 5, Construct: "for"},
+	{From: 237, To: 246, Line: 17, Col: 7, Construct: "if"},
+	{From: 239, To: 239, Line: 18, Col: 9, Construct: "{{ }}"},
+	{From: 241, To: 241, Line: 19, Col: 9, Construct: "set"},
+	{From: 245, To: 245, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 251, To: 270, Line: 26, Col: 3, Construct: "if"},
+	{From: 253, To: 269, Line: 27, Col: 5, Construct: "if"},
+	{From: 255, To: 255, Line: 27, Col: 26, Construct: "{{ }}"},
+	{From: 257, To: 257, Line: 28, Col: 7, Construct: "set"},
+	{From: 261, To: 261, Line: 30, Col: 7, Construct: "set"},
+	{From: 263, To: 266, Line: 31, Col: 7, Construct: "if"},
+	{From: 265, To: 265, Line: 32, Col: 9, Construct: "set"},
+	{From: 268, To: 268, Line: 33, Col: 20, Construct: "{{ }}"},
+	{From: 272, To: 286, Line: 36, Col: 3, Construct: "if"},
+	{From: 274, To: 274, Line: 37, Col: 5, Construct: "set"},
+	{From: 276, To: 285, Line: 38, Col: 5, Construct: "if"},
+	{From: 278, To: 278, Line: 38, Col: 34, Construct: "{{ }}"},
+	{From: 280, To: 280, Line: 39, Col: 7, Construct: "set"},
+	{From: 284, To: 284, Line: 40, Col: 19, Construct: "{{ }}"},
+	{From: 289, To: 291, Line: 44, Col: 1, Construct: "if"},
+	{From: 293, To: 299, Line: 46, Col: 1, Construct: "if"},
+	{From: 296, To: 298, Line: 46, Col: 80, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // DeepseekAiDeepSeekV31 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.1.jinja.
 var DeepseekAiDeepSeekV31 = &jinja2.Template{
@@ -226,14 +229,14 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.1.jinja:1:1 {% if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:4:1 {%- if not thinking is defined -%}
-	if !jinja2.LlamaCallTest("defined", thinking, nil, nil) {
+	if !llamacpp.CallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:5:3 {%- if enable_thinking is defined -%}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -249,31 +252,31 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsIsFirstSp := true
 	nsIsLastUser := false
 	// deepseek-ai-DeepSeek-V3.1.jinja:12:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:13:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:14:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.1.jinja:15:7 {%- set ns.system_prompt = ns.system_prompt + message['content'] -%}
-				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.LlamaItemStr(message, "content"))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.ItemStr(message, "content"))
 				// deepseek-ai-DeepSeek-V3.1.jinja:16:7 {%- set ns.is_first_sp = false -%}
 				nsIsFirstSp = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:17:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:18:7 {%- set ns.system_prompt = ns.system_prompt + '
-				nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.LlamaItemStr(message, "content"))
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")), llamacpp.ItemStr(message, "content"))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:15 {{ bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V3.1.jinja:23:30 {{ ns.system_prompt }}
-	jinja2.LlamaWrite(w, nsSystemPrompt)
+	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.1.jinja:24:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-V3.1.jinja:25:3 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:26:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:27:5 {%- set ns.is_first = false -%}
@@ -281,10 +284,10 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:5 {%- set ns.is_last_user = true -%}
 			nsIsLastUser = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:28:39 {{'<｜User｜>' + message['content']}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")))
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:30:3 {%- if message['role'] == 'assistant' and message['tool_calls'] -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:31:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜><think></think>")
@@ -296,39 +299,39 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:35:5 {%- set ns.is_tool = false -%}
 			nsIsTool = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:36:5 {%- for tool in message['tool_calls'] -%}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 				// deepseek-ai-DeepSeek-V3.1.jinja:37:7 {%- if not ns.is_first -%}
 				if !nsIsFirst {
 					// deepseek-ai-DeepSeek-V3.1.jinja:38:9 {%- if not message['content'] -%}
-					messageContent := jinja2.LlamaItemStr(message, "content")
+					messageContent := llamacpp.ItemStr(message, "content")
 					if !messageContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.1.jinja:38:42 {{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['funct…
-						toolFunction := jinja2.LlamaItemStr(tool, "function")
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
+						toolFunction := llamacpp.ItemStr(tool, "function")
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>"), llamacpp.ItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
 					} else {
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:15 {%- else -%}
 						// deepseek-ai-DeepSeek-V3.1.jinja:39:23 {{message['content'] + '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>' + tool['function']['name'] + '<｜too…
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(messageContent, jinja2.Str("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>")), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
 					}
 					// deepseek-ai-DeepSeek-V3.1.jinja:41:9 {%- set ns.is_first = true -%}
 					nsIsFirst = true
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:13 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.1.jinja:42:21 {{'<｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + tool['function']['arguments'] |…
-					toolFunction := jinja2.LlamaItemStr(tool, "function")
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
+					toolFunction := llamacpp.ItemStr(tool, "function")
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁call▁begin｜>"), llamacpp.ItemStr(toolFunction, "name")), jinja2.Str("<｜tool▁sep｜>")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolFunction, "arguments"), nil, nil)), jinja2.Str("<｜tool▁call▁end｜>")))
 				}
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:46:3 {%- if message['role'] == 'assistant' and not message['tool_calls'] -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.ItemStr(message, "tool_calls").Truthy() {
 			// deepseek-ai-DeepSeek-V3.1.jinja:47:5 {%- if ns.is_last_user -%}
 			if nsIsLastUser {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.1.jinja:48:7 {%- if message['prefix'] is defined and message['prefix'] and thinking -%}
-				messagePrefix := jinja2.LlamaItemStr(message, "prefix")
-				if (jinja2.LlamaCallTest("defined", messagePrefix, nil, nil) && messagePrefix.Truthy()) && thinking.Truthy() {
+				messagePrefix := llamacpp.ItemStr(message, "prefix")
+				if (llamacpp.CallTest("defined", messagePrefix, nil, nil) && messagePrefix.Truthy()) && thinking.Truthy() {
 					w.WriteString("<think>")
 				} else {
 					// deepseek-ai-DeepSeek-V3.1.jinja:49:13 {%- else -%}
@@ -340,30 +343,30 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.1.jinja:53:5 {%- if ns.is_tool -%}
 			if nsIsTool {
 				// deepseek-ai-DeepSeek-V3.1.jinja:53:26 {{message['content'] + '<｜end▁of▁sentence｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<｜end▁of▁sentence｜>")))
 				// deepseek-ai-DeepSeek-V3.1.jinja:54:7 {%- set ns.is_tool = false -%}
 				nsIsTool = false
 			} else {
 				// deepseek-ai-DeepSeek-V3.1.jinja:55:11 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.1.jinja:56:7 {%- set content = message['content'] -%}
-				content = jinja2.LlamaItemStr(message, "content")
+				content = llamacpp.ItemStr(message, "content")
 				// deepseek-ai-DeepSeek-V3.1.jinja:57:7 {%- if '</think>' in content -%}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// deepseek-ai-DeepSeek-V3.1.jinja:58:9 {%- set content = content.split('</think>', 1)[1] -%}
-					content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1)
+					content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1)
 				}
 				// deepseek-ai-DeepSeek-V3.1.jinja:59:20 {{content + '<｜end▁of▁sentence｜>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<｜end▁of▁sentence｜>")))
+				llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<｜end▁of▁sentence｜>")))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.1.jinja:62:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V3.1.jinja:63:5 {%- set ns.is_last_user = false -%}
 			nsIsLastUser = false
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:5 {%- set ns.is_tool = true -%}
 			nsIsTool = true
 			// deepseek-ai-DeepSeek-V3.1.jinja:64:34 {{'<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>'}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.1.jinja:67:1 {%- if add_generation_prompt and ns.is_last_user and not ns.is_tool -%}
@@ -382,104 +385,104 @@ func renderDeepseekAiDeepSeekV31Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansDeepseekAiDeepSeekV31 is the position table of deepseek-ai-DeepSeek-V3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV31 = []jinja2.Span{
-	{From: 54, To: 57, Line: 1, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 2, Col: 3, Construct: "set"},
-	{From: 59, To: 69, Line: 4, Col: 1, Construct: "if"},
-	{From: 61, To: 68, Line: 5, Col: 3, Construct: "if"},
-	{From: 63, To: 63, Line: 6, Col: 5, Construct: "set"},
-	{From: 67, To: 67, Line: 8, Col: 5, Construct: "set"},
-	{From: 71, To: 75, Line: 11, Col: 1, Construct: "set"},
-	{From: 77, To: 92, Line: 12, Col: 1, Construct: "for"},
-	{From: 79, To: 91, Line: 13, Col: 3, Construct: "if"},
-	{From: 81, To: 90, Line: 14, Col: 5, Construct: "if"},
-	{From: 83, To: 83, Line: 15, Col: 7, Construct: "set"},
-	{From: 85, To: 85, Line: 16, Col: 7, Construct: "set"},
-	{From: 89, To: 89, Line: 18, Col: 7, Construct: "set"},
-	{From: 94, To: 94, Line: 23, Col: 15, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 23, Col: 30, Construct: "{{ }}"},
-	{From: 98, To: 205, Line: 24, Col: 1, Construct: "for"},
-	{From: 101, To: 112, Line: 25, Col: 3, Construct: "if"},
-	{From: 104, To: 104, Line: 26, Col: 5, Construct: "set"},
-	{From: 106, To: 106, Line: 27, Col: 5, Construct: "set"},
-	{From: 108, To: 108, Line: 28, Col: 5, Construct: "set"},
-	{From: 110, To: 111, Line: 28, Col: 39, Construct: "{{ }}"},
-	{From: 114, To: 158, Line: 30, Col: 3, Construct: "if"},
-	{From: 116, To: 118, Line: 31, Col: 5, Construct: "if"},
-	{From: 120, To: 120, Line: 33, Col: 5, Construct: "set"},
-	{From: 122, To: 122, Line: 34, Col: 5, Construct: "set"},
-	{From: 124, To: 124, Line: 35, Col: 5, Construct: "set"},
-	{From: 126, To: 157, Line: 36, Col: 5, Construct: "for"},
-	{From: 128, To: 155, Line: 37, Col: 7, Construct: "if"},
-	{From: 130, To: 143, Line: 38, Col: 9, Construct: "if"},
-	{From: 133, To: 138, Line: 38, Col: 42, Construct: "{{ }}"},
-	{From: 142, To: 142, Line: 39, Col: 23, Construct: "{{ }}"},
-	{From: 145, To: 145, Line: 41, Col: 9, Construct: "set"},
-	{From: 149, To: 154, Line: 42, Col: 21, Construct: "{{ }}"},
-	{From: 160, To: 193, Line: 46, Col: 3, Construct: "if"},
-	{From: 162, To: 172, Line: 47, Col: 5, Construct: "if"},
-	{From: 165, To: 171, Line: 48, Col: 7, Construct: "if"},
-	{From: 174, To: 174, Line: 52, Col: 5, Construct: "set"},
-	{From: 176, To: 192, Line: 53, Col: 5, Construct: "if"},
-	{From: 178, To: 178, Line: 53, Col: 26, Construct: "{{ }}"},
-	{From: 180, To: 180, Line: 54, Col: 7, Construct: "set"},
-	{From: 184, To: 184, Line: 56, Col: 7, Construct: "set"},
-	{From: 186, To: 189, Line: 57, Col: 7, Construct: "if"},
-	{From: 188, To: 188, Line: 58, Col: 9, Construct: "set"},
-	{From: 191, To: 191, Line: 59, Col: 20, Construct: "{{ }}"},
-	{From: 195, To: 204, Line: 62, Col: 3, Construct: "if"},
-	{From: 197, To: 197, Line: 63, Col: 5, Construct: "set"},
-	{From: 199, To: 199, Line: 64, Col: 5, Construct: "set"},
-	{From: 201, To: 203, Line: 64, Col: 34, Construct: "{{ }}"},
-	{From: 207, To: 216, Line: 67, Col: 1, Construct: "if"},
-	{From: 210, To: 215, Line: 68, Col: 3, Construct: "if"},
-	{From: 229, To: 232, Line: 1, Col: 1, Construct: "if"},
-	{From: 231, To: 231, Line: 2, Col: 3, Construct: "set"},
-	{From: 234, To: 244, Line: 4, Col: 1, Construct: "if"},
-	{From: 236, To: 243, Line: 5, Col: 3, Construct: "if"},
-	{From: 238, To: 238, Line: 6, Col: 5, Construct: "set"},
-	{From: 242, To: 242, Line: 8, Col: 5, Construct: "set"},
-	{From: 246, To: 250, Line: 11, Col: 1, Construct: "set"},
-	{From: 252, To: 267, Line: 12, Col: 1, Construct: "for"},
-	{From: 254, To: 266, Line: 13, Col: 3, Construct: "if"},
-	{From: 256, To: 265, Line: 14, Col: 5, Construct: "if"},
-	{From: 258, To: 258, Line: 15, Col: 7, Construct: "set"},
-	{From: 260, To: 260, Line: 16, Col: 7, Construct: "set"},
-	{From: 264, To: 264, Line: 18, Col: 7, Construct: "set"},
-	{From: 269, To: 269, Line: 23, Col: 15, Construct: "{{ }}"},
-	{From: 271, To: 271, Line: 23, Col: 30, Construct: "{{ }}"},
-	{From: 273, To: 368, Line: 24, Col: 1, Construct: "for"},
-	{From: 276, To: 285, Line: 25, Col: 3, Construct: "if"},
-	{From: 278, To: 278, Line: 26, Col: 5, Construct: "set"},
-	{From: 280, To: 280, Line: 27, Col: 5, Construct: "set"},
-	{From: 282, To: 282, Line: 28, Col: 5, Construct: "set"},
-	{From: 284, To: 284, Line: 28, Col: 39, Construct: "{{ }}"},
-	{From: 287, To: 323, Line: 30, Col: 3, Construct: "if"},
-	{From: 289, To: 291, Line: 31, Col: 5, Construct: "if"},
-	{From: 293, To: 293, Line: 33, Col: 5, Construct: "set"},
-	{From: 295, To: 295, Line: 34, Col: 5, Construct: "set"},
-	{From: 297, To: 297, Line: 35, Col: 5, Construct: "set"},
-	{From: 299, To: 322, Line: 36, Col: 5, Construct: "for"},
-	{From: 301, To: 320, Line: 37, Col: 7, Construct: "if"},
-	{From: 303, To: 312, Line: 38, Col: 9, Construct: "if"},
-	{From: 306, To: 307, Line: 38, Col: 42, Construct: "{{ }}"},
-	{From: 311, To: 311, Line: 39, Col: 23, Construct: "{{ }}"},
-	{From: 314, To: 314, Line: 41, Col: 9, Construct: "set"},
-	{From: 318, To: 319, Line: 42, Col: 21, Construct: "{{ }}"},
-	{From: 325, To: 358, Line: 46, Col: 3, Construct: "if"},
-	{From: 327, To: 337, Line: 47, Col: 5, Construct: "if"},
-	{From: 330, To: 336, Line: 48, Col: 7, Construct: "if"},
-	{From: 339, To: 339, Line: 52, Col: 5, Construct: "set"},
-	{From: 341, To: 357, Line: 53, Col: 5, Construct: "if"},
-	{From: 343, To: 343, Line: 53, Col: 26, Construct: "{{ }}"},
-	{From: 345, To: 345, Line: 54, Col: 7, Construct: "set"},
-	{From: 349, To: 349, Line: 56, Col: 7, Construct: "set"},
-	{From: 351, To: 354, Line: 57, Col: 7, Construct: "if"},
-	{From: 353, To: 353, Line: 58, Col: 9, Construct: "set"},
-	{From: 356, To: 356, Line: 59, Col: 20, Construct: "{{ }}"},
-	{From: 360, To: 367, Line: 62, Col: 3, Construct: "if"},
-	{From: 362, To: 362, Line: 63, Col: 5, Construct: "set"},
-	{From: 364, To: 364, Line: 64, Col: 5, Construct: "set"},
-	{From: 366, To: 366, Line: 64, Col: 34, Construct: "{{ }}"},
-	{From: 370, To: 379, Line: 67, Col: 1, Construct: "if"},
-	{From: 373, To: 378, Line: 68, Col: 3, Construct: "if"},
+	{From: 57, To: 60, Line: 1, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 2, Col: 3, Construct: "set"},
+	{From: 62, To: 72, Line: 4, Col: 1, Construct: "if"},
+	{From: 64, To: 71, Line: 5, Col: 3, Construct: "if"},
+	{From: 66, To: 66, Line: 6, Col: 5, Construct: "set"},
+	{From: 70, To: 70, Line: 8, Col: 5, Construct: "set"},
+	{From: 74, To: 78, Line: 11, Col: 1, Construct: "set"},
+	{From: 80, To: 95, Line: 12, Col: 1, Construct: "for"},
+	{From: 82, To: 94, Line: 13, Col: 3, Construct: "if"},
+	{From: 84, To: 93, Line: 14, Col: 5, Construct: "if"},
+	{From: 86, To: 86, Line: 15, Col: 7, Construct: "set"},
+	{From: 88, To: 88, Line: 16, Col: 7, Construct: "set"},
+	{From: 92, To: 92, Line: 18, Col: 7, Construct: "set"},
+	{From: 97, To: 97, Line: 23, Col: 15, Construct: "{{ }}"},
+	{From: 99, To: 99, Line: 23, Col: 30, Construct: "{{ }}"},
+	{From: 101, To: 208, Line: 24, Col: 1, Construct: "for"},
+	{From: 104, To: 115, Line: 25, Col: 3, Construct: "if"},
+	{From: 107, To: 107, Line: 26, Col: 5, Construct: "set"},
+	{From: 109, To: 109, Line: 27, Col: 5, Construct: "set"},
+	{From: 111, To: 111, Line: 28, Col: 5, Construct: "set"},
+	{From: 113, To: 114, Line: 28, Col: 39, Construct: "{{ }}"},
+	{From: 117, To: 161, Line: 30, Col: 3, Construct: "if"},
+	{From: 119, To: 121, Line: 31, Col: 5, Construct: "if"},
+	{From: 123, To: 123, Line: 33, Col: 5, Construct: "set"},
+	{From: 125, To: 125, Line: 34, Col: 5, Construct: "set"},
+	{From: 127, To: 127, Line: 35, Col: 5, Construct: "set"},
+	{From: 129, To: 160, Line: 36, Col: 5, Construct: "for"},
+	{From: 131, To: 158, Line: 37, Col: 7, Construct: "if"},
+	{From: 133, To: 146, Line: 38, Col: 9, Construct: "if"},
+	{From: 136, To: 141, Line: 38, Col: 42, Construct: "{{ }}"},
+	{From: 145, To: 145, Line: 39, Col: 23, Construct: "{{ }}"},
+	{From: 148, To: 148, Line: 41, Col: 9, Construct: "set"},
+	{From: 152, To: 157, Line: 42, Col: 21, Construct: "{{ }}"},
+	{From: 163, To: 196, Line: 46, Col: 3, Construct: "if"},
+	{From: 165, To: 175, Line: 47, Col: 5, Construct: "if"},
+	{From: 168, To: 174, Line: 48, Col: 7, Construct: "if"},
+	{From: 177, To: 177, Line: 52, Col: 5, Construct: "set"},
+	{From: 179, To: 195, Line: 53, Col: 5, Construct: "if"},
+	{From: 181, To: 181, Line: 53, Col: 26, Construct: "{{ }}"},
+	{From: 183, To: 183, Line: 54, Col: 7, Construct: "set"},
+	{From: 187, To: 187, Line: 56, Col: 7, Construct: "set"},
+	{From: 189, To: 192, Line: 57, Col: 7, Construct: "if"},
+	{From: 191, To: 191, Line: 58, Col: 9, Construct: "set"},
+	{From: 194, To: 194, Line: 59, Col: 20, Construct: "{{ }}"},
+	{From: 198, To: 207, Line: 62, Col: 3, Construct: "if"},
+	{From: 200, To: 200, Line: 63, Col: 5, Construct: "set"},
+	{From: 202, To: 202, Line: 64, Col: 5, Construct: "set"},
+	{From: 204, To: 206, Line: 64, Col: 34, Construct: "{{ }}"},
+	{From: 210, To: 219, Line: 67, Col: 1, Construct: "if"},
+	{From: 213, To: 218, Line: 68, Col: 3, Construct: "if"},
+	{From: 232, To: 235, Line: 1, Col: 1, Construct: "if"},
+	{From: 234, To: 234, Line: 2, Col: 3, Construct: "set"},
+	{From: 237, To: 247, Line: 4, Col: 1, Construct: "if"},
+	{From: 239, To: 246, Line: 5, Col: 3, Construct: "if"},
+	{From: 241, To: 241, Line: 6, Col: 5, Construct: "set"},
+	{From: 245, To: 245, Line: 8, Col: 5, Construct: "set"},
+	{From: 249, To: 253, Line: 11, Col: 1, Construct: "set"},
+	{From: 255, To: 270, Line: 12, Col: 1, Construct: "for"},
+	{From: 257, To: 269, Line: 13, Col: 3, Construct: "if"},
+	{From: 259, To: 268, Line: 14, Col: 5, Construct: "if"},
+	{From: 261, To: 261, Line: 15, Col: 7, Construct: "set"},
+	{From: 263, To: 263, Line: 16, Col: 7, Construct: "set"},
+	{From: 267, To: 267, Line: 18, Col: 7, Construct: "set"},
+	{From: 272, To: 272, Line: 23, Col: 15, Construct: "{{ }}"},
+	{From: 274, To: 274, Line: 23, Col: 30, Construct: "{{ }}"},
+	{From: 276, To: 371, Line: 24, Col: 1, Construct: "for"},
+	{From: 279, To: 288, Line: 25, Col: 3, Construct: "if"},
+	{From: 281, To: 281, Line: 26, Col: 5, Construct: "set"},
+	{From: 283, To: 283, Line: 27, Col: 5, Construct: "set"},
+	{From: 285, To: 285, Line: 28, Col: 5, Construct: "set"},
+	{From: 287, To: 287, Line: 28, Col: 39, Construct: "{{ }}"},
+	{From: 290, To: 326, Line: 30, Col: 3, Construct: "if"},
+	{From: 292, To: 294, Line: 31, Col: 5, Construct: "if"},
+	{From: 296, To: 296, Line: 33, Col: 5, Construct: "set"},
+	{From: 298, To: 298, Line: 34, Col: 5, Construct: "set"},
+	{From: 300, To: 300, Line: 35, Col: 5, Construct: "set"},
+	{From: 302, To: 325, Line: 36, Col: 5, Construct: "for"},
+	{From: 304, To: 323, Line: 37, Col: 7, Construct: "if"},
+	{From: 306, To: 315, Line: 38, Col: 9, Construct: "if"},
+	{From: 309, To: 310, Line: 38, Col: 42, Construct: "{{ }}"},
+	{From: 314, To: 314, Line: 39, Col: 23, Construct: "{{ }}"},
+	{From: 317, To: 317, Line: 41, Col: 9, Construct: "set"},
+	{From: 321, To: 322, Line: 42, Col: 21, Construct: "{{ }}"},
+	{From: 328, To: 361, Line: 46, Col: 3, Construct: "if"},
+	{From: 330, To: 340, Line: 47, Col: 5, Construct: "if"},
+	{From: 333, To: 339, Line: 48, Col: 7, Construct: "if"},
+	{From: 342, To: 342, Line: 52, Col: 5, Construct: "set"},
+	{From: 344, To: 360, Line: 53, Col: 5, Construct: "if"},
+	{From: 346, To: 346, Line: 53, Col: 26, Construct: "{{ }}"},
+	{From: 348, To: 348, Line: 54, Col: 7, Construct: "set"},
+	{From: 352, To: 352, Line: 56, Col: 7, Construct: "set"},
+	{From: 354, To: 357, Line: 57, Col: 7, Construct: "if"},
+	{From: 356, To: 356, Line: 58, Col: 9, Construct: "set"},
+	{From: 359, To: 359, Line: 59, Col: 20, Construct: "{{ }}"},
+	{From: 363, To: 370, Line: 62, Col: 3, Construct: "if"},
+	{From: 365, To: 365, Line: 63, Col: 5, Construct: "set"},
+	{From: 367, To: 367, Line: 64, Col: 5, Construct: "set"},
+	{From: 369, To: 369, Line: 64, Col: 34, Construct: "{{ }}"},
+	{From: 373, To: 382, Line: 67, Col: 1, Construct: "if"},
+	{From: 376, To: 381, Line: 68, Col: 3, Construct: "if"},
 }

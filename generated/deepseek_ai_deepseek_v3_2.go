@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // DeepseekAiDeepSeekV32 is the chat template llama.cpp/deepseek-ai-DeepSeek-V3.2.jinja.
 var DeepseekAiDeepSeekV32 = &jinja2.Template{
@@ -384,14 +387,14 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	bosToken := in.Lookup("bos_token")
 	// deepseek-ai-DeepSeek-V3.2.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:4:1 {%- if not thinking is defined -%}
-	if !jinja2.LlamaCallTest("defined", thinking, nil, nil) {
+	if !llamacpp.CallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:5:3 {%- if enable_thinking is defined -%}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -407,20 +410,20 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V3.2.jinja:13:1 {%- set thinking_end_token = '</think>' -%}
 	thinkingEndToken = jinja2.Str("</think>")
 	// deepseek-ai-DeepSeek-V3.2.jinja:14:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools you can use to answer the user…
-	toolsHeader = jinja2.LlamaSum(jinja2.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Str("function_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Str("function_calls>\n...\n</"), dsmlToken, jinja2.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Str("...thinking about results"), thinkingEndToken, jinja2.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
+	toolsHeader = llamacpp.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<"), dsmlToken, jinja2.Str("function_calls>\" block like the following as part of your reply to the user:\n<"), dsmlToken, jinja2.Str("function_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$FUNCTION_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<"), dsmlToken, jinja2.Str("function_calls>\n...\n</"), dsmlToken, jinja2.Str("function_calls>\n\n<function_results>\n...\n</function_results>\n\n"), thinkingStartToken, jinja2.Str("...thinking about results"), thinkingEndToken, jinja2.Str("\n\nHere are the functions available in JSONSchema format:\n<functions>\n"))
 	// deepseek-ai-DeepSeek-V3.2.jinja:15:1 {%- set tools_footer = '</functions>\n' -%}
 	toolsFooter = jinja2.Str("</functions>\n")
 	// deepseek-ai-DeepSeek-V3.2.jinja:16:1 {%- set ns = namespace(system_prompt='', is_first_sp=true) -%}
 	nsSystemPrompt := jinja2.Str("")
 	nsIsFirstSp := true
 	// deepseek-ai-DeepSeek-V3.2.jinja:17:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-V3.2.jinja:18:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:19:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V3.2.jinja:20:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V3.2.jinja:21:7 {%- set ns.is_first_sp = false -%}
@@ -428,46 +431,46 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:22:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:23:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:27:1 {%- if tools is defined and tools -%}
-	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V3.2.jinja:28:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V3.2.jinja:29:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:30:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(jinja2.LlamaItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V3.2.jinja:31:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.LlamaAdd(jinja2.LlamaAdd(tsSchemas, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.CallFilter("tojson", llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V3.2.jinja:34:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V3.2.jinja:35:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V3.2.jinja:36:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:37:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V3.2.jinja:40:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V3.2.jinja:41:1 {{- ns.system_prompt -}}
-	jinja2.LlamaWrite(w, nsSystemPrompt)
+	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V3.2.jinja:42:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:44:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:45:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
@@ -482,14 +485,14 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var callOrder jinja2.Value
 	var assistantMsg jinja2.Value
 	var toolCallCount jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V3.2.jinja:50:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:51:5 {{- '<｜User｜>' + (message['content'] or '') -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<｜User｜>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			})))
 			// deepseek-ai-DeepSeek-V3.2.jinja:52:5 {%- set state.pending_asst_marker = true -%}
@@ -499,45 +502,45 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// deepseek-ai-DeepSeek-V3.2.jinja:54:7 {%- elif message['role'] == 'assistant' -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:55:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = jinja2.Bool(jinja2.LlamaGt(jinja2.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V3.2.jinja:56:5 {%- if state.pending_asst_marker -%}
 			if statePendingAsstMarker {
 				w.WriteString("<｜Assistant｜>")
 				// deepseek-ai-DeepSeek-V3.2.jinja:58:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:59:9 {{- thinking_start_token -}}
-					jinja2.LlamaWrite(w, thinkingStartToken)
+					llamacpp.Write(w, thinkingStartToken)
 					// deepseek-ai-DeepSeek-V3.2.jinja:60:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					messageReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
-					if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+					messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+					if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:61:11 {{- message['reasoning_content'] -}}
-						jinja2.LlamaWrite(w, messageReasoningContent)
+						llamacpp.Write(w, messageReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:63:9 {{- thinking_end_token -}}
-					jinja2.LlamaWrite(w, thinkingEndToken)
+					llamacpp.Write(w, thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:64:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:65:9 {{- thinking_end_token -}}
-					jinja2.LlamaWrite(w, thinkingEndToken)
+					llamacpp.Write(w, thinkingEndToken)
 				}
 			} else if statePendingToolMarker {
 				// deepseek-ai-DeepSeek-V3.2.jinja:67:9 {%- elif state.pending_tool_marker -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:68:7 {%- if is_after_last_user and thinking -%}
 				if isAfterLastUser.Truthy() && thinking.Truthy() {
 					// deepseek-ai-DeepSeek-V3.2.jinja:69:9 {{- '\n\n' + thinking_start_token -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), thinkingStartToken))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), thinkingStartToken))
 					// deepseek-ai-DeepSeek-V3.2.jinja:70:9 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-					message3ReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
-					if jinja2.LlamaCallTest("defined", message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
+					message3ReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+					if llamacpp.CallTest("defined", message3ReasoningContent, nil, nil) && message3ReasoningContent.Truthy() {
 						// deepseek-ai-DeepSeek-V3.2.jinja:71:11 {{- message['reasoning_content'] -}}
-						jinja2.LlamaWrite(w, message3ReasoningContent)
+						llamacpp.Write(w, message3ReasoningContent)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:73:9 {{- thinking_end_token -}}
-					jinja2.LlamaWrite(w, thinkingEndToken)
+					llamacpp.Write(w, thinkingEndToken)
 				} else {
 					// deepseek-ai-DeepSeek-V3.2.jinja:74:11 {%- else -%}
 					// deepseek-ai-DeepSeek-V3.2.jinja:75:9 {{- '\n\n' + thinking_end_token -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), thinkingEndToken))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), thinkingEndToken))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:78:5 {%- set state.pending_asst_marker = false -%}
@@ -545,51 +548,51 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:79:5 {%- set state.pending_tool_marker = false -%}
 			statePendingToolMarker = false
 			// deepseek-ai-DeepSeek-V3.2.jinja:80:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:81:7 {{- message['content'] -}}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:83:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:84:7 {{- '\n\n<' + dsml_token + 'function_calls>\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("function_calls>\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("function_calls>\n")))
 				// deepseek-ai-DeepSeek-V3.2.jinja:85:7 {%- for tool in message['tool_calls'] -%}
 				var func2 jinja2.Value
 				var args jinja2.Value
-				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:86:9 {%- set func = tool['function'] -%}
-					func2 = jinja2.LlamaItemStr(tool, "function")
+					func2 = llamacpp.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V3.2.jinja:87:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), jinja2.LlamaItemStr(func2, "name")), jinja2.Str("\">\n")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), llamacpp.ItemStr(func2, "name")), jinja2.Str("\">\n")))
 					// deepseek-ai-DeepSeek-V3.2.jinja:88:9 {%- set args = func['arguments'] -%}
-					args = jinja2.LlamaItemStr(func2, "arguments")
+					args = llamacpp.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V3.2.jinja:89:9 {%- if args is string -%}
-					if jinja2.LlamaCallTest("string", args, nil, nil) {
+					if llamacpp.CallTest("string", args, nil, nil) {
 						// deepseek-ai-DeepSeek-V3.2.jinja:90:11 {%- set args = args | from_json -%}
-						args = jinja2.LlamaCallFilter("from_json", args, nil, nil)
+						args = llamacpp.CallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:92:9 {%- for key, val in args.items() -%}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V3.2.jinja:93:11 {%- if val is string -%}
-						if jinja2.LlamaCallTest("string", val, nil, nil) {
+						if llamacpp.CallTest("string", val, nil, nil) {
 							// deepseek-ai-DeepSeek-V3.2.jinja:94:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						} else {
 							// deepseek-ai-DeepSeek-V3.2.jinja:95:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V3.2.jinja:96:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), jinja2.LlamaCallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), llamacpp.CallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V3.2.jinja:99:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
 				}
 				// deepseek-ai-DeepSeek-V3.2.jinja:101:7 {{- '</' + dsml_token + 'function_calls>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("function_calls>")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("function_calls>")))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -599,27 +602,27 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:106:5 {%- set assistant_idx = namespace(value=-1) -%}
 			assistantIdxValue := jinja2.Int(-1)
 			// deepseek-ai-DeepSeek-V3.2.jinja:107:5 {%- for prev_msg in messages -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+			items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 			for i := range items {
 				prevMsg := items[i]
 				// deepseek-ai-DeepSeek-V3.2.jinja:108:7 {%- if prev_msg['role'] == 'assistant' and prev_msg['tool_calls'] and loop.index0 < outer_index -%}
-				if (jinja2.EqStr(jinja2.LlamaItemStr(prevMsg, "role"), "assistant") && jinja2.LlamaItemStr(prevMsg, "tool_calls").Truthy()) && jinja2.LlamaLt(jinja2.Int(int64(i)), outerIndex) {
+				if (jinja2.EqStr(llamacpp.ItemStr(prevMsg, "role"), "assistant") && llamacpp.ItemStr(prevMsg, "tool_calls").Truthy()) && llamacpp.Lt(jinja2.Int(int64(i)), outerIndex) {
 					// deepseek-ai-DeepSeek-V3.2.jinja:109:9 {%- set assistant_idx.value = loop.index0 -%}
 					assistantIdxValue = jinja2.Int(int64(i))
 				}
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:112:5 {%- set call_order = outer_index - assistant_idx.value -%}
-			callOrder = jinja2.LlamaSub(outerIndex, assistantIdxValue)
+			callOrder = llamacpp.Sub(outerIndex, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:113:5 {%- set assistant_msg = messages[assistant_idx.value] -%}
-			assistantMsg = jinja2.LlamaItem(messages, assistantIdxValue)
+			assistantMsg = llamacpp.Item(messages, assistantIdxValue)
 			// deepseek-ai-DeepSeek-V3.2.jinja:114:5 {%- set tool_call_count = assistant_msg['tool_calls'] | length -%}
-			toolCallCount = jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(assistantMsg, "tool_calls"), nil, nil)
+			toolCallCount = llamacpp.CallFilter("length", llamacpp.ItemStr(assistantMsg, "tool_calls"), nil, nil)
 			// deepseek-ai-DeepSeek-V3.2.jinja:115:5 {%- if call_order == 1 -%}
 			if jinja2.Eq(callOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			// deepseek-ai-DeepSeek-V3.2.jinja:118:5 {{- '\n<result>' + (message['content'] or '') + '</result>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<result>"), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<result>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			})), jinja2.Str("</result>")))
 			// deepseek-ai-DeepSeek-V3.2.jinja:119:5 {%- if call_order == tool_call_count -%}
@@ -640,22 +643,22 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V3.2.jinja:129:5 {%- if thinking -%}
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:130:7 {{- thinking_start_token -}}
-				jinja2.LlamaWrite(w, thinkingStartToken)
+				llamacpp.Write(w, thinkingStartToken)
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:131:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:132:7 {{- thinking_start_token + thinking_end_token -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(thinkingStartToken, thinkingEndToken))
+				llamacpp.Write(w, llamacpp.Add(thinkingStartToken, thinkingEndToken))
 			}
 		} else if statePendingToolMarker {
 			// deepseek-ai-DeepSeek-V3.2.jinja:134:7 {%- elif state.pending_tool_marker -%}
 			// deepseek-ai-DeepSeek-V3.2.jinja:135:5 {%- if thinking -%}
 			if thinking.Truthy() {
 				// deepseek-ai-DeepSeek-V3.2.jinja:136:7 {{- '\n\n' + thinking_start_token -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), thinkingStartToken))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), thinkingStartToken))
 			} else {
 				// deepseek-ai-DeepSeek-V3.2.jinja:137:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V3.2.jinja:138:7 {{- '\n\n' + thinking_start_token + thinking_end_token -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n\n"), thinkingStartToken, thinkingEndToken))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n"), thinkingStartToken, thinkingEndToken))
 			}
 		}
 	}
@@ -664,194 +667,194 @@ func renderDeepseekAiDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansDeepseekAiDeepSeekV32 is the position table of deepseek-ai-DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV32 = []jinja2.Span{
-	{From: 60, To: 63, Line: 1, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 2, Col: 3, Construct: "set"},
-	{From: 65, To: 75, Line: 4, Col: 1, Construct: "if"},
-	{From: 67, To: 74, Line: 5, Col: 3, Construct: "if"},
-	{From: 69, To: 69, Line: 6, Col: 5, Construct: "set"},
-	{From: 73, To: 73, Line: 8, Col: 5, Construct: "set"},
-	{From: 77, To: 77, Line: 11, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 12, Col: 1, Construct: "set"},
-	{From: 81, To: 81, Line: 13, Col: 1, Construct: "set"},
-	{From: 83, To: 83, Line: 14, Col: 1, Construct: "set"},
-	{From: 85, To: 85, Line: 15, Col: 1, Construct: "set"},
-	{From: 87, To: 88, Line: 16, Col: 1, Construct: "set"},
-	{From: 90, To: 109, Line: 17, Col: 1, Construct: "for"},
-	{From: 92, To: 108, Line: 18, Col: 3, Construct: "if"},
-	{From: 94, To: 107, Line: 19, Col: 5, Construct: "if"},
-	{From: 96, To: 98, Line: 20, Col: 7, Construct: "set"},
-	{From: 100, To: 100, Line: 21, Col: 7, Construct: "set"},
-	{From: 104, To: 106, Line: 23, Col: 7, Construct: "set"},
-	{From: 111, To: 131, Line: 27, Col: 1, Construct: "if"},
-	{From: 113, To: 113, Line: 28, Col: 3, Construct: "set"},
-	{From: 115, To: 121, Line: 29, Col: 3, Construct: "for"},
-	{From: 117, To: 120, Line: 30, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 31, Col: 7, Construct: "set"},
-	{From: 123, To: 130, Line: 34, Col: 3, Construct: "if"},
-	{From: 125, To: 125, Line: 35, Col: 5, Construct: "set"},
-	{From: 129, To: 129, Line: 37, Col: 5, Construct: "set"},
-	{From: 133, To: 133, Line: 40, Col: 1, Construct: "{{ }}"},
-	{From: 135, To: 135, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 137, To: 137, Line: 42, Col: 1, Construct: "set"},
-	{From: 139, To: 148, Line: 43, Col: 1, Construct: "for"},
-	{From: 143, To: 147, Line: 44, Col: 3, Construct: "if"},
-	{From: 146, To: 146, Line: 45, Col: 5, Construct: "set"},
-	{From: 150, To: 151, Line: 48, Col: 1, Construct: "set"},
-	{From: 153, To: 338, Line: 49, Col: 1, Construct: "for"},
-	{From: 162, To: 337, Line: 50, Col: 3, Construct: "if"},
-	{From: 165, To: 168, Line: 51, Col: 5, Construct: "{{ }}"},
-	{From: 170, To: 170, Line: 52, Col: 5, Construct: "set"},
-	{From: 172, To: 172, Line: 53, Col: 5, Construct: "set"},
-	{From: 173, To: 337, Line: 54, Col: 7, Construct: "if"},
-	{From: 176, To: 176, Line: 55, Col: 5, Construct: "set"},
-	{From: 178, To: 218, Line: 56, Col: 5, Construct: "if"},
-	{From: 181, To: 196, Line: 58, Col: 7, Construct: "if"},
-	{From: 183, To: 183, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 185, To: 189, Line: 60, Col: 9, Construct: "if"},
-	{From: 188, To: 188, Line: 61, Col: 11, Construct: "{{ }}"},
-	{From: 191, To: 191, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 195, To: 195, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 197, To: 218, Line: 67, Col: 9, Construct: "if"},
-	{From: 200, To: 217, Line: 68, Col: 7, Construct: "if"},
-	{From: 202, To: 203, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 205, To: 209, Line: 70, Col: 9, Construct: "if"},
-	{From: 208, To: 208, Line: 71, Col: 11, Construct: "{{ }}"},
-	{From: 211, To: 211, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 215, To: 216, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 220, To: 220, Line: 78, Col: 5, Construct: "set"},
-	{From: 222, To: 222, Line: 79, Col: 5, Construct: "set"},
-	{From: 224, To: 228, Line: 80, Col: 5, Construct: "if"},
-	{From: 227, To: 227, Line: 81, Col: 7, Construct: "{{ }}"},
-	{From: 230, To: 296, Line: 83, Col: 5, Construct: "if"},
-	{From: 233, To: 235, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 237, To: 290, Line: 85, Col: 7, Construct: "for"},
-	{From: 241, To: 241, Line: 86, Col: 9, Construct: "set"},
-	{From: 243, To: 247, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 249, To: 249, Line: 88, Col: 9, Construct: "set"},
-	{From: 251, To: 254, Line: 89, Col: 9, Construct: "if"},
-	{From: 253, To: 253, Line: 90, Col: 11, Construct: "set"},
-	{From: 256, To: 285, Line: 92, Col: 9, Construct: "for"},
-	{From: 261, To: 284, Line: 93, Col: 11, Construct: "if"},
-	{From: 263, To: 271, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 275, To: 283, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 287, To: 289, Line: 99, Col: 9, Construct: "{{ }}"},
-	{From: 292, To: 294, Line: 101, Col: 7, Construct: "{{ }}"},
-	{From: 297, To: 337, Line: 104, Col: 7, Construct: "if"},
-	{From: 300, To: 300, Line: 105, Col: 5, Construct: "set"},
-	{From: 302, To: 302, Line: 106, Col: 5, Construct: "set"},
-	{From: 304, To: 312, Line: 107, Col: 5, Construct: "for"},
-	{From: 308, To: 311, Line: 108, Col: 7, Construct: "if"},
-	{From: 310, To: 310, Line: 109, Col: 9, Construct: "set"},
-	{From: 314, To: 314, Line: 112, Col: 5, Construct: "set"},
-	{From: 316, To: 316, Line: 113, Col: 5, Construct: "set"},
-	{From: 318, To: 318, Line: 114, Col: 5, Construct: "set"},
-	{From: 320, To: 322, Line: 115, Col: 5, Construct: "if"},
-	{From: 324, To: 328, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 330, To: 336, Line: 119, Col: 5, Construct: "if"},
-	{From: 333, To: 333, Line: 121, Col: 7, Construct: "set"},
-	{From: 335, To: 335, Line: 122, Col: 7, Construct: "set"},
-	{From: 340, To: 368, Line: 126, Col: 1, Construct: "if"},
-	{From: 342, To: 367, Line: 127, Col: 3, Construct: "if"},
-	{From: 345, To: 352, Line: 129, Col: 5, Construct: "if"},
-	{From: 347, To: 347, Line: 130, Col: 7, Construct: "{{ }}"},
-	{From: 351, To: 351, Line: 132, Col: 7, Construct: "{{ }}"},
-	{From: 353, To: 367, Line: 134, Col: 7, Construct: "if"},
-	{From: 356, To: 366, Line: 135, Col: 5, Construct: "if"},
-	{From: 358, To: 359, Line: 136, Col: 7, Construct: "{{ }}"},
-	{From: 363, To: 365, Line: 138, Col: 7, Construct: "{{ }}"},
-	{From: 387, To: 390, Line: 1, Col: 1, Construct: "if"},
-	{From: 389, To: 389, Line: 2, Col: 3, Construct: "set"},
-	{From: 392, To: 402, Line: 4, Col: 1, Construct: "if"},
-	{From: 394, To: 401, Line: 5, Col: 3, Construct: "if"},
-	{From: 396, To: 396, Line: 6, Col: 5, Construct: "set"},
-	{From: 400, To: 400, Line: 8, Col: 5, Construct: "set"},
-	{From: 404, To: 404, Line: 11, Col: 1, Construct: "set"},
-	{From: 406, To: 406, Line: 12, Col: 1, Construct: "set"},
-	{From: 408, To: 408, Line: 13, Col: 1, Construct: "set"},
-	{From: 410, To: 410, Line: 14, Col: 1, Construct: "set"},
-	{From: 412, To: 412, Line: 15, Col: 1, Construct: "set"},
-	{From: 414, To: 415, Line: 16, Col: 1, Construct: "set"},
-	{From: 417, To: 436, Line: 17, Col: 1, Construct: "for"},
-	{From: 419, To: 435, Line: 18, Col: 3, Construct: "if"},
-	{From: 421, To: 434, Line: 19, Col: 5, Construct: "if"},
-	{From: 423, To: 425, Line: 20, Col: 7, Construct: "set"},
-	{From: 427, To: 427, Line: 21, Col: 7, Construct: "set"},
-	{From: 431, To: 433, Line: 23, Col: 7, Construct: "set"},
-	{From: 438, To: 458, Line: 27, Col: 1, Construct: "if"},
-	{From: 440, To: 440, Line: 28, Col: 3, Construct: "set"},
-	{From: 442, To: 448, Line: 29, Col: 3, Construct: "for"},
-	{From: 444, To: 447, Line: 30, Col: 5, Construct: "if"},
-	{From: 446, To: 446, Line: 31, Col: 7, Construct: "set"},
-	{From: 450, To: 457, Line: 34, Col: 3, Construct: "if"},
-	{From: 452, To: 452, Line: 35, Col: 5, Construct: "set"},
-	{From: 456, To: 456, Line: 37, Col: 5, Construct: "set"},
-	{From: 460, To: 460, Line: 40, Col: 1, Construct: "{{ }}"},
-	{From: 462, To: 462, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 464, To: 464, Line: 42, Col: 1, Construct: "set"},
-	{From: 466, To: 475, Line: 43, Col: 1, Construct: "for"},
-	{From: 470, To: 474, Line: 44, Col: 3, Construct: "if"},
-	{From: 473, To: 473, Line: 45, Col: 5, Construct: "set"},
-	{From: 477, To: 478, Line: 48, Col: 1, Construct: "set"},
-	{From: 480, To: 634, Line: 49, Col: 1, Construct: "for"},
-	{From: 489, To: 633, Line: 50, Col: 3, Construct: "if"},
-	{From: 492, To: 494, Line: 51, Col: 5, Construct: "{{ }}"},
-	{From: 496, To: 496, Line: 52, Col: 5, Construct: "set"},
-	{From: 498, To: 498, Line: 53, Col: 5, Construct: "set"},
-	{From: 499, To: 633, Line: 54, Col: 7, Construct: "if"},
-	{From: 502, To: 502, Line: 55, Col: 5, Construct: "set"},
-	{From: 504, To: 542, Line: 56, Col: 5, Construct: "if"},
-	{From: 507, To: 522, Line: 58, Col: 7, Construct: "if"},
-	{From: 509, To: 509, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 511, To: 515, Line: 60, Col: 9, Construct: "if"},
-	{From: 514, To: 514, Line: 61, Col: 11, Construct: "{{ }}"},
-	{From: 517, To: 517, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 521, To: 521, Line: 65, Col: 9, Construct: "{{ }}"},
-	{From: 523, To: 542, Line: 67, Col: 9, Construct: "if"},
-	{From: 526, To: 541, Line: 68, Col: 7, Construct: "if"},
-	{From: 528, To: 528, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 530, To: 534, Line: 70, Col: 9, Construct: "if"},
-	{From: 533, To: 533, Line: 71, Col: 11, Construct: "{{ }}"},
-	{From: 536, To: 536, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 540, To: 540, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 544, To: 544, Line: 78, Col: 5, Construct: "set"},
-	{From: 546, To: 546, Line: 79, Col: 5, Construct: "set"},
-	{From: 548, To: 552, Line: 80, Col: 5, Construct: "if"},
-	{From: 551, To: 551, Line: 81, Col: 7, Construct: "{{ }}"},
-	{From: 554, To: 594, Line: 83, Col: 5, Construct: "if"},
-	{From: 557, To: 557, Line: 84, Col: 7, Construct: "{{ }}"},
-	{From: 559, To: 590, Line: 85, Col: 7, Construct: "for"},
-	{From: 563, To: 563, Line: 86, Col: 9, Construct: "set"},
-	{From: 565, To: 565, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 567, To: 567, Line: 88, Col: 9, Construct: "set"},
-	{From: 569, To: 572, Line: 89, Col: 9, Construct: "if"},
-	{From: 571, To: 571, Line: 90, Col: 11, Construct: "set"},
-	{From: 574, To: 587, Line: 92, Col: 9, Construct: "for"},
-	{From: 579, To: 586, Line: 93, Col: 11, Construct: "if"},
-	{From: 581, To: 581, Line: 94, Col: 13, Construct: "{{ }}"},
-	{From: 585, To: 585, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 589, To: 589, Line: 99, Col: 9, Construct: "{{ }}"},
-	{From: 592, To: 592, Line: 101, Col: 7, Construct: "{{ }}"},
-	{From: 595, To: 633, Line: 104, Col: 7, Construct: "if"},
-	{From: 598, To: 598, Line: 105, Col: 5, Construct: "set"},
-	{From: 600, To: 600, Line: 106, Col: 5, Construct: "set"},
-	{From: 602, To: 610, Line: 107, Col: 5, Construct: "for"},
-	{From: 606, To: 609, Line: 108, Col: 7, Construct: "if"},
-	{From: 608, To: 608, Line: 109, Col: 9, Construct: "set"},
-	{From: 612, To: 612, Line: 112, Col: 5, Construct: "set"},
-	{From: 614, To: 614, Line: 113, Col: 5, Construct: "set"},
-	{From: 616, To: 616, Line: 114, Col: 5, Construct: "set"},
-	{From: 618, To: 620, Line: 115, Col: 5, Construct: "if"},
-	{From: 622, To: 624, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 626, To: 632, Line: 119, Col: 5, Construct: "if"},
-	{From: 629, To: 629, Line: 121, Col: 7, Construct: "set"},
-	{From: 631, To: 631, Line: 122, Col: 7, Construct: "set"},
-	{From: 636, To: 661, Line: 126, Col: 1, Construct: "if"},
-	{From: 638, To: 660, Line: 127, Col: 3, Construct: "if"},
-	{From: 641, To: 648, Line: 129, Col: 5, Construct: "if"},
-	{From: 643, To: 643, Line: 130, Col: 7, Construct: "{{ }}"},
-	{From: 647, To: 647, Line: 132, Col: 7, Construct: "{{ }}"},
-	{From: 649, To: 660, Line: 134, Col: 7, Construct: "if"},
-	{From: 652, To: 659, Line: 135, Col: 5, Construct: "if"},
-	{From: 654, To: 654, Line: 136, Col: 7, Construct: "{{ }}"},
-	{From: 658, To: 658, Line: 138, Col: 7, Construct: "{{ }}"},
+	{From: 63, To: 66, Line: 1, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 2, Col: 3, Construct: "set"},
+	{From: 68, To: 78, Line: 4, Col: 1, Construct: "if"},
+	{From: 70, To: 77, Line: 5, Col: 3, Construct: "if"},
+	{From: 72, To: 72, Line: 6, Col: 5, Construct: "set"},
+	{From: 76, To: 76, Line: 8, Col: 5, Construct: "set"},
+	{From: 80, To: 80, Line: 11, Col: 1, Construct: "set"},
+	{From: 82, To: 82, Line: 12, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 13, Col: 1, Construct: "set"},
+	{From: 86, To: 86, Line: 14, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 15, Col: 1, Construct: "set"},
+	{From: 90, To: 91, Line: 16, Col: 1, Construct: "set"},
+	{From: 93, To: 112, Line: 17, Col: 1, Construct: "for"},
+	{From: 95, To: 111, Line: 18, Col: 3, Construct: "if"},
+	{From: 97, To: 110, Line: 19, Col: 5, Construct: "if"},
+	{From: 99, To: 101, Line: 20, Col: 7, Construct: "set"},
+	{From: 103, To: 103, Line: 21, Col: 7, Construct: "set"},
+	{From: 107, To: 109, Line: 23, Col: 7, Construct: "set"},
+	{From: 114, To: 134, Line: 27, Col: 1, Construct: "if"},
+	{From: 116, To: 116, Line: 28, Col: 3, Construct: "set"},
+	{From: 118, To: 124, Line: 29, Col: 3, Construct: "for"},
+	{From: 120, To: 123, Line: 30, Col: 5, Construct: "if"},
+	{From: 122, To: 122, Line: 31, Col: 7, Construct: "set"},
+	{From: 126, To: 133, Line: 34, Col: 3, Construct: "if"},
+	{From: 128, To: 128, Line: 35, Col: 5, Construct: "set"},
+	{From: 132, To: 132, Line: 37, Col: 5, Construct: "set"},
+	{From: 136, To: 136, Line: 40, Col: 1, Construct: "{{ }}"},
+	{From: 138, To: 138, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 140, To: 140, Line: 42, Col: 1, Construct: "set"},
+	{From: 142, To: 151, Line: 43, Col: 1, Construct: "for"},
+	{From: 146, To: 150, Line: 44, Col: 3, Construct: "if"},
+	{From: 149, To: 149, Line: 45, Col: 5, Construct: "set"},
+	{From: 153, To: 154, Line: 48, Col: 1, Construct: "set"},
+	{From: 156, To: 341, Line: 49, Col: 1, Construct: "for"},
+	{From: 165, To: 340, Line: 50, Col: 3, Construct: "if"},
+	{From: 168, To: 171, Line: 51, Col: 5, Construct: "{{ }}"},
+	{From: 173, To: 173, Line: 52, Col: 5, Construct: "set"},
+	{From: 175, To: 175, Line: 53, Col: 5, Construct: "set"},
+	{From: 176, To: 340, Line: 54, Col: 7, Construct: "if"},
+	{From: 179, To: 179, Line: 55, Col: 5, Construct: "set"},
+	{From: 181, To: 221, Line: 56, Col: 5, Construct: "if"},
+	{From: 184, To: 199, Line: 58, Col: 7, Construct: "if"},
+	{From: 186, To: 186, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 188, To: 192, Line: 60, Col: 9, Construct: "if"},
+	{From: 191, To: 191, Line: 61, Col: 11, Construct: "{{ }}"},
+	{From: 194, To: 194, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 198, To: 198, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 200, To: 221, Line: 67, Col: 9, Construct: "if"},
+	{From: 203, To: 220, Line: 68, Col: 7, Construct: "if"},
+	{From: 205, To: 206, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 212, Line: 70, Col: 9, Construct: "if"},
+	{From: 211, To: 211, Line: 71, Col: 11, Construct: "{{ }}"},
+	{From: 214, To: 214, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 218, To: 219, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 223, To: 223, Line: 78, Col: 5, Construct: "set"},
+	{From: 225, To: 225, Line: 79, Col: 5, Construct: "set"},
+	{From: 227, To: 231, Line: 80, Col: 5, Construct: "if"},
+	{From: 230, To: 230, Line: 81, Col: 7, Construct: "{{ }}"},
+	{From: 233, To: 299, Line: 83, Col: 5, Construct: "if"},
+	{From: 236, To: 238, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 240, To: 293, Line: 85, Col: 7, Construct: "for"},
+	{From: 244, To: 244, Line: 86, Col: 9, Construct: "set"},
+	{From: 246, To: 250, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 252, To: 252, Line: 88, Col: 9, Construct: "set"},
+	{From: 254, To: 257, Line: 89, Col: 9, Construct: "if"},
+	{From: 256, To: 256, Line: 90, Col: 11, Construct: "set"},
+	{From: 259, To: 288, Line: 92, Col: 9, Construct: "for"},
+	{From: 264, To: 287, Line: 93, Col: 11, Construct: "if"},
+	{From: 266, To: 274, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 278, To: 286, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 290, To: 292, Line: 99, Col: 9, Construct: "{{ }}"},
+	{From: 295, To: 297, Line: 101, Col: 7, Construct: "{{ }}"},
+	{From: 300, To: 340, Line: 104, Col: 7, Construct: "if"},
+	{From: 303, To: 303, Line: 105, Col: 5, Construct: "set"},
+	{From: 305, To: 305, Line: 106, Col: 5, Construct: "set"},
+	{From: 307, To: 315, Line: 107, Col: 5, Construct: "for"},
+	{From: 311, To: 314, Line: 108, Col: 7, Construct: "if"},
+	{From: 313, To: 313, Line: 109, Col: 9, Construct: "set"},
+	{From: 317, To: 317, Line: 112, Col: 5, Construct: "set"},
+	{From: 319, To: 319, Line: 113, Col: 5, Construct: "set"},
+	{From: 321, To: 321, Line: 114, Col: 5, Construct: "set"},
+	{From: 323, To: 325, Line: 115, Col: 5, Construct: "if"},
+	{From: 327, To: 331, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 333, To: 339, Line: 119, Col: 5, Construct: "if"},
+	{From: 336, To: 336, Line: 121, Col: 7, Construct: "set"},
+	{From: 338, To: 338, Line: 122, Col: 7, Construct: "set"},
+	{From: 343, To: 371, Line: 126, Col: 1, Construct: "if"},
+	{From: 345, To: 370, Line: 127, Col: 3, Construct: "if"},
+	{From: 348, To: 355, Line: 129, Col: 5, Construct: "if"},
+	{From: 350, To: 350, Line: 130, Col: 7, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 132, Col: 7, Construct: "{{ }}"},
+	{From: 356, To: 370, Line: 134, Col: 7, Construct: "if"},
+	{From: 359, To: 369, Line: 135, Col: 5, Construct: "if"},
+	{From: 361, To: 362, Line: 136, Col: 7, Construct: "{{ }}"},
+	{From: 366, To: 368, Line: 138, Col: 7, Construct: "{{ }}"},
+	{From: 390, To: 393, Line: 1, Col: 1, Construct: "if"},
+	{From: 392, To: 392, Line: 2, Col: 3, Construct: "set"},
+	{From: 395, To: 405, Line: 4, Col: 1, Construct: "if"},
+	{From: 397, To: 404, Line: 5, Col: 3, Construct: "if"},
+	{From: 399, To: 399, Line: 6, Col: 5, Construct: "set"},
+	{From: 403, To: 403, Line: 8, Col: 5, Construct: "set"},
+	{From: 407, To: 407, Line: 11, Col: 1, Construct: "set"},
+	{From: 409, To: 409, Line: 12, Col: 1, Construct: "set"},
+	{From: 411, To: 411, Line: 13, Col: 1, Construct: "set"},
+	{From: 413, To: 413, Line: 14, Col: 1, Construct: "set"},
+	{From: 415, To: 415, Line: 15, Col: 1, Construct: "set"},
+	{From: 417, To: 418, Line: 16, Col: 1, Construct: "set"},
+	{From: 420, To: 439, Line: 17, Col: 1, Construct: "for"},
+	{From: 422, To: 438, Line: 18, Col: 3, Construct: "if"},
+	{From: 424, To: 437, Line: 19, Col: 5, Construct: "if"},
+	{From: 426, To: 428, Line: 20, Col: 7, Construct: "set"},
+	{From: 430, To: 430, Line: 21, Col: 7, Construct: "set"},
+	{From: 434, To: 436, Line: 23, Col: 7, Construct: "set"},
+	{From: 441, To: 461, Line: 27, Col: 1, Construct: "if"},
+	{From: 443, To: 443, Line: 28, Col: 3, Construct: "set"},
+	{From: 445, To: 451, Line: 29, Col: 3, Construct: "for"},
+	{From: 447, To: 450, Line: 30, Col: 5, Construct: "if"},
+	{From: 449, To: 449, Line: 31, Col: 7, Construct: "set"},
+	{From: 453, To: 460, Line: 34, Col: 3, Construct: "if"},
+	{From: 455, To: 455, Line: 35, Col: 5, Construct: "set"},
+	{From: 459, To: 459, Line: 37, Col: 5, Construct: "set"},
+	{From: 463, To: 463, Line: 40, Col: 1, Construct: "{{ }}"},
+	{From: 465, To: 465, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 467, To: 467, Line: 42, Col: 1, Construct: "set"},
+	{From: 469, To: 478, Line: 43, Col: 1, Construct: "for"},
+	{From: 473, To: 477, Line: 44, Col: 3, Construct: "if"},
+	{From: 476, To: 476, Line: 45, Col: 5, Construct: "set"},
+	{From: 480, To: 481, Line: 48, Col: 1, Construct: "set"},
+	{From: 483, To: 637, Line: 49, Col: 1, Construct: "for"},
+	{From: 492, To: 636, Line: 50, Col: 3, Construct: "if"},
+	{From: 495, To: 497, Line: 51, Col: 5, Construct: "{{ }}"},
+	{From: 499, To: 499, Line: 52, Col: 5, Construct: "set"},
+	{From: 501, To: 501, Line: 53, Col: 5, Construct: "set"},
+	{From: 502, To: 636, Line: 54, Col: 7, Construct: "if"},
+	{From: 505, To: 505, Line: 55, Col: 5, Construct: "set"},
+	{From: 507, To: 545, Line: 56, Col: 5, Construct: "if"},
+	{From: 510, To: 525, Line: 58, Col: 7, Construct: "if"},
+	{From: 512, To: 512, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 514, To: 518, Line: 60, Col: 9, Construct: "if"},
+	{From: 517, To: 517, Line: 61, Col: 11, Construct: "{{ }}"},
+	{From: 520, To: 520, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 524, To: 524, Line: 65, Col: 9, Construct: "{{ }}"},
+	{From: 526, To: 545, Line: 67, Col: 9, Construct: "if"},
+	{From: 529, To: 544, Line: 68, Col: 7, Construct: "if"},
+	{From: 531, To: 531, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 533, To: 537, Line: 70, Col: 9, Construct: "if"},
+	{From: 536, To: 536, Line: 71, Col: 11, Construct: "{{ }}"},
+	{From: 539, To: 539, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 543, To: 543, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 547, To: 547, Line: 78, Col: 5, Construct: "set"},
+	{From: 549, To: 549, Line: 79, Col: 5, Construct: "set"},
+	{From: 551, To: 555, Line: 80, Col: 5, Construct: "if"},
+	{From: 554, To: 554, Line: 81, Col: 7, Construct: "{{ }}"},
+	{From: 557, To: 597, Line: 83, Col: 5, Construct: "if"},
+	{From: 560, To: 560, Line: 84, Col: 7, Construct: "{{ }}"},
+	{From: 562, To: 593, Line: 85, Col: 7, Construct: "for"},
+	{From: 566, To: 566, Line: 86, Col: 9, Construct: "set"},
+	{From: 568, To: 568, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 570, To: 570, Line: 88, Col: 9, Construct: "set"},
+	{From: 572, To: 575, Line: 89, Col: 9, Construct: "if"},
+	{From: 574, To: 574, Line: 90, Col: 11, Construct: "set"},
+	{From: 577, To: 590, Line: 92, Col: 9, Construct: "for"},
+	{From: 582, To: 589, Line: 93, Col: 11, Construct: "if"},
+	{From: 584, To: 584, Line: 94, Col: 13, Construct: "{{ }}"},
+	{From: 588, To: 588, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 592, To: 592, Line: 99, Col: 9, Construct: "{{ }}"},
+	{From: 595, To: 595, Line: 101, Col: 7, Construct: "{{ }}"},
+	{From: 598, To: 636, Line: 104, Col: 7, Construct: "if"},
+	{From: 601, To: 601, Line: 105, Col: 5, Construct: "set"},
+	{From: 603, To: 603, Line: 106, Col: 5, Construct: "set"},
+	{From: 605, To: 613, Line: 107, Col: 5, Construct: "for"},
+	{From: 609, To: 612, Line: 108, Col: 7, Construct: "if"},
+	{From: 611, To: 611, Line: 109, Col: 9, Construct: "set"},
+	{From: 615, To: 615, Line: 112, Col: 5, Construct: "set"},
+	{From: 617, To: 617, Line: 113, Col: 5, Construct: "set"},
+	{From: 619, To: 619, Line: 114, Col: 5, Construct: "set"},
+	{From: 621, To: 623, Line: 115, Col: 5, Construct: "if"},
+	{From: 625, To: 627, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 629, To: 635, Line: 119, Col: 5, Construct: "if"},
+	{From: 632, To: 632, Line: 121, Col: 7, Construct: "set"},
+	{From: 634, To: 634, Line: 122, Col: 7, Construct: "set"},
+	{From: 639, To: 664, Line: 126, Col: 1, Construct: "if"},
+	{From: 641, To: 663, Line: 127, Col: 3, Construct: "if"},
+	{From: 644, To: 651, Line: 129, Col: 5, Construct: "if"},
+	{From: 646, To: 646, Line: 130, Col: 7, Construct: "{{ }}"},
+	{From: 650, To: 650, Line: 132, Col: 7, Construct: "{{ }}"},
+	{From: 652, To: 663, Line: 134, Col: 7, Construct: "if"},
+	{From: 655, To: 662, Line: 135, Col: 5, Construct: "if"},
+	{From: 657, To: 657, Line: 136, Col: 7, Construct: "{{ }}"},
+	{From: 661, To: 661, Line: 138, Col: 7, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // DeepseekAiDeepSeekV4 is the chat template llama.cpp/deepseek-ai-DeepSeek-V4.jinja.
 var DeepseekAiDeepSeekV4 = &jinja2.Template{
@@ -381,14 +384,14 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:4:1 {%- if not thinking is defined -%}
-	if !jinja2.LlamaCallTest("defined", thinking, nil, nil) {
+	if !llamacpp.CallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:5:3 {%- if enable_thinking is defined -%}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V4.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -398,7 +401,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:11:1 {%- if not drop_thinking is defined -%}
-	if !jinja2.LlamaCallTest("defined", dropThinking, nil, nil) {
+	if !llamacpp.CallTest("defined", dropThinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:12:3 {%- set drop_thinking = true -%}
 		dropThinking = jinja2.Bool(true)
 	}
@@ -415,7 +418,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:19:1 {%- set has_tools = false -%}
 	hasTools = jinja2.Bool(false)
 	// deepseek-ai-DeepSeek-V4.jinja:20:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	toolsHeader = jinja2.LlamaSum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	toolsHeader = llamacpp.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
 	// deepseek-ai-DeepSeek-V4.jinja:21:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
 	toolsFooter = jinja2.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4.jinja:22:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
@@ -423,13 +426,13 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4.jinja:23:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-V4.jinja:24:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V4.jinja:25:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4.jinja:26:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V4.jinja:27:7 {%- set ns.is_first_sp = false -%}
@@ -437,63 +440,63 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:28:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:29:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:33:1 {%- if tools is defined and tools -%}
-	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4.jinja:34:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4.jinja:35:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V4.jinja:36:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// deepseek-ai-DeepSeek-V4.jinja:37:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(jinja2.LlamaItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4.jinja:38:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.LlamaAdd(jinja2.LlamaAdd(tsSchemas, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.CallFilter("tojson", llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:41:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:42:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V4.jinja:43:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4.jinja:44:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:47:1 {%- if response_format is defined -%}
-	if jinja2.LlamaCallTest("defined", responseFormat, nil, nil) {
+	if llamacpp.CallTest("defined", responseFormat, nil, nil) {
 		// deepseek-ai-DeepSeek-V4.jinja:48:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:49:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n"))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4.jinja:51:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, responseFormatTemplate), jinja2.LlamaCallFilter("tojson", responseFormat, nil, nil))
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, responseFormatTemplate), llamacpp.CallFilter("tojson", responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:53:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4.jinja:54:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "max") {
+	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.CallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4.jinja:55:3 {{- reasoning_effort_max -}}
-		jinja2.LlamaWrite(w, reasoningEffortMax)
+		llamacpp.Write(w, reasoningEffortMax)
 	}
 	// deepseek-ai-DeepSeek-V4.jinja:57:1 {{- ns.system_prompt -}}
-	jinja2.LlamaWrite(w, nsSystemPrompt)
+	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4.jinja:58:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4.jinja:59:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4.jinja:60:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:61:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
@@ -502,9 +505,9 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:64:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
 	// deepseek-ai-DeepSeek-V4.jinja:65:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-V4.jinja:66:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V4.jinja:67:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -512,11 +515,11 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// deepseek-ai-DeepSeek-V4.jinja:70:1 {%- for message in messages -%}
 	var isAfterLastUser jinja2.Value
 	var keepReasoning jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V4.jinja:71:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4.jinja:72:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -528,7 +531,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:78:5 {{- message['content'] or '' -}}
-			jinja2.LlamaWrite(w, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -543,7 +546,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:86:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_result>"), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_result>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			})), jinja2.Str("</tool_result>")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -552,7 +555,7 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4.jinja:90:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = jinja2.Bool(jinja2.LlamaGt(jinja2.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4.jinja:91:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
 				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {
@@ -566,59 +569,59 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// deepseek-ai-DeepSeek-V4.jinja:92:5 {%- if keep_reasoning -%}
 			if keepReasoning.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:93:7 {{- thinking_start_token -}}
-				jinja2.LlamaWrite(w, thinkingStartToken)
+				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4.jinja:94:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
-				if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+				if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4.jinja:95:9 {{- message['reasoning_content'] -}}
-					jinja2.LlamaWrite(w, messageReasoningContent)
+					llamacpp.Write(w, messageReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:97:7 {{- thinking_end_token -}}
-				jinja2.LlamaWrite(w, thinkingEndToken)
+				llamacpp.Write(w, thinkingEndToken)
 			} else {
 				// deepseek-ai-DeepSeek-V4.jinja:98:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4.jinja:99:7 {{- thinking_end_token -}}
-				jinja2.LlamaWrite(w, thinkingEndToken)
+				llamacpp.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:101:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:102:7 {{- message['content'] -}}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4.jinja:104:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4.jinja:105:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n")))
 				// deepseek-ai-DeepSeek-V4.jinja:106:7 {%- for tool in message['tool_calls'] -%}
 				var func2 jinja2.Value
 				var args jinja2.Value
-				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// deepseek-ai-DeepSeek-V4.jinja:107:9 {%- set func = tool['function'] -%}
-					func2 = jinja2.LlamaItemStr(tool, "function")
+					func2 = llamacpp.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4.jinja:108:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), jinja2.LlamaItemStr(func2, "name")), jinja2.Str("\">\n")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), llamacpp.ItemStr(func2, "name")), jinja2.Str("\">\n")))
 					// deepseek-ai-DeepSeek-V4.jinja:109:9 {%- set args = func['arguments'] -%}
-					args = jinja2.LlamaItemStr(func2, "arguments")
+					args = llamacpp.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4.jinja:110:9 {%- if args is string -%}
-					if jinja2.LlamaCallTest("string", args, nil, nil) {
+					if llamacpp.CallTest("string", args, nil, nil) {
 						// deepseek-ai-DeepSeek-V4.jinja:111:11 {%- set args = args | from_json -%}
-						args = jinja2.LlamaCallFilter("from_json", args, nil, nil)
+						args = llamacpp.CallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:113:9 {%- for key, val in args.items() -%}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V4.jinja:114:11 {%- if val is string -%}
-						if jinja2.LlamaCallTest("string", val, nil, nil) {
+						if llamacpp.CallTest("string", val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4.jinja:115:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						} else {
 							// deepseek-ai-DeepSeek-V4.jinja:116:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4.jinja:117:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), jinja2.LlamaCallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), llamacpp.CallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:120:9 {%- if not args -%}
@@ -626,10 +629,10 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4.jinja:123:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
 				}
 				// deepseek-ai-DeepSeek-V4.jinja:125:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("tool_calls>")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("tool_calls>")))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -640,11 +643,11 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// deepseek-ai-DeepSeek-V4.jinja:132:3 {%- if thinking -%}
 		if thinking.Truthy() {
 			// deepseek-ai-DeepSeek-V4.jinja:133:5 {{- thinking_start_token -}}
-			jinja2.LlamaWrite(w, thinkingStartToken)
+			llamacpp.Write(w, thinkingStartToken)
 		} else {
 			// deepseek-ai-DeepSeek-V4.jinja:134:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4.jinja:135:5 {{- thinking_end_token -}}
-			jinja2.LlamaWrite(w, thinkingEndToken)
+			llamacpp.Write(w, thinkingEndToken)
 		}
 	}
 }
@@ -652,180 +655,180 @@ func renderDeepseekAiDeepSeekV4Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansDeepseekAiDeepSeekV4 is the position table of deepseek-ai-DeepSeek-V4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV4 = []jinja2.Span{
-	{From: 66, To: 69, Line: 1, Col: 1, Construct: "if"},
-	{From: 68, To: 68, Line: 2, Col: 3, Construct: "set"},
-	{From: 71, To: 81, Line: 4, Col: 1, Construct: "if"},
-	{From: 73, To: 80, Line: 5, Col: 3, Construct: "if"},
-	{From: 75, To: 75, Line: 6, Col: 5, Construct: "set"},
-	{From: 79, To: 79, Line: 8, Col: 5, Construct: "set"},
-	{From: 83, To: 86, Line: 11, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 12, Col: 3, Construct: "set"},
-	{From: 88, To: 88, Line: 14, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 15, Col: 1, Construct: "set"},
-	{From: 92, To: 92, Line: 16, Col: 1, Construct: "set"},
-	{From: 94, To: 94, Line: 17, Col: 1, Construct: "set"},
-	{From: 96, To: 96, Line: 18, Col: 1, Construct: "set"},
-	{From: 98, To: 98, Line: 19, Col: 1, Construct: "set"},
-	{From: 100, To: 100, Line: 20, Col: 1, Construct: "set"},
-	{From: 102, To: 102, Line: 21, Col: 1, Construct: "set"},
-	{From: 104, To: 106, Line: 22, Col: 1, Construct: "set"},
-	{From: 108, To: 127, Line: 23, Col: 1, Construct: "for"},
-	{From: 110, To: 126, Line: 24, Col: 3, Construct: "if"},
-	{From: 112, To: 125, Line: 25, Col: 5, Construct: "if"},
-	{From: 114, To: 116, Line: 26, Col: 7, Construct: "set"},
-	{From: 118, To: 118, Line: 27, Col: 7, Construct: "set"},
-	{From: 122, To: 124, Line: 29, Col: 7, Construct: "set"},
-	{From: 129, To: 151, Line: 33, Col: 1, Construct: "if"},
-	{From: 131, To: 131, Line: 34, Col: 3, Construct: "set"},
-	{From: 133, To: 133, Line: 35, Col: 3, Construct: "set"},
-	{From: 135, To: 141, Line: 36, Col: 3, Construct: "for"},
-	{From: 137, To: 140, Line: 37, Col: 5, Construct: "if"},
-	{From: 139, To: 139, Line: 38, Col: 7, Construct: "set"},
-	{From: 143, To: 150, Line: 41, Col: 3, Construct: "if"},
-	{From: 145, To: 145, Line: 42, Col: 5, Construct: "set"},
-	{From: 149, To: 149, Line: 44, Col: 5, Construct: "set"},
-	{From: 153, To: 161, Line: 47, Col: 1, Construct: "if"},
-	{From: 155, To: 158, Line: 48, Col: 3, Construct: "if"},
-	{From: 157, To: 157, Line: 49, Col: 5, Construct: "set"},
-	{From: 160, To: 160, Line: 51, Col: 3, Construct: "set"},
-	{From: 163, To: 163, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 165, To: 168, Line: 54, Col: 1, Construct: "if"},
-	{From: 167, To: 167, Line: 55, Col: 3, Construct: "{{ }}"},
-	{From: 170, To: 170, Line: 57, Col: 1, Construct: "{{ }}"},
-	{From: 172, To: 172, Line: 58, Col: 1, Construct: "set"},
-	{From: 174, To: 183, Line: 59, Col: 1, Construct: "for"},
-	{From: 178, To: 182, Line: 60, Col: 3, Construct: "if"},
-	{From: 181, To: 181, Line: 61, Col: 5, Construct: "set"},
-	{From: 185, To: 185, Line: 64, Col: 1, Construct: "set"},
-	{From: 187, To: 193, Line: 65, Col: 1, Construct: "for"},
-	{From: 189, To: 192, Line: 66, Col: 3, Construct: "if"},
-	{From: 191, To: 191, Line: 67, Col: 5, Construct: "set"},
-	{From: 195, To: 346, Line: 70, Col: 1, Construct: "for"},
-	{From: 201, To: 345, Line: 71, Col: 3, Construct: "if"},
-	{From: 204, To: 211, Line: 72, Col: 5, Construct: "if"},
-	{From: 210, To: 210, Line: 76, Col: 7, Construct: "set"},
-	{From: 213, To: 215, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 216, To: 345, Line: 79, Col: 7, Construct: "if"},
-	{From: 219, To: 226, Line: 80, Col: 5, Construct: "if"},
-	{From: 225, To: 225, Line: 84, Col: 7, Construct: "set"},
-	{From: 228, To: 232, Line: 86, Col: 5, Construct: "{{ }}"},
-	{From: 233, To: 345, Line: 87, Col: 7, Construct: "if"},
-	{From: 236, To: 237, Line: 88, Col: 5, Construct: "set"},
-	{From: 239, To: 239, Line: 90, Col: 5, Construct: "set"},
-	{From: 241, To: 249, Line: 91, Col: 5, Construct: "set"},
-	{From: 251, To: 266, Line: 92, Col: 5, Construct: "if"},
-	{From: 253, To: 253, Line: 93, Col: 7, Construct: "{{ }}"},
-	{From: 255, To: 259, Line: 94, Col: 7, Construct: "if"},
-	{From: 258, To: 258, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 261, To: 261, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 265, To: 265, Line: 99, Col: 7, Construct: "{{ }}"},
-	{From: 268, To: 272, Line: 101, Col: 5, Construct: "if"},
-	{From: 271, To: 271, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 274, To: 344, Line: 104, Col: 5, Construct: "if"},
-	{From: 277, To: 279, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 281, To: 338, Line: 106, Col: 7, Construct: "for"},
-	{From: 285, To: 285, Line: 107, Col: 9, Construct: "set"},
-	{From: 287, To: 291, Line: 108, Col: 9, Construct: "{{ }}"},
-	{From: 293, To: 293, Line: 109, Col: 9, Construct: "set"},
-	{From: 295, To: 298, Line: 110, Col: 9, Construct: "if"},
-	{From: 297, To: 297, Line: 111, Col: 11, Construct: "set"},
-	{From: 300, To: 329, Line: 113, Col: 9, Construct: "for"},
-	{From: 305, To: 328, Line: 114, Col: 11, Construct: "if"},
-	{From: 307, To: 315, Line: 115, Col: 13, Construct: "{{ }}"},
-	{From: 319, To: 327, Line: 117, Col: 13, Construct: "{{ }}"},
-	{From: 331, To: 333, Line: 120, Col: 9, Construct: "if"},
-	{From: 335, To: 337, Line: 123, Col: 9, Construct: "{{ }}"},
-	{From: 340, To: 342, Line: 125, Col: 7, Construct: "{{ }}"},
-	{From: 348, To: 359, Line: 130, Col: 1, Construct: "if"},
-	{From: 351, To: 358, Line: 132, Col: 3, Construct: "if"},
-	{From: 353, To: 353, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 357, To: 357, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 384, To: 387, Line: 1, Col: 1, Construct: "if"},
-	{From: 386, To: 386, Line: 2, Col: 3, Construct: "set"},
-	{From: 389, To: 399, Line: 4, Col: 1, Construct: "if"},
-	{From: 391, To: 398, Line: 5, Col: 3, Construct: "if"},
-	{From: 393, To: 393, Line: 6, Col: 5, Construct: "set"},
-	{From: 397, To: 397, Line: 8, Col: 5, Construct: "set"},
-	{From: 401, To: 404, Line: 11, Col: 1, Construct: "if"},
-	{From: 403, To: 403, Line: 12, Col: 3, Construct: "set"},
-	{From: 406, To: 406, Line: 14, Col: 1, Construct: "set"},
-	{From: 408, To: 408, Line: 15, Col: 1, Construct: "set"},
-	{From: 410, To: 410, Line: 16, Col: 1, Construct: "set"},
-	{From: 412, To: 412, Line: 17, Col: 1, Construct: "set"},
-	{From: 414, To: 414, Line: 18, Col: 1, Construct: "set"},
-	{From: 416, To: 416, Line: 19, Col: 1, Construct: "set"},
-	{From: 418, To: 418, Line: 20, Col: 1, Construct: "set"},
-	{From: 420, To: 420, Line: 21, Col: 1, Construct: "set"},
-	{From: 422, To: 424, Line: 22, Col: 1, Construct: "set"},
-	{From: 426, To: 445, Line: 23, Col: 1, Construct: "for"},
-	{From: 428, To: 444, Line: 24, Col: 3, Construct: "if"},
-	{From: 430, To: 443, Line: 25, Col: 5, Construct: "if"},
-	{From: 432, To: 434, Line: 26, Col: 7, Construct: "set"},
-	{From: 436, To: 436, Line: 27, Col: 7, Construct: "set"},
-	{From: 440, To: 442, Line: 29, Col: 7, Construct: "set"},
-	{From: 447, To: 469, Line: 33, Col: 1, Construct: "if"},
-	{From: 449, To: 449, Line: 34, Col: 3, Construct: "set"},
-	{From: 451, To: 451, Line: 35, Col: 3, Construct: "set"},
-	{From: 453, To: 459, Line: 36, Col: 3, Construct: "for"},
-	{From: 455, To: 458, Line: 37, Col: 5, Construct: "if"},
-	{From: 457, To: 457, Line: 38, Col: 7, Construct: "set"},
-	{From: 461, To: 468, Line: 41, Col: 3, Construct: "if"},
-	{From: 463, To: 463, Line: 42, Col: 5, Construct: "set"},
-	{From: 467, To: 467, Line: 44, Col: 5, Construct: "set"},
-	{From: 471, To: 479, Line: 47, Col: 1, Construct: "if"},
-	{From: 473, To: 476, Line: 48, Col: 3, Construct: "if"},
-	{From: 475, To: 475, Line: 49, Col: 5, Construct: "set"},
-	{From: 478, To: 478, Line: 51, Col: 3, Construct: "set"},
-	{From: 481, To: 481, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 483, To: 486, Line: 54, Col: 1, Construct: "if"},
-	{From: 485, To: 485, Line: 55, Col: 3, Construct: "{{ }}"},
-	{From: 488, To: 488, Line: 57, Col: 1, Construct: "{{ }}"},
-	{From: 490, To: 490, Line: 58, Col: 1, Construct: "set"},
-	{From: 492, To: 501, Line: 59, Col: 1, Construct: "for"},
-	{From: 496, To: 500, Line: 60, Col: 3, Construct: "if"},
-	{From: 499, To: 499, Line: 61, Col: 5, Construct: "set"},
-	{From: 503, To: 503, Line: 64, Col: 1, Construct: "set"},
-	{From: 505, To: 511, Line: 65, Col: 1, Construct: "for"},
-	{From: 507, To: 510, Line: 66, Col: 3, Construct: "if"},
-	{From: 509, To: 509, Line: 67, Col: 5, Construct: "set"},
-	{From: 513, To: 636, Line: 70, Col: 1, Construct: "for"},
-	{From: 519, To: 635, Line: 71, Col: 3, Construct: "if"},
-	{From: 522, To: 529, Line: 72, Col: 5, Construct: "if"},
-	{From: 528, To: 528, Line: 76, Col: 7, Construct: "set"},
-	{From: 531, To: 533, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 534, To: 635, Line: 79, Col: 7, Construct: "if"},
-	{From: 537, To: 544, Line: 80, Col: 5, Construct: "if"},
-	{From: 543, To: 543, Line: 84, Col: 7, Construct: "set"},
-	{From: 546, To: 548, Line: 86, Col: 5, Construct: "{{ }}"},
-	{From: 549, To: 635, Line: 87, Col: 7, Construct: "if"},
-	{From: 552, To: 553, Line: 88, Col: 5, Construct: "set"},
-	{From: 555, To: 555, Line: 90, Col: 5, Construct: "set"},
-	{From: 557, To: 565, Line: 91, Col: 5, Construct: "set"},
-	{From: 567, To: 582, Line: 92, Col: 5, Construct: "if"},
-	{From: 569, To: 569, Line: 93, Col: 7, Construct: "{{ }}"},
-	{From: 571, To: 575, Line: 94, Col: 7, Construct: "if"},
-	{From: 574, To: 574, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 577, To: 577, Line: 97, Col: 7, Construct: "{{ }}"},
-	{From: 581, To: 581, Line: 99, Col: 7, Construct: "{{ }}"},
-	{From: 584, To: 588, Line: 101, Col: 5, Construct: "if"},
-	{From: 587, To: 587, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 590, To: 634, Line: 104, Col: 5, Construct: "if"},
-	{From: 593, To: 593, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 595, To: 630, Line: 106, Col: 7, Construct: "for"},
-	{From: 599, To: 599, Line: 107, Col: 9, Construct: "set"},
-	{From: 601, To: 601, Line: 108, Col: 9, Construct: "{{ }}"},
-	{From: 603, To: 603, Line: 109, Col: 9, Construct: "set"},
-	{From: 605, To: 608, Line: 110, Col: 9, Construct: "if"},
-	{From: 607, To: 607, Line: 111, Col: 11, Construct: "set"},
-	{From: 610, To: 623, Line: 113, Col: 9, Construct: "for"},
-	{From: 615, To: 622, Line: 114, Col: 11, Construct: "if"},
-	{From: 617, To: 617, Line: 115, Col: 13, Construct: "{{ }}"},
-	{From: 621, To: 621, Line: 117, Col: 13, Construct: "{{ }}"},
-	{From: 625, To: 627, Line: 120, Col: 9, Construct: "if"},
-	{From: 629, To: 629, Line: 123, Col: 9, Construct: "{{ }}"},
-	{From: 632, To: 632, Line: 125, Col: 7, Construct: "{{ }}"},
-	{From: 638, To: 649, Line: 130, Col: 1, Construct: "if"},
-	{From: 641, To: 648, Line: 132, Col: 3, Construct: "if"},
-	{From: 643, To: 643, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 647, To: 647, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 69, To: 72, Line: 1, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 2, Col: 3, Construct: "set"},
+	{From: 74, To: 84, Line: 4, Col: 1, Construct: "if"},
+	{From: 76, To: 83, Line: 5, Col: 3, Construct: "if"},
+	{From: 78, To: 78, Line: 6, Col: 5, Construct: "set"},
+	{From: 82, To: 82, Line: 8, Col: 5, Construct: "set"},
+	{From: 86, To: 89, Line: 11, Col: 1, Construct: "if"},
+	{From: 88, To: 88, Line: 12, Col: 3, Construct: "set"},
+	{From: 91, To: 91, Line: 14, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 15, Col: 1, Construct: "set"},
+	{From: 95, To: 95, Line: 16, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 17, Col: 1, Construct: "set"},
+	{From: 99, To: 99, Line: 18, Col: 1, Construct: "set"},
+	{From: 101, To: 101, Line: 19, Col: 1, Construct: "set"},
+	{From: 103, To: 103, Line: 20, Col: 1, Construct: "set"},
+	{From: 105, To: 105, Line: 21, Col: 1, Construct: "set"},
+	{From: 107, To: 109, Line: 22, Col: 1, Construct: "set"},
+	{From: 111, To: 130, Line: 23, Col: 1, Construct: "for"},
+	{From: 113, To: 129, Line: 24, Col: 3, Construct: "if"},
+	{From: 115, To: 128, Line: 25, Col: 5, Construct: "if"},
+	{From: 117, To: 119, Line: 26, Col: 7, Construct: "set"},
+	{From: 121, To: 121, Line: 27, Col: 7, Construct: "set"},
+	{From: 125, To: 127, Line: 29, Col: 7, Construct: "set"},
+	{From: 132, To: 154, Line: 33, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 34, Col: 3, Construct: "set"},
+	{From: 136, To: 136, Line: 35, Col: 3, Construct: "set"},
+	{From: 138, To: 144, Line: 36, Col: 3, Construct: "for"},
+	{From: 140, To: 143, Line: 37, Col: 5, Construct: "if"},
+	{From: 142, To: 142, Line: 38, Col: 7, Construct: "set"},
+	{From: 146, To: 153, Line: 41, Col: 3, Construct: "if"},
+	{From: 148, To: 148, Line: 42, Col: 5, Construct: "set"},
+	{From: 152, To: 152, Line: 44, Col: 5, Construct: "set"},
+	{From: 156, To: 164, Line: 47, Col: 1, Construct: "if"},
+	{From: 158, To: 161, Line: 48, Col: 3, Construct: "if"},
+	{From: 160, To: 160, Line: 49, Col: 5, Construct: "set"},
+	{From: 163, To: 163, Line: 51, Col: 3, Construct: "set"},
+	{From: 166, To: 166, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 168, To: 171, Line: 54, Col: 1, Construct: "if"},
+	{From: 170, To: 170, Line: 55, Col: 3, Construct: "{{ }}"},
+	{From: 173, To: 173, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 175, To: 175, Line: 58, Col: 1, Construct: "set"},
+	{From: 177, To: 186, Line: 59, Col: 1, Construct: "for"},
+	{From: 181, To: 185, Line: 60, Col: 3, Construct: "if"},
+	{From: 184, To: 184, Line: 61, Col: 5, Construct: "set"},
+	{From: 188, To: 188, Line: 64, Col: 1, Construct: "set"},
+	{From: 190, To: 196, Line: 65, Col: 1, Construct: "for"},
+	{From: 192, To: 195, Line: 66, Col: 3, Construct: "if"},
+	{From: 194, To: 194, Line: 67, Col: 5, Construct: "set"},
+	{From: 198, To: 349, Line: 70, Col: 1, Construct: "for"},
+	{From: 204, To: 348, Line: 71, Col: 3, Construct: "if"},
+	{From: 207, To: 214, Line: 72, Col: 5, Construct: "if"},
+	{From: 213, To: 213, Line: 76, Col: 7, Construct: "set"},
+	{From: 216, To: 218, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 219, To: 348, Line: 79, Col: 7, Construct: "if"},
+	{From: 222, To: 229, Line: 80, Col: 5, Construct: "if"},
+	{From: 228, To: 228, Line: 84, Col: 7, Construct: "set"},
+	{From: 231, To: 235, Line: 86, Col: 5, Construct: "{{ }}"},
+	{From: 236, To: 348, Line: 87, Col: 7, Construct: "if"},
+	{From: 239, To: 240, Line: 88, Col: 5, Construct: "set"},
+	{From: 242, To: 242, Line: 90, Col: 5, Construct: "set"},
+	{From: 244, To: 252, Line: 91, Col: 5, Construct: "set"},
+	{From: 254, To: 269, Line: 92, Col: 5, Construct: "if"},
+	{From: 256, To: 256, Line: 93, Col: 7, Construct: "{{ }}"},
+	{From: 258, To: 262, Line: 94, Col: 7, Construct: "if"},
+	{From: 261, To: 261, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 264, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 268, To: 268, Line: 99, Col: 7, Construct: "{{ }}"},
+	{From: 271, To: 275, Line: 101, Col: 5, Construct: "if"},
+	{From: 274, To: 274, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 277, To: 347, Line: 104, Col: 5, Construct: "if"},
+	{From: 280, To: 282, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 284, To: 341, Line: 106, Col: 7, Construct: "for"},
+	{From: 288, To: 288, Line: 107, Col: 9, Construct: "set"},
+	{From: 290, To: 294, Line: 108, Col: 9, Construct: "{{ }}"},
+	{From: 296, To: 296, Line: 109, Col: 9, Construct: "set"},
+	{From: 298, To: 301, Line: 110, Col: 9, Construct: "if"},
+	{From: 300, To: 300, Line: 111, Col: 11, Construct: "set"},
+	{From: 303, To: 332, Line: 113, Col: 9, Construct: "for"},
+	{From: 308, To: 331, Line: 114, Col: 11, Construct: "if"},
+	{From: 310, To: 318, Line: 115, Col: 13, Construct: "{{ }}"},
+	{From: 322, To: 330, Line: 117, Col: 13, Construct: "{{ }}"},
+	{From: 334, To: 336, Line: 120, Col: 9, Construct: "if"},
+	{From: 338, To: 340, Line: 123, Col: 9, Construct: "{{ }}"},
+	{From: 343, To: 345, Line: 125, Col: 7, Construct: "{{ }}"},
+	{From: 351, To: 362, Line: 130, Col: 1, Construct: "if"},
+	{From: 354, To: 361, Line: 132, Col: 3, Construct: "if"},
+	{From: 356, To: 356, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 360, To: 360, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 387, To: 390, Line: 1, Col: 1, Construct: "if"},
+	{From: 389, To: 389, Line: 2, Col: 3, Construct: "set"},
+	{From: 392, To: 402, Line: 4, Col: 1, Construct: "if"},
+	{From: 394, To: 401, Line: 5, Col: 3, Construct: "if"},
+	{From: 396, To: 396, Line: 6, Col: 5, Construct: "set"},
+	{From: 400, To: 400, Line: 8, Col: 5, Construct: "set"},
+	{From: 404, To: 407, Line: 11, Col: 1, Construct: "if"},
+	{From: 406, To: 406, Line: 12, Col: 3, Construct: "set"},
+	{From: 409, To: 409, Line: 14, Col: 1, Construct: "set"},
+	{From: 411, To: 411, Line: 15, Col: 1, Construct: "set"},
+	{From: 413, To: 413, Line: 16, Col: 1, Construct: "set"},
+	{From: 415, To: 415, Line: 17, Col: 1, Construct: "set"},
+	{From: 417, To: 417, Line: 18, Col: 1, Construct: "set"},
+	{From: 419, To: 419, Line: 19, Col: 1, Construct: "set"},
+	{From: 421, To: 421, Line: 20, Col: 1, Construct: "set"},
+	{From: 423, To: 423, Line: 21, Col: 1, Construct: "set"},
+	{From: 425, To: 427, Line: 22, Col: 1, Construct: "set"},
+	{From: 429, To: 448, Line: 23, Col: 1, Construct: "for"},
+	{From: 431, To: 447, Line: 24, Col: 3, Construct: "if"},
+	{From: 433, To: 446, Line: 25, Col: 5, Construct: "if"},
+	{From: 435, To: 437, Line: 26, Col: 7, Construct: "set"},
+	{From: 439, To: 439, Line: 27, Col: 7, Construct: "set"},
+	{From: 443, To: 445, Line: 29, Col: 7, Construct: "set"},
+	{From: 450, To: 472, Line: 33, Col: 1, Construct: "if"},
+	{From: 452, To: 452, Line: 34, Col: 3, Construct: "set"},
+	{From: 454, To: 454, Line: 35, Col: 3, Construct: "set"},
+	{From: 456, To: 462, Line: 36, Col: 3, Construct: "for"},
+	{From: 458, To: 461, Line: 37, Col: 5, Construct: "if"},
+	{From: 460, To: 460, Line: 38, Col: 7, Construct: "set"},
+	{From: 464, To: 471, Line: 41, Col: 3, Construct: "if"},
+	{From: 466, To: 466, Line: 42, Col: 5, Construct: "set"},
+	{From: 470, To: 470, Line: 44, Col: 5, Construct: "set"},
+	{From: 474, To: 482, Line: 47, Col: 1, Construct: "if"},
+	{From: 476, To: 479, Line: 48, Col: 3, Construct: "if"},
+	{From: 478, To: 478, Line: 49, Col: 5, Construct: "set"},
+	{From: 481, To: 481, Line: 51, Col: 3, Construct: "set"},
+	{From: 484, To: 484, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 486, To: 489, Line: 54, Col: 1, Construct: "if"},
+	{From: 488, To: 488, Line: 55, Col: 3, Construct: "{{ }}"},
+	{From: 491, To: 491, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 493, To: 493, Line: 58, Col: 1, Construct: "set"},
+	{From: 495, To: 504, Line: 59, Col: 1, Construct: "for"},
+	{From: 499, To: 503, Line: 60, Col: 3, Construct: "if"},
+	{From: 502, To: 502, Line: 61, Col: 5, Construct: "set"},
+	{From: 506, To: 506, Line: 64, Col: 1, Construct: "set"},
+	{From: 508, To: 514, Line: 65, Col: 1, Construct: "for"},
+	{From: 510, To: 513, Line: 66, Col: 3, Construct: "if"},
+	{From: 512, To: 512, Line: 67, Col: 5, Construct: "set"},
+	{From: 516, To: 639, Line: 70, Col: 1, Construct: "for"},
+	{From: 522, To: 638, Line: 71, Col: 3, Construct: "if"},
+	{From: 525, To: 532, Line: 72, Col: 5, Construct: "if"},
+	{From: 531, To: 531, Line: 76, Col: 7, Construct: "set"},
+	{From: 534, To: 536, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 537, To: 638, Line: 79, Col: 7, Construct: "if"},
+	{From: 540, To: 547, Line: 80, Col: 5, Construct: "if"},
+	{From: 546, To: 546, Line: 84, Col: 7, Construct: "set"},
+	{From: 549, To: 551, Line: 86, Col: 5, Construct: "{{ }}"},
+	{From: 552, To: 638, Line: 87, Col: 7, Construct: "if"},
+	{From: 555, To: 556, Line: 88, Col: 5, Construct: "set"},
+	{From: 558, To: 558, Line: 90, Col: 5, Construct: "set"},
+	{From: 560, To: 568, Line: 91, Col: 5, Construct: "set"},
+	{From: 570, To: 585, Line: 92, Col: 5, Construct: "if"},
+	{From: 572, To: 572, Line: 93, Col: 7, Construct: "{{ }}"},
+	{From: 574, To: 578, Line: 94, Col: 7, Construct: "if"},
+	{From: 577, To: 577, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 580, To: 580, Line: 97, Col: 7, Construct: "{{ }}"},
+	{From: 584, To: 584, Line: 99, Col: 7, Construct: "{{ }}"},
+	{From: 587, To: 591, Line: 101, Col: 5, Construct: "if"},
+	{From: 590, To: 590, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 593, To: 637, Line: 104, Col: 5, Construct: "if"},
+	{From: 596, To: 596, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 598, To: 633, Line: 106, Col: 7, Construct: "for"},
+	{From: 602, To: 602, Line: 107, Col: 9, Construct: "set"},
+	{From: 604, To: 604, Line: 108, Col: 9, Construct: "{{ }}"},
+	{From: 606, To: 606, Line: 109, Col: 9, Construct: "set"},
+	{From: 608, To: 611, Line: 110, Col: 9, Construct: "if"},
+	{From: 610, To: 610, Line: 111, Col: 11, Construct: "set"},
+	{From: 613, To: 626, Line: 113, Col: 9, Construct: "for"},
+	{From: 618, To: 625, Line: 114, Col: 11, Construct: "if"},
+	{From: 620, To: 620, Line: 115, Col: 13, Construct: "{{ }}"},
+	{From: 624, To: 624, Line: 117, Col: 13, Construct: "{{ }}"},
+	{From: 628, To: 630, Line: 120, Col: 9, Construct: "if"},
+	{From: 632, To: 632, Line: 123, Col: 9, Construct: "{{ }}"},
+	{From: 635, To: 635, Line: 125, Col: 7, Construct: "{{ }}"},
+	{From: 641, To: 652, Line: 130, Col: 1, Construct: "if"},
+	{From: 644, To: 651, Line: 132, Col: 3, Construct: "if"},
+	{From: 646, To: 646, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 650, To: 650, Line: 135, Col: 5, Construct: "{{ }}"},
 }

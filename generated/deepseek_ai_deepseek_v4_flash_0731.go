@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // DeepseekAiDeepSeekV4Flash0731 is the chat template llama.cpp/deepseek-ai-DeepSeek-V4-Flash-0731.jinja.
 var DeepseekAiDeepSeekV4Flash0731 = &jinja2.Template{
@@ -389,14 +392,14 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	bosToken := in.Lookup("bos_token")
 	reasoningEffort := in.Lookup("reasoning_effort")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:2:3 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:4:1 {%- if not thinking is defined -%}
-	if !jinja2.LlamaCallTest("defined", thinking, nil, nil) {
+	if !llamacpp.CallTest("defined", thinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:5:3 {%- if enable_thinking is defined -%}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:6:5 {%- set thinking = enable_thinking -%}
 			thinking = enableThinking
 		} else {
@@ -406,7 +409,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:11:1 {%- if not drop_thinking is defined -%}
-	if !jinja2.LlamaCallTest("defined", dropThinking, nil, nil) {
+	if !llamacpp.CallTest("defined", dropThinking, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:12:3 {%- set drop_thinking = true -%}
 		dropThinking = jinja2.Bool(true)
 	}
@@ -425,7 +428,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:20:1 {%- set has_tools = false -%}
 	hasTools = jinja2.Bool(false)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:21:1 {%- set tools_header = '## Tools\n\nYou have access to a set of tools to help answer the user\'s que…
-	toolsHeader = jinja2.LlamaSum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
+	toolsHeader = llamacpp.Sum(jinja2.Str("## Tools\n\nYou have access to a set of tools to help answer the user's question. You can invoke tools by writing a \"<"), dsmlToken, jinja2.Str("tool_calls>\" block like the following:\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME\">\n<"), dsmlToken, jinja2.Str("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</"), dsmlToken, jinja2.Str("parameter>\n...\n</"), dsmlToken, jinja2.Str("invoke>\n<"), dsmlToken, jinja2.Str("invoke name=\"$TOOL_NAME2\">\n...\n</"), dsmlToken, jinja2.Str("invoke>\n</"), dsmlToken, jinja2.Str("tool_calls>\n\nString parameters should be specified as is and set `string=\"true\"`. For all other types (numbers, booleans, arrays, objects), pass the value in JSON format and set `string=\"false\"`.\n\nIf thinking_mode is enabled (triggered by "), thinkingStartToken, jinja2.Str("), you MUST output your complete reasoning inside "), thinkingStartToken, jinja2.Str("..."), thinkingEndToken, jinja2.Str(" BEFORE any tool calls or final response.\n\nOtherwise, output directly after "), thinkingEndToken, jinja2.Str(" with tool calls or final response.\n\n### Available Tool Schemas\n\n"))
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:22:1 {%- set tools_footer = '\nYou MUST strictly follow the above defined tool name and parameter schemas…
 	toolsFooter = jinja2.Str("\nYou MUST strictly follow the above defined tool name and parameter schemas to invoke tool calls.\n")
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:23:1 {%- set ns = namespace(system_prompt='', is_first_sp=true, has_tool_calls=false) -%}
@@ -433,13 +436,13 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	nsIsFirstSp := true
 	nsHasToolCalls := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:24:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:25:3 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:26:5 {%- if ns.is_first_sp -%}
 			if nsIsFirstSp {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:27:7 {%- set ns.system_prompt = ns.system_prompt + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:28:7 {%- set ns.is_first_sp = false -%}
@@ -447,67 +450,67 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:29:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:30:7 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + (message['content'] or '') -%}
-				nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+				nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 					return jinja2.Str("")
 				}))
 			}
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:34:1 {%- if tools is defined and tools -%}
-	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:35:3 {%- set has_tools = true -%}
 		hasTools = jinja2.Bool(true)
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:36:3 {%- set ts = namespace(schemas='') -%}
 		tsSchemas := jinja2.Str("")
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:37:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:38:5 {%- if tool['type'] == 'function' -%}
-			if jinja2.EqStr(jinja2.LlamaItemStr(tool, "type"), "function") {
+			if jinja2.EqStr(llamacpp.ItemStr(tool, "type"), "function") {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:39:7 {%- set ts.schemas = ts.schemas + (tool['function'] | tojson) + '\n' -%}
-				tsSchemas = jinja2.LlamaAdd(jinja2.LlamaAdd(tsSchemas, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
+				tsSchemas = llamacpp.Add(llamacpp.Add(tsSchemas, llamacpp.CallFilter("tojson", llamacpp.ItemStr(tool, "function"), nil, nil)), jinja2.Str("\n"))
 			}
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:42:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:43:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' + tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(llamacpp.Sum(nsSystemPrompt, jinja2.Str("\n\n"), toolsHeader), tsSchemas), toolsFooter)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:44:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:45:5 {%- set ns.system_prompt = tools_header + ts.schemas + tools_footer -%}
-			nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(toolsHeader, tsSchemas), toolsFooter)
+			nsSystemPrompt = llamacpp.Add(llamacpp.Add(toolsHeader, tsSchemas), toolsFooter)
 		}
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:48:1 {%- if response_format is defined -%}
-	if jinja2.LlamaCallTest("defined", responseFormat, nil, nil) {
+	if llamacpp.CallTest("defined", responseFormat, nil, nil) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:49:3 {%- if ns.system_prompt -%}
 		if nsSystemPrompt.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:50:5 {%- set ns.system_prompt = ns.system_prompt + '\n\n' -%}
-			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n"))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n"))
 		}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:52:3 {%- set ns.system_prompt = ns.system_prompt + response_format_template + (response_format | tojson) …
-		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, responseFormatTemplate), jinja2.LlamaCallFilter("tojson", responseFormat, nil, nil))
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, responseFormatTemplate), llamacpp.CallFilter("tojson", responseFormat, nil, nil))
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:54:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:55:1 {%- if messages and thinking and reasoning_effort is defined and reasoning_effort == 'high' -%}
-	if ((messages.Truthy() && thinking.Truthy()) && jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "high") {
+	if ((messages.Truthy() && thinking.Truthy()) && llamacpp.CallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "high") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:56:3 {{- reasoning_effort_high -}}
-		jinja2.LlamaWrite(w, reasoningEffortHigh)
-	} else if ((messages.Truthy() && thinking.Truthy()) && jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "max") {
+		llamacpp.Write(w, reasoningEffortHigh)
+	} else if ((messages.Truthy() && thinking.Truthy()) && llamacpp.CallTest("defined", reasoningEffort, nil, nil)) && jinja2.EqStr(reasoningEffort, "max") {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:57:5 {%- elif messages and thinking and reasoning_effort is defined and reasoning_effort == 'max' -%}
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:58:3 {{- reasoning_effort_max -}}
-		jinja2.LlamaWrite(w, reasoningEffortMax)
+		llamacpp.Write(w, reasoningEffortMax)
 	}
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:60:1 {{- ns.system_prompt -}}
-	jinja2.LlamaWrite(w, nsSystemPrompt)
+	llamacpp.Write(w, nsSystemPrompt)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:61:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:62:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:63:3 {%- if message['role'] == 'user' or message['role'] == 'developer' or message['role'] == 'tool' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer")) || jinja2.EqStr(messageRole, "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:64:5 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
@@ -516,9 +519,9 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:67:1 {%- set state = namespace(in_user=false) -%}
 	stateInUser := false
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:68:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:69:3 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:70:5 {%- set ns.has_tool_calls = true -%}
 			nsHasToolCalls = true
 		}
@@ -526,11 +529,11 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 	// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:73:1 {%- for message in messages -%}
 	var isAfterLastUser jinja2.Value
 	var keepReasoning jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:74:3 {%- if message['role'] == 'user' or message['role'] == 'developer' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "developer") {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:75:5 {%- if state.in_user -%}
 			if stateInUser {
@@ -542,7 +545,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:81:5 {{- message['content'] or '' -}}
-			jinja2.LlamaWrite(w, jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			}))
 		} else if jinja2.EqStr(messageRole, "tool") {
@@ -557,7 +560,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 				stateInUser = true
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:89:5 {{- '<tool_result>' + (message['content'] or '') + '</tool_result>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_result>"), jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_result>"), jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 				return jinja2.Str("")
 			})), jinja2.Str("</tool_result>")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
@@ -566,7 +569,7 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 			stateInUser = false
 			w.WriteString("<｜Assistant｜>")
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:93:5 {%- set is_after_last_user = loop.index0 > last_user_idx.value -%}
-			isAfterLastUser = jinja2.Bool(jinja2.LlamaGt(jinja2.Int(int64(i)), lastUserIdxValue))
+			isAfterLastUser = jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue))
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:94:5 {%- set keep_reasoning = thinking and ((not drop_thinking) or has_tools or is_after_last_user or ns.…
 			keepReasoning = jinja2.And(thinking, func() jinja2.Value {
 				return jinja2.Or(jinja2.Or(jinja2.Or(jinja2.Bool(!dropThinking.Truthy()), func() jinja2.Value {
@@ -580,59 +583,59 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:95:5 {%- if keep_reasoning -%}
 			if keepReasoning.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:96:7 {{- thinking_start_token -}}
-				jinja2.LlamaWrite(w, thinkingStartToken)
+				llamacpp.Write(w, thinkingStartToken)
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:97:7 {%- if message['reasoning_content'] is defined and message['reasoning_content'] -%}
-				messageReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
-				if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
+				messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+				if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && messageReasoningContent.Truthy() {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:98:9 {{- message['reasoning_content'] -}}
-					jinja2.LlamaWrite(w, messageReasoningContent)
+					llamacpp.Write(w, messageReasoningContent)
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:100:7 {{- thinking_end_token -}}
-				jinja2.LlamaWrite(w, thinkingEndToken)
+				llamacpp.Write(w, thinkingEndToken)
 			} else {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:101:9 {%- else -%}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:102:7 {{- thinking_end_token -}}
-				jinja2.LlamaWrite(w, thinkingEndToken)
+				llamacpp.Write(w, thinkingEndToken)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:104:5 {%- if message['content'] is defined and message['content'] -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("defined", messageContent, nil, nil) && messageContent.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:105:7 {{- message['content'] -}}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:107:5 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:108:7 {{- '\n\n<' + dsml_token + 'tool_calls>\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n\n<"), dsmlToken, jinja2.Str("tool_calls>\n")))
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:109:7 {%- for tool in message['tool_calls'] -%}
 				var func2 jinja2.Value
 				var args jinja2.Value
-				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:110:9 {%- set func = tool['function'] -%}
-					func2 = jinja2.LlamaItemStr(tool, "function")
+					func2 = llamacpp.ItemStr(tool, "function")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:111:9 {{- '<' + dsml_token + 'invoke name="' + func['name'] + '">\n' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), jinja2.LlamaItemStr(func2, "name")), jinja2.Str("\">\n")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("invoke name=\"")), llamacpp.ItemStr(func2, "name")), jinja2.Str("\">\n")))
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:112:9 {%- set args = func['arguments'] -%}
-					args = jinja2.LlamaItemStr(func2, "arguments")
+					args = llamacpp.ItemStr(func2, "arguments")
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:113:9 {%- if args is string -%}
-					if jinja2.LlamaCallTest("string", args, nil, nil) {
+					if llamacpp.CallTest("string", args, nil, nil) {
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:114:11 {%- set args = args | from_json -%}
-						args = jinja2.LlamaCallFilter("from_json", args, nil, nil)
+						args = llamacpp.CallFilter("from_json", args, nil, nil)
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:116:9 {%- for key, val in args.items() -%}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						val := vals[1]
 						// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:117:11 {%- if val is string -%}
-						if jinja2.LlamaCallTest("string", val, nil, nil) {
+						if llamacpp.CallTest("string", val, nil, nil) {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:118:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="true">' + val + '</' + dsml_token + 'pa…
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"true\">"), val, jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						} else {
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:119:15 {%- else -%}
 							// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:120:13 {{- '<' + dsml_token + 'parameter name="' + key + '" string="false">' + (val | tojson) + '</' + dsml…
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), jinja2.LlamaCallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
+							llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<"), dsmlToken, jinja2.Str("parameter name=\""), key, jinja2.Str("\" string=\"false\">")), llamacpp.CallFilter("tojson", val, nil, nil)), jinja2.Str("</"), dsmlToken, jinja2.Str("parameter>\n")))
 						}
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:123:9 {%- if not args -%}
@@ -640,10 +643,10 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 						w.WriteString("\n")
 					}
 					// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:126:9 {{- '</' + dsml_token + 'invoke>\n' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("invoke>\n")))
 				}
 				// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:128:7 {{- '</' + dsml_token + 'tool_calls>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("</"), dsmlToken, jinja2.Str("tool_calls>")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("</"), dsmlToken, jinja2.Str("tool_calls>")))
 			}
 			w.WriteString("<｜end▁of▁sentence｜>")
 		}
@@ -654,11 +657,11 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 		// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:135:3 {%- if thinking -%}
 		if thinking.Truthy() {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:136:5 {{- thinking_start_token -}}
-			jinja2.LlamaWrite(w, thinkingStartToken)
+			llamacpp.Write(w, thinkingStartToken)
 		} else {
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:137:7 {%- else -%}
 			// deepseek-ai-DeepSeek-V4-Flash-0731.jinja:138:5 {{- thinking_end_token -}}
-			jinja2.LlamaWrite(w, thinkingEndToken)
+			llamacpp.Write(w, thinkingEndToken)
 		}
 	}
 }
@@ -666,186 +669,186 @@ func renderDeepseekAiDeepSeekV4Flash0731Llama(w *jinja2.Writer, in *jinja2.Input
 // spansDeepseekAiDeepSeekV4Flash0731 is the position table of deepseek-ai-DeepSeek-V4-Flash-0731.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepseekAiDeepSeekV4Flash0731 = []jinja2.Span{
-	{From: 67, To: 70, Line: 1, Col: 1, Construct: "if"},
-	{From: 69, To: 69, Line: 2, Col: 3, Construct: "set"},
-	{From: 72, To: 82, Line: 4, Col: 1, Construct: "if"},
-	{From: 74, To: 81, Line: 5, Col: 3, Construct: "if"},
-	{From: 76, To: 76, Line: 6, Col: 5, Construct: "set"},
-	{From: 80, To: 80, Line: 8, Col: 5, Construct: "set"},
-	{From: 84, To: 87, Line: 11, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 12, Col: 3, Construct: "set"},
-	{From: 89, To: 89, Line: 14, Col: 1, Construct: "set"},
-	{From: 91, To: 91, Line: 15, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 16, Col: 1, Construct: "set"},
-	{From: 95, To: 95, Line: 17, Col: 1, Construct: "set"},
-	{From: 97, To: 97, Line: 18, Col: 1, Construct: "set"},
-	{From: 99, To: 99, Line: 19, Col: 1, Construct: "set"},
-	{From: 101, To: 101, Line: 20, Col: 1, Construct: "set"},
-	{From: 103, To: 103, Line: 21, Col: 1, Construct: "set"},
-	{From: 105, To: 105, Line: 22, Col: 1, Construct: "set"},
-	{From: 107, To: 109, Line: 23, Col: 1, Construct: "set"},
-	{From: 111, To: 130, Line: 24, Col: 1, Construct: "for"},
-	{From: 113, To: 129, Line: 25, Col: 3, Construct: "if"},
-	{From: 115, To: 128, Line: 26, Col: 5, Construct: "if"},
-	{From: 117, To: 119, Line: 27, Col: 7, Construct: "set"},
-	{From: 121, To: 121, Line: 28, Col: 7, Construct: "set"},
-	{From: 125, To: 127, Line: 30, Col: 7, Construct: "set"},
-	{From: 132, To: 154, Line: 34, Col: 1, Construct: "if"},
-	{From: 134, To: 134, Line: 35, Col: 3, Construct: "set"},
-	{From: 136, To: 136, Line: 36, Col: 3, Construct: "set"},
-	{From: 138, To: 144, Line: 37, Col: 3, Construct: "for"},
-	{From: 140, To: 143, Line: 38, Col: 5, Construct: "if"},
-	{From: 142, To: 142, Line: 39, Col: 7, Construct: "set"},
-	{From: 146, To: 153, Line: 42, Col: 3, Construct: "if"},
-	{From: 148, To: 148, Line: 43, Col: 5, Construct: "set"},
-	{From: 152, To: 152, Line: 45, Col: 5, Construct: "set"},
-	{From: 156, To: 164, Line: 48, Col: 1, Construct: "if"},
-	{From: 158, To: 161, Line: 49, Col: 3, Construct: "if"},
-	{From: 160, To: 160, Line: 50, Col: 5, Construct: "set"},
-	{From: 163, To: 163, Line: 52, Col: 3, Construct: "set"},
-	{From: 166, To: 166, Line: 54, Col: 1, Construct: "{{ }}"},
-	{From: 168, To: 175, Line: 55, Col: 1, Construct: "if"},
-	{From: 170, To: 170, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 171, To: 175, Line: 57, Col: 5, Construct: "if"},
-	{From: 174, To: 174, Line: 58, Col: 3, Construct: "{{ }}"},
-	{From: 177, To: 177, Line: 60, Col: 1, Construct: "{{ }}"},
-	{From: 179, To: 179, Line: 61, Col: 1, Construct: "set"},
-	{From: 181, To: 190, Line: 62, Col: 1, Construct: "for"},
-	{From: 185, To: 189, Line: 63, Col: 3, Construct: "if"},
-	{From: 188, To: 188, Line: 64, Col: 5, Construct: "set"},
-	{From: 192, To: 192, Line: 67, Col: 1, Construct: "set"},
-	{From: 194, To: 200, Line: 68, Col: 1, Construct: "for"},
-	{From: 196, To: 199, Line: 69, Col: 3, Construct: "if"},
-	{From: 198, To: 198, Line: 70, Col: 5, Construct: "set"},
-	{From: 202, To: 353, Line: 73, Col: 1, Construct: "for"},
-	{From: 208, To: 352, Line: 74, Col: 3, Construct: "if"},
-	{From: 211, To: 218, Line: 75, Col: 5, Construct: "if"},
-	{From: 217, To: 217, Line: 79, Col: 7, Construct: "set"},
-	{From: 220, To: 222, Line: 81, Col: 5, Construct: "{{ }}"},
-	{From: 223, To: 352, Line: 82, Col: 7, Construct: "if"},
-	{From: 226, To: 233, Line: 83, Col: 5, Construct: "if"},
-	{From: 232, To: 232, Line: 87, Col: 7, Construct: "set"},
-	{From: 235, To: 239, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 240, To: 352, Line: 90, Col: 7, Construct: "if"},
-	{From: 243, To: 244, Line: 91, Col: 5, Construct: "set"},
-	{From: 246, To: 246, Line: 93, Col: 5, Construct: "set"},
-	{From: 248, To: 256, Line: 94, Col: 5, Construct: "set"},
-	{From: 258, To: 273, Line: 95, Col: 5, Construct: "if"},
-	{From: 260, To: 260, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 262, To: 266, Line: 97, Col: 7, Construct: "if"},
-	{From: 265, To: 265, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 268, To: 268, Line: 100, Col: 7, Construct: "{{ }}"},
-	{From: 272, To: 272, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 275, To: 279, Line: 104, Col: 5, Construct: "if"},
-	{From: 278, To: 278, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 281, To: 351, Line: 107, Col: 5, Construct: "if"},
-	{From: 284, To: 286, Line: 108, Col: 7, Construct: "{{ }}"},
-	{From: 288, To: 345, Line: 109, Col: 7, Construct: "for"},
-	{From: 292, To: 292, Line: 110, Col: 9, Construct: "set"},
-	{From: 294, To: 298, Line: 111, Col: 9, Construct: "{{ }}"},
-	{From: 300, To: 300, Line: 112, Col: 9, Construct: "set"},
-	{From: 302, To: 305, Line: 113, Col: 9, Construct: "if"},
-	{From: 304, To: 304, Line: 114, Col: 11, Construct: "set"},
-	{From: 307, To: 336, Line: 116, Col: 9, Construct: "for"},
-	{From: 312, To: 335, Line: 117, Col: 11, Construct: "if"},
-	{From: 314, To: 322, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 326, To: 334, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 338, To: 340, Line: 123, Col: 9, Construct: "if"},
-	{From: 342, To: 344, Line: 126, Col: 9, Construct: "{{ }}"},
-	{From: 347, To: 349, Line: 128, Col: 7, Construct: "{{ }}"},
-	{From: 355, To: 366, Line: 133, Col: 1, Construct: "if"},
-	{From: 358, To: 365, Line: 135, Col: 3, Construct: "if"},
-	{From: 360, To: 360, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 364, To: 364, Line: 138, Col: 5, Construct: "{{ }}"},
-	{From: 392, To: 395, Line: 1, Col: 1, Construct: "if"},
-	{From: 394, To: 394, Line: 2, Col: 3, Construct: "set"},
-	{From: 397, To: 407, Line: 4, Col: 1, Construct: "if"},
-	{From: 399, To: 406, Line: 5, Col: 3, Construct: "if"},
-	{From: 401, To: 401, Line: 6, Col: 5, Construct: "set"},
-	{From: 405, To: 405, Line: 8, Col: 5, Construct: "set"},
-	{From: 409, To: 412, Line: 11, Col: 1, Construct: "if"},
-	{From: 411, To: 411, Line: 12, Col: 3, Construct: "set"},
-	{From: 414, To: 414, Line: 14, Col: 1, Construct: "set"},
-	{From: 416, To: 416, Line: 15, Col: 1, Construct: "set"},
-	{From: 418, To: 418, Line: 16, Col: 1, Construct: "set"},
-	{From: 420, To: 420, Line: 17, Col: 1, Construct: "set"},
-	{From: 422, To: 422, Line: 18, Col: 1, Construct: "set"},
-	{From: 424, To: 424, Line: 19, Col: 1, Construct: "set"},
-	{From: 426, To: 426, Line: 20, Col: 1, Construct: "set"},
-	{From: 428, To: 428, Line: 21, Col: 1, Construct: "set"},
-	{From: 430, To: 430, Line: 22, Col: 1, Construct: "set"},
-	{From: 432, To: 434, Line: 23, Col: 1, Construct: "set"},
-	{From: 436, To: 455, Line: 24, Col: 1, Construct: "for"},
-	{From: 438, To: 454, Line: 25, Col: 3, Construct: "if"},
-	{From: 440, To: 453, Line: 26, Col: 5, Construct: "if"},
-	{From: 442, To: 444, Line: 27, Col: 7, Construct: "set"},
-	{From: 446, To: 446, Line: 28, Col: 7, Construct: "set"},
-	{From: 450, To: 452, Line: 30, Col: 7, Construct: "set"},
-	{From: 457, To: 479, Line: 34, Col: 1, Construct: "if"},
-	{From: 459, To: 459, Line: 35, Col: 3, Construct: "set"},
-	{From: 461, To: 461, Line: 36, Col: 3, Construct: "set"},
-	{From: 463, To: 469, Line: 37, Col: 3, Construct: "for"},
-	{From: 465, To: 468, Line: 38, Col: 5, Construct: "if"},
-	{From: 467, To: 467, Line: 39, Col: 7, Construct: "set"},
-	{From: 471, To: 478, Line: 42, Col: 3, Construct: "if"},
-	{From: 473, To: 473, Line: 43, Col: 5, Construct: "set"},
-	{From: 477, To: 477, Line: 45, Col: 5, Construct: "set"},
-	{From: 481, To: 489, Line: 48, Col: 1, Construct: "if"},
-	{From: 483, To: 486, Line: 49, Col: 3, Construct: "if"},
-	{From: 485, To: 485, Line: 50, Col: 5, Construct: "set"},
-	{From: 488, To: 488, Line: 52, Col: 3, Construct: "set"},
-	{From: 491, To: 491, Line: 54, Col: 1, Construct: "{{ }}"},
-	{From: 493, To: 500, Line: 55, Col: 1, Construct: "if"},
-	{From: 495, To: 495, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 496, To: 500, Line: 57, Col: 5, Construct: "if"},
-	{From: 499, To: 499, Line: 58, Col: 3, Construct: "{{ }}"},
-	{From: 502, To: 502, Line: 60, Col: 1, Construct: "{{ }}"},
-	{From: 504, To: 504, Line: 61, Col: 1, Construct: "set"},
-	{From: 506, To: 515, Line: 62, Col: 1, Construct: "for"},
-	{From: 510, To: 514, Line: 63, Col: 3, Construct: "if"},
-	{From: 513, To: 513, Line: 64, Col: 5, Construct: "set"},
-	{From: 517, To: 517, Line: 67, Col: 1, Construct: "set"},
-	{From: 519, To: 525, Line: 68, Col: 1, Construct: "for"},
-	{From: 521, To: 524, Line: 69, Col: 3, Construct: "if"},
-	{From: 523, To: 523, Line: 70, Col: 5, Construct: "set"},
-	{From: 527, To: 650, Line: 73, Col: 1, Construct: "for"},
-	{From: 533, To: 649, Line: 74, Col: 3, Construct: "if"},
-	{From: 536, To: 543, Line: 75, Col: 5, Construct: "if"},
-	{From: 542, To: 542, Line: 79, Col: 7, Construct: "set"},
-	{From: 545, To: 547, Line: 81, Col: 5, Construct: "{{ }}"},
-	{From: 548, To: 649, Line: 82, Col: 7, Construct: "if"},
-	{From: 551, To: 558, Line: 83, Col: 5, Construct: "if"},
-	{From: 557, To: 557, Line: 87, Col: 7, Construct: "set"},
-	{From: 560, To: 562, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 563, To: 649, Line: 90, Col: 7, Construct: "if"},
-	{From: 566, To: 567, Line: 91, Col: 5, Construct: "set"},
-	{From: 569, To: 569, Line: 93, Col: 5, Construct: "set"},
-	{From: 571, To: 579, Line: 94, Col: 5, Construct: "set"},
-	{From: 581, To: 596, Line: 95, Col: 5, Construct: "if"},
-	{From: 583, To: 583, Line: 96, Col: 7, Construct: "{{ }}"},
-	{From: 585, To: 589, Line: 97, Col: 7, Construct: "if"},
-	{From: 588, To: 588, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 591, To: 591, Line: 100, Col: 7, Construct: "{{ }}"},
-	{From: 595, To: 595, Line: 102, Col: 7, Construct: "{{ }}"},
-	{From: 598, To: 602, Line: 104, Col: 5, Construct: "if"},
-	{From: 601, To: 601, Line: 105, Col: 7, Construct: "{{ }}"},
-	{From: 604, To: 648, Line: 107, Col: 5, Construct: "if"},
-	{From: 607, To: 607, Line: 108, Col: 7, Construct: "{{ }}"},
-	{From: 609, To: 644, Line: 109, Col: 7, Construct: "for"},
-	{From: 613, To: 613, Line: 110, Col: 9, Construct: "set"},
-	{From: 615, To: 615, Line: 111, Col: 9, Construct: "{{ }}"},
-	{From: 617, To: 617, Line: 112, Col: 9, Construct: "set"},
-	{From: 619, To: 622, Line: 113, Col: 9, Construct: "if"},
-	{From: 621, To: 621, Line: 114, Col: 11, Construct: "set"},
-	{From: 624, To: 637, Line: 116, Col: 9, Construct: "for"},
-	{From: 629, To: 636, Line: 117, Col: 11, Construct: "if"},
-	{From: 631, To: 631, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 635, To: 635, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 639, To: 641, Line: 123, Col: 9, Construct: "if"},
-	{From: 643, To: 643, Line: 126, Col: 9, Construct: "{{ }}"},
-	{From: 646, To: 646, Line: 128, Col: 7, Construct: "{{ }}"},
-	{From: 652, To: 663, Line: 133, Col: 1, Construct: "if"},
-	{From: 655, To: 662, Line: 135, Col: 3, Construct: "if"},
-	{From: 657, To: 657, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 661, To: 661, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 70, To: 73, Line: 1, Col: 1, Construct: "if"},
+	{From: 72, To: 72, Line: 2, Col: 3, Construct: "set"},
+	{From: 75, To: 85, Line: 4, Col: 1, Construct: "if"},
+	{From: 77, To: 84, Line: 5, Col: 3, Construct: "if"},
+	{From: 79, To: 79, Line: 6, Col: 5, Construct: "set"},
+	{From: 83, To: 83, Line: 8, Col: 5, Construct: "set"},
+	{From: 87, To: 90, Line: 11, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 12, Col: 3, Construct: "set"},
+	{From: 92, To: 92, Line: 14, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 15, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 16, Col: 1, Construct: "set"},
+	{From: 98, To: 98, Line: 17, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 18, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 19, Col: 1, Construct: "set"},
+	{From: 104, To: 104, Line: 20, Col: 1, Construct: "set"},
+	{From: 106, To: 106, Line: 21, Col: 1, Construct: "set"},
+	{From: 108, To: 108, Line: 22, Col: 1, Construct: "set"},
+	{From: 110, To: 112, Line: 23, Col: 1, Construct: "set"},
+	{From: 114, To: 133, Line: 24, Col: 1, Construct: "for"},
+	{From: 116, To: 132, Line: 25, Col: 3, Construct: "if"},
+	{From: 118, To: 131, Line: 26, Col: 5, Construct: "if"},
+	{From: 120, To: 122, Line: 27, Col: 7, Construct: "set"},
+	{From: 124, To: 124, Line: 28, Col: 7, Construct: "set"},
+	{From: 128, To: 130, Line: 30, Col: 7, Construct: "set"},
+	{From: 135, To: 157, Line: 34, Col: 1, Construct: "if"},
+	{From: 137, To: 137, Line: 35, Col: 3, Construct: "set"},
+	{From: 139, To: 139, Line: 36, Col: 3, Construct: "set"},
+	{From: 141, To: 147, Line: 37, Col: 3, Construct: "for"},
+	{From: 143, To: 146, Line: 38, Col: 5, Construct: "if"},
+	{From: 145, To: 145, Line: 39, Col: 7, Construct: "set"},
+	{From: 149, To: 156, Line: 42, Col: 3, Construct: "if"},
+	{From: 151, To: 151, Line: 43, Col: 5, Construct: "set"},
+	{From: 155, To: 155, Line: 45, Col: 5, Construct: "set"},
+	{From: 159, To: 167, Line: 48, Col: 1, Construct: "if"},
+	{From: 161, To: 164, Line: 49, Col: 3, Construct: "if"},
+	{From: 163, To: 163, Line: 50, Col: 5, Construct: "set"},
+	{From: 166, To: 166, Line: 52, Col: 3, Construct: "set"},
+	{From: 169, To: 169, Line: 54, Col: 1, Construct: "{{ }}"},
+	{From: 171, To: 178, Line: 55, Col: 1, Construct: "if"},
+	{From: 173, To: 173, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 174, To: 178, Line: 57, Col: 5, Construct: "if"},
+	{From: 177, To: 177, Line: 58, Col: 3, Construct: "{{ }}"},
+	{From: 180, To: 180, Line: 60, Col: 1, Construct: "{{ }}"},
+	{From: 182, To: 182, Line: 61, Col: 1, Construct: "set"},
+	{From: 184, To: 193, Line: 62, Col: 1, Construct: "for"},
+	{From: 188, To: 192, Line: 63, Col: 3, Construct: "if"},
+	{From: 191, To: 191, Line: 64, Col: 5, Construct: "set"},
+	{From: 195, To: 195, Line: 67, Col: 1, Construct: "set"},
+	{From: 197, To: 203, Line: 68, Col: 1, Construct: "for"},
+	{From: 199, To: 202, Line: 69, Col: 3, Construct: "if"},
+	{From: 201, To: 201, Line: 70, Col: 5, Construct: "set"},
+	{From: 205, To: 356, Line: 73, Col: 1, Construct: "for"},
+	{From: 211, To: 355, Line: 74, Col: 3, Construct: "if"},
+	{From: 214, To: 221, Line: 75, Col: 5, Construct: "if"},
+	{From: 220, To: 220, Line: 79, Col: 7, Construct: "set"},
+	{From: 223, To: 225, Line: 81, Col: 5, Construct: "{{ }}"},
+	{From: 226, To: 355, Line: 82, Col: 7, Construct: "if"},
+	{From: 229, To: 236, Line: 83, Col: 5, Construct: "if"},
+	{From: 235, To: 235, Line: 87, Col: 7, Construct: "set"},
+	{From: 238, To: 242, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 243, To: 355, Line: 90, Col: 7, Construct: "if"},
+	{From: 246, To: 247, Line: 91, Col: 5, Construct: "set"},
+	{From: 249, To: 249, Line: 93, Col: 5, Construct: "set"},
+	{From: 251, To: 259, Line: 94, Col: 5, Construct: "set"},
+	{From: 261, To: 276, Line: 95, Col: 5, Construct: "if"},
+	{From: 263, To: 263, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 265, To: 269, Line: 97, Col: 7, Construct: "if"},
+	{From: 268, To: 268, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 100, Col: 7, Construct: "{{ }}"},
+	{From: 275, To: 275, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 278, To: 282, Line: 104, Col: 5, Construct: "if"},
+	{From: 281, To: 281, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 284, To: 354, Line: 107, Col: 5, Construct: "if"},
+	{From: 287, To: 289, Line: 108, Col: 7, Construct: "{{ }}"},
+	{From: 291, To: 348, Line: 109, Col: 7, Construct: "for"},
+	{From: 295, To: 295, Line: 110, Col: 9, Construct: "set"},
+	{From: 297, To: 301, Line: 111, Col: 9, Construct: "{{ }}"},
+	{From: 303, To: 303, Line: 112, Col: 9, Construct: "set"},
+	{From: 305, To: 308, Line: 113, Col: 9, Construct: "if"},
+	{From: 307, To: 307, Line: 114, Col: 11, Construct: "set"},
+	{From: 310, To: 339, Line: 116, Col: 9, Construct: "for"},
+	{From: 315, To: 338, Line: 117, Col: 11, Construct: "if"},
+	{From: 317, To: 325, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 329, To: 337, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 341, To: 343, Line: 123, Col: 9, Construct: "if"},
+	{From: 345, To: 347, Line: 126, Col: 9, Construct: "{{ }}"},
+	{From: 350, To: 352, Line: 128, Col: 7, Construct: "{{ }}"},
+	{From: 358, To: 369, Line: 133, Col: 1, Construct: "if"},
+	{From: 361, To: 368, Line: 135, Col: 3, Construct: "if"},
+	{From: 363, To: 363, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 367, To: 367, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 395, To: 398, Line: 1, Col: 1, Construct: "if"},
+	{From: 397, To: 397, Line: 2, Col: 3, Construct: "set"},
+	{From: 400, To: 410, Line: 4, Col: 1, Construct: "if"},
+	{From: 402, To: 409, Line: 5, Col: 3, Construct: "if"},
+	{From: 404, To: 404, Line: 6, Col: 5, Construct: "set"},
+	{From: 408, To: 408, Line: 8, Col: 5, Construct: "set"},
+	{From: 412, To: 415, Line: 11, Col: 1, Construct: "if"},
+	{From: 414, To: 414, Line: 12, Col: 3, Construct: "set"},
+	{From: 417, To: 417, Line: 14, Col: 1, Construct: "set"},
+	{From: 419, To: 419, Line: 15, Col: 1, Construct: "set"},
+	{From: 421, To: 421, Line: 16, Col: 1, Construct: "set"},
+	{From: 423, To: 423, Line: 17, Col: 1, Construct: "set"},
+	{From: 425, To: 425, Line: 18, Col: 1, Construct: "set"},
+	{From: 427, To: 427, Line: 19, Col: 1, Construct: "set"},
+	{From: 429, To: 429, Line: 20, Col: 1, Construct: "set"},
+	{From: 431, To: 431, Line: 21, Col: 1, Construct: "set"},
+	{From: 433, To: 433, Line: 22, Col: 1, Construct: "set"},
+	{From: 435, To: 437, Line: 23, Col: 1, Construct: "set"},
+	{From: 439, To: 458, Line: 24, Col: 1, Construct: "for"},
+	{From: 441, To: 457, Line: 25, Col: 3, Construct: "if"},
+	{From: 443, To: 456, Line: 26, Col: 5, Construct: "if"},
+	{From: 445, To: 447, Line: 27, Col: 7, Construct: "set"},
+	{From: 449, To: 449, Line: 28, Col: 7, Construct: "set"},
+	{From: 453, To: 455, Line: 30, Col: 7, Construct: "set"},
+	{From: 460, To: 482, Line: 34, Col: 1, Construct: "if"},
+	{From: 462, To: 462, Line: 35, Col: 3, Construct: "set"},
+	{From: 464, To: 464, Line: 36, Col: 3, Construct: "set"},
+	{From: 466, To: 472, Line: 37, Col: 3, Construct: "for"},
+	{From: 468, To: 471, Line: 38, Col: 5, Construct: "if"},
+	{From: 470, To: 470, Line: 39, Col: 7, Construct: "set"},
+	{From: 474, To: 481, Line: 42, Col: 3, Construct: "if"},
+	{From: 476, To: 476, Line: 43, Col: 5, Construct: "set"},
+	{From: 480, To: 480, Line: 45, Col: 5, Construct: "set"},
+	{From: 484, To: 492, Line: 48, Col: 1, Construct: "if"},
+	{From: 486, To: 489, Line: 49, Col: 3, Construct: "if"},
+	{From: 488, To: 488, Line: 50, Col: 5, Construct: "set"},
+	{From: 491, To: 491, Line: 52, Col: 3, Construct: "set"},
+	{From: 494, To: 494, Line: 54, Col: 1, Construct: "{{ }}"},
+	{From: 496, To: 503, Line: 55, Col: 1, Construct: "if"},
+	{From: 498, To: 498, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 499, To: 503, Line: 57, Col: 5, Construct: "if"},
+	{From: 502, To: 502, Line: 58, Col: 3, Construct: "{{ }}"},
+	{From: 505, To: 505, Line: 60, Col: 1, Construct: "{{ }}"},
+	{From: 507, To: 507, Line: 61, Col: 1, Construct: "set"},
+	{From: 509, To: 518, Line: 62, Col: 1, Construct: "for"},
+	{From: 513, To: 517, Line: 63, Col: 3, Construct: "if"},
+	{From: 516, To: 516, Line: 64, Col: 5, Construct: "set"},
+	{From: 520, To: 520, Line: 67, Col: 1, Construct: "set"},
+	{From: 522, To: 528, Line: 68, Col: 1, Construct: "for"},
+	{From: 524, To: 527, Line: 69, Col: 3, Construct: "if"},
+	{From: 526, To: 526, Line: 70, Col: 5, Construct: "set"},
+	{From: 530, To: 653, Line: 73, Col: 1, Construct: "for"},
+	{From: 536, To: 652, Line: 74, Col: 3, Construct: "if"},
+	{From: 539, To: 546, Line: 75, Col: 5, Construct: "if"},
+	{From: 545, To: 545, Line: 79, Col: 7, Construct: "set"},
+	{From: 548, To: 550, Line: 81, Col: 5, Construct: "{{ }}"},
+	{From: 551, To: 652, Line: 82, Col: 7, Construct: "if"},
+	{From: 554, To: 561, Line: 83, Col: 5, Construct: "if"},
+	{From: 560, To: 560, Line: 87, Col: 7, Construct: "set"},
+	{From: 563, To: 565, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 566, To: 652, Line: 90, Col: 7, Construct: "if"},
+	{From: 569, To: 570, Line: 91, Col: 5, Construct: "set"},
+	{From: 572, To: 572, Line: 93, Col: 5, Construct: "set"},
+	{From: 574, To: 582, Line: 94, Col: 5, Construct: "set"},
+	{From: 584, To: 599, Line: 95, Col: 5, Construct: "if"},
+	{From: 586, To: 586, Line: 96, Col: 7, Construct: "{{ }}"},
+	{From: 588, To: 592, Line: 97, Col: 7, Construct: "if"},
+	{From: 591, To: 591, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 594, To: 594, Line: 100, Col: 7, Construct: "{{ }}"},
+	{From: 598, To: 598, Line: 102, Col: 7, Construct: "{{ }}"},
+	{From: 601, To: 605, Line: 104, Col: 5, Construct: "if"},
+	{From: 604, To: 604, Line: 105, Col: 7, Construct: "{{ }}"},
+	{From: 607, To: 651, Line: 107, Col: 5, Construct: "if"},
+	{From: 610, To: 610, Line: 108, Col: 7, Construct: "{{ }}"},
+	{From: 612, To: 647, Line: 109, Col: 7, Construct: "for"},
+	{From: 616, To: 616, Line: 110, Col: 9, Construct: "set"},
+	{From: 618, To: 618, Line: 111, Col: 9, Construct: "{{ }}"},
+	{From: 620, To: 620, Line: 112, Col: 9, Construct: "set"},
+	{From: 622, To: 625, Line: 113, Col: 9, Construct: "if"},
+	{From: 624, To: 624, Line: 114, Col: 11, Construct: "set"},
+	{From: 627, To: 640, Line: 116, Col: 9, Construct: "for"},
+	{From: 632, To: 639, Line: 117, Col: 11, Construct: "if"},
+	{From: 634, To: 634, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 638, To: 638, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 642, To: 644, Line: 123, Col: 9, Construct: "if"},
+	{From: 646, To: 646, Line: 126, Col: 9, Construct: "{{ }}"},
+	{From: 649, To: 649, Line: 128, Col: 7, Construct: "{{ }}"},
+	{From: 655, To: 666, Line: 133, Col: 1, Construct: "if"},
+	{From: 658, To: 665, Line: 135, Col: 3, Construct: "if"},
+	{From: 660, To: 660, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 664, To: 664, Line: 138, Col: 5, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // DeepSeekV32 is the chat template llama.cpp/DeepSeek-V3.2.jinja.
 var DeepSeekV32 = &jinja2.Template{
@@ -423,7 +426,7 @@ func renderDeepSeekV32(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	var bosToken jinja2.Value
@@ -437,9 +440,9 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var firstIsDeveloper jinja2.Value
 	var startIdx jinja2.Value
 	// DeepSeek-V3.2.jinja:18:1 {%- set add_generation_prompt = add_generation_prompt | default(true) -%}
-	addGenerationPrompt = jinja2.LlamaCallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
+	addGenerationPrompt = llamacpp.CallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:19:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
+	enableThinking = llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// DeepSeek-V3.2.jinja:20:1 {%- set bos_token = "<｜begin▁of▁sentence｜>" -%}
 	bosToken = jinja2.Str("<｜begin▁of▁sentence｜>")
 	// DeepSeek-V3.2.jinja:21:1 {%- set eos_token = "<｜end▁of▁sentence｜>" -%}
@@ -455,14 +458,14 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:31:3 {%- set tools = namespace(value=[]) -%}
 		tools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("value", jinja2.NewList())})
 		// DeepSeek-V3.2.jinja:32:3 {%- for message in messages -%}
-		for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+		for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 			// DeepSeek-V3.2.jinja:33:5 {%- if message.get('tools') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
 				// DeepSeek-V3.2.jinja:34:7 {%- for tool in message.tools -%}
-				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tools"))) {
+				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tools"))) {
 					// DeepSeek-V3.2.jinja:35:9 {%- set _ = tools.value.append(tool.function if tool.get('function') else tool) -%}
-					_ = jinja2.LlamaCallMethod(jinja2.LlamaAttr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy(), func() jinja2.Value {
-						return jinja2.LlamaAttr(tool, "function")
+					_ = llamacpp.CallMethod(llamacpp.Attr(tools, "value"), "append", []jinja2.Value{jinja2.IfElse(llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy(), func() jinja2.Value {
+						return llamacpp.Attr(tool, "function")
 					}, func() jinja2.Value {
 						return tool
 					})}, nil)
@@ -470,16 +473,16 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// DeepSeek-V3.2.jinja:39:3 {%- set tools = tools.value -%}
-		tools = jinja2.LlamaAttr(tools, "value")
+		tools = llamacpp.Attr(tools, "value")
 	}
 	// DeepSeek-V3.2.jinja:42:1 {%- set response_format = namespace(value=none) -%}
 	responseFormatValue := jinja2.None()
 	// DeepSeek-V3.2.jinja:43:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// DeepSeek-V3.2.jinja:44:3 {%- if message.get('response_format') -%}
-		if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("response_format")}, nil).Truthy() {
+		if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("response_format")}, nil).Truthy() {
 			// DeepSeek-V3.2.jinja:45:5 {%- set response_format.value = message.response_format -%}
-			responseFormatValue = jinja2.LlamaAttr(message, "response_format")
+			responseFormatValue = llamacpp.Attr(message, "response_format")
 		}
 	}
 	// DeepSeek-V3.2.jinja:53:1 {%- macro render_tools(tools) -%}
@@ -487,49 +490,49 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		w.WriteString("## Tools\n\nYou have access to a set of tools you can use to answer the user's question.\nYou can invoke functions by writing a \"<")
 		// DeepSeek-V3.2.jinja:55:41 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("function_calls>\" block like the following as part of your reply to the user:\n<")
 		// DeepSeek-V3.2.jinja:56:2 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n<")
 		// DeepSeek-V3.2.jinja:57:2 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME\">\n<")
 		// DeepSeek-V3.2.jinja:58:2 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("parameter name=\"$PARAMETER_NAME\" string=\"true|false\">$PARAMETER_VALUE</")
 		// DeepSeek-V3.2.jinja:58:89 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("parameter>\n...\n</")
 		// DeepSeek-V3.2.jinja:60:3 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("invoke>\n<")
 		// DeepSeek-V3.2.jinja:61:2 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("invoke name=\"$FUNCTION_NAME2\">\n...\n</")
 		// DeepSeek-V3.2.jinja:63:3 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("invoke>\n</")
 		// DeepSeek-V3.2.jinja:64:3 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n\nString and scalar parameters should be specified as is without any escaping or quotes, while lists and objects should use JSON format. The \"string\" attribute should be set to \"true\" for string type parameters and \"false\" for other types (numbers, booleans, arrays, objects).\n\nIf the thinking_mode is enabled, then after function results you should strongly consider outputting a thinking block. Here is an example:\n\n<")
 		// DeepSeek-V3.2.jinja:70:2 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n...\n</")
 		// DeepSeek-V3.2.jinja:72:3 {{ dsml_token }}
-		jinja2.LlamaWrite(w, dsmlToken)
+		llamacpp.Write(w, dsmlToken)
 		w.WriteString("function_calls>\n\n<function_results>\n...\n</function_results>\n\n")
 		// DeepSeek-V3.2.jinja:78:1 {{ thinking_start_token }}
-		jinja2.LlamaWrite(w, thinkingStartToken)
+		llamacpp.Write(w, thinkingStartToken)
 		w.WriteString("...thinking about results")
 		// DeepSeek-V3.2.jinja:78:52 {{ thinking_end_token }}
-		jinja2.LlamaWrite(w, thinkingEndToken)
+		llamacpp.Write(w, thinkingEndToken)
 		w.WriteString("\n\nHere are the functions available in JSONSchema format:\n<functions>")
 		// DeepSeek-V3.2.jinja:80:3 {%- for tool in tools -%}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// DeepSeek-V3.2.jinja:81:15 {{ tool | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</functions>")
 	}
@@ -538,11 +541,11 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		toolCall = jinja2.Param(toolCall, "tool_call")
 		var arguments jinja2.Value
 		// DeepSeek-V3.2.jinja:87:1 {%- set arguments = tool_call.function.arguments -%}
-		arguments = jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "arguments")
+		arguments = llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments")
 		// DeepSeek-V3.2.jinja:88:1 {%- if arguments is mapping -%}
-		if jinja2.LlamaCallTest("mapping", arguments, nil, nil) {
+		if llamacpp.CallTest("mapping", arguments, nil, nil) {
 			// DeepSeek-V3.2.jinja:90:3 {%- for key, value in arguments.items() -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(arguments, "items", nil, nil)))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(arguments, "items", nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
@@ -553,27 +556,27 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("<")
 				// DeepSeek-V3.2.jinja:92:6 {{ dsml_token }}
-				jinja2.LlamaWrite(w, dsmlToken)
+				llamacpp.Write(w, dsmlToken)
 				w.WriteString("parameter name=\"")
 				// DeepSeek-V3.2.jinja:92:38 {{ key }}
-				jinja2.LlamaWrite(w, key)
+				llamacpp.Write(w, key)
 				w.WriteString("\" string=\"")
 				// DeepSeek-V3.2.jinja:92:57 {{ 'true' if value is string else 'false' }}
-				if jinja2.LlamaCallTest("string", value, nil, nil) {
+				if llamacpp.CallTest("string", value, nil, nil) {
 					w.WriteString("true")
 				} else {
 					w.WriteString("false")
 				}
 				w.WriteString("\">")
 				// DeepSeek-V3.2.jinja:92:103 {{ value if value is string else (value | tojson(ensure_ascii=False)) }}
-				if jinja2.LlamaCallTest("string", value, nil, nil) {
-					jinja2.LlamaWrite(w, value)
+				if llamacpp.CallTest("string", value, nil, nil) {
+					llamacpp.Write(w, value)
 				} else {
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+					llamacpp.Write(w, llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				}
 				w.WriteString("</")
 				// DeepSeek-V3.2.jinja:92:177 {{ dsml_token }}
-				jinja2.LlamaWrite(w, dsmlToken)
+				llamacpp.Write(w, dsmlToken)
 				w.WriteString("parameter>")
 			}
 		}
@@ -583,39 +586,39 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		responseFormat = jinja2.Param(responseFormat, "response_format")
 		w.WriteString("## Response Format:\n\nYou MUST strictly adhere to the following schema to reply:\n")
 		// DeepSeek-V3.2.jinja:102:1 {{ response_format | tojson(ensure_ascii=False) }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", responseFormat, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 	}
 	// DeepSeek-V3.2.jinja:109:1 {%- set last_user_index = namespace(value=-1) -%}
 	lastUserIndexValue := jinja2.Int(-1)
 	// DeepSeek-V3.2.jinja:110:1 {%- for msg in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		msg := items[i]
 		// DeepSeek-V3.2.jinja:111:3 {%- if msg.role in ["user", "developer"] -%}
-		if jinja2.LlamaInStrs(jinja2.LlamaAttr(msg, "role"), "user", "developer") {
+		if llamacpp.InStrs(llamacpp.Attr(msg, "role"), "user", "developer") {
 			// DeepSeek-V3.2.jinja:112:5 {%- set last_user_index.value = loop.index0 -%}
 			lastUserIndexValue = jinja2.Int(int64(i))
 		}
 	}
 	// DeepSeek-V3.2.jinja:121:1 {{ bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// DeepSeek-V3.2.jinja:124:1 {%- set has_system = messages|length > 0 and messages[0].role == "system" -%}
-	hasSystem = jinja2.And(jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system"))
+	hasSystem = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system"))
 	})
 	// DeepSeek-V3.2.jinja:125:1 {%- set first_is_developer = messages|length > 0 and messages[0].role == "developer" -%}
-	firstIsDeveloper = jinja2.And(jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
-		return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "developer"))
+	firstIsDeveloper = jinja2.And(jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0))), func() jinja2.Value {
+		return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "developer"))
 	})
 	// DeepSeek-V3.2.jinja:126:1 {%- if has_system -%}
 	if hasSystem.Truthy() {
 		// DeepSeek-V3.2.jinja:127:3 {{ messages[0].get('content', '') }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
+		llamacpp.Write(w, llamacpp.CallMethod(llamacpp.ItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
 		// DeepSeek-V3.2.jinja:128:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:129:17 {{ render_tools(tools) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderTools(tools)
 			}))
 			w.WriteString("\n")
@@ -624,7 +627,7 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		if responseFormatValue.Truthy() {
 			w.WriteString("\n\n")
 			// DeepSeek-V3.2.jinja:132:17 {{ render_response_format(response_format.value) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderResponseFormat(responseFormatValue)
 			}))
 		}
@@ -635,7 +638,7 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// DeepSeek-V3.2.jinja:138:5 {%- if tools -%}
 			if tools.Truthy() {
 				// DeepSeek-V3.2.jinja:139:7 {{ render_tools(tools) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderTools(tools)
 				}))
 				w.WriteString("\n")
@@ -644,7 +647,7 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:142:19 {{ render_response_format(response_format.value) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderResponseFormat(responseFormatValue)
 				}))
 			}
@@ -660,20 +663,20 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var msgIndex jinja2.Value
 	var toolCallOrder jinja2.Value
 	var assistantMsg jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, startIdx, jinja2.Missing(), jinja2.Missing())))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, startIdx, jinja2.Missing(), jinja2.Missing())))
 	for i := range items2 {
 		message := items2[i]
 		// DeepSeek-V3.2.jinja:150:3 {%- set msg_index = loop.index0 + start_idx -%}
-		msgIndex = jinja2.LlamaAdd(jinja2.Int(int64(i)), startIdx)
+		msgIndex = llamacpp.Add(jinja2.Int(int64(i)), startIdx)
 		// DeepSeek-V3.2.jinja:155:3 {%- if message.role == "developer" -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "developer") {
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:157:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:158:19 {{ render_tools(tools) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderTools(tools)
 				}))
 				w.WriteString("\n\n")
@@ -682,119 +685,119 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 			if responseFormatValue.Truthy() {
 				w.WriteString("\n\n")
 				// DeepSeek-V3.2.jinja:161:19 {{ render_response_format(response_format.value) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderResponseFormat(responseFormatValue)
 				}))
 			}
 			w.WriteString("\n# The user's message is: ")
 			// DeepSeek-V3.2.jinja:163:40 {{ message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:164:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:165:7 {{ thinking_start_token }}
-				jinja2.LlamaWrite(w, thinkingStartToken)
+				llamacpp.Write(w, thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:166:9 {%- else -%}
 				// DeepSeek-V3.2.jinja:167:7 {{ thinking_end_token }}
-				jinja2.LlamaWrite(w, thinkingEndToken)
+				llamacpp.Write(w, thinkingEndToken)
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// DeepSeek-V3.2.jinja:173:7 {%- elif message.role == "user" -%}
 			w.WriteString("<｜User｜>")
 			// DeepSeek-V3.2.jinja:174:13 {{ message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("<｜Assistant｜>")
 			// DeepSeek-V3.2.jinja:175:5 {%- if msg_index == last_user_index.value and enable_thinking -%}
 			if jinja2.Eq(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 				// DeepSeek-V3.2.jinja:176:7 {{ thinking_start_token }}
-				jinja2.LlamaWrite(w, thinkingStartToken)
+				llamacpp.Write(w, thinkingStartToken)
 			} else {
 				// DeepSeek-V3.2.jinja:177:9 {%- else -%}
 				// DeepSeek-V3.2.jinja:178:7 {{ thinking_end_token }}
-				jinja2.LlamaWrite(w, thinkingEndToken)
+				llamacpp.Write(w, thinkingEndToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// DeepSeek-V3.2.jinja:184:7 {%- elif message.role == "tool" -%}
 			// DeepSeek-V3.2.jinja:186:5 {%- set prev_assistant_idx = namespace(value=-1) -%}
 			prevAssistantIdxValue := jinja2.Int(-1)
 			// DeepSeek-V3.2.jinja:187:5 {%- for i in range(msg_index - 1, -1, -1) -%}
-			for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+			for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(msgIndex, jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 				// DeepSeek-V3.2.jinja:188:7 {%- if messages[i].role != "tool" and prev_assistant_idx.value == -1 -%}
-				if !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
+				if !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, i), "role"), "tool") && jinja2.Eq(prevAssistantIdxValue, jinja2.Int(-1)) {
 					// DeepSeek-V3.2.jinja:189:9 {%- set prev_assistant_idx.value = i -%}
 					prevAssistantIdxValue = i
 				}
 			}
 			// DeepSeek-V3.2.jinja:192:5 {%- set tool_call_order = msg_index - prev_assistant_idx.value -%}
-			toolCallOrder = jinja2.LlamaSub(msgIndex, prevAssistantIdxValue)
+			toolCallOrder = llamacpp.Sub(msgIndex, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:193:5 {%- set assistant_msg = messages[prev_assistant_idx.value] -%}
-			assistantMsg = jinja2.LlamaItem(messages, prevAssistantIdxValue)
+			assistantMsg = llamacpp.Item(messages, prevAssistantIdxValue)
 			// DeepSeek-V3.2.jinja:196:5 {%- if tool_call_order == 1 -%}
 			if jinja2.Eq(toolCallOrder, jinja2.Int(1)) {
 				w.WriteString("\n\n<function_results>")
 			}
 			w.WriteString("\n<result>")
 			// DeepSeek-V3.2.jinja:201:23 {{ message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("</result>")
 			// DeepSeek-V3.2.jinja:204:5 {%- if tool_call_order == (assistant_msg.get('tool_calls', []) | length) -%}
-			if jinja2.Eq(toolCallOrder, jinja2.LlamaCallFilter("length", jinja2.LlamaCallMethod(assistantMsg, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil), nil, nil)) {
+			if jinja2.Eq(toolCallOrder, llamacpp.CallFilter("length", llamacpp.CallMethod(assistantMsg, "get", []jinja2.Value{jinja2.Str("tool_calls"), jinja2.NewList()}, nil), nil, nil)) {
 				w.WriteString("\n</function_results>")
 				// DeepSeek-V3.2.jinja:206:7 {%- if msg_index >= last_user_index.value and enable_thinking -%}
-				if jinja2.LlamaGe(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
+				if llamacpp.Ge(msgIndex, lastUserIndexValue) && enableThinking.Truthy() {
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:207:21 {{ thinking_start_token }}
-					jinja2.LlamaWrite(w, thinkingStartToken)
+					llamacpp.Write(w, thinkingStartToken)
 				} else {
 					// DeepSeek-V3.2.jinja:208:11 {%- else -%}
 					w.WriteString("\n\n")
 					// DeepSeek-V3.2.jinja:209:21 {{ thinking_end_token }}
-					jinja2.LlamaWrite(w, thinkingEndToken)
+					llamacpp.Write(w, thinkingEndToken)
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// DeepSeek-V3.2.jinja:216:7 {%- elif message.role == "assistant" -%}
 			// DeepSeek-V3.2.jinja:218:5 {%- if enable_thinking and msg_index > last_user_index.value -%}
-			if enableThinking.Truthy() && jinja2.LlamaGt(msgIndex, lastUserIndexValue) {
+			if enableThinking.Truthy() && llamacpp.Gt(msgIndex, lastUserIndexValue) {
 				// DeepSeek-V3.2.jinja:219:7 {{ message.get('reasoning_content', '') }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil))
+				llamacpp.Write(w, llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil))
 				// DeepSeek-V3.2.jinja:219:49 {{ thinking_end_token }}
-				jinja2.LlamaWrite(w, thinkingEndToken)
+				llamacpp.Write(w, thinkingEndToken)
 			}
 			// DeepSeek-V3.2.jinja:223:5 {{ message.get('content', '') }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
+			llamacpp.Write(w, llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil))
 			// DeepSeek-V3.2.jinja:226:5 {%- if message.get('tool_calls') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				w.WriteString("\n\n<")
 				// DeepSeek-V3.2.jinja:227:14 {{ dsml_token }}
-				jinja2.LlamaWrite(w, dsmlToken)
+				llamacpp.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 				// DeepSeek-V3.2.jinja:228:1 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 					w.WriteString("\n<")
 					// DeepSeek-V3.2.jinja:229:12 {{ dsml_token }}
-					jinja2.LlamaWrite(w, dsmlToken)
+					llamacpp.Write(w, dsmlToken)
 					w.WriteString("invoke name=\"")
 					// DeepSeek-V3.2.jinja:229:41 {{ tool_call.function.name }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name"))
+					llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
 					w.WriteString("\">\n")
 					// DeepSeek-V3.2.jinja:229:82 {{- encode_arguments_to_dsml(tool_call) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						encodeArgumentsToDsml(toolCall)
 					}))
 					w.WriteString("\n</")
 					// DeepSeek-V3.2.jinja:229:137 {{ dsml_token }}
-					jinja2.LlamaWrite(w, dsmlToken)
+					llamacpp.Write(w, dsmlToken)
 					w.WriteString("invoke>")
 				}
 				w.WriteString("\n</")
 				// DeepSeek-V3.2.jinja:231:13 {{ dsml_token }}
-				jinja2.LlamaWrite(w, dsmlToken)
+				llamacpp.Write(w, dsmlToken)
 				w.WriteString("function_calls>")
 			}
 			// DeepSeek-V3.2.jinja:235:5 {{ eos_token }}
-			jinja2.LlamaWrite(w, eosToken)
+			llamacpp.Write(w, eosToken)
 		}
 	}
 	// DeepSeek-V3.2.jinja:240:1 {%- if add_generation_prompt -%}
@@ -803,11 +806,11 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// DeepSeek-V3.2.jinja:242:3 {%- if enable_thinking -%}
 		if enableThinking.Truthy() {
 			// DeepSeek-V3.2.jinja:243:5 {{ thinking_start_token }}
-			jinja2.LlamaWrite(w, thinkingStartToken)
+			llamacpp.Write(w, thinkingStartToken)
 		} else {
 			// DeepSeek-V3.2.jinja:244:7 {%- else -%}
 			// DeepSeek-V3.2.jinja:245:5 {{ thinking_end_token }}
-			jinja2.LlamaWrite(w, thinkingEndToken)
+			llamacpp.Write(w, thinkingEndToken)
 		}
 	}
 }
@@ -815,230 +818,230 @@ func renderDeepSeekV32Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansDeepSeekV32 is the position table of DeepSeek-V3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansDeepSeekV32 = []jinja2.Span{
-	{From: 61, To: 61, Line: 18, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 19, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 20, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 21, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 22, Col: 1, Construct: "set"},
-	{From: 71, To: 71, Line: 23, Col: 1, Construct: "set"},
-	{From: 73, To: 73, Line: 24, Col: 1, Construct: "set"},
-	{From: 75, To: 95, Line: 30, Col: 1, Construct: "if"},
-	{From: 77, To: 77, Line: 31, Col: 3, Construct: "set"},
-	{From: 79, To: 92, Line: 32, Col: 3, Construct: "for"},
-	{From: 81, To: 91, Line: 33, Col: 5, Construct: "if"},
-	{From: 83, To: 90, Line: 34, Col: 7, Construct: "for"},
-	{From: 85, To: 89, Line: 35, Col: 9, Construct: "set"},
-	{From: 94, To: 94, Line: 39, Col: 3, Construct: "set"},
-	{From: 97, To: 97, Line: 42, Col: 1, Construct: "set"},
-	{From: 99, To: 105, Line: 43, Col: 1, Construct: "for"},
-	{From: 101, To: 104, Line: 44, Col: 3, Construct: "if"},
-	{From: 103, To: 103, Line: 45, Col: 5, Construct: "set"},
-	{From: 107, To: 156, Line: 53, Col: 1, Construct: "macro"},
-	{From: 111, To: 112, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 114, To: 115, Line: 56, Col: 2, Construct: "{{ }}"},
-	{From: 117, To: 118, Line: 57, Col: 2, Construct: "{{ }}"},
-	{From: 120, To: 121, Line: 58, Col: 2, Construct: "{{ }}"},
-	{From: 123, To: 124, Line: 58, Col: 89, Construct: "{{ }}"},
-	{From: 126, To: 127, Line: 60, Col: 3, Construct: "{{ }}"},
-	{From: 129, To: 130, Line: 61, Col: 2, Construct: "{{ }}"},
-	{From: 132, To: 133, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 135, To: 136, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 138, To: 139, Line: 70, Col: 2, Construct: "{{ }}"},
-	{From: 141, To: 142, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 144, To: 145, Line: 78, Col: 1, Construct: "{{ }}"},
-	{From: 147, To: 148, Line: 78, Col: 52, Construct: "{{ }}"},
-	{From: 150, To: 155, Line: 80, Col: 3, Construct: "for"},
-	{From: 153, To: 153, Line: 81, Col: 15, Construct: "{{ }}"},
-	{From: 158, To: 200, Line: 86, Col: 1, Construct: "macro"},
-	{From: 162, To: 162, Line: 87, Col: 1, Construct: "set"},
-	{From: 164, To: 199, Line: 88, Col: 1, Construct: "if"},
-	{From: 166, To: 198, Line: 90, Col: 3, Construct: "for"},
-	{From: 171, To: 174, Line: 91, Col: 5, Construct: "if"},
-	{From: 176, To: 177, Line: 92, Col: 6, Construct: "{{ }}"},
-	{From: 179, To: 180, Line: 92, Col: 38, Construct: "{{ }}"},
-	{From: 182, To: 187, Line: 92, Col: 57, Construct: "{{ }}"},
-	{From: 189, To: 194, Line: 92, Col: 103, Construct: "{{ }}"},
-	{From: 196, To: 197, Line: 92, Col: 177, Construct: "{{ }}"},
-	{From: 202, To: 207, Line: 98, Col: 1, Construct: "macro"},
-	{From: 206, To: 206, Line: 102, Col: 1, Construct: "{{ }}"},
-	{From: 209, To: 209, Line: 109, Col: 1, Construct: "set"},
-	{From: 211, To: 219, Line: 110, Col: 1, Construct: "for"},
-	{From: 215, To: 218, Line: 111, Col: 3, Construct: "if"},
-	{From: 217, To: 217, Line: 112, Col: 5, Construct: "set"},
-	{From: 221, To: 221, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 223, To: 225, Line: 124, Col: 1, Construct: "set"},
-	{From: 227, To: 229, Line: 125, Col: 1, Construct: "set"},
-	{From: 231, To: 264, Line: 126, Col: 1, Construct: "if"},
-	{From: 233, To: 233, Line: 127, Col: 3, Construct: "{{ }}"},
-	{From: 235, To: 240, Line: 128, Col: 3, Construct: "if"},
-	{From: 238, To: 239, Line: 129, Col: 17, Construct: "{{ }}"},
-	{From: 242, To: 246, Line: 131, Col: 3, Construct: "if"},
-	{From: 245, To: 245, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 247, To: 264, Line: 134, Col: 5, Construct: "if"},
-	{From: 250, To: 263, Line: 137, Col: 3, Construct: "if"},
-	{From: 252, To: 256, Line: 138, Col: 5, Construct: "if"},
-	{From: 254, To: 255, Line: 139, Col: 7, Construct: "{{ }}"},
-	{From: 258, To: 262, Line: 141, Col: 5, Construct: "if"},
-	{From: 261, To: 261, Line: 142, Col: 19, Construct: "{{ }}"},
-	{From: 266, To: 270, Line: 148, Col: 1, Construct: "set"},
-	{From: 272, To: 405, Line: 149, Col: 1, Construct: "for"},
-	{From: 279, To: 279, Line: 150, Col: 3, Construct: "set"},
-	{From: 281, To: 404, Line: 155, Col: 3, Construct: "if"},
-	{From: 285, To: 290, Line: 157, Col: 5, Construct: "if"},
-	{From: 288, To: 289, Line: 158, Col: 19, Construct: "{{ }}"},
-	{From: 292, To: 297, Line: 160, Col: 5, Construct: "if"},
-	{From: 295, To: 295, Line: 161, Col: 19, Construct: "{{ }}"},
-	{From: 299, To: 300, Line: 163, Col: 40, Construct: "{{ }}"},
-	{From: 302, To: 309, Line: 164, Col: 5, Construct: "if"},
-	{From: 304, To: 304, Line: 165, Col: 7, Construct: "{{ }}"},
-	{From: 308, To: 308, Line: 167, Col: 7, Construct: "{{ }}"},
-	{From: 310, To: 404, Line: 173, Col: 7, Construct: "if"},
-	{From: 314, To: 315, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 317, To: 324, Line: 175, Col: 5, Construct: "if"},
-	{From: 319, To: 319, Line: 176, Col: 7, Construct: "{{ }}"},
-	{From: 323, To: 323, Line: 178, Col: 7, Construct: "{{ }}"},
-	{From: 325, To: 404, Line: 184, Col: 7, Construct: "if"},
-	{From: 328, To: 328, Line: 186, Col: 5, Construct: "set"},
-	{From: 330, To: 336, Line: 187, Col: 5, Construct: "for"},
-	{From: 332, To: 335, Line: 188, Col: 7, Construct: "if"},
-	{From: 334, To: 334, Line: 189, Col: 9, Construct: "set"},
-	{From: 338, To: 338, Line: 192, Col: 5, Construct: "set"},
-	{From: 340, To: 340, Line: 193, Col: 5, Construct: "set"},
-	{From: 342, To: 345, Line: 196, Col: 5, Construct: "if"},
-	{From: 347, To: 348, Line: 201, Col: 23, Construct: "{{ }}"},
-	{From: 350, To: 363, Line: 204, Col: 5, Construct: "if"},
-	{From: 353, To: 362, Line: 206, Col: 7, Construct: "if"},
-	{From: 356, To: 356, Line: 207, Col: 21, Construct: "{{ }}"},
-	{From: 361, To: 361, Line: 209, Col: 21, Construct: "{{ }}"},
-	{From: 364, To: 404, Line: 216, Col: 7, Construct: "if"},
-	{From: 367, To: 372, Line: 218, Col: 5, Construct: "if"},
-	{From: 369, To: 369, Line: 219, Col: 7, Construct: "{{ }}"},
-	{From: 371, To: 371, Line: 219, Col: 49, Construct: "{{ }}"},
-	{From: 374, To: 374, Line: 223, Col: 5, Construct: "{{ }}"},
-	{From: 376, To: 401, Line: 226, Col: 5, Construct: "if"},
-	{From: 379, To: 380, Line: 227, Col: 14, Construct: "{{ }}"},
-	{From: 382, To: 397, Line: 228, Col: 1, Construct: "for"},
-	{From: 385, To: 386, Line: 229, Col: 12, Construct: "{{ }}"},
-	{From: 388, To: 389, Line: 229, Col: 41, Construct: "{{ }}"},
-	{From: 391, To: 392, Line: 229, Col: 82, Construct: "{{ }}"},
-	{From: 394, To: 395, Line: 229, Col: 137, Construct: "{{ }}"},
-	{From: 399, To: 400, Line: 231, Col: 13, Construct: "{{ }}"},
-	{From: 403, To: 403, Line: 235, Col: 5, Construct: "{{ }}"},
-	{From: 407, To: 418, Line: 240, Col: 1, Construct: "if"},
-	{From: 410, To: 417, Line: 242, Col: 3, Construct: "if"},
-	{From: 412, To: 412, Line: 243, Col: 5, Construct: "{{ }}"},
-	{From: 416, To: 416, Line: 245, Col: 5, Construct: "{{ }}"},
-	{From: 440, To: 440, Line: 18, Col: 1, Construct: "set"},
-	{From: 442, To: 442, Line: 19, Col: 1, Construct: "set"},
-	{From: 444, To: 444, Line: 20, Col: 1, Construct: "set"},
-	{From: 446, To: 446, Line: 21, Col: 1, Construct: "set"},
-	{From: 448, To: 448, Line: 22, Col: 1, Construct: "set"},
-	{From: 450, To: 450, Line: 23, Col: 1, Construct: "set"},
-	{From: 452, To: 452, Line: 24, Col: 1, Construct: "set"},
-	{From: 454, To: 474, Line: 30, Col: 1, Construct: "if"},
-	{From: 456, To: 456, Line: 31, Col: 3, Construct: "set"},
-	{From: 458, To: 471, Line: 32, Col: 3, Construct: "for"},
-	{From: 460, To: 470, Line: 33, Col: 5, Construct: "if"},
-	{From: 462, To: 469, Line: 34, Col: 7, Construct: "for"},
-	{From: 464, To: 468, Line: 35, Col: 9, Construct: "set"},
-	{From: 473, To: 473, Line: 39, Col: 3, Construct: "set"},
-	{From: 476, To: 476, Line: 42, Col: 1, Construct: "set"},
-	{From: 478, To: 484, Line: 43, Col: 1, Construct: "for"},
-	{From: 480, To: 483, Line: 44, Col: 3, Construct: "if"},
-	{From: 482, To: 482, Line: 45, Col: 5, Construct: "set"},
-	{From: 486, To: 535, Line: 53, Col: 1, Construct: "macro"},
-	{From: 490, To: 491, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 493, To: 494, Line: 56, Col: 2, Construct: "{{ }}"},
-	{From: 496, To: 497, Line: 57, Col: 2, Construct: "{{ }}"},
-	{From: 499, To: 500, Line: 58, Col: 2, Construct: "{{ }}"},
-	{From: 502, To: 503, Line: 58, Col: 89, Construct: "{{ }}"},
-	{From: 505, To: 506, Line: 60, Col: 3, Construct: "{{ }}"},
-	{From: 508, To: 509, Line: 61, Col: 2, Construct: "{{ }}"},
-	{From: 511, To: 512, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 514, To: 515, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 517, To: 518, Line: 70, Col: 2, Construct: "{{ }}"},
-	{From: 520, To: 521, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 523, To: 524, Line: 78, Col: 1, Construct: "{{ }}"},
-	{From: 526, To: 527, Line: 78, Col: 52, Construct: "{{ }}"},
-	{From: 529, To: 534, Line: 80, Col: 3, Construct: "for"},
-	{From: 532, To: 532, Line: 81, Col: 15, Construct: "{{ }}"},
-	{From: 537, To: 580, Line: 86, Col: 1, Construct: "macro"},
-	{From: 541, To: 541, Line: 87, Col: 1, Construct: "set"},
-	{From: 543, To: 579, Line: 88, Col: 1, Construct: "if"},
-	{From: 545, To: 578, Line: 90, Col: 3, Construct: "for"},
-	{From: 551, To: 554, Line: 91, Col: 5, Construct: "if"},
-	{From: 556, To: 557, Line: 92, Col: 6, Construct: "{{ }}"},
-	{From: 559, To: 560, Line: 92, Col: 38, Construct: "{{ }}"},
-	{From: 562, To: 567, Line: 92, Col: 57, Construct: "{{ }}"},
-	{From: 569, To: 574, Line: 92, Col: 103, Construct: "{{ }}"},
-	{From: 576, To: 577, Line: 92, Col: 177, Construct: "{{ }}"},
-	{From: 582, To: 587, Line: 98, Col: 1, Construct: "macro"},
-	{From: 586, To: 586, Line: 102, Col: 1, Construct: "{{ }}"},
-	{From: 589, To: 589, Line: 109, Col: 1, Construct: "set"},
-	{From: 591, To: 599, Line: 110, Col: 1, Construct: "for"},
-	{From: 595, To: 598, Line: 111, Col: 3, Construct: "if"},
-	{From: 597, To: 597, Line: 112, Col: 5, Construct: "set"},
-	{From: 601, To: 601, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 603, To: 605, Line: 124, Col: 1, Construct: "set"},
-	{From: 607, To: 609, Line: 125, Col: 1, Construct: "set"},
-	{From: 611, To: 652, Line: 126, Col: 1, Construct: "if"},
-	{From: 613, To: 613, Line: 127, Col: 3, Construct: "{{ }}"},
-	{From: 615, To: 622, Line: 128, Col: 3, Construct: "if"},
-	{From: 618, To: 621, Line: 129, Col: 17, Construct: "{{ }}"},
-	{From: 624, To: 630, Line: 131, Col: 3, Construct: "if"},
-	{From: 627, To: 629, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 631, To: 652, Line: 134, Col: 5, Construct: "if"},
-	{From: 634, To: 651, Line: 137, Col: 3, Construct: "if"},
-	{From: 636, To: 642, Line: 138, Col: 5, Construct: "if"},
-	{From: 638, To: 641, Line: 139, Col: 7, Construct: "{{ }}"},
-	{From: 644, To: 650, Line: 141, Col: 5, Construct: "if"},
-	{From: 647, To: 649, Line: 142, Col: 19, Construct: "{{ }}"},
-	{From: 654, To: 658, Line: 148, Col: 1, Construct: "set"},
-	{From: 660, To: 799, Line: 149, Col: 1, Construct: "for"},
-	{From: 667, To: 667, Line: 150, Col: 3, Construct: "set"},
-	{From: 669, To: 798, Line: 155, Col: 3, Construct: "if"},
-	{From: 673, To: 680, Line: 157, Col: 5, Construct: "if"},
-	{From: 676, To: 679, Line: 158, Col: 19, Construct: "{{ }}"},
-	{From: 682, To: 689, Line: 160, Col: 5, Construct: "if"},
-	{From: 685, To: 687, Line: 161, Col: 19, Construct: "{{ }}"},
-	{From: 691, To: 692, Line: 163, Col: 40, Construct: "{{ }}"},
-	{From: 694, To: 701, Line: 164, Col: 5, Construct: "if"},
-	{From: 696, To: 696, Line: 165, Col: 7, Construct: "{{ }}"},
-	{From: 700, To: 700, Line: 167, Col: 7, Construct: "{{ }}"},
-	{From: 702, To: 798, Line: 173, Col: 7, Construct: "if"},
-	{From: 706, To: 707, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 709, To: 716, Line: 175, Col: 5, Construct: "if"},
-	{From: 711, To: 711, Line: 176, Col: 7, Construct: "{{ }}"},
-	{From: 715, To: 715, Line: 178, Col: 7, Construct: "{{ }}"},
-	{From: 717, To: 798, Line: 184, Col: 7, Construct: "if"},
-	{From: 720, To: 720, Line: 186, Col: 5, Construct: "set"},
-	{From: 722, To: 728, Line: 187, Col: 5, Construct: "for"},
-	{From: 724, To: 727, Line: 188, Col: 7, Construct: "if"},
-	{From: 726, To: 726, Line: 189, Col: 9, Construct: "set"},
-	{From: 730, To: 730, Line: 192, Col: 5, Construct: "set"},
-	{From: 732, To: 732, Line: 193, Col: 5, Construct: "set"},
-	{From: 734, To: 737, Line: 196, Col: 5, Construct: "if"},
-	{From: 739, To: 740, Line: 201, Col: 23, Construct: "{{ }}"},
-	{From: 742, To: 755, Line: 204, Col: 5, Construct: "if"},
-	{From: 745, To: 754, Line: 206, Col: 7, Construct: "if"},
-	{From: 748, To: 748, Line: 207, Col: 21, Construct: "{{ }}"},
-	{From: 753, To: 753, Line: 209, Col: 21, Construct: "{{ }}"},
-	{From: 756, To: 798, Line: 216, Col: 7, Construct: "if"},
-	{From: 759, To: 764, Line: 218, Col: 5, Construct: "if"},
-	{From: 761, To: 761, Line: 219, Col: 7, Construct: "{{ }}"},
-	{From: 763, To: 763, Line: 219, Col: 49, Construct: "{{ }}"},
-	{From: 766, To: 766, Line: 223, Col: 5, Construct: "{{ }}"},
-	{From: 768, To: 795, Line: 226, Col: 5, Construct: "if"},
-	{From: 771, To: 772, Line: 227, Col: 14, Construct: "{{ }}"},
-	{From: 774, To: 791, Line: 228, Col: 1, Construct: "for"},
-	{From: 777, To: 778, Line: 229, Col: 12, Construct: "{{ }}"},
-	{From: 780, To: 781, Line: 229, Col: 41, Construct: "{{ }}"},
-	{From: 783, To: 786, Line: 229, Col: 82, Construct: "{{ }}"},
-	{From: 788, To: 789, Line: 229, Col: 137, Construct: "{{ }}"},
-	{From: 793, To: 794, Line: 231, Col: 13, Construct: "{{ }}"},
-	{From: 797, To: 797, Line: 235, Col: 5, Construct: "{{ }}"},
-	{From: 801, To: 812, Line: 240, Col: 1, Construct: "if"},
-	{From: 804, To: 811, Line: 242, Col: 3, Construct: "if"},
-	{From: 806, To: 806, Line: 243, Col: 5, Construct: "{{ }}"},
-	{From: 810, To: 810, Line: 245, Col: 5, Construct: "{{ }}"},
+	{From: 64, To: 64, Line: 18, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 19, Col: 1, Construct: "set"},
+	{From: 68, To: 68, Line: 20, Col: 1, Construct: "set"},
+	{From: 70, To: 70, Line: 21, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 22, Col: 1, Construct: "set"},
+	{From: 74, To: 74, Line: 23, Col: 1, Construct: "set"},
+	{From: 76, To: 76, Line: 24, Col: 1, Construct: "set"},
+	{From: 78, To: 98, Line: 30, Col: 1, Construct: "if"},
+	{From: 80, To: 80, Line: 31, Col: 3, Construct: "set"},
+	{From: 82, To: 95, Line: 32, Col: 3, Construct: "for"},
+	{From: 84, To: 94, Line: 33, Col: 5, Construct: "if"},
+	{From: 86, To: 93, Line: 34, Col: 7, Construct: "for"},
+	{From: 88, To: 92, Line: 35, Col: 9, Construct: "set"},
+	{From: 97, To: 97, Line: 39, Col: 3, Construct: "set"},
+	{From: 100, To: 100, Line: 42, Col: 1, Construct: "set"},
+	{From: 102, To: 108, Line: 43, Col: 1, Construct: "for"},
+	{From: 104, To: 107, Line: 44, Col: 3, Construct: "if"},
+	{From: 106, To: 106, Line: 45, Col: 5, Construct: "set"},
+	{From: 110, To: 159, Line: 53, Col: 1, Construct: "macro"},
+	{From: 114, To: 115, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 117, To: 118, Line: 56, Col: 2, Construct: "{{ }}"},
+	{From: 120, To: 121, Line: 57, Col: 2, Construct: "{{ }}"},
+	{From: 123, To: 124, Line: 58, Col: 2, Construct: "{{ }}"},
+	{From: 126, To: 127, Line: 58, Col: 89, Construct: "{{ }}"},
+	{From: 129, To: 130, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 132, To: 133, Line: 61, Col: 2, Construct: "{{ }}"},
+	{From: 135, To: 136, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 138, To: 139, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 141, To: 142, Line: 70, Col: 2, Construct: "{{ }}"},
+	{From: 144, To: 145, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 147, To: 148, Line: 78, Col: 1, Construct: "{{ }}"},
+	{From: 150, To: 151, Line: 78, Col: 52, Construct: "{{ }}"},
+	{From: 153, To: 158, Line: 80, Col: 3, Construct: "for"},
+	{From: 156, To: 156, Line: 81, Col: 15, Construct: "{{ }}"},
+	{From: 161, To: 203, Line: 86, Col: 1, Construct: "macro"},
+	{From: 165, To: 165, Line: 87, Col: 1, Construct: "set"},
+	{From: 167, To: 202, Line: 88, Col: 1, Construct: "if"},
+	{From: 169, To: 201, Line: 90, Col: 3, Construct: "for"},
+	{From: 174, To: 177, Line: 91, Col: 5, Construct: "if"},
+	{From: 179, To: 180, Line: 92, Col: 6, Construct: "{{ }}"},
+	{From: 182, To: 183, Line: 92, Col: 38, Construct: "{{ }}"},
+	{From: 185, To: 190, Line: 92, Col: 57, Construct: "{{ }}"},
+	{From: 192, To: 197, Line: 92, Col: 103, Construct: "{{ }}"},
+	{From: 199, To: 200, Line: 92, Col: 177, Construct: "{{ }}"},
+	{From: 205, To: 210, Line: 98, Col: 1, Construct: "macro"},
+	{From: 209, To: 209, Line: 102, Col: 1, Construct: "{{ }}"},
+	{From: 212, To: 212, Line: 109, Col: 1, Construct: "set"},
+	{From: 214, To: 222, Line: 110, Col: 1, Construct: "for"},
+	{From: 218, To: 221, Line: 111, Col: 3, Construct: "if"},
+	{From: 220, To: 220, Line: 112, Col: 5, Construct: "set"},
+	{From: 224, To: 224, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 226, To: 228, Line: 124, Col: 1, Construct: "set"},
+	{From: 230, To: 232, Line: 125, Col: 1, Construct: "set"},
+	{From: 234, To: 267, Line: 126, Col: 1, Construct: "if"},
+	{From: 236, To: 236, Line: 127, Col: 3, Construct: "{{ }}"},
+	{From: 238, To: 243, Line: 128, Col: 3, Construct: "if"},
+	{From: 241, To: 242, Line: 129, Col: 17, Construct: "{{ }}"},
+	{From: 245, To: 249, Line: 131, Col: 3, Construct: "if"},
+	{From: 248, To: 248, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 250, To: 267, Line: 134, Col: 5, Construct: "if"},
+	{From: 253, To: 266, Line: 137, Col: 3, Construct: "if"},
+	{From: 255, To: 259, Line: 138, Col: 5, Construct: "if"},
+	{From: 257, To: 258, Line: 139, Col: 7, Construct: "{{ }}"},
+	{From: 261, To: 265, Line: 141, Col: 5, Construct: "if"},
+	{From: 264, To: 264, Line: 142, Col: 19, Construct: "{{ }}"},
+	{From: 269, To: 273, Line: 148, Col: 1, Construct: "set"},
+	{From: 275, To: 408, Line: 149, Col: 1, Construct: "for"},
+	{From: 282, To: 282, Line: 150, Col: 3, Construct: "set"},
+	{From: 284, To: 407, Line: 155, Col: 3, Construct: "if"},
+	{From: 288, To: 293, Line: 157, Col: 5, Construct: "if"},
+	{From: 291, To: 292, Line: 158, Col: 19, Construct: "{{ }}"},
+	{From: 295, To: 300, Line: 160, Col: 5, Construct: "if"},
+	{From: 298, To: 298, Line: 161, Col: 19, Construct: "{{ }}"},
+	{From: 302, To: 303, Line: 163, Col: 40, Construct: "{{ }}"},
+	{From: 305, To: 312, Line: 164, Col: 5, Construct: "if"},
+	{From: 307, To: 307, Line: 165, Col: 7, Construct: "{{ }}"},
+	{From: 311, To: 311, Line: 167, Col: 7, Construct: "{{ }}"},
+	{From: 313, To: 407, Line: 173, Col: 7, Construct: "if"},
+	{From: 317, To: 318, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 320, To: 327, Line: 175, Col: 5, Construct: "if"},
+	{From: 322, To: 322, Line: 176, Col: 7, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 178, Col: 7, Construct: "{{ }}"},
+	{From: 328, To: 407, Line: 184, Col: 7, Construct: "if"},
+	{From: 331, To: 331, Line: 186, Col: 5, Construct: "set"},
+	{From: 333, To: 339, Line: 187, Col: 5, Construct: "for"},
+	{From: 335, To: 338, Line: 188, Col: 7, Construct: "if"},
+	{From: 337, To: 337, Line: 189, Col: 9, Construct: "set"},
+	{From: 341, To: 341, Line: 192, Col: 5, Construct: "set"},
+	{From: 343, To: 343, Line: 193, Col: 5, Construct: "set"},
+	{From: 345, To: 348, Line: 196, Col: 5, Construct: "if"},
+	{From: 350, To: 351, Line: 201, Col: 23, Construct: "{{ }}"},
+	{From: 353, To: 366, Line: 204, Col: 5, Construct: "if"},
+	{From: 356, To: 365, Line: 206, Col: 7, Construct: "if"},
+	{From: 359, To: 359, Line: 207, Col: 21, Construct: "{{ }}"},
+	{From: 364, To: 364, Line: 209, Col: 21, Construct: "{{ }}"},
+	{From: 367, To: 407, Line: 216, Col: 7, Construct: "if"},
+	{From: 370, To: 375, Line: 218, Col: 5, Construct: "if"},
+	{From: 372, To: 372, Line: 219, Col: 7, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 219, Col: 49, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 223, Col: 5, Construct: "{{ }}"},
+	{From: 379, To: 404, Line: 226, Col: 5, Construct: "if"},
+	{From: 382, To: 383, Line: 227, Col: 14, Construct: "{{ }}"},
+	{From: 385, To: 400, Line: 228, Col: 1, Construct: "for"},
+	{From: 388, To: 389, Line: 229, Col: 12, Construct: "{{ }}"},
+	{From: 391, To: 392, Line: 229, Col: 41, Construct: "{{ }}"},
+	{From: 394, To: 395, Line: 229, Col: 82, Construct: "{{ }}"},
+	{From: 397, To: 398, Line: 229, Col: 137, Construct: "{{ }}"},
+	{From: 402, To: 403, Line: 231, Col: 13, Construct: "{{ }}"},
+	{From: 406, To: 406, Line: 235, Col: 5, Construct: "{{ }}"},
+	{From: 410, To: 421, Line: 240, Col: 1, Construct: "if"},
+	{From: 413, To: 420, Line: 242, Col: 3, Construct: "if"},
+	{From: 415, To: 415, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 245, Col: 5, Construct: "{{ }}"},
+	{From: 443, To: 443, Line: 18, Col: 1, Construct: "set"},
+	{From: 445, To: 445, Line: 19, Col: 1, Construct: "set"},
+	{From: 447, To: 447, Line: 20, Col: 1, Construct: "set"},
+	{From: 449, To: 449, Line: 21, Col: 1, Construct: "set"},
+	{From: 451, To: 451, Line: 22, Col: 1, Construct: "set"},
+	{From: 453, To: 453, Line: 23, Col: 1, Construct: "set"},
+	{From: 455, To: 455, Line: 24, Col: 1, Construct: "set"},
+	{From: 457, To: 477, Line: 30, Col: 1, Construct: "if"},
+	{From: 459, To: 459, Line: 31, Col: 3, Construct: "set"},
+	{From: 461, To: 474, Line: 32, Col: 3, Construct: "for"},
+	{From: 463, To: 473, Line: 33, Col: 5, Construct: "if"},
+	{From: 465, To: 472, Line: 34, Col: 7, Construct: "for"},
+	{From: 467, To: 471, Line: 35, Col: 9, Construct: "set"},
+	{From: 476, To: 476, Line: 39, Col: 3, Construct: "set"},
+	{From: 479, To: 479, Line: 42, Col: 1, Construct: "set"},
+	{From: 481, To: 487, Line: 43, Col: 1, Construct: "for"},
+	{From: 483, To: 486, Line: 44, Col: 3, Construct: "if"},
+	{From: 485, To: 485, Line: 45, Col: 5, Construct: "set"},
+	{From: 489, To: 538, Line: 53, Col: 1, Construct: "macro"},
+	{From: 493, To: 494, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 496, To: 497, Line: 56, Col: 2, Construct: "{{ }}"},
+	{From: 499, To: 500, Line: 57, Col: 2, Construct: "{{ }}"},
+	{From: 502, To: 503, Line: 58, Col: 2, Construct: "{{ }}"},
+	{From: 505, To: 506, Line: 58, Col: 89, Construct: "{{ }}"},
+	{From: 508, To: 509, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 511, To: 512, Line: 61, Col: 2, Construct: "{{ }}"},
+	{From: 514, To: 515, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 517, To: 518, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 520, To: 521, Line: 70, Col: 2, Construct: "{{ }}"},
+	{From: 523, To: 524, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 526, To: 527, Line: 78, Col: 1, Construct: "{{ }}"},
+	{From: 529, To: 530, Line: 78, Col: 52, Construct: "{{ }}"},
+	{From: 532, To: 537, Line: 80, Col: 3, Construct: "for"},
+	{From: 535, To: 535, Line: 81, Col: 15, Construct: "{{ }}"},
+	{From: 540, To: 583, Line: 86, Col: 1, Construct: "macro"},
+	{From: 544, To: 544, Line: 87, Col: 1, Construct: "set"},
+	{From: 546, To: 582, Line: 88, Col: 1, Construct: "if"},
+	{From: 548, To: 581, Line: 90, Col: 3, Construct: "for"},
+	{From: 554, To: 557, Line: 91, Col: 5, Construct: "if"},
+	{From: 559, To: 560, Line: 92, Col: 6, Construct: "{{ }}"},
+	{From: 562, To: 563, Line: 92, Col: 38, Construct: "{{ }}"},
+	{From: 565, To: 570, Line: 92, Col: 57, Construct: "{{ }}"},
+	{From: 572, To: 577, Line: 92, Col: 103, Construct: "{{ }}"},
+	{From: 579, To: 580, Line: 92, Col: 177, Construct: "{{ }}"},
+	{From: 585, To: 590, Line: 98, Col: 1, Construct: "macro"},
+	{From: 589, To: 589, Line: 102, Col: 1, Construct: "{{ }}"},
+	{From: 592, To: 592, Line: 109, Col: 1, Construct: "set"},
+	{From: 594, To: 602, Line: 110, Col: 1, Construct: "for"},
+	{From: 598, To: 601, Line: 111, Col: 3, Construct: "if"},
+	{From: 600, To: 600, Line: 112, Col: 5, Construct: "set"},
+	{From: 604, To: 604, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 606, To: 608, Line: 124, Col: 1, Construct: "set"},
+	{From: 610, To: 612, Line: 125, Col: 1, Construct: "set"},
+	{From: 614, To: 655, Line: 126, Col: 1, Construct: "if"},
+	{From: 616, To: 616, Line: 127, Col: 3, Construct: "{{ }}"},
+	{From: 618, To: 625, Line: 128, Col: 3, Construct: "if"},
+	{From: 621, To: 624, Line: 129, Col: 17, Construct: "{{ }}"},
+	{From: 627, To: 633, Line: 131, Col: 3, Construct: "if"},
+	{From: 630, To: 632, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 634, To: 655, Line: 134, Col: 5, Construct: "if"},
+	{From: 637, To: 654, Line: 137, Col: 3, Construct: "if"},
+	{From: 639, To: 645, Line: 138, Col: 5, Construct: "if"},
+	{From: 641, To: 644, Line: 139, Col: 7, Construct: "{{ }}"},
+	{From: 647, To: 653, Line: 141, Col: 5, Construct: "if"},
+	{From: 650, To: 652, Line: 142, Col: 19, Construct: "{{ }}"},
+	{From: 657, To: 661, Line: 148, Col: 1, Construct: "set"},
+	{From: 663, To: 802, Line: 149, Col: 1, Construct: "for"},
+	{From: 670, To: 670, Line: 150, Col: 3, Construct: "set"},
+	{From: 672, To: 801, Line: 155, Col: 3, Construct: "if"},
+	{From: 676, To: 683, Line: 157, Col: 5, Construct: "if"},
+	{From: 679, To: 682, Line: 158, Col: 19, Construct: "{{ }}"},
+	{From: 685, To: 692, Line: 160, Col: 5, Construct: "if"},
+	{From: 688, To: 690, Line: 161, Col: 19, Construct: "{{ }}"},
+	{From: 694, To: 695, Line: 163, Col: 40, Construct: "{{ }}"},
+	{From: 697, To: 704, Line: 164, Col: 5, Construct: "if"},
+	{From: 699, To: 699, Line: 165, Col: 7, Construct: "{{ }}"},
+	{From: 703, To: 703, Line: 167, Col: 7, Construct: "{{ }}"},
+	{From: 705, To: 801, Line: 173, Col: 7, Construct: "if"},
+	{From: 709, To: 710, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 712, To: 719, Line: 175, Col: 5, Construct: "if"},
+	{From: 714, To: 714, Line: 176, Col: 7, Construct: "{{ }}"},
+	{From: 718, To: 718, Line: 178, Col: 7, Construct: "{{ }}"},
+	{From: 720, To: 801, Line: 184, Col: 7, Construct: "if"},
+	{From: 723, To: 723, Line: 186, Col: 5, Construct: "set"},
+	{From: 725, To: 731, Line: 187, Col: 5, Construct: "for"},
+	{From: 727, To: 730, Line: 188, Col: 7, Construct: "if"},
+	{From: 729, To: 729, Line: 189, Col: 9, Construct: "set"},
+	{From: 733, To: 733, Line: 192, Col: 5, Construct: "set"},
+	{From: 735, To: 735, Line: 193, Col: 5, Construct: "set"},
+	{From: 737, To: 740, Line: 196, Col: 5, Construct: "if"},
+	{From: 742, To: 743, Line: 201, Col: 23, Construct: "{{ }}"},
+	{From: 745, To: 758, Line: 204, Col: 5, Construct: "if"},
+	{From: 748, To: 757, Line: 206, Col: 7, Construct: "if"},
+	{From: 751, To: 751, Line: 207, Col: 21, Construct: "{{ }}"},
+	{From: 756, To: 756, Line: 209, Col: 21, Construct: "{{ }}"},
+	{From: 759, To: 801, Line: 216, Col: 7, Construct: "if"},
+	{From: 762, To: 767, Line: 218, Col: 5, Construct: "if"},
+	{From: 764, To: 764, Line: 219, Col: 7, Construct: "{{ }}"},
+	{From: 766, To: 766, Line: 219, Col: 49, Construct: "{{ }}"},
+	{From: 769, To: 769, Line: 223, Col: 5, Construct: "{{ }}"},
+	{From: 771, To: 798, Line: 226, Col: 5, Construct: "if"},
+	{From: 774, To: 775, Line: 227, Col: 14, Construct: "{{ }}"},
+	{From: 777, To: 794, Line: 228, Col: 1, Construct: "for"},
+	{From: 780, To: 781, Line: 229, Col: 12, Construct: "{{ }}"},
+	{From: 783, To: 784, Line: 229, Col: 41, Construct: "{{ }}"},
+	{From: 786, To: 789, Line: 229, Col: 82, Construct: "{{ }}"},
+	{From: 791, To: 792, Line: 229, Col: 137, Construct: "{{ }}"},
+	{From: 796, To: 797, Line: 231, Col: 13, Construct: "{{ }}"},
+	{From: 800, To: 800, Line: 235, Col: 5, Construct: "{{ }}"},
+	{From: 804, To: 815, Line: 240, Col: 1, Construct: "if"},
+	{From: 807, To: 814, Line: 242, Col: 3, Construct: "if"},
+	{From: 809, To: 809, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 813, To: 813, Line: 245, Col: 5, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Exaone3 is the chat template builtin/exaone3.jinja.
 var Exaone3 = &jinja2.Template{
@@ -88,22 +91,22 @@ func renderExaone3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone3.jinja:14:1 {%- for message in messages %}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// exaone3.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// exaone3.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone3.jinja:17:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone3.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// exaone3.jinja:19:1 {{- '[|user|]' + content + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone3.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// exaone3.jinja:21:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -112,22 +115,22 @@ func renderExaone3Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansExaone3 is the position table of exaone3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaone3 = []jinja2.Span{
-	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
-	{From: 53, To: 78, Line: 14, Col: 1, Construct: "for"},
-	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},
-	{From: 58, To: 76, Line: 16, Col: 1, Construct: "if"},
-	{From: 61, To: 63, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 76, Line: 18, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 76, Line: 20, Col: 5, Construct: "if"},
-	{From: 73, To: 75, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 13, Col: 1, Construct: "set"},
-	{From: 90, To: 109, Line: 14, Col: 1, Construct: "for"},
-	{From: 93, To: 93, Line: 15, Col: 1, Construct: "set"},
-	{From: 95, To: 107, Line: 16, Col: 1, Construct: "if"},
-	{From: 98, To: 98, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 99, To: 107, Line: 18, Col: 5, Construct: "if"},
-	{From: 102, To: 102, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 103, To: 107, Line: 20, Col: 5, Construct: "if"},
-	{From: 106, To: 106, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
+	{From: 56, To: 81, Line: 14, Col: 1, Construct: "for"},
+	{From: 59, To: 59, Line: 15, Col: 1, Construct: "set"},
+	{From: 61, To: 79, Line: 16, Col: 1, Construct: "if"},
+	{From: 64, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 79, Line: 18, Col: 5, Construct: "if"},
+	{From: 70, To: 72, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 79, Line: 20, Col: 5, Construct: "if"},
+	{From: 76, To: 78, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 91, Line: 13, Col: 1, Construct: "set"},
+	{From: 93, To: 112, Line: 14, Col: 1, Construct: "for"},
+	{From: 96, To: 96, Line: 15, Col: 1, Construct: "set"},
+	{From: 98, To: 110, Line: 16, Col: 1, Construct: "if"},
+	{From: 101, To: 101, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 102, To: 110, Line: 18, Col: 5, Construct: "if"},
+	{From: 105, To: 105, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 106, To: 110, Line: 20, Col: 5, Construct: "if"},
+	{From: 109, To: 109, Line: 21, Col: 1, Construct: "{{ }}"},
 }

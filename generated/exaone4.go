@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Exaone4 is the chat template builtin/exaone4.jinja.
 var Exaone4 = &jinja2.Template{
@@ -94,26 +97,26 @@ func renderExaone4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone4.jinja:15:1 {%- for message in messages %}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// exaone4.jinja:16:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// exaone4.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// exaone4.jinja:18:1 {{- '[|system|]' + content + '[|endofturn|]\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|system|]"), content, jinja2.Str("[|endofturn|]\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// exaone4.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// exaone4.jinja:20:1 {{- '[|user|]' + content + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|user|]"), content, jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// exaone4.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// exaone4.jinja:22:1 {{- '[|assistant|]' + content + '[|endofturn|]\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|assistant|]"), content, jinja2.Str("[|endofturn|]\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// exaone4.jinja:23:5 {%- elif message['role'] == 'tool' %}
 			// exaone4.jinja:24:1 {{- '[|tool|]' + content + '[|endofturn|]\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[|tool|]"), content, jinja2.Str("[|endofturn|]\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[|tool|]"), content, jinja2.Str("[|endofturn|]\n")))
 		}
 	}
 	w.WriteString("[|assistant|]")
@@ -122,26 +125,26 @@ func renderExaone4Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansExaone4 is the position table of exaone4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaone4 = []jinja2.Span{
-	{From: 51, To: 51, Line: 14, Col: 1, Construct: "set"},
-	{From: 53, To: 84, Line: 15, Col: 1, Construct: "for"},
-	{From: 56, To: 56, Line: 16, Col: 1, Construct: "set"},
-	{From: 58, To: 82, Line: 17, Col: 1, Construct: "if"},
-	{From: 61, To: 63, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 82, Line: 19, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 82, Line: 21, Col: 5, Construct: "if"},
-	{From: 73, To: 75, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 82, Line: 23, Col: 5, Construct: "if"},
-	{From: 79, To: 81, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 14, Col: 1, Construct: "set"},
-	{From: 96, To: 119, Line: 15, Col: 1, Construct: "for"},
-	{From: 99, To: 99, Line: 16, Col: 1, Construct: "set"},
-	{From: 101, To: 117, Line: 17, Col: 1, Construct: "if"},
-	{From: 104, To: 104, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 117, Line: 19, Col: 5, Construct: "if"},
-	{From: 108, To: 108, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 117, Line: 21, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 113, To: 117, Line: 23, Col: 5, Construct: "if"},
-	{From: 116, To: 116, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 14, Col: 1, Construct: "set"},
+	{From: 56, To: 87, Line: 15, Col: 1, Construct: "for"},
+	{From: 59, To: 59, Line: 16, Col: 1, Construct: "set"},
+	{From: 61, To: 85, Line: 17, Col: 1, Construct: "if"},
+	{From: 64, To: 66, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 85, Line: 19, Col: 5, Construct: "if"},
+	{From: 70, To: 72, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 85, Line: 21, Col: 5, Construct: "if"},
+	{From: 76, To: 78, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 85, Line: 23, Col: 5, Construct: "if"},
+	{From: 82, To: 84, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 97, To: 97, Line: 14, Col: 1, Construct: "set"},
+	{From: 99, To: 122, Line: 15, Col: 1, Construct: "for"},
+	{From: 102, To: 102, Line: 16, Col: 1, Construct: "set"},
+	{From: 104, To: 120, Line: 17, Col: 1, Construct: "if"},
+	{From: 107, To: 107, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 108, To: 120, Line: 19, Col: 5, Construct: "if"},
+	{From: 111, To: 111, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 120, Line: 21, Col: 5, Construct: "if"},
+	{From: 115, To: 115, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 116, To: 120, Line: 23, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 24, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // ExaoneMoe is the chat template builtin/exaone-moe.jinja.
 var ExaoneMoe = &jinja2.Template{
@@ -74,12 +77,12 @@ func renderExaoneMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// exaone-moe.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// exaone-moe.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// exaone-moe.jinja:12:1 {%- if message['role'] in ['system', 'user', 'assistant', 'tool'] %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
-		if jinja2.LlamaInStrs(messageRole, "system", "user", "assistant", "tool") {
+		messageRole := llamacpp.ItemStr(message, "role")
+		if llamacpp.InStrs(messageRole, "system", "user", "assistant", "tool") {
 			// exaone-moe.jinja:13:1 {{- '<|' + message['role'] + '|>\n' + message['content'].strip(c_space) + '<|endofturn|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), messageRole), jinja2.Str("|>\n")), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|endofturn|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), messageRole), jinja2.Str("|>\n")), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|endofturn|>\n")))
 		}
 	}
 	w.WriteString("<|assistant|>\n")
@@ -88,12 +91,12 @@ func renderExaoneMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansExaoneMoe is the position table of exaone-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExaoneMoe = []jinja2.Span{
-	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
-	{From: 53, To: 65, Line: 11, Col: 1, Construct: "for"},
-	{From: 55, To: 63, Line: 12, Col: 1, Construct: "if"},
-	{From: 58, To: 62, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 75, Line: 10, Col: 1, Construct: "set"},
-	{From: 77, To: 85, Line: 11, Col: 1, Construct: "for"},
-	{From: 79, To: 83, Line: 12, Col: 1, Construct: "if"},
-	{From: 82, To: 82, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 10, Col: 1, Construct: "set"},
+	{From: 56, To: 68, Line: 11, Col: 1, Construct: "for"},
+	{From: 58, To: 66, Line: 12, Col: 1, Construct: "if"},
+	{From: 61, To: 65, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 10, Col: 1, Construct: "set"},
+	{From: 80, To: 88, Line: 11, Col: 1, Construct: "for"},
+	{From: 82, To: 86, Line: 12, Col: 1, Construct: "if"},
+	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
 }

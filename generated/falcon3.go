@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Falcon3 is the chat template builtin/falcon3.jinja.
 var Falcon3 = &jinja2.Template{
@@ -64,9 +67,9 @@ func renderFalcon3(w *jinja2.Writer, in *jinja2.Input) {
 func renderFalcon3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// falcon3.jinja:7:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// falcon3.jinja:8:1 {{- '<|' + message['role'] + '|>\n' + message['content'] + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), llamacpp.ItemStr(message, "role")), jinja2.Str("|>\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
 	}
 	w.WriteString("<|assistant|>\n")
 }
@@ -74,8 +77,8 @@ func renderFalcon3Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansFalcon3 is the position table of falcon3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansFalcon3 = []jinja2.Span{
-	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},
-	{From: 69, To: 69, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 61, Line: 7, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 74, Line: 7, Col: 1, Construct: "for"},
+	{From: 72, To: 72, Line: 8, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // FireworksAiLlama3FirefunctionV2 is the chat template llama.cpp/fireworks-ai-llama-3-firefunction-v2.jinja.
 var FireworksAiLlama3FirefunctionV2 = &jinja2.Template{
@@ -156,76 +159,76 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 	// fireworks-ai-llama-3-firefunction-v2.jinja:4:1 {%- filter trim -%}
 	mark2 := w.Mark()
 	w.WriteString("In addition to plain text responses, you can chose to call one or more of the provided functions.\n\nUse the following rule to decide when to call a function:\n  * if the response can be generated from your internal knowledge (e.g., as in the case of queries like \"What is the capital of Poland?\"), do so\n  * if you need external information that can be obtained by calling one or more of the provided functions, generate a function calls\n\nIf you decide to call functions:\n  * prefix function calls with functools marker (no closing marker required)\n  * all function calls should be generated in a single JSON list formatted as functools[{\"name\": [function name], \"arguments\": [function arguments as JSON]}, ...]\n  * follow the provided JSON schema. Do not hallucinate arguments or values. Do to blindly copy values from the provided samples\n  * respect the argument type formatting. E.g., if the type if number and format is float, write value 7 as 7.0\n  * make sure you pick the right functions that match the user intent\n\nAvailable functions as JSON spec:")
-	w.Write(jinja2.LlamaCallFilter("trim", w.Cut(mark2), nil, nil))
+	w.Write(llamacpp.CallFilter("trim", w.Cut(mark2), nil, nil))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:3:1 {%- set system_prompt_suffix -%}
 	systemPromptSuffix = w.Cut(mark)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:21:1 {%- set system_prompt_suffix = system_prompt_suffix + "\n" + functions -%}
-	systemPromptSuffix = jinja2.LlamaSum(systemPromptSuffix, jinja2.Str("\n"), functions)
+	systemPromptSuffix = llamacpp.Sum(systemPromptSuffix, jinja2.Str("\n"), functions)
 	// fireworks-ai-llama-3-firefunction-v2.jinja:22:1 {%- set system_prompt_suffix = system_prompt_suffix + '\nToday is ' + datetime + '.' -%}
-	systemPromptSuffix = jinja2.LlamaSum(systemPromptSuffix, jinja2.Str("\nToday is "), datetime, jinja2.Str("."))
+	systemPromptSuffix = llamacpp.Sum(systemPromptSuffix, jinja2.Str("\nToday is "), datetime, jinja2.Str("."))
 	// fireworks-ai-llama-3-firefunction-v2.jinja:23:1 {%- set ns = namespace(role='', content='') -%}
 	nsRole := jinja2.Str("")
 	nsContent := jinja2.Str("")
 	// fireworks-ai-llama-3-firefunction-v2.jinja:25:1 {%- if not loop_messages -%}
 	if !loopMessages.Truthy() {
 		// fireworks-ai-llama-3-firefunction-v2.jinja:26:3 {{ raise_exception('Expected non-empty messages') }}
-		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
+		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Expected non-empty messages")))
 	}
 	// fireworks-ai-llama-3-firefunction-v2.jinja:28:1 {%- for message in loop_messages -%}
 	var messageRolesString jinja2.Value
 	var msgContent jinja2.Value
 	var systemPrompt jinja2.Value
 	bosToken := bosTokenInput
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// fireworks-ai-llama-3-firefunction-v2.jinja:29:3 {%- set ns.role = message['role'] | lower -%}
-		nsRole = jinja2.LlamaCallFilter("lower", jinja2.LlamaItemStr(message, "role"), nil, nil)
+		nsRole = llamacpp.CallFilter("lower", llamacpp.ItemStr(message, "role"), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:30:3 {%- if ns.role not in message_roles -%}
-		if jinja2.LlamaNotIn(nsRole, messageRoles) {
+		if llamacpp.NotIn(nsRole, messageRoles) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:31:5 {%- set message_roles_string = message_roles | join(', ') -%}
-			messageRolesString = jinja2.LlamaCallFilter("join", messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
+			messageRolesString = llamacpp.CallFilter("join", messageRoles, []jinja2.Value{jinja2.Str(", ")}, nil)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:32:5 {{ raise_exception('Invalid role ' + message['role'] + '. Only ' + message_roles_string + ' are supp…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("Invalid role "), jinja2.LlamaItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
+			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Sum(llamacpp.Add(jinja2.Str("Invalid role "), llamacpp.ItemStr(message, "role")), jinja2.Str(". Only "), messageRolesString, jinja2.Str(" are supported."))))
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:34:3 {%- set msg_content = message['content'] | default('', true) | trim -%}
-		msgContent = jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
+		msgContent = llamacpp.CallFilter("trim", llamacpp.CallFilter("default", llamacpp.ItemStr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
 		// fireworks-ai-llama-3-firefunction-v2.jinja:35:3 {%- if loop.index0 == 0 -%}
 		if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:36:5 {%- if ns.role == 'system' -%}
 			if jinja2.EqStr(nsRole, "system") {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:37:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\n' + message['conten…
-				systemPrompt = jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = llamacpp.Sum(llamacpp.Add(llamacpp.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			} else {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:38:9 {%- else -%}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:39:7 {%- set system_prompt = '<|start_header_id|>' + 'system' + '<|end_header_id|>\n\nYou are a helpful a…
-				systemPrompt = jinja2.LlamaSum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
+				systemPrompt = llamacpp.Sum(jinja2.Str("<|start_header_id|>"), jinja2.Str("system"), jinja2.Str("<|end_header_id|>\n\nYou are a helpful assistant with access to functions.\n"), systemPromptSuffix, jinja2.Str("<|eot_id|>"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:41:5 {%- set ns.content = bos_token + system_prompt -%}
-			nsContent = jinja2.LlamaAdd(bosToken, systemPrompt)
+			nsContent = llamacpp.Add(bosToken, systemPrompt)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:42:5 {{- ns.content -}}
-			jinja2.LlamaWrite(w, nsContent)
+			llamacpp.Write(w, nsContent)
 		}
 		// fireworks-ai-llama-3-firefunction-v2.jinja:44:3 {%- if loop.index0 > 0 or ns.role != 'system' -%}
-		if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(nsRole, "system") {
+		if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(nsRole, "system") {
 			// fireworks-ai-llama-3-firefunction-v2.jinja:45:5 {%- set ns.content = '<|start_header_id|>' + ns.role + '<|end_header_id|>\n\n' + msg_content -%}
-			nsContent = jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), nsRole), jinja2.Str("<|end_header_id|>\n\n"), msgContent)
+			nsContent = llamacpp.Sum(llamacpp.Add(jinja2.Str("<|start_header_id|>"), nsRole), jinja2.Str("<|end_header_id|>\n\n"), msgContent)
 			// fireworks-ai-llama-3-firefunction-v2.jinja:46:5 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// fireworks-ai-llama-3-firefunction-v2.jinja:47:7 {%- set tool = namespace(calls=[]) -%}
 				toolCalls := jinja2.NewList()
 				// fireworks-ai-llama-3-firefunction-v2.jinja:48:7 {%- for call in message['tool_calls'] -%}
-				for _, call := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+				for _, call := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 					// fireworks-ai-llama-3-firefunction-v2.jinja:49:9 {%- set tool.calls = tool.calls + ['{"name": "' + call['function']['name'] + '", "arguments": ' + ca…
-					toolCalls = jinja2.LlamaAdd(toolCalls, jinja2.NewList(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(jinja2.LlamaItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
+					toolCalls = llamacpp.Add(toolCalls, jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(call, "function"), "arguments"), nil, nil)), jinja2.Str("}"))))
 				}
 				// fireworks-ai-llama-3-firefunction-v2.jinja:51:7 {%- set ns.content = ns.content + ' functools[' + tool.calls | join(', ') + ']' -%}
-				nsContent = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsContent, jinja2.Str(" functools[")), jinja2.LlamaCallFilter("join", toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
+				nsContent = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsContent, jinja2.Str(" functools[")), llamacpp.CallFilter("join", toolCalls, []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]"))
 			}
 			// fireworks-ai-llama-3-firefunction-v2.jinja:53:5 {%- set ns.content = ns.content + '<|eot_id|>' -%}
-			nsContent = jinja2.LlamaAdd(nsContent, jinja2.Str("<|eot_id|>"))
+			nsContent = llamacpp.Add(nsContent, jinja2.Str("<|eot_id|>"))
 			// fireworks-ai-llama-3-firefunction-v2.jinja:54:5 {{- ns.content -}}
-			jinja2.LlamaWrite(w, nsContent)
+			llamacpp.Write(w, nsContent)
 		}
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
@@ -234,66 +237,66 @@ func renderFireworksAiLlama3FirefunctionV2Llama(w *jinja2.Writer, in *jinja2.Inp
 // spansFireworksAiLlama3FirefunctionV2 is the position table of fireworks-ai-llama-3-firefunction-v2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansFireworksAiLlama3FirefunctionV2 = []jinja2.Span{
-	{From: 56, To: 56, Line: 1, Col: 1, Construct: "set"},
-	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
-	{From: 62, To: 64, Line: 4, Col: 1, Construct: "filter"},
-	{From: 66, To: 66, Line: 3, Col: 1, Construct: "set"},
-	{From: 68, To: 68, Line: 21, Col: 1, Construct: "set"},
-	{From: 70, To: 70, Line: 22, Col: 1, Construct: "set"},
-	{From: 72, To: 73, Line: 23, Col: 1, Construct: "set"},
-	{From: 75, To: 78, Line: 25, Col: 1, Construct: "if"},
-	{From: 77, To: 77, Line: 26, Col: 3, Construct: "{{ }}"},
-	{From: 80, To: 136, Line: 28, Col: 1, Construct: "for"},
-	{From: 88, To: 88, Line: 29, Col: 3, Construct: "set"},
-	{From: 90, To: 95, Line: 30, Col: 3, Construct: "if"},
-	{From: 92, To: 92, Line: 31, Col: 5, Construct: "set"},
-	{From: 94, To: 94, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 97, To: 97, Line: 34, Col: 3, Construct: "set"},
-	{From: 99, To: 113, Line: 35, Col: 3, Construct: "if"},
-	{From: 101, To: 108, Line: 36, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 37, Col: 7, Construct: "set"},
-	{From: 107, To: 107, Line: 39, Col: 7, Construct: "set"},
-	{From: 110, To: 110, Line: 41, Col: 5, Construct: "set"},
-	{From: 112, To: 112, Line: 42, Col: 5, Construct: "{{ }}"},
-	{From: 115, To: 134, Line: 44, Col: 3, Construct: "if"},
-	{From: 117, To: 117, Line: 45, Col: 5, Construct: "set"},
-	{From: 119, To: 129, Line: 46, Col: 5, Construct: "if"},
-	{From: 121, To: 121, Line: 47, Col: 7, Construct: "set"},
-	{From: 123, To: 126, Line: 48, Col: 7, Construct: "for"},
-	{From: 125, To: 125, Line: 49, Col: 9, Construct: "set"},
-	{From: 128, To: 128, Line: 51, Col: 7, Construct: "set"},
-	{From: 131, To: 131, Line: 53, Col: 5, Construct: "set"},
-	{From: 133, To: 133, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 151, To: 151, Line: 1, Col: 1, Construct: "set"},
-	{From: 153, To: 153, Line: 2, Col: 1, Construct: "set"},
-	{From: 155, To: 155, Line: 3, Col: 1, Construct: "set"},
-	{From: 157, To: 159, Line: 4, Col: 1, Construct: "filter"},
-	{From: 161, To: 161, Line: 3, Col: 1, Construct: "set"},
-	{From: 163, To: 163, Line: 21, Col: 1, Construct: "set"},
-	{From: 165, To: 165, Line: 22, Col: 1, Construct: "set"},
-	{From: 167, To: 168, Line: 23, Col: 1, Construct: "set"},
-	{From: 170, To: 173, Line: 25, Col: 1, Construct: "if"},
-	{From: 172, To: 172, Line: 26, Col: 3, Construct: "{{ }}"},
-	{From: 175, To: 231, Line: 28, Col: 1, Construct: "for"},
-	{From: 183, To: 183, Line: 29, Col: 3, Construct: "set"},
-	{From: 185, To: 190, Line: 30, Col: 3, Construct: "if"},
-	{From: 187, To: 187, Line: 31, Col: 5, Construct: "set"},
-	{From: 189, To: 189, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 192, To: 192, Line: 34, Col: 3, Construct: "set"},
-	{From: 194, To: 208, Line: 35, Col: 3, Construct: "if"},
-	{From: 196, To: 203, Line: 36, Col: 5, Construct: "if"},
-	{From: 198, To: 198, Line: 37, Col: 7, Construct: "set"},
-	{From: 202, To: 202, Line: 39, Col: 7, Construct: "set"},
-	{From: 205, To: 205, Line: 41, Col: 5, Construct: "set"},
-	{From: 207, To: 207, Line: 42, Col: 5, Construct: "{{ }}"},
-	{From: 210, To: 229, Line: 44, Col: 3, Construct: "if"},
-	{From: 212, To: 212, Line: 45, Col: 5, Construct: "set"},
-	{From: 214, To: 224, Line: 46, Col: 5, Construct: "if"},
-	{From: 216, To: 216, Line: 47, Col: 7, Construct: "set"},
-	{From: 218, To: 221, Line: 48, Col: 7, Construct: "for"},
-	{From: 220, To: 220, Line: 49, Col: 9, Construct: "set"},
-	{From: 223, To: 223, Line: 51, Col: 7, Construct: "set"},
-	{From: 226, To: 226, Line: 53, Col: 5, Construct: "set"},
-	{From: 228, To: 228, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 59, To: 59, Line: 1, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},
+	{From: 65, To: 67, Line: 4, Col: 1, Construct: "filter"},
+	{From: 69, To: 69, Line: 3, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 21, Col: 1, Construct: "set"},
+	{From: 73, To: 73, Line: 22, Col: 1, Construct: "set"},
+	{From: 75, To: 76, Line: 23, Col: 1, Construct: "set"},
+	{From: 78, To: 81, Line: 25, Col: 1, Construct: "if"},
+	{From: 80, To: 80, Line: 26, Col: 3, Construct: "{{ }}"},
+	{From: 83, To: 139, Line: 28, Col: 1, Construct: "for"},
+	{From: 91, To: 91, Line: 29, Col: 3, Construct: "set"},
+	{From: 93, To: 98, Line: 30, Col: 3, Construct: "if"},
+	{From: 95, To: 95, Line: 31, Col: 5, Construct: "set"},
+	{From: 97, To: 97, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 100, To: 100, Line: 34, Col: 3, Construct: "set"},
+	{From: 102, To: 116, Line: 35, Col: 3, Construct: "if"},
+	{From: 104, To: 111, Line: 36, Col: 5, Construct: "if"},
+	{From: 106, To: 106, Line: 37, Col: 7, Construct: "set"},
+	{From: 110, To: 110, Line: 39, Col: 7, Construct: "set"},
+	{From: 113, To: 113, Line: 41, Col: 5, Construct: "set"},
+	{From: 115, To: 115, Line: 42, Col: 5, Construct: "{{ }}"},
+	{From: 118, To: 137, Line: 44, Col: 3, Construct: "if"},
+	{From: 120, To: 120, Line: 45, Col: 5, Construct: "set"},
+	{From: 122, To: 132, Line: 46, Col: 5, Construct: "if"},
+	{From: 124, To: 124, Line: 47, Col: 7, Construct: "set"},
+	{From: 126, To: 129, Line: 48, Col: 7, Construct: "for"},
+	{From: 128, To: 128, Line: 49, Col: 9, Construct: "set"},
+	{From: 131, To: 131, Line: 51, Col: 7, Construct: "set"},
+	{From: 134, To: 134, Line: 53, Col: 5, Construct: "set"},
+	{From: 136, To: 136, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 154, To: 154, Line: 1, Col: 1, Construct: "set"},
+	{From: 156, To: 156, Line: 2, Col: 1, Construct: "set"},
+	{From: 158, To: 158, Line: 3, Col: 1, Construct: "set"},
+	{From: 160, To: 162, Line: 4, Col: 1, Construct: "filter"},
+	{From: 164, To: 164, Line: 3, Col: 1, Construct: "set"},
+	{From: 166, To: 166, Line: 21, Col: 1, Construct: "set"},
+	{From: 168, To: 168, Line: 22, Col: 1, Construct: "set"},
+	{From: 170, To: 171, Line: 23, Col: 1, Construct: "set"},
+	{From: 173, To: 176, Line: 25, Col: 1, Construct: "if"},
+	{From: 175, To: 175, Line: 26, Col: 3, Construct: "{{ }}"},
+	{From: 178, To: 234, Line: 28, Col: 1, Construct: "for"},
+	{From: 186, To: 186, Line: 29, Col: 3, Construct: "set"},
+	{From: 188, To: 193, Line: 30, Col: 3, Construct: "if"},
+	{From: 190, To: 190, Line: 31, Col: 5, Construct: "set"},
+	{From: 192, To: 192, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 195, To: 195, Line: 34, Col: 3, Construct: "set"},
+	{From: 197, To: 211, Line: 35, Col: 3, Construct: "if"},
+	{From: 199, To: 206, Line: 36, Col: 5, Construct: "if"},
+	{From: 201, To: 201, Line: 37, Col: 7, Construct: "set"},
+	{From: 205, To: 205, Line: 39, Col: 7, Construct: "set"},
+	{From: 208, To: 208, Line: 41, Col: 5, Construct: "set"},
+	{From: 210, To: 210, Line: 42, Col: 5, Construct: "{{ }}"},
+	{From: 213, To: 232, Line: 44, Col: 3, Construct: "if"},
+	{From: 215, To: 215, Line: 45, Col: 5, Construct: "set"},
+	{From: 217, To: 227, Line: 46, Col: 5, Construct: "if"},
+	{From: 219, To: 219, Line: 47, Col: 7, Construct: "set"},
+	{From: 221, To: 224, Line: 48, Col: 7, Construct: "for"},
+	{From: 223, To: 223, Line: 49, Col: 9, Construct: "set"},
+	{From: 226, To: 226, Line: 51, Col: 7, Construct: "set"},
+	{From: 229, To: 229, Line: 53, Col: 5, Construct: "set"},
+	{From: 231, To: 231, Line: 54, Col: 5, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Gemma is the chat template builtin/gemma.jinja.
 var Gemma = &jinja2.Template{
@@ -97,12 +100,12 @@ func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	nsSystemPrompt := jinja2.Str("")
 	// gemma.jinja:16:1 {%- for message in messages %}
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// gemma.jinja:17:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// gemma.jinja:18:1 {%- set ns.system_prompt = ns.system_prompt + message['content'].strip(c_space) %}
-			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
 		} else {
 			// gemma.jinja:19:5 {%- else %}
 			// gemma.jinja:20:1 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] %}
@@ -112,16 +115,16 @@ func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
 				role = messageRole
 			}
 			// gemma.jinja:21:1 {{- '<start_of_turn>' + role + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")))
 			// gemma.jinja:22:1 {%- if ns.system_prompt and role != 'model' %}
 			if nsSystemPrompt.Truthy() && !jinja2.EqStr(role, "model") {
 				// gemma.jinja:23:1 {{- ns.system_prompt + '\n\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")))
+				llamacpp.Write(w, llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")))
 				// gemma.jinja:24:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = jinja2.Str("")
 			}
 			// gemma.jinja:26:1 {{- message['content'].strip(c_space) + '<end_of_turn>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil), jinja2.Str("<end_of_turn>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil), jinja2.Str("<end_of_turn>\n")))
 		}
 	}
 	w.WriteString("<start_of_turn>model\n")
@@ -130,26 +133,26 @@ func renderGemmaLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGemma is the position table of gemma.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGemma = []jinja2.Span{
-	{From: 51, To: 51, Line: 14, Col: 1, Construct: "set"},
-	{From: 53, To: 53, Line: 15, Col: 1, Construct: "set"},
-	{From: 55, To: 85, Line: 16, Col: 1, Construct: "for"},
-	{From: 58, To: 83, Line: 17, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 18, Col: 1, Construct: "set"},
-	{From: 65, To: 69, Line: 20, Col: 1, Construct: "set"},
-	{From: 71, To: 73, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 80, Line: 22, Col: 1, Construct: "if"},
-	{From: 77, To: 77, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 79, Line: 24, Col: 1, Construct: "set"},
-	{From: 82, To: 82, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 14, Col: 1, Construct: "set"},
-	{From: 97, To: 97, Line: 15, Col: 1, Construct: "set"},
-	{From: 99, To: 127, Line: 16, Col: 1, Construct: "for"},
-	{From: 102, To: 125, Line: 17, Col: 1, Construct: "if"},
-	{From: 105, To: 105, Line: 18, Col: 1, Construct: "set"},
-	{From: 109, To: 113, Line: 20, Col: 1, Construct: "set"},
-	{From: 115, To: 115, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 117, To: 122, Line: 22, Col: 1, Construct: "if"},
-	{From: 119, To: 119, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 121, To: 121, Line: 24, Col: 1, Construct: "set"},
-	{From: 124, To: 124, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 14, Col: 1, Construct: "set"},
+	{From: 56, To: 56, Line: 15, Col: 1, Construct: "set"},
+	{From: 58, To: 88, Line: 16, Col: 1, Construct: "for"},
+	{From: 61, To: 86, Line: 17, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 18, Col: 1, Construct: "set"},
+	{From: 68, To: 72, Line: 20, Col: 1, Construct: "set"},
+	{From: 74, To: 76, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 83, Line: 22, Col: 1, Construct: "if"},
+	{From: 80, To: 80, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 82, Line: 24, Col: 1, Construct: "set"},
+	{From: 85, To: 85, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 98, Line: 14, Col: 1, Construct: "set"},
+	{From: 100, To: 100, Line: 15, Col: 1, Construct: "set"},
+	{From: 102, To: 130, Line: 16, Col: 1, Construct: "for"},
+	{From: 105, To: 128, Line: 17, Col: 1, Construct: "if"},
+	{From: 108, To: 108, Line: 18, Col: 1, Construct: "set"},
+	{From: 112, To: 116, Line: 20, Col: 1, Construct: "set"},
+	{From: 118, To: 118, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 120, To: 125, Line: 22, Col: 1, Construct: "if"},
+	{From: 122, To: 122, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 124, To: 124, Line: 24, Col: 1, Construct: "set"},
+	{From: 127, To: 127, Line: 26, Col: 1, Construct: "{{ }}"},
 }

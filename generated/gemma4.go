@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Gemma4 is the chat template llama.cpp/gemma4.jinja.
 var Gemma4 = &jinja2.Template{
@@ -679,7 +682,7 @@ func renderGemma4(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -701,37 +704,37 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// gemma4.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		var addComma jinja2.Value
 		var nsItems jinja2.Value
-		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", properties, nil, nil))) {
+		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", properties, nil, nil))) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// gemma4.jinja:5:9 {%- set add_comma = false -%}
 			addComma = jinja2.Bool(false)
 			// gemma4.jinja:6:9 {%- if key not in standard_keys -%}
-			if jinja2.LlamaNotIn(key, standardKeys) {
+			if llamacpp.NotIn(key, standardKeys) {
 				// gemma4.jinja:7:13 {%- if ns.found_first %}
-				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
+				if llamacpp.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:8:13 {%- set ns.found_first = true -%}
-				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
+				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// gemma4.jinja:9:13 {{ key }}
-				jinja2.LlamaWrite(w, key)
+				llamacpp.Write(w, key)
 				w.WriteString(":{")
 				// gemma4.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := jinja2.LlamaItemStr(value, "description")
+				valueDescription := llamacpp.ItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// gemma4.jinja:11:34 {{ value['description'] }}
-					jinja2.LlamaWrite(w, valueDescription)
+					llamacpp.Write(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:12:17 {%- set add_comma = true -%}
 					addComma = jinja2.Bool(true)
 				}
 				// gemma4.jinja:14:13 {%- if value['nullable'] %}
-				if jinja2.LlamaItemStr(value, "nullable").Truthy() {
+				if llamacpp.ItemStr(value, "nullable").Truthy() {
 					// gemma4.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
@@ -743,10 +746,10 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("nullable:true")
 				}
 				// gemma4.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := jinja2.LlamaItemStr(value, "type")
-				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
+				valueType := llamacpp.ItemStr(value, "type")
+				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "STRING") {
 					// gemma4.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := jinja2.LlamaItemStr(value, "enum")
+					valueEnum := llamacpp.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// gemma4.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -758,37 +761,37 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("enum:")
 						// gemma4.jinja:21:26 {{ format_argument(value['enum']) }}
-						jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
+						llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// gemma4.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// gemma4.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := jinja2.LlamaItemStr(value, "properties")
-					if jinja2.LlamaCallTest("defined", valueProperties, nil, nil) && jinja2.LlamaCallTest("mapping", valueProperties, nil, nil) {
+					valueProperties := llamacpp.ItemStr(value, "properties")
+					if llamacpp.CallTest("defined", valueProperties, nil, nil) && llamacpp.CallTest("mapping", valueProperties, nil, nil) {
 						// gemma4.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+						llamacpp.Write(w, w.Capture(func() {
+							formatParameters(valueProperties, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
+					} else if llamacpp.CallTest("mapping", value, nil, nil) {
 						// gemma4.jinja:27:21 {%- elif value is mapping -%}
 						// gemma4.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+						llamacpp.Write(w, w.Capture(func() {
+							formatParameters(value, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
 					// gemma4.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := jinja2.LlamaItemStr(value, "required")
+					valueRequired := llamacpp.ItemStr(value, "required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// gemma4.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
+						items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:34:30 {{- item -}}
-							jinja2.LlamaWrite(w, item)
+							llamacpp.Write(w, item)
 							w.WriteString("<|\"|>")
 							// gemma4.jinja:35:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -797,37 +800,37 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("]")
 					}
-				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// gemma4.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// gemma4.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := jinja2.LlamaItemStr(value, "items")
-					if jinja2.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					valueItems := llamacpp.ItemStr(value, "items")
+					if llamacpp.CallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// gemma4.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// gemma4.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", valueItems, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// gemma4.jinja:44:25 {%- if item_value is not none -%}
-							if !jinja2.LlamaCallTest("none", itemValue, nil, nil) {
+							if !llamacpp.CallTest("none", itemValue, nil, nil) {
 								// gemma4.jinja:45:29 {%- if ns_items.found_first %}
-								if jinja2.LlamaAttr(nsItems, "found_first").Truthy() {
+								if llamacpp.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								jinja2.LlamaCheckNamespace(nsItems)
+								llamacpp.CheckNamespace(nsItems)
 								// gemma4.jinja:46:29 {%- set ns_items.found_first = true -%}
-								jinja2.LlamaSetAttr(nsItems, "found_first", jinja2.Bool(true))
+								llamacpp.SetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// gemma4.jinja:47:29 {%- if item_key == 'properties' -%}
 								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// gemma4.jinja:49:33 {%- if item_value is mapping -%}
-									if jinja2.LlamaCallTest("mapping", itemValue, nil, nil) {
+									if llamacpp.CallTest("mapping", itemValue, nil, nil) {
 										// gemma4.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										jinja2.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+										llamacpp.Write(w, w.Capture(func() {
+											formatParameters(itemValue, llamacpp.CallFilter("default", llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -835,12 +838,12 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 									// gemma4.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// gemma4.jinja:55:33 {%- for req_item in item_value -%}
-									items := jinja2.Iterate(w, jinja2.LlamaIterable(itemValue))
+									items := jinja2.Iterate(w, llamacpp.Iterable(itemValue))
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:56:42 {{- req_item -}}
-										jinja2.LlamaWrite(w, reqItem)
+										llamacpp.Write(w, reqItem)
 										w.WriteString("<|\"|>")
 										// gemma4.jinja:57:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -851,23 +854,23 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 								} else if jinja2.EqStr(itemKey, "type") {
 									// gemma4.jinja:60:33 {%- elif item_key == 'type' -%}
 									// gemma4.jinja:61:33 {%- if item_value is string -%}
-									if jinja2.LlamaCallTest("string", itemValue, nil, nil) {
+									if llamacpp.CallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// gemma4.jinja:62:42 {{ format_argument(item_value | upper) }}
-										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// gemma4.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// gemma4.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("list", llamacpp.CallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// gemma4.jinja:66:33 {%- else -%}
 									// gemma4.jinja:67:33 {{ item_key }}
-									jinja2.LlamaWrite(w, itemKey)
+									llamacpp.Write(w, itemKey)
 									w.WriteString(":")
 									// gemma4.jinja:67:48 {{ format_argument(item_value) }}
-									jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
+									llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -884,7 +887,7 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:75:23 {{ value['type'] | upper }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", valueType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -896,38 +899,38 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// gemma4.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := jinja2.LlamaItemStr(toolData, "function")
-		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "name"))
+		toolDataFunction := llamacpp.ItemStr(toolData, "function")
+		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// gemma4.jinja:80:72 {{- tool_data['function']['description'] -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "description"))
+		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// gemma4.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = jinja2.LlamaItemStr(toolDataFunction, "parameters")
+		params = llamacpp.ItemStr(toolDataFunction, "parameters")
 		// gemma4.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// gemma4.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := jinja2.LlamaItemStr(params, "properties")
+			paramsProperties := llamacpp.ItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// gemma4.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					formatParameters(paramsProperties, jinja2.LlamaItemStr(params, "required"))
+				llamacpp.Write(w, w.Capture(func() {
+					formatParameters(paramsProperties, llamacpp.ItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// gemma4.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := jinja2.LlamaItemStr(params, "required")
+			paramsRequired := llamacpp.ItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// gemma4.jinja:89:13 {%- for item in params['required'] -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramsRequired))
+				items := jinja2.Iterate(w, llamacpp.Iterable(paramsRequired))
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:90:22 {{- item -}}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 					w.WriteString("<|\"|>")
 					// gemma4.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -937,33 +940,33 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("],")
 			}
 			// gemma4.jinja:95:9 {%- if params['type'] -%}
-			paramsType := jinja2.LlamaItemStr(params, "type")
+			paramsType := llamacpp.ItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:96:23 {{- params['type'] | upper -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", paramsType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// gemma4.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if jinja2.LlamaIn(jinja2.Str("response"), toolDataFunction) {
+		if llamacpp.In(jinja2.Str("response"), toolDataFunction) {
 			// gemma4.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = jinja2.LlamaItemStr(toolDataFunction, "response")
+			responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// gemma4.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := jinja2.LlamaItemStr(responseDeclaration, "description")
+			responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// gemma4.jinja:103:30 {{- response_declaration['description'] -}}
-				jinja2.LlamaWrite(w, responseDeclarationDescription)
+				llamacpp.Write(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// gemma4.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := jinja2.LlamaItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
+			if jinja2.EqStr(llamacpp.CallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// gemma4.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -978,10 +981,10 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		var ns jinja2.Value
 		// gemma4.jinja:112:5 {%- if argument is string -%}
-		if jinja2.LlamaCallTest("string", argument, nil, nil) {
+		if llamacpp.CallTest("string", argument, nil, nil) {
 			// gemma4.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
-		} else if jinja2.LlamaCallTest("boolean", argument, nil, nil) {
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
+		} else if llamacpp.CallTest("boolean", argument, nil, nil) {
 			// gemma4.jinja:114:9 {%- elif argument is boolean -%}
 			// gemma4.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -989,49 +992,49 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if jinja2.LlamaCallTest("mapping", argument, nil, nil) {
+		} else if llamacpp.CallTest("mapping", argument, nil, nil) {
 			// gemma4.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// gemma4.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// gemma4.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", argument, nil, nil))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", argument, nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// gemma4.jinja:120:13 {%- if ns.found_first %}
-				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
+				if llamacpp.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:121:13 {%- set ns.found_first = true -%}
-				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
+				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// gemma4.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// gemma4.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
 				} else {
 					// gemma4.jinja:124:17 {%- else -%}
 					// gemma4.jinja:125:17 {{- key -}}
-					jinja2.LlamaWrite(w, key)
+					llamacpp.Write(w, key)
 				}
 				w.WriteString(":")
 				// gemma4.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if jinja2.LlamaCallTest("sequence", argument, nil, nil) {
+		} else if llamacpp.CallTest("sequence", argument, nil, nil) {
 			// gemma4.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// gemma4.jinja:132:9 {%- for item in argument -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(argument))
+			items := jinja2.Iterate(w, llamacpp.Iterable(argument))
 			for i := range items {
 				item := items[i]
 				// gemma4.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// gemma4.jinja:134:13 {%- if not loop.last %}
@@ -1043,11 +1046,11 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// gemma4.jinja:137:9 {%- else -%}
 			// gemma4.jinja:138:9 {{- argument -}}
-			jinja2.LlamaWrite(w, argument)
+			llamacpp.Write(w, argument)
 		}
 	}
 	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
-		Llama:  true,
+		Bind:   llamacpp.BindMacro,
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
 	}, func(args []jinja2.Value) {
@@ -1060,100 +1063,100 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// gemma4.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// gemma4.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
+		for _, part := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
 			// gemma4.jinja:144:9 {%- if '<|channel>' in part -%}
-			if jinja2.LlamaIn(jinja2.Str("<|channel>"), part) {
+			if llamacpp.In(jinja2.Str("<|channel>"), part) {
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.CallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
 			} else {
 				// gemma4.jinja:146:13 {%- else -%}
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// gemma4.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), part))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), part))
 			}
 		}
 		// gemma4.jinja:150:5 {{- ns.result | trim -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// gemma4.jinja:153:1 {%- set ns = namespace(prev_message_type=None) -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None())})
 	// gemma4.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// gemma4.jinja:155:1 {{ bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// gemma4.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// gemma4.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>")
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// gemma4.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(messages0, "role"), "system", "developer") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
 			// gemma4.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil))
 			// gemma4.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// gemma4.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// gemma4.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 				w.WriteString("<|tool>")
 				// gemma4.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", w.Capture(func() {
+				llamacpp.Write(w, llamacpp.CallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// gemma4.jinja:184:1 {%- for message in loop_messages -%}
 	var role jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// gemma4.jinja:185:5 {%- set ns.prev_message_type = None -%}
-		jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.None())
+		llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 		// gemma4.jinja:186:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Str("model")
 		} else {
 			role = messageRole
 		}
 		// gemma4.jinja:187:9 {{- '<|turn>' + role + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
 		// gemma4.jinja:189:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+		messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// gemma4.jinja:190:17 {%- for tool_call in message['tool_calls'] -%}
 			var function jinja2.Value
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 				// gemma4.jinja:191:21 {%- set function = tool_call['function'] -%}
-				function = jinja2.LlamaItemStr(toolCall, "function")
+				function = llamacpp.ItemStr(toolCall, "function")
 				// gemma4.jinja:192:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call>call:"), jinja2.LlamaItemStr(function, "name")), jinja2.Str("{")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call>call:"), llamacpp.ItemStr(function, "name")), jinja2.Str("{")))
 				// gemma4.jinja:193:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := jinja2.LlamaItemStr(function, "arguments")
-				if jinja2.LlamaCallTest("mapping", functionArguments, nil, nil) {
+				functionArguments := llamacpp.ItemStr(function, "arguments")
+				if llamacpp.CallTest("mapping", functionArguments, nil, nil) {
 					// gemma4.jinja:194:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// gemma4.jinja:195:25 {%- for key, value in function['arguments'] | dictsort -%}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", functionArguments, nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
@@ -1164,47 +1167,47 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// gemma4.jinja:197:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// gemma4.jinja:198:29 {{- key -}}
-						jinja2.LlamaWrite(w, key)
+						llamacpp.Write(w, key)
 						w.WriteString(":")
 						// gemma4.jinja:198:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if jinja2.LlamaCallTest("string", functionArguments, nil, nil) {
+				} else if llamacpp.CallTest("string", functionArguments, nil, nil) {
 					// gemma4.jinja:200:25 {%- elif function['arguments'] is string -%}
 					// gemma4.jinja:201:25 {{- function['arguments'] -}}
-					jinja2.LlamaWrite(w, functionArguments)
+					llamacpp.Write(w, functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:205:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// gemma4.jinja:208:13 {%- if message['tool_responses'] -%}
-		messageToolResponses := jinja2.LlamaItemStr(message, "tool_responses")
+		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// gemma4.jinja:210:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolResponses)) {
+			for _, toolResponse := range jinja2.Iterate(w, llamacpp.Iterable(messageToolResponses)) {
 				w.WriteString("<|tool_response>")
 				// gemma4.jinja:212:21 {%- if tool_response['response'] is mapping -%}
-				toolResponseResponse := jinja2.LlamaItemStr(toolResponse, "response")
-				if jinja2.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
+				toolResponseResponse := llamacpp.ItemStr(toolResponse, "response")
+				if llamacpp.CallTest("mapping", toolResponseResponse, nil, nil) {
 					// gemma4.jinja:213:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
 					// gemma4.jinja:214:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
+					items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", toolResponseResponse, nil, nil)))
 					for i := range items {
 						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
 						value := vals[1]
 						// gemma4.jinja:215:29 {{- key -}}
-						jinja2.LlamaWrite(w, key)
+						llamacpp.Write(w, key)
 						w.WriteString(":")
 						// gemma4.jinja:215:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 						// gemma4.jinja:216:29 {%- if not loop.last %}
@@ -1216,86 +1219,86 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// gemma4.jinja:219:25 {%- else -%}
 					// gemma4.jinja:220:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
 					})), jinja2.Str("}")))
 				}
 				w.WriteString("<tool_response|>")
 			}
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// gemma4.jinja:224:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// gemma4.jinja:227:13 {%- if message['content'] is string -%}
-		messageContent := jinja2.LlamaItemStr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.ItemStr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			// gemma4.jinja:228:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
 				// gemma4.jinja:229:21 {{- strip_thinking(message['content']) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					stripThinking(messageContent)
 				}))
 			} else {
 				// gemma4.jinja:230:21 {%- else -%}
 				// gemma4.jinja:231:21 {{- message['content'] | trim -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 			}
-		} else if jinja2.LlamaCallTest("sequence", messageContent, nil, nil) {
+		} else if llamacpp.CallTest("sequence", messageContent, nil, nil) {
 			// gemma4.jinja:233:17 {%- elif message['content'] is sequence -%}
 			// gemma4.jinja:234:17 {%- for item in message['content'] -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 				// gemma4.jinja:235:21 {%- if item['type'] == 'text' -%}
-				itemType := jinja2.LlamaItemStr(item, "type")
+				itemType := llamacpp.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// gemma4.jinja:236:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// gemma4.jinja:237:29 {{- strip_thinking(item['text']) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							stripThinking(jinja2.LlamaItemStr(item, "text"))
+						llamacpp.Write(w, w.Capture(func() {
+							stripThinking(llamacpp.ItemStr(item, "text"))
 						}))
 					} else {
 						// gemma4.jinja:238:29 {%- else -%}
 						// gemma4.jinja:239:29 {{- item['text'] | trim -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(item, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(item, "text"), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// gemma4.jinja:241:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("\n\n<|image|>\n\n")
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// gemma4.jinja:243:25 {%- set ns.prev_message_type = 'image' -%}
-					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
 				} else if jinja2.EqStr(itemType, "audio") {
 					// gemma4.jinja:244:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// gemma4.jinja:246:25 {%- set ns.prev_message_type = 'audio' -%}
-					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
 				} else if jinja2.EqStr(itemType, "video") {
 					// gemma4.jinja:247:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("\n\n<|video|>\n\n")
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// gemma4.jinja:249:25 {%- set ns.prev_message_type = 'video' -%}
-					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("video"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
 				}
 			}
 		}
 		// gemma4.jinja:254:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(jinja2.LlamaItemStr(message, "tool_responses").Truthy() && !jinja2.LlamaItemStr(message, "content").Truthy()) {
+		if !(llamacpp.ItemStr(message, "tool_responses").Truthy() && !llamacpp.ItemStr(message, "content").Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// gemma4.jinja:259:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// gemma4.jinja:260:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// gemma4.jinja:263:5 {%- if not enable_thinking | default(false) -%}
-		if !jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+		if !llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1304,346 +1307,346 @@ func renderGemma4Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGemma4 is the position table of gemma4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGemma4 = []jinja2.Span{
-	{From: 57, To: 256, Line: 1, Col: 1, Construct: "macro"},
-	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
-	{From: 67, To: 255, Line: 4, Col: 5, Construct: "for"},
-	{From: 74, To: 74, Line: 5, Col: 9, Construct: "set"},
-	{From: 76, To: 254, Line: 6, Col: 9, Construct: "if"},
-	{From: 78, To: 80, Line: 7, Col: 13, Construct: "if"},
-	{From: 82, To: 82, Line: 7, Col: 13, Construct: "set"},
-	{From: 84, To: 84, Line: 8, Col: 13, Construct: "set"},
-	{From: 86, To: 87, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 89, To: 97, Line: 10, Col: 13, Construct: "if"},
-	{From: 93, To: 94, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 12, Col: 17, Construct: "set"},
-	{From: 99, To: 109, Line: 14, Col: 13, Construct: "if"},
-	{From: 101, To: 108, Line: 15, Col: 17, Construct: "if"},
-	{From: 106, To: 106, Line: 15, Col: 50, Construct: "set"},
-	{From: 111, To: 241, Line: 18, Col: 13, Construct: "if"},
-	{From: 114, To: 127, Line: 19, Col: 17, Construct: "if"},
-	{From: 117, To: 124, Line: 20, Col: 21, Construct: "if"},
-	{From: 122, To: 122, Line: 20, Col: 54, Construct: "set"},
-	{From: 126, To: 126, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 128, To: 241, Line: 23, Col: 17, Construct: "if"},
-	{From: 132, To: 145, Line: 25, Col: 17, Construct: "if"},
-	{From: 135, To: 137, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 138, To: 144, Line: 27, Col: 21, Construct: "if"},
-	{From: 141, To: 143, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 147, To: 164, Line: 31, Col: 17, Construct: "if"},
-	{From: 151, To: 163, Line: 33, Col: 21, Construct: "for"},
-	{From: 156, To: 157, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 159, To: 161, Line: 35, Col: 25, Construct: "if"},
-	{From: 165, To: 241, Line: 39, Col: 17, Construct: "if"},
-	{From: 168, To: 240, Line: 40, Col: 17, Construct: "if"},
-	{From: 172, To: 172, Line: 42, Col: 21, Construct: "set"},
-	{From: 174, To: 239, Line: 43, Col: 21, Construct: "for"},
-	{From: 179, To: 237, Line: 44, Col: 25, Construct: "if"},
-	{From: 181, To: 183, Line: 45, Col: 29, Construct: "if"},
-	{From: 185, To: 185, Line: 45, Col: 29, Construct: "set"},
-	{From: 187, To: 187, Line: 46, Col: 29, Construct: "set"},
-	{From: 189, To: 236, Line: 47, Col: 29, Construct: "if"},
-	{From: 192, To: 198, Line: 49, Col: 33, Construct: "if"},
-	{From: 194, To: 196, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 199, To: 236, Line: 53, Col: 33, Construct: "if"},
-	{From: 203, To: 215, Line: 55, Col: 33, Construct: "for"},
-	{From: 208, To: 209, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 211, To: 213, Line: 57, Col: 37, Construct: "if"},
-	{From: 216, To: 236, Line: 60, Col: 33, Construct: "if"},
-	{From: 219, To: 228, Line: 61, Col: 33, Construct: "if"},
-	{From: 222, To: 222, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 227, To: 227, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 232, To: 233, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 235, To: 235, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 243, To: 250, Line: 74, Col: 13, Construct: "if"},
-	{From: 248, To: 248, Line: 74, Col: 46, Construct: "set"},
-	{From: 252, To: 253, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 258, To: 336, Line: 79, Col: 1, Construct: "macro"},
-	{From: 264, To: 266, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 268, To: 269, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 271, To: 271, Line: 81, Col: 5, Construct: "set"},
-	{From: 273, To: 312, Line: 82, Col: 5, Construct: "if"},
-	{From: 276, To: 284, Line: 84, Col: 9, Construct: "if"},
-	{From: 280, To: 283, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 286, To: 303, Line: 87, Col: 9, Construct: "if"},
-	{From: 290, To: 302, Line: 89, Col: 13, Construct: "for"},
-	{From: 295, To: 296, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 298, To: 300, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 305, To: 311, Line: 95, Col: 9, Construct: "if"},
-	{From: 309, To: 310, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 314, To: 335, Line: 99, Col: 5, Construct: "if"},
-	{From: 316, To: 317, Line: 100, Col: 9, Construct: "set"},
-	{From: 319, To: 325, Line: 102, Col: 9, Construct: "if"},
-	{From: 323, To: 324, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 327, To: 333, Line: 105, Col: 9, Construct: "if"},
-	{From: 331, To: 332, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 338, To: 423, Line: 111, Col: 1, Construct: "macro"},
-	{From: 346, To: 416, Line: 112, Col: 5, Construct: "if"},
-	{From: 348, To: 350, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 351, To: 416, Line: 114, Col: 9, Construct: "if"},
-	{From: 354, To: 358, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 359, To: 416, Line: 116, Col: 9, Construct: "if"},
-	{From: 363, To: 363, Line: 118, Col: 9, Construct: "set"},
-	{From: 365, To: 394, Line: 119, Col: 9, Construct: "for"},
-	{From: 370, To: 372, Line: 120, Col: 13, Construct: "if"},
-	{From: 374, To: 374, Line: 120, Col: 13, Construct: "set"},
-	{From: 376, To: 376, Line: 121, Col: 13, Construct: "set"},
-	{From: 378, To: 388, Line: 122, Col: 13, Construct: "if"},
-	{From: 380, To: 382, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 386, To: 386, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 390, To: 392, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 395, To: 416, Line: 130, Col: 9, Construct: "if"},
-	{From: 399, To: 411, Line: 132, Col: 9, Construct: "for"},
-	{From: 403, To: 405, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 407, To: 409, Line: 134, Col: 13, Construct: "if"},
-	{From: 415, To: 415, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 425, To: 448, Line: 141, Col: 1, Construct: "macro"},
-	{From: 429, To: 429, Line: 142, Col: 5, Construct: "set"},
-	{From: 431, To: 445, Line: 143, Col: 5, Construct: "for"},
-	{From: 433, To: 444, Line: 144, Col: 9, Construct: "if"},
-	{From: 435, To: 435, Line: 144, Col: 9, Construct: "set"},
-	{From: 437, To: 437, Line: 145, Col: 13, Construct: "set"},
-	{From: 441, To: 441, Line: 145, Col: 13, Construct: "set"},
-	{From: 443, To: 443, Line: 147, Col: 13, Construct: "set"},
-	{From: 447, To: 447, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 450, To: 450, Line: 153, Col: 1, Construct: "set"},
-	{From: 452, To: 452, Line: 154, Col: 1, Construct: "set"},
-	{From: 454, To: 454, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 456, To: 491, Line: 157, Col: 1, Construct: "if"},
-	{From: 459, To: 465, Line: 161, Col: 5, Construct: "if"},
-	{From: 462, To: 462, Line: 161, Col: 5, Construct: "set"},
-	{From: 464, To: 464, Line: 163, Col: 9, Construct: "set"},
-	{From: 467, To: 473, Line: 166, Col: 5, Construct: "if"},
-	{From: 470, To: 470, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 472, To: 472, Line: 168, Col: 9, Construct: "set"},
-	{From: 475, To: 490, Line: 171, Col: 5, Construct: "if"},
-	{From: 477, To: 484, Line: 172, Col: 9, Construct: "for"},
-	{From: 480, To: 483, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 486, To: 486, Line: 174, Col: 13, Construct: "set"},
-	{From: 488, To: 488, Line: 177, Col: 9, Construct: "set"},
-	{From: 493, To: 663, Line: 184, Col: 1, Construct: "for"},
-	{From: 496, To: 496, Line: 184, Col: 1, Construct: "set"},
-	{From: 498, To: 498, Line: 185, Col: 5, Construct: "set"},
-	{From: 500, To: 505, Line: 186, Col: 5, Construct: "set"},
-	{From: 507, To: 509, Line: 187, Col: 9, Construct: "{{ }}"},
-	{From: 511, To: 557, Line: 189, Col: 13, Construct: "if"},
-	{From: 514, To: 552, Line: 190, Col: 17, Construct: "for"},
-	{From: 517, To: 517, Line: 191, Col: 21, Construct: "set"},
-	{From: 519, To: 521, Line: 192, Col: 21, Construct: "{{ }}"},
-	{From: 523, To: 551, Line: 193, Col: 21, Construct: "if"},
-	{From: 526, To: 526, Line: 194, Col: 25, Construct: "set"},
-	{From: 528, To: 545, Line: 195, Col: 25, Construct: "for"},
-	{From: 533, To: 535, Line: 196, Col: 29, Construct: "if"},
-	{From: 537, To: 537, Line: 197, Col: 29, Construct: "set"},
-	{From: 539, To: 540, Line: 198, Col: 29, Construct: "{{ }}"},
-	{From: 542, To: 544, Line: 198, Col: 41, Construct: "{{ }}"},
-	{From: 546, To: 550, Line: 200, Col: 25, Construct: "if"},
-	{From: 549, To: 549, Line: 201, Col: 25, Construct: "{{ }}"},
-	{From: 554, To: 554, Line: 201, Col: 25, Construct: "set"},
-	{From: 556, To: 556, Line: 205, Col: 17, Construct: "set"},
-	{From: 559, To: 606, Line: 208, Col: 13, Construct: "if"},
-	{From: 562, To: 601, Line: 210, Col: 17, Construct: "for"},
-	{From: 565, To: 600, Line: 212, Col: 21, Construct: "if"},
-	{From: 568, To: 570, Line: 213, Col: 25, Construct: "{{ }}"},
-	{From: 572, To: 588, Line: 214, Col: 25, Construct: "for"},
-	{From: 577, To: 578, Line: 215, Col: 29, Construct: "{{ }}"},
-	{From: 580, To: 582, Line: 215, Col: 41, Construct: "{{ }}"},
-	{From: 584, To: 586, Line: 216, Col: 29, Construct: "if"},
-	{From: 592, To: 598, Line: 220, Col: 25, Construct: "{{ }}"},
-	{From: 603, To: 603, Line: 220, Col: 25, Construct: "set"},
-	{From: 605, To: 605, Line: 224, Col: 17, Construct: "set"},
-	{From: 608, To: 658, Line: 227, Col: 13, Construct: "if"},
-	{From: 611, To: 618, Line: 228, Col: 17, Construct: "if"},
-	{From: 613, To: 613, Line: 229, Col: 21, Construct: "{{ }}"},
-	{From: 617, To: 617, Line: 231, Col: 21, Construct: "{{ }}"},
-	{From: 619, To: 658, Line: 233, Col: 17, Construct: "if"},
-	{From: 622, To: 657, Line: 234, Col: 17, Construct: "for"},
-	{From: 624, To: 656, Line: 235, Col: 21, Construct: "if"},
-	{From: 627, To: 634, Line: 236, Col: 25, Construct: "if"},
-	{From: 629, To: 629, Line: 237, Col: 29, Construct: "{{ }}"},
-	{From: 633, To: 633, Line: 239, Col: 29, Construct: "{{ }}"},
-	{From: 635, To: 656, Line: 241, Col: 25, Construct: "if"},
-	{From: 639, To: 639, Line: 241, Col: 25, Construct: "set"},
-	{From: 641, To: 641, Line: 243, Col: 25, Construct: "set"},
-	{From: 642, To: 656, Line: 244, Col: 25, Construct: "if"},
-	{From: 646, To: 646, Line: 244, Col: 25, Construct: "set"},
-	{From: 648, To: 648, Line: 246, Col: 25, Construct: "set"},
-	{From: 649, To: 656, Line: 247, Col: 25, Construct: "if"},
-	{From: 653, To: 653, Line: 247, Col: 25, Construct: "set"},
-	{From: 655, To: 655, Line: 249, Col: 25, Construct: "set"},
-	{From: 660, To: 662, Line: 254, Col: 9, Construct: "if"},
-	{From: 665, To: 674, Line: 259, Col: 1, Construct: "if"},
-	{From: 667, To: 669, Line: 260, Col: 5, Construct: "if"},
-	{From: 671, To: 673, Line: 263, Col: 5, Construct: "if"},
-	{From: 692, To: 891, Line: 1, Col: 1, Construct: "macro"},
-	{From: 698, To: 698, Line: 2, Col: 5, Construct: "set"},
-	{From: 700, To: 700, Line: 3, Col: 5, Construct: "set"},
-	{From: 702, To: 890, Line: 4, Col: 5, Construct: "for"},
-	{From: 709, To: 709, Line: 5, Col: 9, Construct: "set"},
-	{From: 711, To: 889, Line: 6, Col: 9, Construct: "if"},
-	{From: 713, To: 715, Line: 7, Col: 13, Construct: "if"},
-	{From: 717, To: 717, Line: 7, Col: 13, Construct: "set"},
-	{From: 719, To: 719, Line: 8, Col: 13, Construct: "set"},
-	{From: 721, To: 722, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 724, To: 732, Line: 10, Col: 13, Construct: "if"},
-	{From: 728, To: 729, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 731, To: 731, Line: 12, Col: 17, Construct: "set"},
-	{From: 734, To: 744, Line: 14, Col: 13, Construct: "if"},
-	{From: 736, To: 743, Line: 15, Col: 17, Construct: "if"},
-	{From: 741, To: 741, Line: 15, Col: 50, Construct: "set"},
-	{From: 746, To: 876, Line: 18, Col: 13, Construct: "if"},
-	{From: 749, To: 762, Line: 19, Col: 17, Construct: "if"},
-	{From: 752, To: 759, Line: 20, Col: 21, Construct: "if"},
-	{From: 757, To: 757, Line: 20, Col: 54, Construct: "set"},
-	{From: 761, To: 761, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 763, To: 876, Line: 23, Col: 17, Construct: "if"},
-	{From: 767, To: 780, Line: 25, Col: 17, Construct: "if"},
-	{From: 770, To: 772, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 773, To: 779, Line: 27, Col: 21, Construct: "if"},
-	{From: 776, To: 778, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 782, To: 799, Line: 31, Col: 17, Construct: "if"},
-	{From: 786, To: 798, Line: 33, Col: 21, Construct: "for"},
-	{From: 791, To: 792, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 794, To: 796, Line: 35, Col: 25, Construct: "if"},
-	{From: 800, To: 876, Line: 39, Col: 17, Construct: "if"},
-	{From: 803, To: 875, Line: 40, Col: 17, Construct: "if"},
-	{From: 807, To: 807, Line: 42, Col: 21, Construct: "set"},
-	{From: 809, To: 874, Line: 43, Col: 21, Construct: "for"},
-	{From: 814, To: 872, Line: 44, Col: 25, Construct: "if"},
-	{From: 816, To: 818, Line: 45, Col: 29, Construct: "if"},
-	{From: 820, To: 820, Line: 45, Col: 29, Construct: "set"},
-	{From: 822, To: 822, Line: 46, Col: 29, Construct: "set"},
-	{From: 824, To: 871, Line: 47, Col: 29, Construct: "if"},
-	{From: 827, To: 833, Line: 49, Col: 33, Construct: "if"},
-	{From: 829, To: 831, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 834, To: 871, Line: 53, Col: 33, Construct: "if"},
-	{From: 838, To: 850, Line: 55, Col: 33, Construct: "for"},
-	{From: 843, To: 844, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 846, To: 848, Line: 57, Col: 37, Construct: "if"},
-	{From: 851, To: 871, Line: 60, Col: 33, Construct: "if"},
-	{From: 854, To: 863, Line: 61, Col: 33, Construct: "if"},
-	{From: 857, To: 857, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 862, To: 862, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 867, To: 868, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 870, To: 870, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 878, To: 885, Line: 74, Col: 13, Construct: "if"},
-	{From: 883, To: 883, Line: 74, Col: 46, Construct: "set"},
-	{From: 887, To: 888, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 893, To: 971, Line: 79, Col: 1, Construct: "macro"},
-	{From: 899, To: 901, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 903, To: 904, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 906, To: 906, Line: 81, Col: 5, Construct: "set"},
-	{From: 908, To: 947, Line: 82, Col: 5, Construct: "if"},
-	{From: 911, To: 919, Line: 84, Col: 9, Construct: "if"},
-	{From: 915, To: 918, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 921, To: 938, Line: 87, Col: 9, Construct: "if"},
-	{From: 925, To: 937, Line: 89, Col: 13, Construct: "for"},
-	{From: 930, To: 931, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 933, To: 935, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 940, To: 946, Line: 95, Col: 9, Construct: "if"},
-	{From: 944, To: 945, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 949, To: 970, Line: 99, Col: 5, Construct: "if"},
-	{From: 951, To: 952, Line: 100, Col: 9, Construct: "set"},
-	{From: 954, To: 960, Line: 102, Col: 9, Construct: "if"},
-	{From: 958, To: 959, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 962, To: 968, Line: 105, Col: 9, Construct: "if"},
-	{From: 966, To: 967, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 973, To: 1055, Line: 111, Col: 1, Construct: "macro"},
-	{From: 981, To: 1047, Line: 112, Col: 5, Construct: "if"},
-	{From: 983, To: 983, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 984, To: 1047, Line: 114, Col: 9, Construct: "if"},
-	{From: 987, To: 991, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 992, To: 1047, Line: 116, Col: 9, Construct: "if"},
-	{From: 996, To: 996, Line: 118, Col: 9, Construct: "set"},
-	{From: 998, To: 1025, Line: 119, Col: 9, Construct: "for"},
-	{From: 1003, To: 1005, Line: 120, Col: 13, Construct: "if"},
-	{From: 1007, To: 1007, Line: 120, Col: 13, Construct: "set"},
-	{From: 1009, To: 1009, Line: 121, Col: 13, Construct: "set"},
-	{From: 1011, To: 1019, Line: 122, Col: 13, Construct: "if"},
-	{From: 1013, To: 1013, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 1017, To: 1017, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 1021, To: 1023, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 1026, To: 1047, Line: 130, Col: 9, Construct: "if"},
-	{From: 1030, To: 1042, Line: 132, Col: 9, Construct: "for"},
-	{From: 1034, To: 1036, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1038, To: 1040, Line: 134, Col: 13, Construct: "if"},
-	{From: 1046, To: 1046, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 1057, To: 1080, Line: 141, Col: 1, Construct: "macro"},
-	{From: 1061, To: 1061, Line: 142, Col: 5, Construct: "set"},
-	{From: 1063, To: 1077, Line: 143, Col: 5, Construct: "for"},
-	{From: 1065, To: 1076, Line: 144, Col: 9, Construct: "if"},
-	{From: 1067, To: 1067, Line: 144, Col: 9, Construct: "set"},
-	{From: 1069, To: 1069, Line: 145, Col: 13, Construct: "set"},
-	{From: 1073, To: 1073, Line: 145, Col: 13, Construct: "set"},
-	{From: 1075, To: 1075, Line: 147, Col: 13, Construct: "set"},
-	{From: 1079, To: 1079, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 1082, To: 1082, Line: 153, Col: 1, Construct: "set"},
-	{From: 1084, To: 1084, Line: 154, Col: 1, Construct: "set"},
-	{From: 1086, To: 1086, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 1088, To: 1123, Line: 157, Col: 1, Construct: "if"},
-	{From: 1091, To: 1097, Line: 161, Col: 5, Construct: "if"},
-	{From: 1094, To: 1094, Line: 161, Col: 5, Construct: "set"},
-	{From: 1096, To: 1096, Line: 163, Col: 9, Construct: "set"},
-	{From: 1099, To: 1105, Line: 166, Col: 5, Construct: "if"},
-	{From: 1102, To: 1102, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 1104, To: 1104, Line: 168, Col: 9, Construct: "set"},
-	{From: 1107, To: 1122, Line: 171, Col: 5, Construct: "if"},
-	{From: 1109, To: 1116, Line: 172, Col: 9, Construct: "for"},
-	{From: 1112, To: 1115, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 1118, To: 1118, Line: 174, Col: 13, Construct: "set"},
-	{From: 1120, To: 1120, Line: 177, Col: 9, Construct: "set"},
-	{From: 1125, To: 1290, Line: 184, Col: 1, Construct: "for"},
-	{From: 1128, To: 1128, Line: 184, Col: 1, Construct: "set"},
-	{From: 1130, To: 1130, Line: 185, Col: 5, Construct: "set"},
-	{From: 1132, To: 1137, Line: 186, Col: 5, Construct: "set"},
-	{From: 1139, To: 1139, Line: 187, Col: 9, Construct: "{{ }}"},
-	{From: 1141, To: 1185, Line: 189, Col: 13, Construct: "if"},
-	{From: 1144, To: 1180, Line: 190, Col: 17, Construct: "for"},
-	{From: 1147, To: 1147, Line: 191, Col: 21, Construct: "set"},
-	{From: 1149, To: 1149, Line: 192, Col: 21, Construct: "{{ }}"},
-	{From: 1151, To: 1179, Line: 193, Col: 21, Construct: "if"},
-	{From: 1154, To: 1154, Line: 194, Col: 25, Construct: "set"},
-	{From: 1156, To: 1173, Line: 195, Col: 25, Construct: "for"},
-	{From: 1161, To: 1163, Line: 196, Col: 29, Construct: "if"},
-	{From: 1165, To: 1165, Line: 197, Col: 29, Construct: "set"},
-	{From: 1167, To: 1168, Line: 198, Col: 29, Construct: "{{ }}"},
-	{From: 1170, To: 1172, Line: 198, Col: 41, Construct: "{{ }}"},
-	{From: 1174, To: 1178, Line: 200, Col: 25, Construct: "if"},
-	{From: 1177, To: 1177, Line: 201, Col: 25, Construct: "{{ }}"},
-	{From: 1182, To: 1182, Line: 201, Col: 25, Construct: "set"},
-	{From: 1184, To: 1184, Line: 205, Col: 17, Construct: "set"},
-	{From: 1187, To: 1229, Line: 208, Col: 13, Construct: "if"},
-	{From: 1190, To: 1224, Line: 210, Col: 17, Construct: "for"},
-	{From: 1193, To: 1223, Line: 212, Col: 21, Construct: "if"},
-	{From: 1196, To: 1196, Line: 213, Col: 25, Construct: "{{ }}"},
-	{From: 1198, To: 1215, Line: 214, Col: 25, Construct: "for"},
-	{From: 1204, To: 1205, Line: 215, Col: 29, Construct: "{{ }}"},
-	{From: 1207, To: 1209, Line: 215, Col: 41, Construct: "{{ }}"},
-	{From: 1211, To: 1213, Line: 216, Col: 29, Construct: "if"},
-	{From: 1219, To: 1221, Line: 220, Col: 25, Construct: "{{ }}"},
-	{From: 1226, To: 1226, Line: 220, Col: 25, Construct: "set"},
-	{From: 1228, To: 1228, Line: 224, Col: 17, Construct: "set"},
-	{From: 1231, To: 1285, Line: 227, Col: 13, Construct: "if"},
-	{From: 1234, To: 1243, Line: 228, Col: 17, Construct: "if"},
-	{From: 1236, To: 1238, Line: 229, Col: 21, Construct: "{{ }}"},
-	{From: 1242, To: 1242, Line: 231, Col: 21, Construct: "{{ }}"},
-	{From: 1244, To: 1285, Line: 233, Col: 17, Construct: "if"},
-	{From: 1247, To: 1284, Line: 234, Col: 17, Construct: "for"},
-	{From: 1249, To: 1283, Line: 235, Col: 21, Construct: "if"},
-	{From: 1252, To: 1261, Line: 236, Col: 25, Construct: "if"},
-	{From: 1254, To: 1256, Line: 237, Col: 29, Construct: "{{ }}"},
-	{From: 1260, To: 1260, Line: 239, Col: 29, Construct: "{{ }}"},
-	{From: 1262, To: 1283, Line: 241, Col: 25, Construct: "if"},
-	{From: 1266, To: 1266, Line: 241, Col: 25, Construct: "set"},
-	{From: 1268, To: 1268, Line: 243, Col: 25, Construct: "set"},
-	{From: 1269, To: 1283, Line: 244, Col: 25, Construct: "if"},
-	{From: 1273, To: 1273, Line: 244, Col: 25, Construct: "set"},
-	{From: 1275, To: 1275, Line: 246, Col: 25, Construct: "set"},
-	{From: 1276, To: 1283, Line: 247, Col: 25, Construct: "if"},
-	{From: 1280, To: 1280, Line: 247, Col: 25, Construct: "set"},
-	{From: 1282, To: 1282, Line: 249, Col: 25, Construct: "set"},
-	{From: 1287, To: 1289, Line: 254, Col: 9, Construct: "if"},
-	{From: 1292, To: 1301, Line: 259, Col: 1, Construct: "if"},
-	{From: 1294, To: 1296, Line: 260, Col: 5, Construct: "if"},
-	{From: 1298, To: 1300, Line: 263, Col: 5, Construct: "if"},
+	{From: 60, To: 259, Line: 1, Col: 1, Construct: "macro"},
+	{From: 66, To: 66, Line: 2, Col: 5, Construct: "set"},
+	{From: 68, To: 68, Line: 3, Col: 5, Construct: "set"},
+	{From: 70, To: 258, Line: 4, Col: 5, Construct: "for"},
+	{From: 77, To: 77, Line: 5, Col: 9, Construct: "set"},
+	{From: 79, To: 257, Line: 6, Col: 9, Construct: "if"},
+	{From: 81, To: 83, Line: 7, Col: 13, Construct: "if"},
+	{From: 85, To: 85, Line: 7, Col: 13, Construct: "set"},
+	{From: 87, To: 87, Line: 8, Col: 13, Construct: "set"},
+	{From: 89, To: 90, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 92, To: 100, Line: 10, Col: 13, Construct: "if"},
+	{From: 96, To: 97, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 99, To: 99, Line: 12, Col: 17, Construct: "set"},
+	{From: 102, To: 112, Line: 14, Col: 13, Construct: "if"},
+	{From: 104, To: 111, Line: 15, Col: 17, Construct: "if"},
+	{From: 109, To: 109, Line: 15, Col: 50, Construct: "set"},
+	{From: 114, To: 244, Line: 18, Col: 13, Construct: "if"},
+	{From: 117, To: 130, Line: 19, Col: 17, Construct: "if"},
+	{From: 120, To: 127, Line: 20, Col: 21, Construct: "if"},
+	{From: 125, To: 125, Line: 20, Col: 54, Construct: "set"},
+	{From: 129, To: 129, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 131, To: 244, Line: 23, Col: 17, Construct: "if"},
+	{From: 135, To: 148, Line: 25, Col: 17, Construct: "if"},
+	{From: 138, To: 140, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 141, To: 147, Line: 27, Col: 21, Construct: "if"},
+	{From: 144, To: 146, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 150, To: 167, Line: 31, Col: 17, Construct: "if"},
+	{From: 154, To: 166, Line: 33, Col: 21, Construct: "for"},
+	{From: 159, To: 160, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 162, To: 164, Line: 35, Col: 25, Construct: "if"},
+	{From: 168, To: 244, Line: 39, Col: 17, Construct: "if"},
+	{From: 171, To: 243, Line: 40, Col: 17, Construct: "if"},
+	{From: 175, To: 175, Line: 42, Col: 21, Construct: "set"},
+	{From: 177, To: 242, Line: 43, Col: 21, Construct: "for"},
+	{From: 182, To: 240, Line: 44, Col: 25, Construct: "if"},
+	{From: 184, To: 186, Line: 45, Col: 29, Construct: "if"},
+	{From: 188, To: 188, Line: 45, Col: 29, Construct: "set"},
+	{From: 190, To: 190, Line: 46, Col: 29, Construct: "set"},
+	{From: 192, To: 239, Line: 47, Col: 29, Construct: "if"},
+	{From: 195, To: 201, Line: 49, Col: 33, Construct: "if"},
+	{From: 197, To: 199, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 202, To: 239, Line: 53, Col: 33, Construct: "if"},
+	{From: 206, To: 218, Line: 55, Col: 33, Construct: "for"},
+	{From: 211, To: 212, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 214, To: 216, Line: 57, Col: 37, Construct: "if"},
+	{From: 219, To: 239, Line: 60, Col: 33, Construct: "if"},
+	{From: 222, To: 231, Line: 61, Col: 33, Construct: "if"},
+	{From: 225, To: 225, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 230, To: 230, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 235, To: 236, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 238, To: 238, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 246, To: 253, Line: 74, Col: 13, Construct: "if"},
+	{From: 251, To: 251, Line: 74, Col: 46, Construct: "set"},
+	{From: 255, To: 256, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 261, To: 339, Line: 79, Col: 1, Construct: "macro"},
+	{From: 267, To: 269, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 271, To: 272, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 274, To: 274, Line: 81, Col: 5, Construct: "set"},
+	{From: 276, To: 315, Line: 82, Col: 5, Construct: "if"},
+	{From: 279, To: 287, Line: 84, Col: 9, Construct: "if"},
+	{From: 283, To: 286, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 289, To: 306, Line: 87, Col: 9, Construct: "if"},
+	{From: 293, To: 305, Line: 89, Col: 13, Construct: "for"},
+	{From: 298, To: 299, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 301, To: 303, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 308, To: 314, Line: 95, Col: 9, Construct: "if"},
+	{From: 312, To: 313, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 317, To: 338, Line: 99, Col: 5, Construct: "if"},
+	{From: 319, To: 320, Line: 100, Col: 9, Construct: "set"},
+	{From: 322, To: 328, Line: 102, Col: 9, Construct: "if"},
+	{From: 326, To: 327, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 330, To: 336, Line: 105, Col: 9, Construct: "if"},
+	{From: 334, To: 335, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 341, To: 426, Line: 111, Col: 1, Construct: "macro"},
+	{From: 349, To: 419, Line: 112, Col: 5, Construct: "if"},
+	{From: 351, To: 353, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 354, To: 419, Line: 114, Col: 9, Construct: "if"},
+	{From: 357, To: 361, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 362, To: 419, Line: 116, Col: 9, Construct: "if"},
+	{From: 366, To: 366, Line: 118, Col: 9, Construct: "set"},
+	{From: 368, To: 397, Line: 119, Col: 9, Construct: "for"},
+	{From: 373, To: 375, Line: 120, Col: 13, Construct: "if"},
+	{From: 377, To: 377, Line: 120, Col: 13, Construct: "set"},
+	{From: 379, To: 379, Line: 121, Col: 13, Construct: "set"},
+	{From: 381, To: 391, Line: 122, Col: 13, Construct: "if"},
+	{From: 383, To: 385, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 393, To: 395, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 398, To: 419, Line: 130, Col: 9, Construct: "if"},
+	{From: 402, To: 414, Line: 132, Col: 9, Construct: "for"},
+	{From: 406, To: 408, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 410, To: 412, Line: 134, Col: 13, Construct: "if"},
+	{From: 418, To: 418, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 428, To: 451, Line: 141, Col: 1, Construct: "macro"},
+	{From: 432, To: 432, Line: 142, Col: 5, Construct: "set"},
+	{From: 434, To: 448, Line: 143, Col: 5, Construct: "for"},
+	{From: 436, To: 447, Line: 144, Col: 9, Construct: "if"},
+	{From: 438, To: 438, Line: 144, Col: 9, Construct: "set"},
+	{From: 440, To: 440, Line: 145, Col: 13, Construct: "set"},
+	{From: 444, To: 444, Line: 145, Col: 13, Construct: "set"},
+	{From: 446, To: 446, Line: 147, Col: 13, Construct: "set"},
+	{From: 450, To: 450, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 453, To: 453, Line: 153, Col: 1, Construct: "set"},
+	{From: 455, To: 455, Line: 154, Col: 1, Construct: "set"},
+	{From: 457, To: 457, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 459, To: 494, Line: 157, Col: 1, Construct: "if"},
+	{From: 462, To: 468, Line: 161, Col: 5, Construct: "if"},
+	{From: 465, To: 465, Line: 161, Col: 5, Construct: "set"},
+	{From: 467, To: 467, Line: 163, Col: 9, Construct: "set"},
+	{From: 470, To: 476, Line: 166, Col: 5, Construct: "if"},
+	{From: 473, To: 473, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 475, To: 475, Line: 168, Col: 9, Construct: "set"},
+	{From: 478, To: 493, Line: 171, Col: 5, Construct: "if"},
+	{From: 480, To: 487, Line: 172, Col: 9, Construct: "for"},
+	{From: 483, To: 486, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 489, To: 489, Line: 174, Col: 13, Construct: "set"},
+	{From: 491, To: 491, Line: 177, Col: 9, Construct: "set"},
+	{From: 496, To: 666, Line: 184, Col: 1, Construct: "for"},
+	{From: 499, To: 499, Line: 184, Col: 1, Construct: "set"},
+	{From: 501, To: 501, Line: 185, Col: 5, Construct: "set"},
+	{From: 503, To: 508, Line: 186, Col: 5, Construct: "set"},
+	{From: 510, To: 512, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 514, To: 560, Line: 189, Col: 13, Construct: "if"},
+	{From: 517, To: 555, Line: 190, Col: 17, Construct: "for"},
+	{From: 520, To: 520, Line: 191, Col: 21, Construct: "set"},
+	{From: 522, To: 524, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 526, To: 554, Line: 193, Col: 21, Construct: "if"},
+	{From: 529, To: 529, Line: 194, Col: 25, Construct: "set"},
+	{From: 531, To: 548, Line: 195, Col: 25, Construct: "for"},
+	{From: 536, To: 538, Line: 196, Col: 29, Construct: "if"},
+	{From: 540, To: 540, Line: 197, Col: 29, Construct: "set"},
+	{From: 542, To: 543, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 545, To: 547, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 549, To: 553, Line: 200, Col: 25, Construct: "if"},
+	{From: 552, To: 552, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 557, To: 557, Line: 201, Col: 25, Construct: "set"},
+	{From: 559, To: 559, Line: 205, Col: 17, Construct: "set"},
+	{From: 562, To: 609, Line: 208, Col: 13, Construct: "if"},
+	{From: 565, To: 604, Line: 210, Col: 17, Construct: "for"},
+	{From: 568, To: 603, Line: 212, Col: 21, Construct: "if"},
+	{From: 571, To: 573, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 575, To: 591, Line: 214, Col: 25, Construct: "for"},
+	{From: 580, To: 581, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 583, To: 585, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 587, To: 589, Line: 216, Col: 29, Construct: "if"},
+	{From: 595, To: 601, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 606, To: 606, Line: 220, Col: 25, Construct: "set"},
+	{From: 608, To: 608, Line: 224, Col: 17, Construct: "set"},
+	{From: 611, To: 661, Line: 227, Col: 13, Construct: "if"},
+	{From: 614, To: 621, Line: 228, Col: 17, Construct: "if"},
+	{From: 616, To: 616, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 620, To: 620, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 622, To: 661, Line: 233, Col: 17, Construct: "if"},
+	{From: 625, To: 660, Line: 234, Col: 17, Construct: "for"},
+	{From: 627, To: 659, Line: 235, Col: 21, Construct: "if"},
+	{From: 630, To: 637, Line: 236, Col: 25, Construct: "if"},
+	{From: 632, To: 632, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 636, To: 636, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 638, To: 659, Line: 241, Col: 25, Construct: "if"},
+	{From: 642, To: 642, Line: 241, Col: 25, Construct: "set"},
+	{From: 644, To: 644, Line: 243, Col: 25, Construct: "set"},
+	{From: 645, To: 659, Line: 244, Col: 25, Construct: "if"},
+	{From: 649, To: 649, Line: 244, Col: 25, Construct: "set"},
+	{From: 651, To: 651, Line: 246, Col: 25, Construct: "set"},
+	{From: 652, To: 659, Line: 247, Col: 25, Construct: "if"},
+	{From: 656, To: 656, Line: 247, Col: 25, Construct: "set"},
+	{From: 658, To: 658, Line: 249, Col: 25, Construct: "set"},
+	{From: 663, To: 665, Line: 254, Col: 9, Construct: "if"},
+	{From: 668, To: 677, Line: 259, Col: 1, Construct: "if"},
+	{From: 670, To: 672, Line: 260, Col: 5, Construct: "if"},
+	{From: 674, To: 676, Line: 263, Col: 5, Construct: "if"},
+	{From: 695, To: 894, Line: 1, Col: 1, Construct: "macro"},
+	{From: 701, To: 701, Line: 2, Col: 5, Construct: "set"},
+	{From: 703, To: 703, Line: 3, Col: 5, Construct: "set"},
+	{From: 705, To: 893, Line: 4, Col: 5, Construct: "for"},
+	{From: 712, To: 712, Line: 5, Col: 9, Construct: "set"},
+	{From: 714, To: 892, Line: 6, Col: 9, Construct: "if"},
+	{From: 716, To: 718, Line: 7, Col: 13, Construct: "if"},
+	{From: 720, To: 720, Line: 7, Col: 13, Construct: "set"},
+	{From: 722, To: 722, Line: 8, Col: 13, Construct: "set"},
+	{From: 724, To: 725, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 727, To: 735, Line: 10, Col: 13, Construct: "if"},
+	{From: 731, To: 732, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 734, To: 734, Line: 12, Col: 17, Construct: "set"},
+	{From: 737, To: 747, Line: 14, Col: 13, Construct: "if"},
+	{From: 739, To: 746, Line: 15, Col: 17, Construct: "if"},
+	{From: 744, To: 744, Line: 15, Col: 50, Construct: "set"},
+	{From: 749, To: 879, Line: 18, Col: 13, Construct: "if"},
+	{From: 752, To: 765, Line: 19, Col: 17, Construct: "if"},
+	{From: 755, To: 762, Line: 20, Col: 21, Construct: "if"},
+	{From: 760, To: 760, Line: 20, Col: 54, Construct: "set"},
+	{From: 764, To: 764, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 766, To: 879, Line: 23, Col: 17, Construct: "if"},
+	{From: 770, To: 783, Line: 25, Col: 17, Construct: "if"},
+	{From: 773, To: 775, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 776, To: 782, Line: 27, Col: 21, Construct: "if"},
+	{From: 779, To: 781, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 785, To: 802, Line: 31, Col: 17, Construct: "if"},
+	{From: 789, To: 801, Line: 33, Col: 21, Construct: "for"},
+	{From: 794, To: 795, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 797, To: 799, Line: 35, Col: 25, Construct: "if"},
+	{From: 803, To: 879, Line: 39, Col: 17, Construct: "if"},
+	{From: 806, To: 878, Line: 40, Col: 17, Construct: "if"},
+	{From: 810, To: 810, Line: 42, Col: 21, Construct: "set"},
+	{From: 812, To: 877, Line: 43, Col: 21, Construct: "for"},
+	{From: 817, To: 875, Line: 44, Col: 25, Construct: "if"},
+	{From: 819, To: 821, Line: 45, Col: 29, Construct: "if"},
+	{From: 823, To: 823, Line: 45, Col: 29, Construct: "set"},
+	{From: 825, To: 825, Line: 46, Col: 29, Construct: "set"},
+	{From: 827, To: 874, Line: 47, Col: 29, Construct: "if"},
+	{From: 830, To: 836, Line: 49, Col: 33, Construct: "if"},
+	{From: 832, To: 834, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 837, To: 874, Line: 53, Col: 33, Construct: "if"},
+	{From: 841, To: 853, Line: 55, Col: 33, Construct: "for"},
+	{From: 846, To: 847, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 849, To: 851, Line: 57, Col: 37, Construct: "if"},
+	{From: 854, To: 874, Line: 60, Col: 33, Construct: "if"},
+	{From: 857, To: 866, Line: 61, Col: 33, Construct: "if"},
+	{From: 860, To: 860, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 865, To: 865, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 870, To: 871, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 873, To: 873, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 881, To: 888, Line: 74, Col: 13, Construct: "if"},
+	{From: 886, To: 886, Line: 74, Col: 46, Construct: "set"},
+	{From: 890, To: 891, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 896, To: 974, Line: 79, Col: 1, Construct: "macro"},
+	{From: 902, To: 904, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 906, To: 907, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 909, To: 909, Line: 81, Col: 5, Construct: "set"},
+	{From: 911, To: 950, Line: 82, Col: 5, Construct: "if"},
+	{From: 914, To: 922, Line: 84, Col: 9, Construct: "if"},
+	{From: 918, To: 921, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 924, To: 941, Line: 87, Col: 9, Construct: "if"},
+	{From: 928, To: 940, Line: 89, Col: 13, Construct: "for"},
+	{From: 933, To: 934, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 936, To: 938, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 943, To: 949, Line: 95, Col: 9, Construct: "if"},
+	{From: 947, To: 948, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 952, To: 973, Line: 99, Col: 5, Construct: "if"},
+	{From: 954, To: 955, Line: 100, Col: 9, Construct: "set"},
+	{From: 957, To: 963, Line: 102, Col: 9, Construct: "if"},
+	{From: 961, To: 962, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 965, To: 971, Line: 105, Col: 9, Construct: "if"},
+	{From: 969, To: 970, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 976, To: 1058, Line: 111, Col: 1, Construct: "macro"},
+	{From: 984, To: 1050, Line: 112, Col: 5, Construct: "if"},
+	{From: 986, To: 986, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 987, To: 1050, Line: 114, Col: 9, Construct: "if"},
+	{From: 990, To: 994, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 995, To: 1050, Line: 116, Col: 9, Construct: "if"},
+	{From: 999, To: 999, Line: 118, Col: 9, Construct: "set"},
+	{From: 1001, To: 1028, Line: 119, Col: 9, Construct: "for"},
+	{From: 1006, To: 1008, Line: 120, Col: 13, Construct: "if"},
+	{From: 1010, To: 1010, Line: 120, Col: 13, Construct: "set"},
+	{From: 1012, To: 1012, Line: 121, Col: 13, Construct: "set"},
+	{From: 1014, To: 1022, Line: 122, Col: 13, Construct: "if"},
+	{From: 1016, To: 1016, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1020, To: 1020, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1024, To: 1026, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1029, To: 1050, Line: 130, Col: 9, Construct: "if"},
+	{From: 1033, To: 1045, Line: 132, Col: 9, Construct: "for"},
+	{From: 1037, To: 1039, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1041, To: 1043, Line: 134, Col: 13, Construct: "if"},
+	{From: 1049, To: 1049, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1060, To: 1083, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1064, To: 1064, Line: 142, Col: 5, Construct: "set"},
+	{From: 1066, To: 1080, Line: 143, Col: 5, Construct: "for"},
+	{From: 1068, To: 1079, Line: 144, Col: 9, Construct: "if"},
+	{From: 1070, To: 1070, Line: 144, Col: 9, Construct: "set"},
+	{From: 1072, To: 1072, Line: 145, Col: 13, Construct: "set"},
+	{From: 1076, To: 1076, Line: 145, Col: 13, Construct: "set"},
+	{From: 1078, To: 1078, Line: 147, Col: 13, Construct: "set"},
+	{From: 1082, To: 1082, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1085, To: 1085, Line: 153, Col: 1, Construct: "set"},
+	{From: 1087, To: 1087, Line: 154, Col: 1, Construct: "set"},
+	{From: 1089, To: 1089, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1091, To: 1126, Line: 157, Col: 1, Construct: "if"},
+	{From: 1094, To: 1100, Line: 161, Col: 5, Construct: "if"},
+	{From: 1097, To: 1097, Line: 161, Col: 5, Construct: "set"},
+	{From: 1099, To: 1099, Line: 163, Col: 9, Construct: "set"},
+	{From: 1102, To: 1108, Line: 166, Col: 5, Construct: "if"},
+	{From: 1105, To: 1105, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1107, To: 1107, Line: 168, Col: 9, Construct: "set"},
+	{From: 1110, To: 1125, Line: 171, Col: 5, Construct: "if"},
+	{From: 1112, To: 1119, Line: 172, Col: 9, Construct: "for"},
+	{From: 1115, To: 1118, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1121, To: 1121, Line: 174, Col: 13, Construct: "set"},
+	{From: 1123, To: 1123, Line: 177, Col: 9, Construct: "set"},
+	{From: 1128, To: 1293, Line: 184, Col: 1, Construct: "for"},
+	{From: 1131, To: 1131, Line: 184, Col: 1, Construct: "set"},
+	{From: 1133, To: 1133, Line: 185, Col: 5, Construct: "set"},
+	{From: 1135, To: 1140, Line: 186, Col: 5, Construct: "set"},
+	{From: 1142, To: 1142, Line: 187, Col: 9, Construct: "{{ }}"},
+	{From: 1144, To: 1188, Line: 189, Col: 13, Construct: "if"},
+	{From: 1147, To: 1183, Line: 190, Col: 17, Construct: "for"},
+	{From: 1150, To: 1150, Line: 191, Col: 21, Construct: "set"},
+	{From: 1152, To: 1152, Line: 192, Col: 21, Construct: "{{ }}"},
+	{From: 1154, To: 1182, Line: 193, Col: 21, Construct: "if"},
+	{From: 1157, To: 1157, Line: 194, Col: 25, Construct: "set"},
+	{From: 1159, To: 1176, Line: 195, Col: 25, Construct: "for"},
+	{From: 1164, To: 1166, Line: 196, Col: 29, Construct: "if"},
+	{From: 1168, To: 1168, Line: 197, Col: 29, Construct: "set"},
+	{From: 1170, To: 1171, Line: 198, Col: 29, Construct: "{{ }}"},
+	{From: 1173, To: 1175, Line: 198, Col: 41, Construct: "{{ }}"},
+	{From: 1177, To: 1181, Line: 200, Col: 25, Construct: "if"},
+	{From: 1180, To: 1180, Line: 201, Col: 25, Construct: "{{ }}"},
+	{From: 1185, To: 1185, Line: 201, Col: 25, Construct: "set"},
+	{From: 1187, To: 1187, Line: 205, Col: 17, Construct: "set"},
+	{From: 1190, To: 1232, Line: 208, Col: 13, Construct: "if"},
+	{From: 1193, To: 1227, Line: 210, Col: 17, Construct: "for"},
+	{From: 1196, To: 1226, Line: 212, Col: 21, Construct: "if"},
+	{From: 1199, To: 1199, Line: 213, Col: 25, Construct: "{{ }}"},
+	{From: 1201, To: 1218, Line: 214, Col: 25, Construct: "for"},
+	{From: 1207, To: 1208, Line: 215, Col: 29, Construct: "{{ }}"},
+	{From: 1210, To: 1212, Line: 215, Col: 41, Construct: "{{ }}"},
+	{From: 1214, To: 1216, Line: 216, Col: 29, Construct: "if"},
+	{From: 1222, To: 1224, Line: 220, Col: 25, Construct: "{{ }}"},
+	{From: 1229, To: 1229, Line: 220, Col: 25, Construct: "set"},
+	{From: 1231, To: 1231, Line: 224, Col: 17, Construct: "set"},
+	{From: 1234, To: 1288, Line: 227, Col: 13, Construct: "if"},
+	{From: 1237, To: 1246, Line: 228, Col: 17, Construct: "if"},
+	{From: 1239, To: 1241, Line: 229, Col: 21, Construct: "{{ }}"},
+	{From: 1245, To: 1245, Line: 231, Col: 21, Construct: "{{ }}"},
+	{From: 1247, To: 1288, Line: 233, Col: 17, Construct: "if"},
+	{From: 1250, To: 1287, Line: 234, Col: 17, Construct: "for"},
+	{From: 1252, To: 1286, Line: 235, Col: 21, Construct: "if"},
+	{From: 1255, To: 1264, Line: 236, Col: 25, Construct: "if"},
+	{From: 1257, To: 1259, Line: 237, Col: 29, Construct: "{{ }}"},
+	{From: 1263, To: 1263, Line: 239, Col: 29, Construct: "{{ }}"},
+	{From: 1265, To: 1286, Line: 241, Col: 25, Construct: "if"},
+	{From: 1269, To: 1269, Line: 241, Col: 25, Construct: "set"},
+	{From: 1271, To: 1271, Line: 243, Col: 25, Construct: "set"},
+	{From: 1272, To: 1286, Line: 244, Col: 25, Construct: "if"},
+	{From: 1276, To: 1276, Line: 244, Col: 25, Construct: "set"},
+	{From: 1278, To: 1278, Line: 246, Col: 25, Construct: "set"},
+	{From: 1279, To: 1286, Line: 247, Col: 25, Construct: "if"},
+	{From: 1283, To: 1283, Line: 247, Col: 25, Construct: "set"},
+	{From: 1285, To: 1285, Line: 249, Col: 25, Construct: "set"},
+	{From: 1290, To: 1292, Line: 254, Col: 9, Construct: "if"},
+	{From: 1295, To: 1304, Line: 259, Col: 1, Construct: "if"},
+	{From: 1297, To: 1299, Line: 260, Col: 5, Construct: "if"},
+	{From: 1301, To: 1303, Line: 263, Col: 5, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Gigachat is the chat template builtin/gigachat.jinja.
 var Gigachat = &jinja2.Template{
@@ -80,22 +83,22 @@ func renderGigachatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<s>")
 	// gigachat.jinja:14:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// gigachat.jinja:15:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// gigachat.jinja:16:1 {{- message['content'] + '<|message_sep|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|message_sep|>")))
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|message_sep|>")))
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// gigachat.jinja:17:5 {%- elif message['role'] == 'user' %}
 			// gigachat.jinja:18:1 {{- 'user<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("user<|role_sep|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("user<|role_sep|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
 			w.WriteString("available functions<|role_sep|>[]<|message_sep|>")
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// gigachat.jinja:20:5 {%- elif message['role'] == 'assistant' %}
 			// gigachat.jinja:21:1 {{- 'assistant<|role_sep|>' + message['content'] + '<|message_sep|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("assistant<|role_sep|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("assistant<|role_sep|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|message_sep|>")))
 		}
 	}
 	w.WriteString("assistant<|role_sep|>")
@@ -104,18 +107,18 @@ func renderGigachatLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGigachat is the position table of gigachat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigachat = []jinja2.Span{
-	{From: 51, To: 73, Line: 14, Col: 1, Construct: "for"},
-	{From: 55, To: 71, Line: 15, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 71, Line: 17, Col: 5, Construct: "if"},
-	{From: 61, To: 64, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 71, Line: 20, Col: 5, Construct: "if"},
-	{From: 68, To: 70, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 101, Line: 14, Col: 1, Construct: "for"},
-	{From: 87, To: 99, Line: 15, Col: 1, Construct: "if"},
-	{From: 89, To: 89, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 99, Line: 17, Col: 5, Construct: "if"},
-	{From: 93, To: 94, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 95, To: 99, Line: 20, Col: 5, Construct: "if"},
-	{From: 98, To: 98, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 76, Line: 14, Col: 1, Construct: "for"},
+	{From: 58, To: 74, Line: 15, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 74, Line: 17, Col: 5, Construct: "if"},
+	{From: 64, To: 67, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 74, Line: 20, Col: 5, Construct: "if"},
+	{From: 71, To: 73, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 86, To: 104, Line: 14, Col: 1, Construct: "for"},
+	{From: 90, To: 102, Line: 15, Col: 1, Construct: "if"},
+	{From: 92, To: 92, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 102, Line: 17, Col: 5, Construct: "if"},
+	{From: 96, To: 97, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 102, Line: 20, Col: 5, Construct: "if"},
+	{From: 101, To: 101, Line: 21, Col: 1, Construct: "{{ }}"},
 }

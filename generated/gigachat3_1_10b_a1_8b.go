@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GigaChat3110BA18B is the chat template llama.cpp/GigaChat3.1-10B-A1.8B.jinja.
 var GigaChat3110BA18B = &jinja2.Template{
@@ -422,7 +425,7 @@ func renderGigaChat3110BA18B(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	addTokens := jinja2.Undefined("add_tokens")
 	DEVSYSTEM := jinja2.Undefined("DEVSYSTEM")
@@ -448,26 +451,26 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:7:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern'] -…
 		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"))
 		// GigaChat3.1-10B-A1.8B.jinja:8:2 {%- set ty = schema.get("type") -%}
-		ty = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+		ty = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
 		// GigaChat3.1-10B-A1.8B.jinja:11:2 {%- if ty == "object" -%}
 		if jinja2.EqStr(ty, "object") {
 			w.WriteString("{\n")
 			// GigaChat3.1-10B-A1.8B.jinja:15:3 {%- set props = schema.get("properties", {}) -%}
-			props = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
+			props = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:16:3 {%- set required = schema.get("required", []) -%}
-			required = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
+			required = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:17:3 {%- set has_additional_props = schema.get("additionalProperties") is defined -%}
-			hasAdditionalProps = jinja2.Bool(jinja2.LlamaCallTest("defined", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil))
+			hasAdditionalProps = jinja2.Bool(llamacpp.CallTest("defined", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil))
 			// GigaChat3.1-10B-A1.8B.jinja:18:3 {%- set additional_props_type = none -%}
 			additionalPropsType = jinja2.None()
 			// GigaChat3.1-10B-A1.8B.jinja:19:3 {%- if has_additional_props -%}
 			if hasAdditionalProps.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:20:4 {%- if schema.additionalProperties == true -%}
-				schemaAdditionalProperties := jinja2.LlamaAttr(schema, "additionalProperties")
+				schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
 				if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 					// GigaChat3.1-10B-A1.8B.jinja:21:5 {%- set additional_props_type = {'type': 'any'} -%}
 					additionalPropsType = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))
-				} else if jinja2.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
+				} else if llamacpp.CallTest("mapping", schemaAdditionalProperties, nil, nil) {
 					// GigaChat3.1-10B-A1.8B.jinja:22:8 {%- elif schema.additionalProperties is mapping -%}
 					// GigaChat3.1-10B-A1.8B.jinja:23:5 {%- set additional_props_type = schema.additionalProperties -%}
 					additionalPropsType = schemaAdditionalProperties
@@ -476,104 +479,104 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:27:3 {%- for key, val in props.items() -%}
 			var typeStr jinja2.Value
 			var default2 jinja2.Value
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(props, "items", nil, nil))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(props, "items", nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.1-10B-A1.8B.jinja:29:4 {%- if "description" in val -%}
-				if jinja2.LlamaIn(jinja2.Str("description"), val) {
+				if llamacpp.In(jinja2.Str("description"), val) {
 					// GigaChat3.1-10B-A1.8B.jinja:30:5 {%- for line in val['description'].split('\n') -%}
-					for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+					for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 						// GigaChat3.1-10B-A1.8B.jinja:31:6 {%- if line.strip() -%}
-						if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+						if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
 							// GigaChat3.1-10B-A1.8B.jinja:32:7 {{- indent + '// ' + line + '\n' -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
 						}
 					}
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:38:4 {%- for add_key, add_val in val.items() -%}
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(val, "items", nil, nil))) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(val, "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					addKey := vals[0]
 					addVal := vals[1]
 					// GigaChat3.1-10B-A1.8B.jinja:39:5 {%- if add_key in ADDITIONAL_JSON_KEYS -%}
-					if jinja2.LlamaIn(addKey, ADDITIONALJSONKEYS) {
+					if llamacpp.In(addKey, ADDITIONALJSONKEYS) {
 						// GigaChat3.1-10B-A1.8B.jinja:40:6 {%- if add_val is string -%}
-						if jinja2.LlamaCallTest("string", addVal, nil, nil) {
+						if llamacpp.CallTest("string", addVal, nil, nil) {
 							// GigaChat3.1-10B-A1.8B.jinja:41:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
 						} else {
 							// GigaChat3.1-10B-A1.8B.jinja:42:10 {%- else -%}
 							// GigaChat3.1-10B-A1.8B.jinja:43:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
 						}
 					}
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:49:13 {%- set type_str = json_schema_to_typescript(
 				typeStr = w.Capture(func() {
-					jsonSchemaToTypescript(val, jinja2.LlamaAdd(indent, jinja2.Str("  ")))
+					jsonSchemaToTypescript(val, llamacpp.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3.1-10B-A1.8B.jinja:54:4 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(indent, key), jinja2.IfElse(jinja2.LlamaIn(key, required), func() jinja2.Value {
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(indent, key), jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
 					return jinja2.Str("")
 				}, func() jinja2.Value {
 					return jinja2.Str("?")
 				})), jinja2.Str(": "), typeStr, jinja2.Str(",")))
 				// GigaChat3.1-10B-A1.8B.jinja:56:4 {%- if "default" in val or "defalut_value" in val -%}
-				if jinja2.LlamaIn(jinja2.Str("default"), val) || jinja2.LlamaIn(jinja2.Str("defalut_value"), val) {
+				if llamacpp.In(jinja2.Str("default"), val) || llamacpp.In(jinja2.Str("defalut_value"), val) {
 					// GigaChat3.1-10B-A1.8B.jinja:57:5 {%- set default = val.get("default", val.get("defalut_value")) -%}
-					default2 = jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
+					default2 = llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
 					// GigaChat3.1-10B-A1.8B.jinja:58:5 {%- if default is string -%}
-					if jinja2.LlamaCallTest("string", default2, nil, nil) {
+					if llamacpp.CallTest("string", default2, nil, nil) {
 						// GigaChat3.1-10B-A1.8B.jinja:59:6 {{- ' // default: "' + default + '"' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
 					} else {
 						// GigaChat3.1-10B-A1.8B.jinja:60:9 {%- else -%}
 						// GigaChat3.1-10B-A1.8B.jinja:61:6 {{- ' // default: ' ~ default -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" // default: "), default2))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" // default: "), default2))
 					}
 				}
 				w.WriteString("\n")
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:69:3 {%- if has_additional_props and additional_props_type is not none -%}
-			if hasAdditionalProps.Truthy() && !jinja2.LlamaCallTest("none", additionalPropsType, nil, nil) {
+			if hasAdditionalProps.Truthy() && !llamacpp.CallTest("none", additionalPropsType, nil, nil) {
 				// GigaChat3.1-10B-A1.8B.jinja:70:4 {%- set additional_type_str = json_schema_to_typescript(
 				additionalTypeStr = w.Capture(func() {
-					jsonSchemaToTypescript(additionalPropsType, jinja2.LlamaAdd(indent, jinja2.Str("  ")))
+					jsonSchemaToTypescript(additionalPropsType, llamacpp.Add(indent, jinja2.Str("  ")))
 				})
 				// GigaChat3.1-10B-A1.8B.jinja:74:4 {{- indent + '[key: string]: ' + additional_type_str + '\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("[key: string]: "), additionalTypeStr, jinja2.Str("\n")))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:77:3 {{- indent[: (indent|length - "  "|length) ] + '}' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSlice(indent, jinja2.Missing(), jinja2.LlamaSub(jinja2.LlamaCallFilter("length", indent, nil, nil), jinja2.LlamaCallFilter("length", jinja2.Str("  "), nil, nil)), jinja2.Missing()), jinja2.Str("}")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Slice(indent, jinja2.Missing(), llamacpp.Sub(llamacpp.CallFilter("length", indent, nil, nil), llamacpp.CallFilter("length", jinja2.Str("  "), nil, nil)), jinja2.Missing()), jinja2.Str("}")))
 		} else if jinja2.EqStr(ty, "string") {
 			// GigaChat3.1-10B-A1.8B.jinja:80:6 {%- elif ty == "string" -%}
 			// GigaChat3.1-10B-A1.8B.jinja:81:3 {%- if schema.get("enum") -%}
-			if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+			if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:82:13 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.1-10B-A1.8B.jinja:83:13 {%- for en in schema['enum'] -%}
-				for _, en := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(schema, "enum"))) {
+				for _, en := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(schema, "enum"))) {
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// GigaChat3.1-10B-A1.8B.jinja:84:17 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-					jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+					llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 				}
 				// GigaChat3.1-10B-A1.8B.jinja:86:4 {{- ns.enum | join(' | ') -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("none")}, nil), "date-time", "date") {
+				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if llamacpp.InStrs(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("none")}, nil), "date-time", "date") {
 				// GigaChat3.1-10B-A1.8B.jinja:87:7 {%- elif schema.get("format", "none") in ['date-time', 'date'] -%}
 				w.WriteString("Date")
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:89:7 {%- else -%}
 				w.WriteString("string")
 			}
-		} else if jinja2.LlamaInStrs(ty, "number", "integer") {
+		} else if llamacpp.InStrs(ty, "number", "integer") {
 			// GigaChat3.1-10B-A1.8B.jinja:94:6 {%- elif ty in ["number", "integer"] -%}
 			// GigaChat3.1-10B-A1.8B.jinja:95:3 {%- if schema.get("enum") -%}
-			if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+			if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:96:4 {{- schema.enum | join(' | ') -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:97:7 {%- else -%}
 				w.WriteString("number")
@@ -584,10 +587,10 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(ty, "array") {
 			// GigaChat3.1-10B-A1.8B.jinja:106:6 {%- elif ty == "array" -%}
 			// GigaChat3.1-10B-A1.8B.jinja:107:3 {%- if "items" in schema -%}
-			if jinja2.LlamaIn(jinja2.Str("items"), schema) {
+			if llamacpp.In(jinja2.Str("items"), schema) {
 				// GigaChat3.1-10B-A1.8B.jinja:108:4 {{- json_schema_to_typescript(schema['items'], indent) + '[]' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
-					jsonSchemaToTypescript(jinja2.LlamaItemStr(schema, "items"), indent)
+				llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
+					jsonSchemaToTypescript(llamacpp.ItemStr(schema, "items"), indent)
 				}), jinja2.Str("[]")))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:109:7 {%- else -%}
@@ -604,7 +607,7 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:124:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.1-10B-A1.8B.jinja:126:2 {%- for tool in tools -%}
 		var nsTool jinja2.Value
 		var mainBody jinja2.Value
@@ -612,9 +615,9 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var paramType jinja2.Value
 		var returnParams jinja2.Value
 		var returnType jinja2.Value
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// GigaChat3.1-10B-A1.8B.jinja:127:3 {%- if tool.function -%}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
+			toolFunction := llamacpp.Attr(tool, "function")
 			if toolFunction.Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:128:4 {%- set tool = tool.function -%}
 				tool = toolFunction
@@ -622,87 +625,87 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.1-10B-A1.8B.jinja:131:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.1-10B-A1.8B.jinja:134:3 {%- if tool.get('description') -%}
-			if jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
+			if llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:135:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+				for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 					// GigaChat3.1-10B-A1.8B.jinja:136:5 {%- if line.strip() -%}
-					if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+					if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(nsTool)
+						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3.1-10B-A1.8B.jinja:137:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("// "), line))))
+						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Str("// "), line))))
 					}
 				}
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:143:3 {%- set main_body = "" -%}
 			mainBody = jinja2.Str("")
 			// GigaChat3.1-10B-A1.8B.jinja:144:3 {%- set params = tool.get("parameters") -%}
-			params = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
+			params = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:145:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && jinja2.LlamaCallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && llamacpp.CallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:146:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, jinja2.Str("  "))
 				})
 				// GigaChat3.1-10B-A1.8B.jinja:147:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:148:7 {%- else -%}
 				// GigaChat3.1-10B-A1.8B.jinja:149:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = () => "))
+				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:153:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
+			returnParams = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
 			// GigaChat3.1-10B-A1.8B.jinja:154:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && jinja2.LlamaCallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && llamacpp.CallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3.1-10B-A1.8B.jinja:155:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, jinja2.Str("  "))
 				})
 				// GigaChat3.1-10B-A1.8B.jinja:156:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = jinja2.LlamaConcat(mainBody, returnType)
+				mainBody = llamacpp.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3.1-10B-A1.8B.jinja:157:7 {%- else -%}
 				// GigaChat3.1-10B-A1.8B.jinja:158:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str("any"))
+				mainBody = llamacpp.Concat(mainBody, jinja2.Str("any"))
 			}
 			// GigaChat3.1-10B-A1.8B.jinja:161:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str(";\n"))
+			mainBody = llamacpp.Concat(mainBody, jinja2.Str(";\n"))
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(nsTool)
+			llamacpp.CheckNamespace(nsTool)
 			// GigaChat3.1-10B-A1.8B.jinja:163:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// GigaChat3.1-10B-A1.8B.jinja:166:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.CallFilter("join", llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// GigaChat3.1-10B-A1.8B.jinja:169:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("} // namespace "), namespaceName))))
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3.1-10B-A1.8B.jinja:171:2 {{- ns.sections | join('\n') -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:177:1 {%- macro render_function_call(call) -%}
 	renderFunctionCall := func(call jinja2.Value) {
 		call = jinja2.Param(call, "call")
 		var arguments jinja2.Value
 		// GigaChat3.1-10B-A1.8B.jinja:178:5 {%- if call.function -%}
-		callFunction := jinja2.LlamaAttr(call, "function")
+		callFunction := llamacpp.Attr(call, "function")
 		if callFunction.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:179:9 {%- set call = call.function -%}
 			call = callFunction
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:182:5 {%- set arguments = call['arguments'] -%}
-		arguments = jinja2.LlamaItemStr(call, "arguments")
+		arguments = llamacpp.ItemStr(call, "arguments")
 		// GigaChat3.1-10B-A1.8B.jinja:183:2 {%- if arguments is not string -%}
-		if !jinja2.LlamaCallTest("string", arguments, nil, nil) {
+		if !llamacpp.CallTest("string", arguments, nil, nil) {
 			// GigaChat3.1-10B-A1.8B.jinja:184:3 {%- set arguments = arguments| tojson(ensure_ascii=False) -%}
-			arguments = jinja2.LlamaCallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			arguments = llamacpp.CallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:187:5 {{- '{"name": "' ~ call['name'] ~ '", "arguments": ' ~ arguments ~ '}' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(call, "name"), jinja2.Str("\", \"arguments\": "), arguments, jinja2.Str("}")))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:191:1 {%- macro render_role_message(message, role=None) -%}
 	renderRoleMessage := func(message, role jinja2.Value) {
@@ -714,29 +717,29 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.1-10B-A1.8B.jinja:192:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:193:9 {%- set role = message["role"] -%}
-			role = jinja2.LlamaItemStr(message, "role")
+			role = llamacpp.ItemStr(message, "role")
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:196:5 {%- set message_content = message['content'] or '' -%}
-		messageContent = jinja2.Or(jinja2.LlamaItemStr(message, "content"), func() jinja2.Value {
+		messageContent = jinja2.Or(llamacpp.ItemStr(message, "content"), func() jinja2.Value {
 			return jinja2.Str("")
 		})
 		// GigaChat3.1-10B-A1.8B.jinja:197:5 {%- if message_content is not string -%}
-		if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		if !llamacpp.CallTest("string", messageContent, nil, nil) {
 			// GigaChat3.1-10B-A1.8B.jinja:198:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = jinja2.LlamaCallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			messageContent = llamacpp.CallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:201:5 {{- role + add_tokens.role_sep + message_content -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(role, jinja2.LlamaAttr(addTokens, "role_sep")), messageContent))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(role, llamacpp.Attr(addTokens, "role_sep")), messageContent))
 		// GigaChat3.1-10B-A1.8B.jinja:203:5 {%- if message.tool_calls is defined and message.tool_calls -%}
-		messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-		if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+		messageToolCalls := llamacpp.Attr(message, "tool_calls")
+		if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 			// GigaChat3.1-10B-A1.8B.jinja:204:9 {{- add_tokens.function_call + render_function_call(message.tool_calls[0]) -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAttr(addTokens, "function_call"), w.Capture(func() {
-				renderFunctionCall(jinja2.LlamaItemInt(messageToolCalls, 0))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Attr(addTokens, "function_call"), w.Capture(func() {
+				renderFunctionCall(llamacpp.ItemInt(messageToolCalls, 0))
 			})))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:207:5 {{- add_tokens.message_sep -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAttr(addTokens, "message_sep"))
+		llamacpp.Write(w, llamacpp.Attr(addTokens, "message_sep"))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:215:1 {%- set add_tokens = namespace(
 	addTokens = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("role_sep", jinja2.Str("<|role_sep|>\n")), jinja2.KW("message_sep", jinja2.Str("<|message_sep|>\n\n")), jinja2.KW("function_call", jinja2.Str("<|function_call|>"))})
@@ -745,53 +748,53 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
 	DEVSYSTEM = w.Cut(mark)
 	// GigaChat3.1-10B-A1.8B.jinja:300:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// GigaChat3.1-10B-A1.8B.jinja:304:1 {{- render_role_message({"role": "developer system", "content": DEVSYSTEM}) -}}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), DEVSYSTEM), jinja2.Missing())
 	}))
 	// GigaChat3.1-10B-A1.8B.jinja:307:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.1-10B-A1.8B.jinja:308:5 {{- render_role_message(messages[0]) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(jinja2.LlamaItemInt(messages, 0), jinja2.Missing())
+		llamacpp.Write(w, w.Capture(func() {
+			renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing())
 		}))
 		// GigaChat3.1-10B-A1.8B.jinja:309:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:313:1 {%- if tools -%}
 	if tools.Truthy() {
 		// GigaChat3.1-10B-A1.8B.jinja:314:5 {%- set tools_content = (
-		toolsContent = jinja2.LlamaAdd(w.Capture(func() {
+		toolsContent = llamacpp.Add(w.Capture(func() {
 			renderToolNamespace(jinja2.Str("functions"), tools)
 		}), jinja2.Str("\n\n"))
 		// GigaChat3.1-10B-A1.8B.jinja:318:5 {{- render_role_message({'role': 'function descriptions', 'content': tools_content}) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), toolsContent), jinja2.Missing())
 		}))
 	}
 	// GigaChat3.1-10B-A1.8B.jinja:322:1 {%- for message in messages -%}
 	addGenerationPrompt := addGenerationPromptInput
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// GigaChat3.1-10B-A1.8B.jinja:325:5 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// GigaChat3.1-10B-A1.8B.jinja:326:9 {{- render_role_message(message, 'function result') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderRoleMessage(message, jinja2.Str("function result"))
 			}))
 		} else {
 			// GigaChat3.1-10B-A1.8B.jinja:329:9 {%- else -%}
 			// GigaChat3.1-10B-A1.8B.jinja:330:9 {{- render_role_message(message) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderRoleMessage(message, jinja2.Missing())
 			}))
 		}
 		// GigaChat3.1-10B-A1.8B.jinja:335:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.1-10B-A1.8B.jinja:336:9 {{- 'assistant' + add_tokens.role_sep -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("assistant"), jinja2.LlamaAttr(addTokens, "role_sep")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("assistant"), llamacpp.Attr(addTokens, "role_sep")))
 		}
 	}
 }
@@ -799,228 +802,228 @@ func renderGigaChat3110BA18BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGigaChat3110BA18B is the position table of GigaChat3.1-10B-A1.8B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat3110BA18B = []jinja2.Span{
-	{From: 56, To: 225, Line: 6, Col: 1, Construct: "macro"},
-	{From: 71, To: 71, Line: 7, Col: 2, Construct: "set"},
-	{From: 73, To: 73, Line: 8, Col: 2, Construct: "set"},
-	{From: 75, To: 224, Line: 11, Col: 2, Construct: "if"},
-	{From: 78, To: 78, Line: 15, Col: 3, Construct: "set"},
-	{From: 80, To: 80, Line: 16, Col: 3, Construct: "set"},
-	{From: 82, To: 82, Line: 17, Col: 3, Construct: "set"},
-	{From: 84, To: 84, Line: 18, Col: 3, Construct: "set"},
-	{From: 86, To: 97, Line: 19, Col: 3, Construct: "if"},
-	{From: 88, To: 96, Line: 20, Col: 4, Construct: "if"},
-	{From: 91, To: 91, Line: 21, Col: 5, Construct: "set"},
-	{From: 92, To: 96, Line: 22, Col: 8, Construct: "if"},
-	{From: 95, To: 95, Line: 23, Col: 5, Construct: "set"},
-	{From: 99, To: 162, Line: 27, Col: 3, Construct: "for"},
-	{From: 106, To: 115, Line: 29, Col: 4, Construct: "if"},
-	{From: 108, To: 114, Line: 30, Col: 5, Construct: "for"},
-	{From: 110, To: 113, Line: 31, Col: 6, Construct: "if"},
-	{From: 112, To: 112, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 117, To: 133, Line: 38, Col: 4, Construct: "for"},
-	{From: 122, To: 132, Line: 39, Col: 5, Construct: "if"},
-	{From: 124, To: 131, Line: 40, Col: 6, Construct: "if"},
-	{From: 126, To: 126, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 130, To: 130, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 135, To: 137, Line: 49, Col: 13, Construct: "set"},
-	{From: 139, To: 143, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 145, To: 161, Line: 56, Col: 4, Construct: "if"},
-	{From: 147, To: 147, Line: 57, Col: 5, Construct: "set"},
-	{From: 149, To: 159, Line: 58, Col: 5, Construct: "if"},
-	{From: 151, To: 153, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 157, To: 158, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 164, To: 171, Line: 69, Col: 3, Construct: "if"},
-	{From: 166, To: 168, Line: 70, Col: 4, Construct: "set"},
-	{From: 170, To: 170, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 173, To: 173, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 174, To: 224, Line: 80, Col: 6, Construct: "if"},
-	{From: 177, To: 195, Line: 81, Col: 3, Construct: "if"},
-	{From: 179, To: 179, Line: 82, Col: 13, Construct: "set"},
-	{From: 181, To: 186, Line: 83, Col: 13, Construct: "for"},
-	{From: 183, To: 183, Line: 83, Col: 13, Construct: "set"},
-	{From: 185, To: 185, Line: 84, Col: 17, Construct: "set"},
-	{From: 188, To: 188, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 189, To: 195, Line: 87, Col: 7, Construct: "if"},
-	{From: 196, To: 224, Line: 94, Col: 6, Construct: "if"},
-	{From: 199, To: 205, Line: 95, Col: 3, Construct: "if"},
-	{From: 201, To: 201, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 206, To: 224, Line: 102, Col: 6, Construct: "if"},
-	{From: 209, To: 224, Line: 106, Col: 6, Construct: "if"},
-	{From: 212, To: 220, Line: 107, Col: 3, Construct: "if"},
-	{From: 214, To: 216, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 227, To: 311, Line: 123, Col: 1, Construct: "macro"},
-	{From: 232, To: 232, Line: 124, Col: 2, Construct: "set"},
-	{From: 234, To: 304, Line: 126, Col: 2, Construct: "for"},
-	{From: 242, To: 246, Line: 127, Col: 3, Construct: "if"},
-	{From: 245, To: 245, Line: 128, Col: 4, Construct: "set"},
-	{From: 248, To: 248, Line: 131, Col: 3, Construct: "set"},
-	{From: 250, To: 261, Line: 134, Col: 3, Construct: "if"},
-	{From: 252, To: 260, Line: 135, Col: 4, Construct: "for"},
-	{From: 254, To: 259, Line: 136, Col: 5, Construct: "if"},
-	{From: 256, To: 256, Line: 136, Col: 5, Construct: "set"},
-	{From: 258, To: 258, Line: 137, Col: 6, Construct: "set"},
-	{From: 263, To: 263, Line: 143, Col: 3, Construct: "set"},
-	{From: 265, To: 265, Line: 144, Col: 3, Construct: "set"},
-	{From: 267, To: 278, Line: 145, Col: 3, Construct: "if"},
-	{From: 269, To: 271, Line: 146, Col: 4, Construct: "set"},
-	{From: 273, To: 273, Line: 147, Col: 4, Construct: "set"},
-	{From: 277, To: 277, Line: 149, Col: 4, Construct: "set"},
-	{From: 280, To: 280, Line: 153, Col: 3, Construct: "set"},
-	{From: 282, To: 293, Line: 154, Col: 3, Construct: "if"},
-	{From: 284, To: 286, Line: 155, Col: 4, Construct: "set"},
-	{From: 288, To: 288, Line: 156, Col: 4, Construct: "set"},
-	{From: 292, To: 292, Line: 158, Col: 4, Construct: "set"},
-	{From: 295, To: 295, Line: 161, Col: 3, Construct: "set"},
-	{From: 297, To: 297, Line: 161, Col: 3, Construct: "set"},
-	{From: 299, To: 299, Line: 163, Col: 3, Construct: "set"},
-	{From: 301, To: 301, Line: 163, Col: 3, Construct: "set"},
-	{From: 303, To: 303, Line: 166, Col: 3, Construct: "set"},
+	{From: 59, To: 228, Line: 6, Col: 1, Construct: "macro"},
+	{From: 74, To: 74, Line: 7, Col: 2, Construct: "set"},
+	{From: 76, To: 76, Line: 8, Col: 2, Construct: "set"},
+	{From: 78, To: 227, Line: 11, Col: 2, Construct: "if"},
+	{From: 81, To: 81, Line: 15, Col: 3, Construct: "set"},
+	{From: 83, To: 83, Line: 16, Col: 3, Construct: "set"},
+	{From: 85, To: 85, Line: 17, Col: 3, Construct: "set"},
+	{From: 87, To: 87, Line: 18, Col: 3, Construct: "set"},
+	{From: 89, To: 100, Line: 19, Col: 3, Construct: "if"},
+	{From: 91, To: 99, Line: 20, Col: 4, Construct: "if"},
+	{From: 94, To: 94, Line: 21, Col: 5, Construct: "set"},
+	{From: 95, To: 99, Line: 22, Col: 8, Construct: "if"},
+	{From: 98, To: 98, Line: 23, Col: 5, Construct: "set"},
+	{From: 102, To: 165, Line: 27, Col: 3, Construct: "for"},
+	{From: 109, To: 118, Line: 29, Col: 4, Construct: "if"},
+	{From: 111, To: 117, Line: 30, Col: 5, Construct: "for"},
+	{From: 113, To: 116, Line: 31, Col: 6, Construct: "if"},
+	{From: 115, To: 115, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 120, To: 136, Line: 38, Col: 4, Construct: "for"},
+	{From: 125, To: 135, Line: 39, Col: 5, Construct: "if"},
+	{From: 127, To: 134, Line: 40, Col: 6, Construct: "if"},
+	{From: 129, To: 129, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 133, To: 133, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 138, To: 140, Line: 49, Col: 13, Construct: "set"},
+	{From: 142, To: 146, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 148, To: 164, Line: 56, Col: 4, Construct: "if"},
+	{From: 150, To: 150, Line: 57, Col: 5, Construct: "set"},
+	{From: 152, To: 162, Line: 58, Col: 5, Construct: "if"},
+	{From: 154, To: 156, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 160, To: 161, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 167, To: 174, Line: 69, Col: 3, Construct: "if"},
+	{From: 169, To: 171, Line: 70, Col: 4, Construct: "set"},
+	{From: 173, To: 173, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 176, To: 176, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 177, To: 227, Line: 80, Col: 6, Construct: "if"},
+	{From: 180, To: 198, Line: 81, Col: 3, Construct: "if"},
+	{From: 182, To: 182, Line: 82, Col: 13, Construct: "set"},
+	{From: 184, To: 189, Line: 83, Col: 13, Construct: "for"},
+	{From: 186, To: 186, Line: 83, Col: 13, Construct: "set"},
+	{From: 188, To: 188, Line: 84, Col: 17, Construct: "set"},
+	{From: 191, To: 191, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 192, To: 198, Line: 87, Col: 7, Construct: "if"},
+	{From: 199, To: 227, Line: 94, Col: 6, Construct: "if"},
+	{From: 202, To: 208, Line: 95, Col: 3, Construct: "if"},
+	{From: 204, To: 204, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 209, To: 227, Line: 102, Col: 6, Construct: "if"},
+	{From: 212, To: 227, Line: 106, Col: 6, Construct: "if"},
+	{From: 215, To: 223, Line: 107, Col: 3, Construct: "if"},
+	{From: 217, To: 219, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 230, To: 314, Line: 123, Col: 1, Construct: "macro"},
+	{From: 235, To: 235, Line: 124, Col: 2, Construct: "set"},
+	{From: 237, To: 307, Line: 126, Col: 2, Construct: "for"},
+	{From: 245, To: 249, Line: 127, Col: 3, Construct: "if"},
+	{From: 248, To: 248, Line: 128, Col: 4, Construct: "set"},
+	{From: 251, To: 251, Line: 131, Col: 3, Construct: "set"},
+	{From: 253, To: 264, Line: 134, Col: 3, Construct: "if"},
+	{From: 255, To: 263, Line: 135, Col: 4, Construct: "for"},
+	{From: 257, To: 262, Line: 136, Col: 5, Construct: "if"},
+	{From: 259, To: 259, Line: 136, Col: 5, Construct: "set"},
+	{From: 261, To: 261, Line: 137, Col: 6, Construct: "set"},
+	{From: 266, To: 266, Line: 143, Col: 3, Construct: "set"},
+	{From: 268, To: 268, Line: 144, Col: 3, Construct: "set"},
+	{From: 270, To: 281, Line: 145, Col: 3, Construct: "if"},
+	{From: 272, To: 274, Line: 146, Col: 4, Construct: "set"},
+	{From: 276, To: 276, Line: 147, Col: 4, Construct: "set"},
+	{From: 280, To: 280, Line: 149, Col: 4, Construct: "set"},
+	{From: 283, To: 283, Line: 153, Col: 3, Construct: "set"},
+	{From: 285, To: 296, Line: 154, Col: 3, Construct: "if"},
+	{From: 287, To: 289, Line: 155, Col: 4, Construct: "set"},
+	{From: 291, To: 291, Line: 156, Col: 4, Construct: "set"},
+	{From: 295, To: 295, Line: 158, Col: 4, Construct: "set"},
+	{From: 298, To: 298, Line: 161, Col: 3, Construct: "set"},
+	{From: 300, To: 300, Line: 161, Col: 3, Construct: "set"},
+	{From: 302, To: 302, Line: 163, Col: 3, Construct: "set"},
+	{From: 304, To: 304, Line: 163, Col: 3, Construct: "set"},
 	{From: 306, To: 306, Line: 166, Col: 3, Construct: "set"},
-	{From: 308, To: 308, Line: 169, Col: 2, Construct: "set"},
-	{From: 310, To: 310, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 313, To: 335, Line: 177, Col: 1, Construct: "macro"},
-	{From: 317, To: 321, Line: 178, Col: 5, Construct: "if"},
-	{From: 320, To: 320, Line: 179, Col: 9, Construct: "set"},
-	{From: 323, To: 323, Line: 182, Col: 5, Construct: "set"},
-	{From: 325, To: 328, Line: 183, Col: 2, Construct: "if"},
-	{From: 327, To: 327, Line: 184, Col: 3, Construct: "set"},
-	{From: 330, To: 334, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 337, To: 369, Line: 191, Col: 1, Construct: "macro"},
-	{From: 344, To: 347, Line: 192, Col: 5, Construct: "if"},
-	{From: 346, To: 346, Line: 193, Col: 9, Construct: "set"},
-	{From: 349, To: 351, Line: 196, Col: 5, Construct: "set"},
-	{From: 353, To: 356, Line: 197, Col: 5, Construct: "if"},
-	{From: 355, To: 355, Line: 198, Col: 9, Construct: "set"},
-	{From: 358, To: 358, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 360, To: 366, Line: 203, Col: 5, Construct: "if"},
-	{From: 363, To: 365, Line: 204, Col: 9, Construct: "{{ }}"},
-	{From: 368, To: 368, Line: 207, Col: 5, Construct: "{{ }}"},
-	{From: 371, To: 371, Line: 215, Col: 1, Construct: "set"},
-	{From: 373, To: 375, Line: 223, Col: 1, Construct: "set"},
-	{From: 377, To: 377, Line: 300, Col: 1, Construct: "{{ }}"},
-	{From: 379, To: 379, Line: 304, Col: 1, Construct: "{{ }}"},
-	{From: 381, To: 386, Line: 307, Col: 1, Construct: "if"},
-	{From: 383, To: 383, Line: 308, Col: 5, Construct: "{{ }}"},
-	{From: 385, To: 385, Line: 309, Col: 5, Construct: "set"},
-	{From: 388, To: 395, Line: 313, Col: 1, Construct: "if"},
-	{From: 390, To: 392, Line: 314, Col: 5, Construct: "set"},
-	{From: 394, To: 394, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 397, To: 417, Line: 322, Col: 1, Construct: "for"},
-	{From: 402, To: 410, Line: 325, Col: 5, Construct: "if"},
-	{From: 405, To: 405, Line: 326, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 409, Line: 330, Col: 9, Construct: "{{ }}"},
-	{From: 412, To: 416, Line: 335, Col: 5, Construct: "if"},
-	{From: 414, To: 415, Line: 336, Col: 9, Construct: "{{ }}"},
-	{From: 434, To: 600, Line: 6, Col: 1, Construct: "macro"},
-	{From: 449, To: 449, Line: 7, Col: 2, Construct: "set"},
-	{From: 451, To: 451, Line: 8, Col: 2, Construct: "set"},
-	{From: 453, To: 599, Line: 11, Col: 2, Construct: "if"},
-	{From: 456, To: 456, Line: 15, Col: 3, Construct: "set"},
-	{From: 458, To: 458, Line: 16, Col: 3, Construct: "set"},
-	{From: 460, To: 460, Line: 17, Col: 3, Construct: "set"},
-	{From: 462, To: 462, Line: 18, Col: 3, Construct: "set"},
-	{From: 464, To: 475, Line: 19, Col: 3, Construct: "if"},
-	{From: 466, To: 474, Line: 20, Col: 4, Construct: "if"},
-	{From: 469, To: 469, Line: 21, Col: 5, Construct: "set"},
-	{From: 470, To: 474, Line: 22, Col: 8, Construct: "if"},
-	{From: 473, To: 473, Line: 23, Col: 5, Construct: "set"},
-	{From: 477, To: 537, Line: 27, Col: 3, Construct: "for"},
-	{From: 484, To: 493, Line: 29, Col: 4, Construct: "if"},
-	{From: 486, To: 492, Line: 30, Col: 5, Construct: "for"},
-	{From: 488, To: 491, Line: 31, Col: 6, Construct: "if"},
-	{From: 490, To: 490, Line: 32, Col: 7, Construct: "{{ }}"},
-	{From: 495, To: 511, Line: 38, Col: 4, Construct: "for"},
-	{From: 500, To: 510, Line: 39, Col: 5, Construct: "if"},
-	{From: 502, To: 509, Line: 40, Col: 6, Construct: "if"},
-	{From: 504, To: 504, Line: 41, Col: 7, Construct: "{{ }}"},
-	{From: 508, To: 508, Line: 43, Col: 7, Construct: "{{ }}"},
-	{From: 513, To: 515, Line: 49, Col: 13, Construct: "set"},
-	{From: 517, To: 521, Line: 54, Col: 4, Construct: "{{ }}"},
-	{From: 523, To: 536, Line: 56, Col: 4, Construct: "if"},
-	{From: 525, To: 525, Line: 57, Col: 5, Construct: "set"},
-	{From: 527, To: 534, Line: 58, Col: 5, Construct: "if"},
-	{From: 529, To: 529, Line: 59, Col: 6, Construct: "{{ }}"},
-	{From: 533, To: 533, Line: 61, Col: 6, Construct: "{{ }}"},
-	{From: 539, To: 546, Line: 69, Col: 3, Construct: "if"},
-	{From: 541, To: 543, Line: 70, Col: 4, Construct: "set"},
-	{From: 545, To: 545, Line: 74, Col: 4, Construct: "{{ }}"},
-	{From: 548, To: 548, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 549, To: 599, Line: 80, Col: 6, Construct: "if"},
-	{From: 552, To: 570, Line: 81, Col: 3, Construct: "if"},
-	{From: 554, To: 554, Line: 82, Col: 13, Construct: "set"},
-	{From: 556, To: 561, Line: 83, Col: 13, Construct: "for"},
-	{From: 558, To: 558, Line: 83, Col: 13, Construct: "set"},
-	{From: 560, To: 560, Line: 84, Col: 17, Construct: "set"},
-	{From: 563, To: 563, Line: 86, Col: 4, Construct: "{{ }}"},
-	{From: 564, To: 570, Line: 87, Col: 7, Construct: "if"},
-	{From: 571, To: 599, Line: 94, Col: 6, Construct: "if"},
-	{From: 574, To: 580, Line: 95, Col: 3, Construct: "if"},
-	{From: 576, To: 576, Line: 96, Col: 4, Construct: "{{ }}"},
-	{From: 581, To: 599, Line: 102, Col: 6, Construct: "if"},
-	{From: 584, To: 599, Line: 106, Col: 6, Construct: "if"},
-	{From: 587, To: 595, Line: 107, Col: 3, Construct: "if"},
-	{From: 589, To: 591, Line: 108, Col: 4, Construct: "{{ }}"},
-	{From: 602, To: 686, Line: 123, Col: 1, Construct: "macro"},
-	{From: 607, To: 607, Line: 124, Col: 2, Construct: "set"},
-	{From: 609, To: 679, Line: 126, Col: 2, Construct: "for"},
-	{From: 617, To: 621, Line: 127, Col: 3, Construct: "if"},
-	{From: 620, To: 620, Line: 128, Col: 4, Construct: "set"},
-	{From: 623, To: 623, Line: 131, Col: 3, Construct: "set"},
-	{From: 625, To: 636, Line: 134, Col: 3, Construct: "if"},
-	{From: 627, To: 635, Line: 135, Col: 4, Construct: "for"},
-	{From: 629, To: 634, Line: 136, Col: 5, Construct: "if"},
-	{From: 631, To: 631, Line: 136, Col: 5, Construct: "set"},
-	{From: 633, To: 633, Line: 137, Col: 6, Construct: "set"},
-	{From: 638, To: 638, Line: 143, Col: 3, Construct: "set"},
-	{From: 640, To: 640, Line: 144, Col: 3, Construct: "set"},
-	{From: 642, To: 653, Line: 145, Col: 3, Construct: "if"},
-	{From: 644, To: 646, Line: 146, Col: 4, Construct: "set"},
-	{From: 648, To: 648, Line: 147, Col: 4, Construct: "set"},
-	{From: 652, To: 652, Line: 149, Col: 4, Construct: "set"},
-	{From: 655, To: 655, Line: 153, Col: 3, Construct: "set"},
-	{From: 657, To: 668, Line: 154, Col: 3, Construct: "if"},
-	{From: 659, To: 661, Line: 155, Col: 4, Construct: "set"},
-	{From: 663, To: 663, Line: 156, Col: 4, Construct: "set"},
-	{From: 667, To: 667, Line: 158, Col: 4, Construct: "set"},
-	{From: 670, To: 670, Line: 161, Col: 3, Construct: "set"},
-	{From: 672, To: 672, Line: 161, Col: 3, Construct: "set"},
-	{From: 674, To: 674, Line: 163, Col: 3, Construct: "set"},
-	{From: 676, To: 676, Line: 163, Col: 3, Construct: "set"},
-	{From: 678, To: 678, Line: 166, Col: 3, Construct: "set"},
+	{From: 309, To: 309, Line: 166, Col: 3, Construct: "set"},
+	{From: 311, To: 311, Line: 169, Col: 2, Construct: "set"},
+	{From: 313, To: 313, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 316, To: 338, Line: 177, Col: 1, Construct: "macro"},
+	{From: 320, To: 324, Line: 178, Col: 5, Construct: "if"},
+	{From: 323, To: 323, Line: 179, Col: 9, Construct: "set"},
+	{From: 326, To: 326, Line: 182, Col: 5, Construct: "set"},
+	{From: 328, To: 331, Line: 183, Col: 2, Construct: "if"},
+	{From: 330, To: 330, Line: 184, Col: 3, Construct: "set"},
+	{From: 333, To: 337, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 340, To: 372, Line: 191, Col: 1, Construct: "macro"},
+	{From: 347, To: 350, Line: 192, Col: 5, Construct: "if"},
+	{From: 349, To: 349, Line: 193, Col: 9, Construct: "set"},
+	{From: 352, To: 354, Line: 196, Col: 5, Construct: "set"},
+	{From: 356, To: 359, Line: 197, Col: 5, Construct: "if"},
+	{From: 358, To: 358, Line: 198, Col: 9, Construct: "set"},
+	{From: 361, To: 361, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 363, To: 369, Line: 203, Col: 5, Construct: "if"},
+	{From: 366, To: 368, Line: 204, Col: 9, Construct: "{{ }}"},
+	{From: 371, To: 371, Line: 207, Col: 5, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 215, Col: 1, Construct: "set"},
+	{From: 376, To: 378, Line: 223, Col: 1, Construct: "set"},
+	{From: 380, To: 380, Line: 300, Col: 1, Construct: "{{ }}"},
+	{From: 382, To: 382, Line: 304, Col: 1, Construct: "{{ }}"},
+	{From: 384, To: 389, Line: 307, Col: 1, Construct: "if"},
+	{From: 386, To: 386, Line: 308, Col: 5, Construct: "{{ }}"},
+	{From: 388, To: 388, Line: 309, Col: 5, Construct: "set"},
+	{From: 391, To: 398, Line: 313, Col: 1, Construct: "if"},
+	{From: 393, To: 395, Line: 314, Col: 5, Construct: "set"},
+	{From: 397, To: 397, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 400, To: 420, Line: 322, Col: 1, Construct: "for"},
+	{From: 405, To: 413, Line: 325, Col: 5, Construct: "if"},
+	{From: 408, To: 408, Line: 326, Col: 9, Construct: "{{ }}"},
+	{From: 412, To: 412, Line: 330, Col: 9, Construct: "{{ }}"},
+	{From: 415, To: 419, Line: 335, Col: 5, Construct: "if"},
+	{From: 417, To: 418, Line: 336, Col: 9, Construct: "{{ }}"},
+	{From: 437, To: 603, Line: 6, Col: 1, Construct: "macro"},
+	{From: 452, To: 452, Line: 7, Col: 2, Construct: "set"},
+	{From: 454, To: 454, Line: 8, Col: 2, Construct: "set"},
+	{From: 456, To: 602, Line: 11, Col: 2, Construct: "if"},
+	{From: 459, To: 459, Line: 15, Col: 3, Construct: "set"},
+	{From: 461, To: 461, Line: 16, Col: 3, Construct: "set"},
+	{From: 463, To: 463, Line: 17, Col: 3, Construct: "set"},
+	{From: 465, To: 465, Line: 18, Col: 3, Construct: "set"},
+	{From: 467, To: 478, Line: 19, Col: 3, Construct: "if"},
+	{From: 469, To: 477, Line: 20, Col: 4, Construct: "if"},
+	{From: 472, To: 472, Line: 21, Col: 5, Construct: "set"},
+	{From: 473, To: 477, Line: 22, Col: 8, Construct: "if"},
+	{From: 476, To: 476, Line: 23, Col: 5, Construct: "set"},
+	{From: 480, To: 540, Line: 27, Col: 3, Construct: "for"},
+	{From: 487, To: 496, Line: 29, Col: 4, Construct: "if"},
+	{From: 489, To: 495, Line: 30, Col: 5, Construct: "for"},
+	{From: 491, To: 494, Line: 31, Col: 6, Construct: "if"},
+	{From: 493, To: 493, Line: 32, Col: 7, Construct: "{{ }}"},
+	{From: 498, To: 514, Line: 38, Col: 4, Construct: "for"},
+	{From: 503, To: 513, Line: 39, Col: 5, Construct: "if"},
+	{From: 505, To: 512, Line: 40, Col: 6, Construct: "if"},
+	{From: 507, To: 507, Line: 41, Col: 7, Construct: "{{ }}"},
+	{From: 511, To: 511, Line: 43, Col: 7, Construct: "{{ }}"},
+	{From: 516, To: 518, Line: 49, Col: 13, Construct: "set"},
+	{From: 520, To: 524, Line: 54, Col: 4, Construct: "{{ }}"},
+	{From: 526, To: 539, Line: 56, Col: 4, Construct: "if"},
+	{From: 528, To: 528, Line: 57, Col: 5, Construct: "set"},
+	{From: 530, To: 537, Line: 58, Col: 5, Construct: "if"},
+	{From: 532, To: 532, Line: 59, Col: 6, Construct: "{{ }}"},
+	{From: 536, To: 536, Line: 61, Col: 6, Construct: "{{ }}"},
+	{From: 542, To: 549, Line: 69, Col: 3, Construct: "if"},
+	{From: 544, To: 546, Line: 70, Col: 4, Construct: "set"},
+	{From: 548, To: 548, Line: 74, Col: 4, Construct: "{{ }}"},
+	{From: 551, To: 551, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 552, To: 602, Line: 80, Col: 6, Construct: "if"},
+	{From: 555, To: 573, Line: 81, Col: 3, Construct: "if"},
+	{From: 557, To: 557, Line: 82, Col: 13, Construct: "set"},
+	{From: 559, To: 564, Line: 83, Col: 13, Construct: "for"},
+	{From: 561, To: 561, Line: 83, Col: 13, Construct: "set"},
+	{From: 563, To: 563, Line: 84, Col: 17, Construct: "set"},
+	{From: 566, To: 566, Line: 86, Col: 4, Construct: "{{ }}"},
+	{From: 567, To: 573, Line: 87, Col: 7, Construct: "if"},
+	{From: 574, To: 602, Line: 94, Col: 6, Construct: "if"},
+	{From: 577, To: 583, Line: 95, Col: 3, Construct: "if"},
+	{From: 579, To: 579, Line: 96, Col: 4, Construct: "{{ }}"},
+	{From: 584, To: 602, Line: 102, Col: 6, Construct: "if"},
+	{From: 587, To: 602, Line: 106, Col: 6, Construct: "if"},
+	{From: 590, To: 598, Line: 107, Col: 3, Construct: "if"},
+	{From: 592, To: 594, Line: 108, Col: 4, Construct: "{{ }}"},
+	{From: 605, To: 689, Line: 123, Col: 1, Construct: "macro"},
+	{From: 610, To: 610, Line: 124, Col: 2, Construct: "set"},
+	{From: 612, To: 682, Line: 126, Col: 2, Construct: "for"},
+	{From: 620, To: 624, Line: 127, Col: 3, Construct: "if"},
+	{From: 623, To: 623, Line: 128, Col: 4, Construct: "set"},
+	{From: 626, To: 626, Line: 131, Col: 3, Construct: "set"},
+	{From: 628, To: 639, Line: 134, Col: 3, Construct: "if"},
+	{From: 630, To: 638, Line: 135, Col: 4, Construct: "for"},
+	{From: 632, To: 637, Line: 136, Col: 5, Construct: "if"},
+	{From: 634, To: 634, Line: 136, Col: 5, Construct: "set"},
+	{From: 636, To: 636, Line: 137, Col: 6, Construct: "set"},
+	{From: 641, To: 641, Line: 143, Col: 3, Construct: "set"},
+	{From: 643, To: 643, Line: 144, Col: 3, Construct: "set"},
+	{From: 645, To: 656, Line: 145, Col: 3, Construct: "if"},
+	{From: 647, To: 649, Line: 146, Col: 4, Construct: "set"},
+	{From: 651, To: 651, Line: 147, Col: 4, Construct: "set"},
+	{From: 655, To: 655, Line: 149, Col: 4, Construct: "set"},
+	{From: 658, To: 658, Line: 153, Col: 3, Construct: "set"},
+	{From: 660, To: 671, Line: 154, Col: 3, Construct: "if"},
+	{From: 662, To: 664, Line: 155, Col: 4, Construct: "set"},
+	{From: 666, To: 666, Line: 156, Col: 4, Construct: "set"},
+	{From: 670, To: 670, Line: 158, Col: 4, Construct: "set"},
+	{From: 673, To: 673, Line: 161, Col: 3, Construct: "set"},
+	{From: 675, To: 675, Line: 161, Col: 3, Construct: "set"},
+	{From: 677, To: 677, Line: 163, Col: 3, Construct: "set"},
+	{From: 679, To: 679, Line: 163, Col: 3, Construct: "set"},
 	{From: 681, To: 681, Line: 166, Col: 3, Construct: "set"},
-	{From: 683, To: 683, Line: 169, Col: 2, Construct: "set"},
-	{From: 685, To: 685, Line: 171, Col: 2, Construct: "{{ }}"},
-	{From: 688, To: 706, Line: 177, Col: 1, Construct: "macro"},
-	{From: 692, To: 696, Line: 178, Col: 5, Construct: "if"},
-	{From: 695, To: 695, Line: 179, Col: 9, Construct: "set"},
-	{From: 698, To: 698, Line: 182, Col: 5, Construct: "set"},
-	{From: 700, To: 703, Line: 183, Col: 2, Construct: "if"},
-	{From: 702, To: 702, Line: 184, Col: 3, Construct: "set"},
-	{From: 705, To: 705, Line: 187, Col: 5, Construct: "{{ }}"},
-	{From: 708, To: 740, Line: 191, Col: 1, Construct: "macro"},
-	{From: 715, To: 718, Line: 192, Col: 5, Construct: "if"},
-	{From: 717, To: 717, Line: 193, Col: 9, Construct: "set"},
-	{From: 720, To: 722, Line: 196, Col: 5, Construct: "set"},
-	{From: 724, To: 727, Line: 197, Col: 5, Construct: "if"},
-	{From: 726, To: 726, Line: 198, Col: 9, Construct: "set"},
-	{From: 729, To: 729, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 731, To: 737, Line: 203, Col: 5, Construct: "if"},
-	{From: 734, To: 736, Line: 204, Col: 9, Construct: "{{ }}"},
-	{From: 739, To: 739, Line: 207, Col: 5, Construct: "{{ }}"},
-	{From: 742, To: 742, Line: 215, Col: 1, Construct: "set"},
-	{From: 744, To: 746, Line: 223, Col: 1, Construct: "set"},
-	{From: 748, To: 748, Line: 300, Col: 1, Construct: "{{ }}"},
-	{From: 750, To: 752, Line: 304, Col: 1, Construct: "{{ }}"},
-	{From: 754, To: 761, Line: 307, Col: 1, Construct: "if"},
-	{From: 756, To: 758, Line: 308, Col: 5, Construct: "{{ }}"},
-	{From: 760, To: 760, Line: 309, Col: 5, Construct: "set"},
-	{From: 763, To: 772, Line: 313, Col: 1, Construct: "if"},
-	{From: 765, To: 767, Line: 314, Col: 5, Construct: "set"},
-	{From: 769, To: 771, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 774, To: 796, Line: 322, Col: 1, Construct: "for"},
-	{From: 779, To: 790, Line: 325, Col: 5, Construct: "if"},
-	{From: 781, To: 783, Line: 326, Col: 9, Construct: "{{ }}"},
-	{From: 787, To: 789, Line: 330, Col: 9, Construct: "{{ }}"},
-	{From: 792, To: 795, Line: 335, Col: 5, Construct: "if"},
-	{From: 794, To: 794, Line: 336, Col: 9, Construct: "{{ }}"},
+	{From: 684, To: 684, Line: 166, Col: 3, Construct: "set"},
+	{From: 686, To: 686, Line: 169, Col: 2, Construct: "set"},
+	{From: 688, To: 688, Line: 171, Col: 2, Construct: "{{ }}"},
+	{From: 691, To: 709, Line: 177, Col: 1, Construct: "macro"},
+	{From: 695, To: 699, Line: 178, Col: 5, Construct: "if"},
+	{From: 698, To: 698, Line: 179, Col: 9, Construct: "set"},
+	{From: 701, To: 701, Line: 182, Col: 5, Construct: "set"},
+	{From: 703, To: 706, Line: 183, Col: 2, Construct: "if"},
+	{From: 705, To: 705, Line: 184, Col: 3, Construct: "set"},
+	{From: 708, To: 708, Line: 187, Col: 5, Construct: "{{ }}"},
+	{From: 711, To: 743, Line: 191, Col: 1, Construct: "macro"},
+	{From: 718, To: 721, Line: 192, Col: 5, Construct: "if"},
+	{From: 720, To: 720, Line: 193, Col: 9, Construct: "set"},
+	{From: 723, To: 725, Line: 196, Col: 5, Construct: "set"},
+	{From: 727, To: 730, Line: 197, Col: 5, Construct: "if"},
+	{From: 729, To: 729, Line: 198, Col: 9, Construct: "set"},
+	{From: 732, To: 732, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 734, To: 740, Line: 203, Col: 5, Construct: "if"},
+	{From: 737, To: 739, Line: 204, Col: 9, Construct: "{{ }}"},
+	{From: 742, To: 742, Line: 207, Col: 5, Construct: "{{ }}"},
+	{From: 745, To: 745, Line: 215, Col: 1, Construct: "set"},
+	{From: 747, To: 749, Line: 223, Col: 1, Construct: "set"},
+	{From: 751, To: 751, Line: 300, Col: 1, Construct: "{{ }}"},
+	{From: 753, To: 755, Line: 304, Col: 1, Construct: "{{ }}"},
+	{From: 757, To: 764, Line: 307, Col: 1, Construct: "if"},
+	{From: 759, To: 761, Line: 308, Col: 5, Construct: "{{ }}"},
+	{From: 763, To: 763, Line: 309, Col: 5, Construct: "set"},
+	{From: 766, To: 775, Line: 313, Col: 1, Construct: "if"},
+	{From: 768, To: 770, Line: 314, Col: 5, Construct: "set"},
+	{From: 772, To: 774, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 777, To: 799, Line: 322, Col: 1, Construct: "for"},
+	{From: 782, To: 793, Line: 325, Col: 5, Construct: "if"},
+	{From: 784, To: 786, Line: 326, Col: 9, Construct: "{{ }}"},
+	{From: 790, To: 792, Line: 330, Col: 9, Construct: "{{ }}"},
+	{From: 795, To: 798, Line: 335, Col: 5, Construct: "if"},
+	{From: 797, To: 797, Line: 336, Col: 9, Construct: "{{ }}"},
 }

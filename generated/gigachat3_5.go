@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GigaChat35 is the chat template llama.cpp/GigaChat3.5.jinja.
 var GigaChat35 = &jinja2.Template{
@@ -1762,7 +1765,7 @@ func renderGigaChat35(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	addGenerationPromptInput := in.Lookup("add_generation_prompt")
 	eosTokenInput := in.Lookup("eos_token")
 	var DEVSYSTEM jinja2.Value
@@ -1813,7 +1816,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var nst jinja2.Value
 		var el jinja2.Value
 		// GigaChat3.5.jinja:4:2 {%- if schema_root is none -%}
-		if jinja2.LlamaCallTest("none", schemaRoot, nil, nil) {
+		if llamacpp.CallTest("none", schemaRoot, nil, nil) {
 			// GigaChat3.5.jinja:5:3 {%- set _root = schema -%}
 			root = schema
 		} else {
@@ -1822,7 +1825,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			root = schemaRoot
 		}
 		// GigaChat3.5.jinja:9:2 {%- if ref_ns is none -%}
-		if jinja2.LlamaCallTest("none", refNs, nil, nil) {
+		if llamacpp.CallTest("none", refNs, nil, nil) {
 			// GigaChat3.5.jinja:10:3 {%- set _rns = namespace(chain=[]) -%}
 			rns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.NewList())})
 		} else {
@@ -1833,118 +1836,118 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:15:2 {%- set ADDITIONAL_JSON_KEYS = ['format', 'maxItems', 'maximum', 'minItems', 'minimum', 'pattern', '…
 		ADDITIONALJSONKEYS = jinja2.NewList(jinja2.Str("format"), jinja2.Str("maxItems"), jinja2.Str("maximum"), jinja2.Str("minItems"), jinja2.Str("minimum"), jinja2.Str("pattern"), jinja2.Str("minLength"), jinja2.Str("maxLength"), jinja2.Str("exclusiveMinimum"), jinja2.Str("exclusiveMaximum"), jinja2.Str("multipleOf"), jinja2.Str("uniqueItems"), jinja2.Str("minProperties"), jinja2.Str("maxProperties"))
 		// GigaChat3.5.jinja:18:2 {%- if schema is not mapping -%}
-		if !jinja2.LlamaCallTest("mapping", schema, nil, nil) {
+		if !llamacpp.CallTest("mapping", schema, nil, nil) {
 			w.WriteString("any")
-		} else if jinja2.LlamaCallTest("string", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("$ref")}, nil), nil, nil) {
+		} else if llamacpp.CallTest("string", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("$ref")}, nil), nil, nil) {
 			// GigaChat3.5.jinja:22:6 {%- elif schema.get('$ref') is string -%}
 			// GigaChat3.5.jinja:23:3 {%- set refstr = schema['$ref'] -%}
-			refstr = jinja2.LlamaItemStr(schema, "$ref")
+			refstr = llamacpp.ItemStr(schema, "$ref")
 			// GigaChat3.5.jinja:24:3 {%- if refstr in _rns.chain -%}
-			rnsChain := jinja2.LlamaAttr(rns, "chain")
-			if jinja2.LlamaIn(refstr, rnsChain) {
+			rnsChain := llamacpp.Attr(rns, "chain")
+			if llamacpp.In(refstr, rnsChain) {
 				w.WriteString("any")
-			} else if !jinja2.LlamaCallMethod(refstr, "startswith", []jinja2.Value{jinja2.Str("#/")}, nil).Truthy() {
+			} else if !llamacpp.CallMethod(refstr, "startswith", []jinja2.Value{jinja2.Str("#/")}, nil).Truthy() {
 				// GigaChat3.5.jinja:26:7 {%- elif not refstr.startswith('#/') -%}
 				w.WriteString("any")
 			} else {
 				// GigaChat3.5.jinja:28:7 {%- else -%}
 				// GigaChat3.5.jinja:29:4 {%- set segs = refstr[2:].split('/') -%}
-				segs = jinja2.LlamaCallMethod(jinja2.LlamaSlice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), "split", []jinja2.Value{jinja2.Str("/")}, nil)
+				segs = llamacpp.CallMethod(llamacpp.Slice(refstr, jinja2.Int(2), jinja2.Missing(), jinja2.Missing()), "split", []jinja2.Value{jinja2.Str("/")}, nil)
 				// GigaChat3.5.jinja:30:4 {%- set ns_p = namespace(n=_root) -%}
 				nsP = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("n", root)})
 				// GigaChat3.5.jinja:31:4 {%- for raw_seg in segs -%}
 				var seg jinja2.Value
-				for _, rawSeg := range jinja2.Iterate(w, jinja2.LlamaIterable(segs)) {
+				for _, rawSeg := range jinja2.Iterate(w, llamacpp.Iterable(segs)) {
 					// GigaChat3.5.jinja:32:5 {%- set seg = raw_seg | replace('~1', '/') | replace('~0', '~') -%}
-					seg = jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
+					seg = llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", rawSeg, []jinja2.Value{jinja2.Str("~1"), jinja2.Str("/")}, nil), []jinja2.Value{jinja2.Str("~0"), jinja2.Str("~")}, nil)
 					// GigaChat3.5.jinja:33:5 {%- if ns_p.n is mapping and seg in ns_p.n -%}
-					if jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(nsP, "n"), nil, nil) && jinja2.LlamaIn(seg, jinja2.LlamaAttr(nsP, "n")) {
+					if llamacpp.CallTest("mapping", llamacpp.Attr(nsP, "n"), nil, nil) && llamacpp.In(seg, llamacpp.Attr(nsP, "n")) {
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(nsP)
+						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:34:6 {%- set ns_p.n = ns_p.n[seg] -%}
-						jinja2.LlamaSetAttr(nsP, "n", jinja2.LlamaItem(jinja2.LlamaAttr(nsP, "n"), seg))
-					} else if (jinja2.LlamaCallTest("sequence", jinja2.LlamaAttr(nsP, "n"), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(nsP, "n"), nil, nil)) && jinja2.Eq(seg, jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("int", seg, nil, nil), nil, nil)) {
+						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.Attr(nsP, "n"), seg))
+					} else if (llamacpp.CallTest("sequence", llamacpp.Attr(nsP, "n"), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(nsP, "n"), nil, nil)) && jinja2.Eq(seg, llamacpp.CallFilter("string", llamacpp.CallFilter("int", seg, nil, nil), nil, nil)) {
 						// GigaChat3.5.jinja:35:9 {%- elif ns_p.n is sequence and ns_p.n is not string and seg == (seg | int | string) -%}
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(nsP)
+						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:36:6 {%- set ns_p.n = ns_p.n[seg | int] -%}
-						jinja2.LlamaSetAttr(nsP, "n", jinja2.LlamaItem(jinja2.LlamaAttr(nsP, "n"), jinja2.LlamaCallFilter("int", seg, nil, nil)))
+						llamacpp.SetAttr(nsP, "n", llamacpp.Item(llamacpp.Attr(nsP, "n"), llamacpp.CallFilter("int", seg, nil, nil)))
 					} else {
 						// GigaChat3.5.jinja:37:9 {%- else -%}
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(nsP)
+						llamacpp.CheckNamespace(nsP)
 						// GigaChat3.5.jinja:38:6 {%- set ns_p.n = none -%}
-						jinja2.LlamaSetAttr(nsP, "n", jinja2.None())
+						llamacpp.SetAttr(nsP, "n", jinja2.None())
 					}
 				}
 				// GigaChat3.5.jinja:41:4 {%- if ns_p.n is mapping -%}
-				if jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(nsP, "n"), nil, nil) {
+				if llamacpp.CallTest("mapping", llamacpp.Attr(nsP, "n"), nil, nil) {
 					// GigaChat3.5.jinja:42:5 {%- set _rns2 = namespace(chain=_rns.chain + [refstr]) -%}
-					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", jinja2.LlamaAdd(rnsChain, jinja2.NewList(refstr)))})
+					rns2 = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("chain", llamacpp.Add(rnsChain, jinja2.NewList(refstr)))})
 					// GigaChat3.5.jinja:43:5 {{- json_schema_to_typescript(ns_p.n, indent, indent_factor, _root, _rns2) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						jsonSchemaToTypescript(jinja2.LlamaAttr(nsP, "n"), indent, indentFactor, root, rns2)
+					llamacpp.Write(w, w.Capture(func() {
+						jsonSchemaToTypescript(llamacpp.Attr(nsP, "n"), indent, indentFactor, root, rns2)
 					}))
 				} else {
 					// GigaChat3.5.jinja:44:8 {%- else -%}
 					w.WriteString("any")
 				}
 			}
-		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "anyOf"), nil, nil) {
+		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "anyOf"), nil, nil) {
 			// GigaChat3.5.jinja:50:6 {%- elif schema.get('anyOf') is sequence and schema.anyOf is not string -%}
 			// GigaChat3.5.jinja:51:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:52:3 {%- for br in schema.anyOf -%}
 			var t jinja2.Value
-			for _, br := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "anyOf"))) {
+			for _, br := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "anyOf"))) {
 				// GigaChat3.5.jinja:53:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsb)
+				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:54:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.LlamaSetAttr(nsb, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsb, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), t, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:56:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "oneOf"), nil, nil) {
+			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "oneOf"), nil, nil) {
 			// GigaChat3.5.jinja:58:6 {%- elif schema.get('oneOf') is sequence and schema.oneOf is not string -%}
 			// GigaChat3.5.jinja:59:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:60:3 {%- for br in schema.oneOf -%}
 			var t jinja2.Value
-			for _, br := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "oneOf"))) {
+			for _, br := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "oneOf"))) {
 				// GigaChat3.5.jinja:61:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsb)
+				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:62:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.LlamaSetAttr(nsb, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsb, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), t, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:64:3 {{- nsb.parts | join(' | ') -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("allOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "allOf"), nil, nil) {
+			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("allOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "allOf"), nil, nil) {
 			// GigaChat3.5.jinja:66:6 {%- elif schema.get('allOf') is sequence and schema.allOf is not string -%}
 			// GigaChat3.5.jinja:67:3 {%- set nsb = namespace(parts=[]) -%}
 			nsb = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:68:3 {%- for br in schema.allOf -%}
 			var t jinja2.Value
-			for _, br := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "allOf"))) {
+			for _, br := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "allOf"))) {
 				// GigaChat3.5.jinja:69:4 {%- set t = json_schema_to_typescript(br, indent, indent_factor, _root, _rns) -%}
 				t = w.Capture(func() {
 					jsonSchemaToTypescript(br, indent, indentFactor, root, rns)
 				})
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsb)
+				llamacpp.CheckNamespace(nsb)
 				// GigaChat3.5.jinja:70:4 {%- set nsb.parts = nsb.parts + ['(' ~ t ~ ')'] -%}
-				jinja2.LlamaSetAttr(nsb, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsb, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), t, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsb, "parts", llamacpp.Add(llamacpp.Attr(nsb, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), t, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:72:3 {{- nsb.parts | join(' & ') -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
-		} else if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "type"), nil, nil) {
+			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsb, "parts"), []jinja2.Value{jinja2.Str(" & ")}, nil))
+		} else if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "type"), nil, nil) {
 			// GigaChat3.5.jinja:75:6 {%- elif schema.get('type') is sequence and schema.type is not string -%}
 			// GigaChat3.5.jinja:76:3 {%- set nsu = namespace(bits=[]) -%}
 			nsu = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
@@ -1952,7 +1955,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			var frag jinja2.Value
 			var subO jinja2.Value
 			var subA jinja2.Value
-			for _, tname := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "type"))) {
+			for _, tname := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "type"))) {
 				// GigaChat3.5.jinja:78:4 {%- if tname == 'null' -%}
 				if jinja2.EqStr(tname, "null") {
 					// GigaChat3.5.jinja:79:5 {%- set frag = 'null' -%}
@@ -1960,18 +1963,18 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(tname, "string") {
 					// GigaChat3.5.jinja:80:8 {%- elif tname == 'string' -%}
 					// GigaChat3.5.jinja:81:5 {%- if 'const' in schema -%}
-					if jinja2.LlamaIn(jinja2.Str("const"), schema) {
+					if llamacpp.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:82:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'const': schema.const}, indent, indent_f…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), jinja2.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
-					} else if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+					} else if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 						// GigaChat3.5.jinja:83:9 {%- elif schema.get('enum') -%}
 						// GigaChat3.5.jinja:84:6 {%- set frag = json_schema_to_typescript({'type': 'string', 'enum': schema.enum, 'format': schema.ge…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), jinja2.LlamaAttr(schema, "enum"), jinja2.Str("format"), jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("string"), jinja2.Str("enum"), llamacpp.Attr(schema, "enum"), jinja2.Str("format"), llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format")}, nil)), indent, indentFactor, root, rns)
 						})
-					} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
+					} else if llamacpp.InStrs(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
 						// GigaChat3.5.jinja:85:9 {%- elif schema.get('format', '') in ['date-time', 'date'] -%}
 						// GigaChat3.5.jinja:86:6 {%- set frag = 'Date' -%}
 						frag = jinja2.Str("Date")
@@ -1980,50 +1983,50 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// GigaChat3.5.jinja:88:6 {%- set frag = 'string' -%}
 						frag = jinja2.Str("string")
 					}
-				} else if jinja2.LlamaInStrs(tname, "number", "integer", "int", "float") {
+				} else if llamacpp.InStrs(tname, "number", "integer", "int", "float") {
 					// GigaChat3.5.jinja:90:8 {%- elif tname in ['number', 'integer', 'int', 'float'] -%}
 					// GigaChat3.5.jinja:91:5 {%- if 'const' in schema -%}
-					if jinja2.LlamaIn(jinja2.Str("const"), schema) {
+					if llamacpp.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:92:6 {%- set frag = json_schema_to_typescript({'type': tname, 'const': schema.const}, indent, indent_fact…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), jinja2.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:93:9 {%- else -%}
 						// GigaChat3.5.jinja:94:6 {%- set frag = json_schema_to_typescript({'type': tname, 'enum': schema.get('enum')}, indent, indent…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil)), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), tname, jinja2.Str("enum"), llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil)), indent, indentFactor, root, rns)
 						})
 					}
 				} else if jinja2.EqStr(tname, "boolean") {
 					// GigaChat3.5.jinja:96:8 {%- elif tname == 'boolean' -%}
 					// GigaChat3.5.jinja:97:5 {%- if 'const' in schema -%}
-					if jinja2.LlamaIn(jinja2.Str("const"), schema) {
+					if llamacpp.In(jinja2.Str("const"), schema) {
 						// GigaChat3.5.jinja:98:6 {%- set frag = json_schema_to_typescript({'type': 'boolean', 'const': schema.const}, indent, indent_…
 						frag = w.Capture(func() {
-							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), jinja2.LlamaAttr(schema, "const")), indent, indentFactor, root, rns)
+							jsonSchemaToTypescript(jinja2.DictOf(jinja2.Str("type"), jinja2.Str("boolean"), jinja2.Str("const"), llamacpp.Attr(schema, "const")), indent, indentFactor, root, rns)
 						})
 					} else {
 						// GigaChat3.5.jinja:99:9 {%- else -%}
 						// GigaChat3.5.jinja:100:6 {%- set frag = 'boolean' -%}
 						frag = jinja2.Str("boolean")
 					}
-				} else if jinja2.LlamaInStrs(tname, "object", "dict") {
+				} else if llamacpp.InStrs(tname, "object", "dict") {
 					// GigaChat3.5.jinja:102:8 {%- elif tname in ['object', 'dict'] -%}
 					// GigaChat3.5.jinja:103:5 {%- if schema.get('additionalProperties') is defined -%}
-					if jinja2.LlamaCallTest("defined", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
+					if llamacpp.CallTest("defined", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
 						// GigaChat3.5.jinja:104:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
+						}), jinja2.Str("required"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
 							return jinja2.NewList()
-						}), jinja2.Str("additionalProperties"), jinja2.LlamaAttr(schema, "additionalProperties"))
+						}), jinja2.Str("additionalProperties"), llamacpp.Attr(schema, "additionalProperties"))
 					} else {
 						// GigaChat3.5.jinja:105:9 {%- else -%}
 						// GigaChat3.5.jinja:106:6 {%- set sub_o = {'type': 'object', 'properties': schema.get('properties') or {}, 'required': schema.…
-						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
+						subO = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("object"), jinja2.Str("properties"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), func() jinja2.Value {
 							return jinja2.DictOf()
-						}), jinja2.Str("required"), jinja2.Or(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
+						}), jinja2.Str("required"), jinja2.Or(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required")}, nil), func() jinja2.Value {
 							return jinja2.NewList()
 						}))
 					}
@@ -2034,13 +2037,13 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(tname, "array") {
 					// GigaChat3.5.jinja:109:8 {%- elif tname == 'array' -%}
 					// GigaChat3.5.jinja:110:5 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-					if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "prefixItems"), nil, nil) {
+					if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "prefixItems"), nil, nil) {
 						// GigaChat3.5.jinja:111:6 {%- set sub_a = {'type': 'array', 'prefixItems': schema.prefixItems} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), jinja2.LlamaAttr(schema, "prefixItems"))
-					} else if jinja2.LlamaIn(jinja2.Str("items"), schema) {
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("prefixItems"), llamacpp.Attr(schema, "prefixItems"))
+					} else if llamacpp.In(jinja2.Str("items"), schema) {
 						// GigaChat3.5.jinja:112:9 {%- elif 'items' in schema -%}
 						// GigaChat3.5.jinja:113:6 {%- set sub_a = {'type': 'array', 'items': schema['items']} -%}
-						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), jinja2.LlamaItemStr(schema, "items"))
+						subA = jinja2.DictOf(jinja2.Str("type"), jinja2.Str("array"), jinja2.Str("items"), llamacpp.ItemStr(schema, "items"))
 					} else {
 						// GigaChat3.5.jinja:114:9 {%- else -%}
 						// GigaChat3.5.jinja:115:6 {%- set sub_a = {'type': 'array'} -%}
@@ -2056,16 +2059,16 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					frag = jinja2.Str("any")
 				}
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsu)
+				llamacpp.CheckNamespace(nsu)
 				// GigaChat3.5.jinja:121:4 {%- set nsu.bits = nsu.bits + ['(' ~ frag ~ ')'] -%}
-				jinja2.LlamaSetAttr(nsu, "bits", jinja2.LlamaAdd(jinja2.LlamaAttr(nsu, "bits"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("("), frag, jinja2.Str(")")))))
+				llamacpp.SetAttr(nsu, "bits", llamacpp.Add(llamacpp.Attr(nsu, "bits"), jinja2.NewList(llamacpp.Concat(jinja2.Str("("), frag, jinja2.Str(")")))))
 			}
 			// GigaChat3.5.jinja:123:3 {{- nsu.bits | join(' | ') -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsu, "bits"), []jinja2.Value{jinja2.Str(" | ")}, nil))
 		} else {
 			// GigaChat3.5.jinja:125:6 {%- else -%}
 			// GigaChat3.5.jinja:126:3 {%- set ty_raw = schema.get("type") -%}
-			tyRaw = jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+			tyRaw = llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("type")}, nil)
 			// GigaChat3.5.jinja:127:3 {%- set ty = "object" if ty_raw == "dict" else ty_raw -%}
 			if jinja2.EqStr(tyRaw, "dict") {
 				ty = jinja2.Str("object")
@@ -2073,14 +2076,14 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				ty = tyRaw
 			}
 			// GigaChat3.5.jinja:130:3 {%- if 'const' in schema and ty is none and not (schema.get('properties') is mapping) -%}
-			if (jinja2.LlamaIn(jinja2.Str("const"), schema) && jinja2.LlamaCallTest("none", ty, nil, nil)) && !jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
+			if (llamacpp.In(jinja2.Str("const"), schema) && llamacpp.CallTest("none", ty, nil, nil)) && !llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:131:4 {%- set c = schema.const -%}
-				c = jinja2.LlamaAttr(schema, "const")
+				c = llamacpp.Attr(schema, "const")
 				// GigaChat3.5.jinja:132:4 {%- if c is string -%}
-				if jinja2.LlamaCallTest("string", c, nil, nil) {
+				if llamacpp.CallTest("string", c, nil, nil) {
 					// GigaChat3.5.jinja:133:5 {{- '"' ~ c ~ '"' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\""), c, jinja2.Str("\"")))
-				} else if jinja2.LlamaCallTest("boolean", c, nil, nil) {
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\""), c, jinja2.Str("\"")))
+				} else if llamacpp.CallTest("boolean", c, nil, nil) {
 					// GigaChat3.5.jinja:134:8 {%- elif c is boolean -%}
 					// GigaChat3.5.jinja:135:5 {{- 'true' if c else 'false' -}}
 					if c.Truthy() {
@@ -2088,147 +2091,147 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					} else {
 						w.WriteString("false")
 					}
-				} else if jinja2.LlamaCallTest("integer", c, nil, nil) || jinja2.LlamaCallTest("float", c, nil, nil) {
+				} else if llamacpp.CallTest("integer", c, nil, nil) || llamacpp.CallTest("float", c, nil, nil) {
 					// GigaChat3.5.jinja:136:8 {%- elif c is integer or c is float -%}
 					// GigaChat3.5.jinja:137:5 {{- c | string -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", c, nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("string", c, nil, nil))
 				} else {
 					// GigaChat3.5.jinja:138:8 {%- else -%}
 					w.WriteString("any")
 				}
-			} else if (jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() && jinja2.LlamaCallTest("none", ty, nil, nil)) && !jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
+			} else if (llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() && llamacpp.CallTest("none", ty, nil, nil)) && !llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:142:7 {%- elif schema.get('enum') and ty is none and not (schema.get('properties') is mapping) -%}
 				// GigaChat3.5.jinja:143:4 {%- set ns = namespace(enum = []) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 				// GigaChat3.5.jinja:144:4 {%- for en in schema.enum -%}
-				for _, en := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "enum"))) {
+				for _, en := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "enum"))) {
 					// GigaChat3.5.jinja:145:5 {%- if en is string -%}
-					if jinja2.LlamaCallTest("string", en, nil, nil) {
+					if llamacpp.CallTest("string", en, nil, nil) {
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:146:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					} else {
 						// GigaChat3.5.jinja:147:9 {%- else -%}
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:148:6 {%- set ns.enum = ns.enum + [en | string] -%}
-						jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaCallFilter("string", en, nil, nil))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.CallFilter("string", en, nil, nil))))
 					}
 				}
 				// GigaChat3.5.jinja:151:4 {{- ns.enum | join(' | ') -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-			} else if jinja2.EqStr(ty, "object") || (jinja2.LlamaCallTest("none", ty, nil, nil) && jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil)) {
+				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+			} else if jinja2.EqStr(ty, "object") || (llamacpp.CallTest("none", ty, nil, nil) && llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties")}, nil), nil, nil)) {
 				// GigaChat3.5.jinja:154:7 {%- elif ty == "object" or (ty is none and schema.get('properties') is mapping) -%}
 				w.WriteString("{\n")
 				// GigaChat3.5.jinja:157:4 {%- set ns = namespace(pairs=[]) -%}
 				ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 				// GigaChat3.5.jinja:158:4 {%- for k, v in schema.get("properties", {}).items() -%}
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), "items", nil, nil))) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), "items", nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					k := vals[0]
 					v := vals[1]
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:159:5 {%- set ns.pairs = ns.pairs + [(k, v)] -%}
-					jinja2.LlamaSetAttr(ns, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 				// GigaChat3.5.jinja:162:4 {%- if schema.get("additionalProperties") is defined -%}
-				if jinja2.LlamaCallTest("defined", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
+				if llamacpp.CallTest("defined", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("additionalProperties")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:163:5 {%- if schema.additionalProperties == true -%}
-					schemaAdditionalProperties := jinja2.LlamaAttr(schema, "additionalProperties")
+					schemaAdditionalProperties := llamacpp.Attr(schema, "additionalProperties")
 					if jinja2.Eq(schemaAdditionalProperties, jinja2.Bool(true)) {
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:164:6 {%- set ns.pairs = ns.pairs + [['[key: string]', {'type': 'any'}]] -%}
-						jinja2.LlamaSetAttr(ns, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
-					} else if jinja2.LlamaCallTest("mapping", schemaAdditionalProperties, nil, nil) {
+						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), jinja2.DictOf(jinja2.Str("type"), jinja2.Str("any"))))))
+					} else if llamacpp.CallTest("mapping", schemaAdditionalProperties, nil, nil) {
 						// GigaChat3.5.jinja:165:9 {%- elif schema.additionalProperties is mapping -%}
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:166:6 {%- set ns.pairs = ns.pairs + [['[key: string]', schema.additionalProperties]] -%}
-						jinja2.LlamaSetAttr(ns, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
+						llamacpp.SetAttr(ns, "pairs", llamacpp.Add(llamacpp.Attr(ns, "pairs"), jinja2.NewList(jinja2.NewList(jinja2.Str("[key: string]"), schemaAdditionalProperties))))
 					}
 				}
 				// GigaChat3.5.jinja:170:4 {%- set required = schema.get("required", []) + ['[key: string]'] -%}
-				required = jinja2.LlamaAdd(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.NewList(jinja2.Str("[key: string]")))
+				required = llamacpp.Add(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.NewList(jinja2.Str("[key: string]")))
 				// GigaChat3.5.jinja:172:4 {%- for key, val in ns.pairs -%}
 				var typeStr jinja2.Value
 				var default2 jinja2.Value
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(ns, "pairs"))) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(ns, "pairs"))) {
 					vals := jinja2.Unpack(item, 2)
 					key := vals[0]
 					val := vals[1]
 					// GigaChat3.5.jinja:173:5 {%- if "description" in val -%}
-					if jinja2.LlamaIn(jinja2.Str("description"), val) {
+					if llamacpp.In(jinja2.Str("description"), val) {
 						// GigaChat3.5.jinja:174:6 {%- for line in val['description'].split('\n') -%}
-						for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+						for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(val, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 							// GigaChat3.5.jinja:175:7 {%- if line.strip() -%}
-							if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+							if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
 								// GigaChat3.5.jinja:176:8 {{- indent + '// ' + line + '\n' -}}
-								jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
+								llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), line, jinja2.Str("\n")))
 							}
 						}
 					}
 					// GigaChat3.5.jinja:181:5 {%- for add_key, add_val in val.items() if add_key in ADDITIONAL_JSON_KEYS -%}
 					var loop jinja2.Loop
-					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(val, "items", nil, nil)), func(item jinja2.Value) bool {
+					for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(val, "items", nil, nil)), func(item jinja2.Value) bool {
 						vals := jinja2.Unpack(item, 2)
 						addKey := vals[0]
 						_ = vals[1]
-						return jinja2.LlamaIn(addKey, ADDITIONALJSONKEYS)
+						return llamacpp.In(addKey, ADDITIONALJSONKEYS)
 					}); loop.Next(); {
 						vals := jinja2.Unpack(loop.Item(), 2)
 						addKey := vals[0]
 						addVal := vals[1]
 						// GigaChat3.5.jinja:182:6 {%- if add_val is string -%}
-						if jinja2.LlamaCallTest("string", addVal, nil, nil) {
+						if llamacpp.CallTest("string", addVal, nil, nil) {
 							// GigaChat3.5.jinja:183:7 {{- indent + '// ' + add_key + ': "' + add_val + '"' + '\n'  -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": \""), addVal, jinja2.Str("\""), jinja2.Str("\n")))
 						} else {
 							// GigaChat3.5.jinja:184:10 {%- else -%}
 							// GigaChat3.5.jinja:185:7 {{- indent + '// ' + add_key + ': ' ~ add_val ~ '\n' -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaSum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Concat(llamacpp.Sum(indent, jinja2.Str("// "), addKey, jinja2.Str(": ")), addVal, jinja2.Str("\n")))
 						}
 					}
 					// GigaChat3.5.jinja:189:5 {%- set type_str = json_schema_to_typescript(val, indent + (' ' * indent_factor), indent_factor, _ro…
 					typeStr = w.Capture(func() {
-						jsonSchemaToTypescript(val, jinja2.LlamaAdd(indent, jinja2.LlamaMul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
+						jsonSchemaToTypescript(val, llamacpp.Add(indent, llamacpp.Mul(jinja2.Str(" "), indentFactor)), indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:191:5 {{- indent + key + ('' if key in required else '?') + ': ' + type_str + ',' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(indent, key), jinja2.IfElse(jinja2.LlamaIn(key, required), func() jinja2.Value {
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(indent, key), jinja2.IfElse(llamacpp.In(key, required), func() jinja2.Value {
 						return jinja2.Str("")
 					}, func() jinja2.Value {
 						return jinja2.Str("?")
 					})), jinja2.Str(": "), typeStr, jinja2.Str(",")))
 					// GigaChat3.5.jinja:193:5 {%- if "default" in val or "defalut_value" in val -%}
-					if jinja2.LlamaIn(jinja2.Str("default"), val) || jinja2.LlamaIn(jinja2.Str("defalut_value"), val) {
+					if llamacpp.In(jinja2.Str("default"), val) || llamacpp.In(jinja2.Str("defalut_value"), val) {
 						// GigaChat3.5.jinja:194:6 {%- set default = val.get("default", val.get("defalut_value")) -%}
-						default2 = jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), jinja2.LlamaCallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
+						default2 = llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("default"), llamacpp.CallMethod(val, "get", []jinja2.Value{jinja2.Str("defalut_value")}, nil)}, nil)
 						// GigaChat3.5.jinja:195:6 {%- if default is string -%}
-						if jinja2.LlamaCallTest("string", default2, nil, nil) {
+						if llamacpp.CallTest("string", default2, nil, nil) {
 							// GigaChat3.5.jinja:196:7 {{- ' // default: "' + default + '"' -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str(" // default: \""), default2, jinja2.Str("\"")))
 						} else {
 							// GigaChat3.5.jinja:197:10 {%- else -%}
 							// GigaChat3.5.jinja:198:7 {{- ' // default: ' ~ default | string -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" // default: "), jinja2.LlamaCallFilter("string", default2, nil, nil)))
+							llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" // default: "), llamacpp.CallFilter("string", default2, nil, nil)))
 						}
 					}
 					w.WriteString("\n")
 				}
 				// GigaChat3.5.jinja:205:4 {{- indent[:-2] + '}' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSlice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Slice(indent, jinja2.Missing(), jinja2.Int(-2), jinja2.Missing()), jinja2.Str("}")))
 			} else if jinja2.EqStr(ty, "string") {
 				// GigaChat3.5.jinja:208:7 {%- elif ty == "string" -%}
 				// GigaChat3.5.jinja:209:4 {%- if 'const' in schema -%}
-				if jinja2.LlamaIn(jinja2.Str("const"), schema) {
+				if llamacpp.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:210:5 {%- if schema.const is string -%}
-					schemaConst := jinja2.LlamaAttr(schema, "const")
-					if jinja2.LlamaCallTest("string", schemaConst, nil, nil) {
+					schemaConst := llamacpp.Attr(schema, "const")
+					if llamacpp.CallTest("string", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:211:6 {{- '"' ~ schema.const ~ '"' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
-					} else if jinja2.LlamaCallTest("boolean", schemaConst, nil, nil) {
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
+					} else if llamacpp.CallTest("boolean", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:212:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:213:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2236,44 +2239,44 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if jinja2.LlamaCallTest("integer", schemaConst, nil, nil) || jinja2.LlamaCallTest("float", schemaConst, nil, nil) {
+					} else if llamacpp.CallTest("integer", schemaConst, nil, nil) || llamacpp.CallTest("float", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:214:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:215:6 {{- schema.const | string -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", schemaConst, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("string", schemaConst, nil, nil))
 					} else {
 						// GigaChat3.5.jinja:216:9 {%- else -%}
 						w.WriteString("string")
 					}
-				} else if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+				} else if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:219:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:220:5 {%- set ns = namespace(enum = []) -%}
 					ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enum", jinja2.NewList())})
 					// GigaChat3.5.jinja:221:5 {%- for en in schema['enum'] -%}
-					for _, en := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(schema, "enum"))) {
+					for _, en := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(schema, "enum"))) {
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// GigaChat3.5.jinja:222:6 {%- set ns.enum = ns.enum + ['"' ~ en ~ '"'] -%}
-						jinja2.LlamaSetAttr(ns, "enum", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "enum"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), en, jinja2.Str("\"")))))
+						llamacpp.SetAttr(ns, "enum", llamacpp.Add(llamacpp.Attr(ns, "enum"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), en, jinja2.Str("\"")))))
 					}
 					// GigaChat3.5.jinja:224:5 {{- ns.enum | join(' | ') -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-				} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
+					llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				} else if llamacpp.InStrs(llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("format"), jinja2.Str("")}, nil), "date-time", "date") {
 					// GigaChat3.5.jinja:225:8 {%- elif schema.get("format", "") in ['date-time', 'date'] -%}
 					w.WriteString("Date")
 				} else {
 					// GigaChat3.5.jinja:227:8 {%- else -%}
 					w.WriteString("string")
 				}
-			} else if jinja2.LlamaInStrs(ty, "number", "integer", "int", "float") {
+			} else if llamacpp.InStrs(ty, "number", "integer", "int", "float") {
 				// GigaChat3.5.jinja:232:7 {%- elif ty in ["number", "integer", "int", "float"] -%}
 				// GigaChat3.5.jinja:233:4 {%- if 'const' in schema -%}
-				if jinja2.LlamaIn(jinja2.Str("const"), schema) {
+				if llamacpp.In(jinja2.Str("const"), schema) {
 					// GigaChat3.5.jinja:234:5 {%- if schema.const is string -%}
-					schemaConst := jinja2.LlamaAttr(schema, "const")
-					if jinja2.LlamaCallTest("string", schemaConst, nil, nil) {
+					schemaConst := llamacpp.Attr(schema, "const")
+					if llamacpp.CallTest("string", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:235:6 {{- '"' ~ schema.const ~ '"' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
-					} else if jinja2.LlamaCallTest("boolean", schemaConst, nil, nil) {
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\""), schemaConst, jinja2.Str("\"")))
+					} else if llamacpp.CallTest("boolean", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:236:9 {%- elif schema.const is boolean -%}
 						// GigaChat3.5.jinja:237:6 {{- 'true' if schema.const else 'false' -}}
 						if schemaConst.Truthy() {
@@ -2281,14 +2284,14 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 						} else {
 							w.WriteString("false")
 						}
-					} else if jinja2.LlamaCallTest("integer", schemaConst, nil, nil) || jinja2.LlamaCallTest("float", schemaConst, nil, nil) {
+					} else if llamacpp.CallTest("integer", schemaConst, nil, nil) || llamacpp.CallTest("float", schemaConst, nil, nil) {
 						// GigaChat3.5.jinja:238:9 {%- elif schema.const is integer or schema.const is float -%}
 						// GigaChat3.5.jinja:239:6 {{- schema.const | string -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", schemaConst, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("string", schemaConst, nil, nil))
 					} else {
 						// GigaChat3.5.jinja:240:9 {%- else -%}
 						// GigaChat3.5.jinja:241:6 {%- if ty in ["integer", "int"] -%}
-						if jinja2.LlamaInStrs(ty, "integer", "int") {
+						if llamacpp.InStrs(ty, "integer", "int") {
 							w.WriteString("integer")
 						} else if jinja2.EqStr(ty, "float") {
 							// GigaChat3.5.jinja:243:10 {%- elif ty == "float" -%}
@@ -2298,11 +2301,11 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 							w.WriteString("number")
 						}
 					}
-				} else if jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
+				} else if llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("enum")}, nil).Truthy() {
 					// GigaChat3.5.jinja:249:8 {%- elif schema.get("enum") -%}
 					// GigaChat3.5.jinja:250:5 {{- schema.enum | join(' | ') -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
-				} else if jinja2.LlamaInStrs(ty, "integer", "int") {
+					llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(schema, "enum"), []jinja2.Value{jinja2.Str(" | ")}, nil))
+				} else if llamacpp.InStrs(ty, "integer", "int") {
 					// GigaChat3.5.jinja:251:8 {%- elif ty in ["integer", "int"] -%}
 					w.WriteString("integer")
 				} else if jinja2.EqStr(ty, "float") {
@@ -2315,9 +2318,9 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.EqStr(ty, "boolean") {
 				// GigaChat3.5.jinja:260:7 {%- elif ty == "boolean" -%}
 				// GigaChat3.5.jinja:261:4 {%- if 'const' in schema and schema.const is boolean -%}
-				if jinja2.LlamaIn(jinja2.Str("const"), schema) && jinja2.LlamaCallTest("boolean", jinja2.LlamaAttr(schema, "const"), nil, nil) {
+				if llamacpp.In(jinja2.Str("const"), schema) && llamacpp.CallTest("boolean", llamacpp.Attr(schema, "const"), nil, nil) {
 					// GigaChat3.5.jinja:262:5 {{- 'true' if schema.const else 'false' -}}
-					if jinja2.LlamaAttr(schema, "const").Truthy() {
+					if llamacpp.Attr(schema, "const").Truthy() {
 						w.WriteString("true")
 					} else {
 						w.WriteString("false")
@@ -2332,48 +2335,48 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			} else if jinja2.EqStr(ty, "array") {
 				// GigaChat3.5.jinja:272:7 {%- elif ty == "array" -%}
 				// GigaChat3.5.jinja:273:4 {%- if schema.get('prefixItems') is sequence and schema.prefixItems is not string -%}
-				if jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(schema, "prefixItems"), nil, nil) {
+				if llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("prefixItems")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(schema, "prefixItems"), nil, nil) {
 					// GigaChat3.5.jinja:274:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:275:5 {%- for ps in schema.prefixItems -%}
-					for _, ps := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(schema, "prefixItems"))) {
+					for _, ps := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(schema, "prefixItems"))) {
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						jinja2.LlamaCheckNamespace(nst)
+						llamacpp.CheckNamespace(nst)
 						// GigaChat3.5.jinja:276:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.LlamaSetAttr(nst, "bits", jinja2.LlamaAdd(jinja2.LlamaAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:278:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("["), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
-				} else if (jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil)) && !jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("["), llamacpp.CallFilter("join", llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
+				} else if (llamacpp.CallTest("sequence", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil)) && !llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:279:8 {%- elif schema.get('items') is sequence and schema.get('items') is not string and schema.get('items…
 					// GigaChat3.5.jinja:280:5 {%- set nst = namespace(bits=[]) -%}
 					nst = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("bits", jinja2.NewList())})
 					// GigaChat3.5.jinja:281:5 {%- for ps in schema['items'] -%}
-					for _, ps := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(schema, "items"))) {
+					for _, ps := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(schema, "items"))) {
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%… (the namespace check)
-						jinja2.LlamaCheckNamespace(nst)
+						llamacpp.CheckNamespace(nst)
 						// GigaChat3.5.jinja:282:6 {%- set nst.bits = nst.bits + [json_schema_to_typescript(ps, indent, indent_factor, _root, _rns)] -%…
-						jinja2.LlamaSetAttr(nst, "bits", jinja2.LlamaAdd(jinja2.LlamaAttr(nst, "bits"), jinja2.NewList(w.Capture(func() {
+						llamacpp.SetAttr(nst, "bits", llamacpp.Add(llamacpp.Attr(nst, "bits"), jinja2.NewList(w.Capture(func() {
 							jsonSchemaToTypescript(ps, indent, indentFactor, root, rns)
 						}))))
 					}
 					// GigaChat3.5.jinja:284:5 {{- '[' ~ (nst.bits | join(', ')) ~ ']' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("["), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
-				} else if jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("["), llamacpp.CallFilter("join", llamacpp.Attr(nst, "bits"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("]")))
+				} else if llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("items")}, nil), nil, nil) {
 					// GigaChat3.5.jinja:285:8 {%- elif schema.get('items') is mapping -%}
 					// GigaChat3.5.jinja:287:5 {%- set el = json_schema_to_typescript(schema['items'], indent, indent_factor, _root, _rns) -%}
 					el = w.Capture(func() {
-						jsonSchemaToTypescript(jinja2.LlamaItemStr(schema, "items"), indent, indentFactor, root, rns)
+						jsonSchemaToTypescript(llamacpp.ItemStr(schema, "items"), indent, indentFactor, root, rns)
 					})
 					// GigaChat3.5.jinja:288:5 {{- '(' ~ el ~ ')[]' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("("), el, jinja2.Str(")[]")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("("), el, jinja2.Str(")[]")))
 				} else {
 					// GigaChat3.5.jinja:289:8 {%- else -%}
 					w.WriteString("Array<any>")
 				}
-			} else if jinja2.LlamaCallTest("mapping", jinja2.LlamaCallMethod(schema, "get", []jinja2.Value{jinja2.Str("not")}, nil), nil, nil) {
+			} else if llamacpp.CallTest("mapping", llamacpp.CallMethod(schema, "get", []jinja2.Value{jinja2.Str("not")}, nil), nil, nil) {
 				// GigaChat3.5.jinja:293:7 {%- elif schema.get('not') is mapping -%}
 				w.WriteString("unknown")
 			} else {
@@ -2388,7 +2391,7 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		tools = jinja2.Param(tools, "tools")
 		var ns jinja2.Value
 		// GigaChat3.5.jinja:311:2 {%- set ns = namespace(sections = ['namespace ' ~ namespace_name ~ ' {']) -%}
-		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
+		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("sections", jinja2.NewList(llamacpp.Concat(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {"))))})
 		// GigaChat3.5.jinja:313:2 {%- for tool in tools -%}
 		var nsTool jinja2.Value
 		var mainBody jinja2.Value
@@ -2396,71 +2399,71 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var paramType jinja2.Value
 		var returnParams jinja2.Value
 		var returnType jinja2.Value
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// GigaChat3.5.jinja:314:3 {%- set ns_tool = namespace(content_lines=[]) -%}
 			nsTool = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("content_lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:317:3 {%- if tool.get('description') -%}
-			if jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
+			if llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("description")}, nil).Truthy() {
 				// GigaChat3.5.jinja:318:4 {%- for line in tool['description'].split('\n') -%}
-				for _, line := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
+				for _, line := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.ItemStr(tool, "description"), "split", []jinja2.Value{jinja2.Str("\n")}, nil))) {
 					// GigaChat3.5.jinja:319:5 {%- if line.strip() -%}
-					if jinja2.LlamaCallMethod(line, "strip", nil, nil).Truthy() {
+					if llamacpp.CallMethod(line, "strip", nil, nil).Truthy() {
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(nsTool)
+						llamacpp.CheckNamespace(nsTool)
 						// GigaChat3.5.jinja:320:6 {%- set ns_tool.content_lines = ns_tool.content_lines + ['// ' ~ line] -%}
-						jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("// "), line))))
+						llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(llamacpp.Concat(jinja2.Str("// "), line))))
 					}
 				}
 			}
 			// GigaChat3.5.jinja:326:3 {%- set main_body = "" -%}
 			mainBody = jinja2.Str("")
 			// GigaChat3.5.jinja:327:3 {%- set params = tool.get("parameters") -%}
-			params = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
+			params = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("parameters")}, nil)
 			// GigaChat3.5.jinja:328:3 {%- if params and params.get("properties") -%}
-			if params.Truthy() && jinja2.LlamaCallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if params.Truthy() && llamacpp.CallMethod(params, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:329:4 {%- set param_type = json_schema_to_typescript(params, "  ") -%}
 				paramType = w.Capture(func() {
 					jsonSchemaToTypescript(params, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:330:4 {%- set main_body = 'type ' ~ tool.name ~ ' = (_: ' ~ param_type ~ ') => ' -%}
-				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
+				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = (_: "), paramType, jinja2.Str(") => "))
 			} else {
 				// GigaChat3.5.jinja:331:7 {%- else -%}
 				// GigaChat3.5.jinja:332:4 {%- set main_body = 'type ' ~ tool.name ~ ' = () => ' -%}
-				mainBody = jinja2.LlamaConcat(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name"), jinja2.Str(" = () => "))
+				mainBody = llamacpp.Concat(jinja2.Str("type "), llamacpp.Attr(tool, "name"), jinja2.Str(" = () => "))
 			}
 			// GigaChat3.5.jinja:336:3 {%- set return_params = tool.get("return_parameters") -%}
-			returnParams = jinja2.LlamaCallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
+			returnParams = llamacpp.CallMethod(tool, "get", []jinja2.Value{jinja2.Str("return_parameters")}, nil)
 			// GigaChat3.5.jinja:337:3 {%- if return_params and return_params.get("properties") -%}
-			if returnParams.Truthy() && jinja2.LlamaCallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+			if returnParams.Truthy() && llamacpp.CallMethod(returnParams, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 				// GigaChat3.5.jinja:338:4 {%- set return_type = json_schema_to_typescript(return_params, "  ") -%}
 				returnType = w.Capture(func() {
 					jsonSchemaToTypescript(returnParams, jinja2.Str("  "), jinja2.Missing(), jinja2.Missing(), jinja2.Missing())
 				})
 				// GigaChat3.5.jinja:339:4 {%- set main_body = main_body ~ return_type -%}
-				mainBody = jinja2.LlamaConcat(mainBody, returnType)
+				mainBody = llamacpp.Concat(mainBody, returnType)
 			} else {
 				// GigaChat3.5.jinja:340:7 {%- else -%}
 				// GigaChat3.5.jinja:341:4 {%- set main_body = main_body ~ 'any' -%}
-				mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str("any"))
+				mainBody = llamacpp.Concat(mainBody, jinja2.Str("any"))
 			}
 			// GigaChat3.5.jinja:344:3 {%- set main_body = main_body ~ ';\n' -%}
-			mainBody = jinja2.LlamaConcat(mainBody, jinja2.Str(";\n"))
+			mainBody = llamacpp.Concat(mainBody, jinja2.Str(";\n"))
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(nsTool)
+			llamacpp.CheckNamespace(nsTool)
 			// GigaChat3.5.jinja:346:3 {%- set ns_tool.content_lines = ns_tool.content_lines + [main_body] -%}
-			jinja2.LlamaSetAttr(nsTool, "content_lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
+			llamacpp.SetAttr(nsTool, "content_lines", llamacpp.Add(llamacpp.Attr(nsTool, "content_lines"), jinja2.NewList(mainBody)))
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:349:3 {%- set ns.sections = ns.sections + [ns_tool.content_lines | join('\n')] -%}
-			jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
+			llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.CallFilter("join", llamacpp.Attr(nsTool, "content_lines"), []jinja2.Value{jinja2.Str("\n")}, nil))))
 		}
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// GigaChat3.5.jinja:352:2 {%- set ns.sections = ns.sections + ['} // namespace ' ~ namespace_name] -%}
-		jinja2.LlamaSetAttr(ns, "sections", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "sections"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("} // namespace "), namespaceName))))
+		llamacpp.SetAttr(ns, "sections", llamacpp.Add(llamacpp.Attr(ns, "sections"), jinja2.NewList(llamacpp.Concat(jinja2.Str("} // namespace "), namespaceName))))
 		// GigaChat3.5.jinja:354:2 {{- ns.sections | join('\n') -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "sections"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:360:1 {%- macro align_json_order_to_schema(json_obj, json_schema) -%}
 	var alignJsonOrderToSchema func(jinja2.Value, jinja2.Value)
@@ -2475,135 +2478,135 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:361:5 {%- set ns = namespace(result=none, kv_list=[]) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.None()), jinja2.KW("kv_list", jinja2.NewList())})
 		// GigaChat3.5.jinja:363:5 {%- if json_schema.get('anyOf') is sequence and json_schema.anyOf is not string and json_schema.anyO…
-		if ((jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(jsonSchema, "anyOf"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(jsonSchema, "anyOf"), nil, nil), jinja2.Int(0))) && jinja2.LlamaNotIn(jinja2.Str("type"), jsonSchema) {
+		if ((llamacpp.CallTest("sequence", llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("anyOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(jsonSchema, "anyOf"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(jsonSchema, "anyOf"), nil, nil), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:364:9 {{- align_json_order_to_schema(json_obj, json_schema.anyOf[0]) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jinja2.LlamaItemInt(jinja2.LlamaAttr(jsonSchema, "anyOf"), 0))
+			llamacpp.Write(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.Attr(jsonSchema, "anyOf"), 0))
 			}))
-		} else if ((jinja2.LlamaCallTest("sequence", jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaAttr(jsonSchema, "oneOf"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(jsonSchema, "oneOf"), nil, nil), jinja2.Int(0))) && jinja2.LlamaNotIn(jinja2.Str("type"), jsonSchema) {
+		} else if ((llamacpp.CallTest("sequence", llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("oneOf")}, nil), nil, nil) && !llamacpp.CallTest("string", llamacpp.Attr(jsonSchema, "oneOf"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(jsonSchema, "oneOf"), nil, nil), jinja2.Int(0))) && llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:366:9 {%- elif json_schema.get('oneOf') is sequence and json_schema.oneOf is not string and json_schema.on…
 			// GigaChat3.5.jinja:367:9 {{- align_json_order_to_schema(json_obj, json_schema.oneOf[0]) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				alignJsonOrderToSchema(jsonObj, jinja2.LlamaItemInt(jinja2.LlamaAttr(jsonSchema, "oneOf"), 0))
+			llamacpp.Write(w, w.Capture(func() {
+				alignJsonOrderToSchema(jsonObj, llamacpp.ItemInt(llamacpp.Attr(jsonSchema, "oneOf"), 0))
 			}))
-		} else if jinja2.LlamaNotIn(jinja2.Str("type"), jsonSchema) {
+		} else if llamacpp.NotIn(jinja2.Str("type"), jsonSchema) {
 			// GigaChat3.5.jinja:369:9 {%- elif 'type' not in json_schema -%}
 			// GigaChat3.5.jinja:370:9 {%- if json_obj is string or json_obj is boolean -%}
-			if jinja2.LlamaCallTest("string", jsonObj, nil, nil) || jinja2.LlamaCallTest("boolean", jsonObj, nil, nil) {
+			if llamacpp.CallTest("string", jsonObj, nil, nil) || llamacpp.CallTest("boolean", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:371:13 {%- set ns.result = json_obj | tojson(ensure_ascii=False) -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaCallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.SetAttr(ns, "result", llamacpp.CallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:372:13 {%- else -%}
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:373:13 {%- set ns.result = json_obj -%}
-				jinja2.LlamaSetAttr(ns, "result", jsonObj)
+				llamacpp.SetAttr(ns, "result", jsonObj)
 			}
-		} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "object", "dict") {
+		} else if llamacpp.InStrs(llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "object", "dict") {
 			// GigaChat3.5.jinja:376:9 {%- elif json_schema.get('type') in ['object', 'dict'] -%}
 			// GigaChat3.5.jinja:377:9 {%- set key_set = json_obj.keys() if json_obj is mapping else [] -%}
-			if jinja2.LlamaCallTest("mapping", jsonObj, nil, nil) {
-				keySet = jinja2.LlamaCallMethod(jsonObj, "keys", nil, nil)
+			if llamacpp.CallTest("mapping", jsonObj, nil, nil) {
+				keySet = llamacpp.CallMethod(jsonObj, "keys", nil, nil)
 			} else {
 				keySet = jinja2.NewList()
 			}
 			// GigaChat3.5.jinja:378:9 {%- set properties = json_schema.get('properties', {}) -%}
-			properties = jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
+			properties = llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil)
 			// GigaChat3.5.jinja:380:9 {%- for key, prop_schema in properties.items() -%}
 			var item jinja2.Value
 			var alignedItem jinja2.Value
-			for _, item2 := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(properties, "items", nil, nil))) {
+			for _, item2 := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(properties, "items", nil, nil))) {
 				vals := jinja2.Unpack(item2, 2)
 				key := vals[0]
 				propSchema := vals[1]
 				// GigaChat3.5.jinja:381:13 {%- if key in key_set -%}
-				if jinja2.LlamaIn(key, keySet) {
+				if llamacpp.In(key, keySet) {
 					// GigaChat3.5.jinja:382:17 {%- set item = json_obj[key] -%}
-					item = jinja2.LlamaItem(jsonObj, key)
+					item = llamacpp.Item(jsonObj, key)
 					// GigaChat3.5.jinja:383:17 {%- if item is mapping or (prop_schema.get('type') == 'array') -%}
-					if jinja2.LlamaCallTest("mapping", item, nil, nil) || jinja2.EqStr(jinja2.LlamaCallMethod(propSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
+					if llamacpp.CallTest("mapping", item, nil, nil) || jinja2.EqStr(llamacpp.CallMethod(propSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
 						// GigaChat3.5.jinja:384:21 {%- set aligned_item = align_json_order_to_schema(item, prop_schema) -%}
 						alignedItem = w.Capture(func() {
 							alignJsonOrderToSchema(item, propSchema)
 						})
-					} else if jinja2.LlamaCallTest("string", item, nil, nil) || jinja2.LlamaCallTest("boolean", item, nil, nil) {
+					} else if llamacpp.CallTest("string", item, nil, nil) || llamacpp.CallTest("boolean", item, nil, nil) {
 						// GigaChat3.5.jinja:385:21 {%- elif item is string or item is boolean -%}
 						// GigaChat3.5.jinja:386:21 {%- set aligned_item = item | tojson(ensure_ascii=False) -%}
-						alignedItem = jinja2.LlamaCallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+						alignedItem = llamacpp.CallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 					} else {
 						// GigaChat3.5.jinja:387:21 {%- else -%}
 						// GigaChat3.5.jinja:388:21 {%- set aligned_item = item -%}
 						alignedItem = item
 					}
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:390:17 {%- set ns.kv_list = ns.kv_list + [(key, aligned_item)] -%}
-					jinja2.LlamaSetAttr(ns, "kv_list", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
+					llamacpp.SetAttr(ns, "kv_list", llamacpp.Add(llamacpp.Attr(ns, "kv_list"), jinja2.NewList(jinja2.NewTuple(key, alignedItem))))
 				}
 			}
 			w.WriteString("{")
 			// GigaChat3.5.jinja:395:9 {%- set ns_new_obj = namespace(result = []) -%}
 			nsNewObj = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.NewList())})
 			// GigaChat3.5.jinja:396:9 {%- for key, val in ns.kv_list -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(ns, "kv_list"))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(ns, "kv_list"))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				val := vals[1]
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsNewObj)
+				llamacpp.CheckNamespace(nsNewObj)
 				// GigaChat3.5.jinja:397:13 {%- set ns_new_obj.result = ns_new_obj.result + ['"' ~ key ~ '": ' ~ val] -%}
-				jinja2.LlamaSetAttr(nsNewObj, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(nsNewObj, "result"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
+				llamacpp.SetAttr(nsNewObj, "result", llamacpp.Add(llamacpp.Attr(nsNewObj, "result"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), key, jinja2.Str("\": "), val))))
 			}
 			// GigaChat3.5.jinja:399:9 {{- ns_new_obj.result | join(', ') -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsNewObj, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 			w.WriteString("}")
-		} else if jinja2.EqStr(jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
+		} else if jinja2.EqStr(llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("type")}, nil), "array") {
 			// GigaChat3.5.jinja:402:9 {%- elif json_schema.get('type') == 'array' -%}
 			// GigaChat3.5.jinja:403:9 {%- if json_obj is iterable and not json_obj is string -%}
-			if jinja2.LlamaCallTest("iterable", jsonObj, nil, nil) && !jinja2.LlamaCallTest("string", jsonObj, nil, nil) {
+			if llamacpp.CallTest("iterable", jsonObj, nil, nil) && !llamacpp.CallTest("string", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:404:13 {%- set item_schema = json_schema.get('items', {}) -%}
-				itemSchema = jinja2.LlamaCallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
+				itemSchema = llamacpp.CallMethod(jsonSchema, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// GigaChat3.5.jinja:405:13 {%- set ns.result = [] -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.NewList())
+				llamacpp.SetAttr(ns, "result", jinja2.NewList())
 				// GigaChat3.5.jinja:406:13 {%- for item in json_obj -%}
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jsonObj)) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(jsonObj)) {
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// GigaChat3.5.jinja:407:17 {%- set ns.result = ns.result + [align_json_order_to_schema(item, item_schema)] -%}
-					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.NewList(w.Capture(func() {
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), jinja2.NewList(w.Capture(func() {
 						alignJsonOrderToSchema(item, itemSchema)
 					}))))
 				}
 				w.WriteString("[")
 				// GigaChat3.5.jinja:410:13 {{- ns.result | join(', ') -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(ns, "result"), []jinja2.Value{jinja2.Str(", ")}, nil))
 				w.WriteString("]")
 			} else {
 				// GigaChat3.5.jinja:412:13 {%- else -%}
 				// GigaChat3.5.jinja:413:13 {%- if json_obj is string or json_obj is boolean -%}
-				if jinja2.LlamaCallTest("string", jsonObj, nil, nil) || jinja2.LlamaCallTest("boolean", jsonObj, nil, nil) {
+				if llamacpp.CallTest("string", jsonObj, nil, nil) || llamacpp.CallTest("boolean", jsonObj, nil, nil) {
 					// GigaChat3.5.jinja:414:17 {{- json_obj | tojson(ensure_ascii=False) -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+					llamacpp.Write(w, llamacpp.CallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				} else {
 					// GigaChat3.5.jinja:415:17 {%- else -%}
 					// GigaChat3.5.jinja:416:17 {{- json_obj -}}
-					jinja2.LlamaWrite(w, jsonObj)
+					llamacpp.Write(w, jsonObj)
 				}
 			}
 		} else {
 			// GigaChat3.5.jinja:420:9 {%- else -%}
 			// GigaChat3.5.jinja:421:9 {%- if json_obj is string or json_obj is boolean -%}
-			if jinja2.LlamaCallTest("string", jsonObj, nil, nil) || jinja2.LlamaCallTest("boolean", jsonObj, nil, nil) {
+			if llamacpp.CallTest("string", jsonObj, nil, nil) || llamacpp.CallTest("boolean", jsonObj, nil, nil) {
 				// GigaChat3.5.jinja:422:13 {{- json_obj | tojson(ensure_ascii=False) -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", jsonObj, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			} else {
 				// GigaChat3.5.jinja:423:13 {%- else -%}
 				// GigaChat3.5.jinja:424:13 {{- json_obj -}}
-				jinja2.LlamaWrite(w, jsonObj)
+				llamacpp.Write(w, jsonObj)
 			}
 		}
 	}
@@ -2617,56 +2620,56 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:432:5 {%- set indent = "  " -%}
 		indent = jinja2.Str("  ")
 		// GigaChat3.5.jinja:433:5 {%- if functions | length > 0 and functions | selectattr("few_shot_examples") | list | length > 0 -%…
-		if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", functions, nil, nil), jinja2.Int(0)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
+		if llamacpp.Gt(llamacpp.CallFilter("length", functions, nil, nil), jinja2.Int(0)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", functions, []jinja2.Value{jinja2.Str("few_shot_examples")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(nsPrompt)
+			llamacpp.CheckNamespace(nsPrompt)
 			// GigaChat3.5.jinja:434:9 {%- set ns_prompt.prompt = ns_prompt.prompt + '//Examples:' -%}
-			jinja2.LlamaSetAttr(nsPrompt, "prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(nsPrompt, "prompt"), jinja2.Str("//Examples:")))
+			llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Add(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Str("//Examples:")))
 			// GigaChat3.5.jinja:435:9 {%- for function in functions -%}
-			for _, function := range jinja2.Iterate(w, jinja2.LlamaIterable(functions)) {
+			for _, function := range jinja2.Iterate(w, llamacpp.Iterable(functions)) {
 				// GigaChat3.5.jinja:437:13 {%- if function.few_shot_examples is defined -%}
-				functionFewShotExamples := jinja2.LlamaAttr(function, "few_shot_examples")
-				if jinja2.LlamaCallTest("defined", functionFewShotExamples, nil, nil) {
+				functionFewShotExamples := llamacpp.Attr(function, "few_shot_examples")
+				if llamacpp.CallTest("defined", functionFewShotExamples, nil, nil) {
 					// GigaChat3.5.jinja:438:17 {%- for example in function.few_shot_examples -%}
 					var params jinja2.Value
 					var call jinja2.Value
-					for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(functionFewShotExamples)) {
+					for _, example := range jinja2.Iterate(w, llamacpp.Iterable(functionFewShotExamples)) {
 						// GigaChat3.5.jinja:439:21 {%- if (
-						functionParameters := jinja2.LlamaAttr(function, "parameters")
-						if jinja2.LlamaCallTest("defined", functionParameters, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(functionParameters, "properties"), nil, nil) {
+						functionParameters := llamacpp.Attr(function, "parameters")
+						if llamacpp.CallTest("defined", functionParameters, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(functionParameters, "properties"), nil, nil) {
 							// GigaChat3.5.jinja:442:25 {%- set params = align_json_order_to_schema(example['params'], function['parameters']) -%}
 							params = w.Capture(func() {
-								alignJsonOrderToSchema(jinja2.LlamaItemStr(example, "params"), jinja2.LlamaItemStr(function, "parameters"))
+								alignJsonOrderToSchema(llamacpp.ItemStr(example, "params"), llamacpp.ItemStr(function, "parameters"))
 							})
 						} else {
 							// GigaChat3.5.jinja:443:25 {%- else -%}
 							// GigaChat3.5.jinja:444:25 {%- set params = example['params'] | tojson(ensure_ascii=False) -%}
-							params = jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							params = llamacpp.CallFilter("tojson", llamacpp.ItemStr(example, "params"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// GigaChat3.5.jinja:446:21 {%- set call = '{"name": "' ~ function['name'] ~ '", "arguments": ' ~ params ~ '}' -%}
-						call = jinja2.LlamaConcat(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(function, "name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
+						call = llamacpp.Concat(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(function, "name"), jinja2.Str("\", \"arguments\": "), params, jinja2.Str("}"))
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci… (the namespace check)
-						jinja2.LlamaCheckNamespace(nsPrompt)
+						llamacpp.CheckNamespace(nsPrompt)
 						// GigaChat3.5.jinja:447:21 {%- set ns_prompt.prompt = ns_prompt.prompt + '\n//' + indent + example.request | tojson(ensure_asci…
-						jinja2.LlamaSetAttr(nsPrompt, "prompt", jinja2.LlamaConcat(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAttr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Str(" -> ")), call))
+						llamacpp.SetAttr(nsPrompt, "prompt", llamacpp.Concat(llamacpp.Add(llamacpp.Add(llamacpp.Sum(llamacpp.Attr(nsPrompt, "prompt"), jinja2.Str("\n//"), indent), llamacpp.CallFilter("tojson", llamacpp.Attr(example, "request"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})), jinja2.Str(" -> ")), call))
 					}
 				}
 			}
 		}
 		// GigaChat3.5.jinja:453:5 {{- ns_prompt.prompt -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAttr(nsPrompt, "prompt"))
+		llamacpp.Write(w, llamacpp.Attr(nsPrompt, "prompt"))
 	}
 	// GigaChat3.5.jinja:460:1 {%- macro prepare_devsystem(devsystem, add_tokens) -%}
 	prepareDevsystem := func(devsystem, addTokens jinja2.Value) {
 		devsystem = jinja2.Param(devsystem, "devsystem")
 		addTokens = jinja2.Param(addTokens, "add_tokens")
 		// GigaChat3.5.jinja:461:5 {%- if add_tokens.role_sep not in devsystem or add_tokens.message_sep not in devsystem -%}
-		if jinja2.LlamaNotIn(jinja2.LlamaAttr(addTokens, "role_sep"), devsystem) || jinja2.LlamaNotIn(jinja2.LlamaAttr(addTokens, "message_sep"), devsystem) {
+		if llamacpp.NotIn(llamacpp.Attr(addTokens, "role_sep"), devsystem) || llamacpp.NotIn(llamacpp.Attr(addTokens, "message_sep"), devsystem) {
 			// GigaChat3.5.jinja:462:9 {%- set devsystem = (
-			devsystem = jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
+			devsystem = llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", devsystem, []jinja2.Value{jinja2.Str("<|role_sep|>"), jinja2.Str("<|role_sep|>\n")}, nil), []jinja2.Value{jinja2.Str("<|message_sep|>"), jinja2.Str("<|message_sep|>\n\n")}, nil)
 		}
 		// GigaChat3.5.jinja:469:5 {{- devsystem -}}
-		jinja2.LlamaWrite(w, devsystem)
+		llamacpp.Write(w, devsystem)
 	}
 	// GigaChat3.5.jinja:472:1 {%- macro render_role_message(message, role=none, add_message_sep_token=True) -%}
 	renderRoleMessage := func(message, role, addMessageSepToken jinja2.Value) {
@@ -2683,66 +2686,66 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:473:5 {%- if not role -%}
 		if !role.Truthy() {
 			// GigaChat3.5.jinja:474:9 {%- set role = message["role"] -%}
-			role = jinja2.LlamaItemStr(message, "role")
+			role = llamacpp.ItemStr(message, "role")
 		}
 		// GigaChat3.5.jinja:477:5 {%- set message_content = message['content'] if message['content'] is not none else '' -%}
-		messageContent2 := jinja2.LlamaItemStr(message, "content")
-		if !jinja2.LlamaCallTest("none", messageContent2, nil, nil) {
+		messageContent2 := llamacpp.ItemStr(message, "content")
+		if !llamacpp.CallTest("none", messageContent2, nil, nil) {
 			messageContent = messageContent2
 		} else {
 			messageContent = jinja2.Str("")
 		}
 		// GigaChat3.5.jinja:478:5 {%- if message_content is not string -%}
-		if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		if !llamacpp.CallTest("string", messageContent, nil, nil) {
 			// GigaChat3.5.jinja:479:9 {%- set message_content = message_content | tojson(ensure_ascii=False) -%}
-			messageContent = jinja2.LlamaCallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			messageContent = llamacpp.CallFilter("tojson", messageContent, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:482:5 {%- if message.get('embed_files', []) -%}
-		if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("embed_files"), jinja2.NewList()}, nil).Truthy() {
+		if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("embed_files"), jinja2.NewList()}, nil).Truthy() {
 			// GigaChat3.5.jinja:483:9 {%- set ns_embed_result = namespace(result_text = message_content) -%}
 			nsEmbedResult = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result_text", messageContent)})
 			// GigaChat3.5.jinja:484:13 {%- for f in message.embed_files[::-1] -%}
 			var tokenized jinja2.Value
 			var placeholder jinja2.Value
-			items := jinja2.IterateReversed(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "embed_files")))
+			items := jinja2.IterateReversed(w, llamacpp.Iterable(llamacpp.Attr(message, "embed_files")))
 			for i := range items {
 				f := items[len(items)-1-i]
 				// GigaChat3.5.jinja:485:17 {%- set tokenized = (
-				tokenized = jinja2.LlamaConcat(jinja2.LlamaAttr(addTokens, "file_start"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaCallMissingGlobal(in, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(f, "id"), nil, nil)), jinja2.KW("name", jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(f, "name"), nil, nil)), jinja2.KW("type", jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(f, "type"), nil, nil))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(jinja2.LlamaAttr(f, "type"), "doc"), func() jinja2.Value {
-					return jinja2.LlamaItem(addTokens, jinja2.LlamaAttr(f, "type"))
+				tokenized = llamacpp.Concat(llamacpp.Attr(addTokens, "file_start"), llamacpp.CallFilter("tojson", llamacpp.CallMissingGlobal(in, "dict", nil, []jinja2.Kwarg{jinja2.KW("id", llamacpp.CallFilter("string", llamacpp.Attr(f, "id"), nil, nil)), jinja2.KW("name", llamacpp.CallFilter("string", llamacpp.Attr(f, "name"), nil, nil)), jinja2.KW("type", llamacpp.CallFilter("string", llamacpp.Attr(f, "type"), nil, nil))}), nil, nil), jinja2.IfElse(!jinja2.EqStr(llamacpp.Attr(f, "type"), "doc"), func() jinja2.Value {
+					return llamacpp.Item(addTokens, llamacpp.Attr(f, "type"))
 				}, func() jinja2.Value {
-					return jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
-				}), jinja2.LlamaAttr(addTokens, "file_end"))
+					return llamacpp.CallFilter("default", llamacpp.Attr(f, "content"), []jinja2.Value{jinja2.Str("")}, nil)
+				}), llamacpp.Attr(addTokens, "file_end"))
 				// GigaChat3.5.jinja:491:17 {%- if message.get("file_placeholders", False) -%}
-				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("file_placeholders"), jinja2.Bool(false)}, nil).Truthy() {
+				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("file_placeholders"), jinja2.Bool(false)}, nil).Truthy() {
 					// GigaChat3.5.jinja:492:21 {%- set placeholder = '<file_placeholder_' ~ f.id ~ '>' -%}
-					placeholder = jinja2.LlamaConcat(jinja2.Str("<file_placeholder_"), jinja2.LlamaAttr(f, "id"), jinja2.Str(">"))
+					placeholder = llamacpp.Concat(jinja2.Str("<file_placeholder_"), llamacpp.Attr(f, "id"), jinja2.Str(">"))
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) … (the namespace check)
-					jinja2.LlamaCheckNamespace(nsEmbedResult)
+					llamacpp.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:493:21 {%- set ns_embed_result.result_text = ns_embed_result.result_text | replace(placeholder, tokenized) …
-					jinja2.LlamaSetAttr(nsEmbedResult, "result_text", jinja2.LlamaCallFilter("replace", jinja2.LlamaAttr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
+					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.CallFilter("replace", llamacpp.Attr(nsEmbedResult, "result_text"), []jinja2.Value{placeholder, tokenized}, nil))
 				} else {
 					// GigaChat3.5.jinja:494:21 {%- else -%}
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(nsEmbedResult)
+					llamacpp.CheckNamespace(nsEmbedResult)
 					// GigaChat3.5.jinja:495:21 {%- set ns_embed_result.result_text = tokenized + ns_embed_result.result_text -%}
-					jinja2.LlamaSetAttr(nsEmbedResult, "result_text", jinja2.LlamaAdd(tokenized, jinja2.LlamaAttr(nsEmbedResult, "result_text")))
+					llamacpp.SetAttr(nsEmbedResult, "result_text", llamacpp.Add(tokenized, llamacpp.Attr(nsEmbedResult, "result_text")))
 				}
 			}
 			// GigaChat3.5.jinja:499:9 {%- set message_final_content = ns_embed_result.result_text -%}
-			messageFinalContent = jinja2.LlamaAttr(nsEmbedResult, "result_text")
+			messageFinalContent = llamacpp.Attr(nsEmbedResult, "result_text")
 		} else {
 			// GigaChat3.5.jinja:500:9 {%- else -%}
 			// GigaChat3.5.jinja:501:9 {%- set message_final_content = message_content -%}
 			messageFinalContent = messageContent
 		}
 		// GigaChat3.5.jinja:504:5 {{- role + (add_tokens.role_sep if role else '') + message_final_content + (add_tokens.message_sep i…
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
-			return jinja2.LlamaAttr(addTokens, "role_sep")
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(role, jinja2.IfElse(role.Truthy(), func() jinja2.Value {
+			return llamacpp.Attr(addTokens, "role_sep")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		})), messageFinalContent), jinja2.IfElse(addMessageSepToken.Truthy(), func() jinja2.Value {
-			return jinja2.LlamaAttr(addTokens, "message_sep")
+			return llamacpp.Attr(addTokens, "message_sep")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		})))
@@ -2754,40 +2757,40 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var nsCurrentTools jinja2.Value
 		var content jinja2.Value
 		// GigaChat3.5.jinja:510:5 {%- if 'function_descriptions' not in message -%}
-		if jinja2.LlamaNotIn(jinja2.Str("function_descriptions"), message) {
+		if llamacpp.NotIn(jinja2.Str("function_descriptions"), message) {
 			// GigaChat3.5.jinja:511:9 {{- raise_exception("no 'function_descriptions' field provided for function description role!!!") -}…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("no 'function_descriptions' field provided for function description role!!!")))
 		}
 		// GigaChat3.5.jinja:514:5 {%- set function_ids = message['function_descriptions'] -%}
-		functionIds = jinja2.LlamaItemStr(message, "function_descriptions")
+		functionIds = llamacpp.ItemStr(message, "function_descriptions")
 		// GigaChat3.5.jinja:516:5 {%- set ns_current_tools = namespace(tools=[]) -%}
 		nsCurrentTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("tools", jinja2.NewList())})
 		// GigaChat3.5.jinja:517:5 {%- for tool in FUNCTION_DESCRIPTIONS -%}
 		var toolId jinja2.Value
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(FUNCTIONDESCRIPTIONS)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(FUNCTIONDESCRIPTIONS)) {
 			// GigaChat3.5.jinja:518:9 {%- set tool_id = tool.id if tool.id is defined else tool.name -%}
-			tool2Id := jinja2.LlamaAttr(tool, "id")
-			if jinja2.LlamaCallTest("defined", tool2Id, nil, nil) {
+			tool2Id := llamacpp.Attr(tool, "id")
+			if llamacpp.CallTest("defined", tool2Id, nil, nil) {
 				toolId = tool2Id
 			} else {
-				toolId = jinja2.LlamaAttr(tool, "name")
+				toolId = llamacpp.Attr(tool, "name")
 			}
 			// GigaChat3.5.jinja:519:9 {%- if tool_id in function_ids or tool.name in function_ids -%}
-			if jinja2.LlamaIn(toolId, functionIds) || jinja2.LlamaIn(jinja2.LlamaAttr(tool, "name"), functionIds) {
+			if llamacpp.In(toolId, functionIds) || llamacpp.In(llamacpp.Attr(tool, "name"), functionIds) {
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsCurrentTools)
+				llamacpp.CheckNamespace(nsCurrentTools)
 				// GigaChat3.5.jinja:520:13 {%- set ns_current_tools.tools = ns_current_tools.tools + [tool] -%}
-				jinja2.LlamaSetAttr(nsCurrentTools, "tools", jinja2.LlamaAdd(jinja2.LlamaAttr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
+				llamacpp.SetAttr(nsCurrentTools, "tools", llamacpp.Add(llamacpp.Attr(nsCurrentTools, "tools"), jinja2.NewList(tool)))
 			}
 		}
 		// GigaChat3.5.jinja:524:5 {%- set content = render_tool_namespace('functions', ns_current_tools.tools) + render_examples(ns_cu…
-		content = jinja2.LlamaAdd(w.Capture(func() {
-			renderToolNamespace(jinja2.Str("functions"), jinja2.LlamaAttr(nsCurrentTools, "tools"))
+		content = llamacpp.Add(w.Capture(func() {
+			renderToolNamespace(jinja2.Str("functions"), llamacpp.Attr(nsCurrentTools, "tools"))
 		}), w.Capture(func() {
-			renderExamples(jinja2.LlamaAttr(nsCurrentTools, "tools"))
+			renderExamples(llamacpp.Attr(nsCurrentTools, "tools"))
 		}))
 		// GigaChat3.5.jinja:526:5 {{- render_role_message({'role': 'function descriptions', 'content': content}) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("content"), content), jinja2.Missing(), jinja2.Missing())
 		}))
 	}
@@ -2796,13 +2799,13 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		name = jinja2.Param(name, "name")
 		value = jinja2.Param(value, "value")
 		// GigaChat3.5.jinja:533:5 {%- if value is string -%}
-		if jinja2.LlamaCallTest("string", value, nil, nil) {
+		if llamacpp.CallTest("string", value, nil, nil) {
 			// GigaChat3.5.jinja:534:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="true">' ~ value ~ '</｜GCML｜parameter>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"true\">"), value, jinja2.Str("</｜GCML｜parameter>")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"true\">"), value, jinja2.Str("</｜GCML｜parameter>")))
 		} else {
 			// GigaChat3.5.jinja:535:9 {%- else -%}
 			// GigaChat3.5.jinja:536:9 {{- '<｜GCML｜parameter name="' ~ name ~ '" string="false">' ~ (value | tojson(ensure_ascii=False)) ~ …
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"false\">"), jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), jinja2.Str("</｜GCML｜parameter>")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<｜GCML｜parameter name=\""), name, jinja2.Str("\" string=\"false\">"), llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), jinja2.Str("</｜GCML｜parameter>")))
 		}
 	}
 	// GigaChat3.5.jinja:542:1 {%- macro render_gcml_invoke(call) -%}
@@ -2814,38 +2817,38 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:543:5 {%- set inner = call -%}
 		inner = call
 		// GigaChat3.5.jinja:544:5 {%- if inner.function -%}
-		innerFunction := jinja2.LlamaAttr(inner, "function")
+		innerFunction := llamacpp.Attr(inner, "function")
 		if innerFunction.Truthy() {
 			// GigaChat3.5.jinja:545:9 {%- set inner = inner.function -%}
 			inner = innerFunction
 		}
 		// GigaChat3.5.jinja:547:5 {%- set args = inner.get('arguments', {}) -%}
-		args = jinja2.LlamaCallMethod(inner, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
+		args = llamacpp.CallMethod(inner, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
 		// GigaChat3.5.jinja:548:5 {%- if args is string -%}
-		if jinja2.LlamaCallTest("string", args, nil, nil) {
+		if llamacpp.CallTest("string", args, nil, nil) {
 			// GigaChat3.5.jinja:549:9 {{- raise_exception("v4.2: function call arguments must be a dict (got string). Parse JSON before pa…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: function call arguments must be a dict (got string). Parse JSON before passing to chat_template.")))
 		}
 		// GigaChat3.5.jinja:552:5 {{- '<｜GCML｜invoke name="' ~ inner['name'] ~ '">\n' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<｜GCML｜invoke name=\""), jinja2.LlamaItemStr(inner, "name"), jinja2.Str("\">\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<｜GCML｜invoke name=\""), llamacpp.ItemStr(inner, "name"), jinja2.Str("\">\n")))
 		// GigaChat3.5.jinja:553:5 {%- if args -%}
 		if args.Truthy() {
 			// GigaChat3.5.jinja:554:9 {%- set ns_params = namespace(lines=[]) -%}
 			nsParams = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("lines", jinja2.NewList())})
 			// GigaChat3.5.jinja:555:9 {%- for k, v in args.items() -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsParams)
+				llamacpp.CheckNamespace(nsParams)
 				// GigaChat3.5.jinja:556:13 {%- set ns_params.lines = ns_params.lines + [render_gcml_parameter(k, v)] -%}
-				jinja2.LlamaSetAttr(nsParams, "lines", jinja2.LlamaAdd(jinja2.LlamaAttr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
+				llamacpp.SetAttr(nsParams, "lines", llamacpp.Add(llamacpp.Attr(nsParams, "lines"), jinja2.NewList(w.Capture(func() {
 					renderGcmlParameter(k, v)
 				}))))
 			}
 			// GigaChat3.5.jinja:558:9 {{- ns_params.lines | join('\n') -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsParams, "lines"), []jinja2.Value{jinja2.Str("\n")}, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</｜GCML｜invoke>")
@@ -2857,17 +2860,17 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:567:5 {%- set ns_inv = namespace(blocks=[]) -%}
 		nsInv = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:568:5 {%- for call in calls -%}
-		for _, call := range jinja2.Iterate(w, jinja2.LlamaIterable(calls)) {
+		for _, call := range jinja2.Iterate(w, llamacpp.Iterable(calls)) {
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(nsInv)
+			llamacpp.CheckNamespace(nsInv)
 			// GigaChat3.5.jinja:569:9 {%- set ns_inv.blocks = ns_inv.blocks + [render_gcml_invoke(call)] -%}
-			jinja2.LlamaSetAttr(nsInv, "blocks", jinja2.LlamaAdd(jinja2.LlamaAttr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
+			llamacpp.SetAttr(nsInv, "blocks", llamacpp.Add(llamacpp.Attr(nsInv, "blocks"), jinja2.NewList(w.Capture(func() {
 				renderGcmlInvoke(call)
 			}))))
 		}
 		w.WriteString("<｜GCML｜tool_calls>\n")
 		// GigaChat3.5.jinja:572:5 {{- ns_inv.blocks | join('\n') -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsInv, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 		w.WriteString("\n</｜GCML｜tool_calls>")
 	}
 	// GigaChat3.5.jinja:578:1 {%- macro render_function_response(name, item) -%}
@@ -2878,47 +2881,47 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var nsBody jinja2.Value
 		var body jinja2.Value
 		// GigaChat3.5.jinja:579:5 {%- if item is mapping -%}
-		if jinja2.LlamaCallTest("mapping", item, nil, nil) {
+		if llamacpp.CallTest("mapping", item, nil, nil) {
 			// GigaChat3.5.jinja:580:9 {%- set ns_strip = namespace(pairs=[]) -%}
 			nsStrip = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("pairs", jinja2.NewList())})
 			// GigaChat3.5.jinja:581:9 {%- for k, v in item.items() -%}
-			for _, item2 := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(item, "items", nil, nil))) {
+			for _, item2 := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(item, "items", nil, nil))) {
 				vals := jinja2.Unpack(item2, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:582:13 {%- if k != 'id' -%}
 				if !jinja2.EqStr(k, "id") {
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(nsStrip)
+					llamacpp.CheckNamespace(nsStrip)
 					// GigaChat3.5.jinja:583:17 {%- set ns_strip.pairs = ns_strip.pairs + [(k, v)] -%}
-					jinja2.LlamaSetAttr(nsStrip, "pairs", jinja2.LlamaAdd(jinja2.LlamaAttr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
+					llamacpp.SetAttr(nsStrip, "pairs", llamacpp.Add(llamacpp.Attr(nsStrip, "pairs"), jinja2.NewList(jinja2.NewTuple(k, v))))
 				}
 			}
 			// GigaChat3.5.jinja:586:9 {%- set ns_body = namespace(parts=[]) -%}
 			nsBody = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("parts", jinja2.NewList())})
 			// GigaChat3.5.jinja:587:9 {%- for k, v in ns_strip.pairs -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(nsStrip, "pairs"))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(nsStrip, "pairs"))) {
 				vals := jinja2.Unpack(item, 2)
 				k := vals[0]
 				v := vals[1]
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsBody)
+				llamacpp.CheckNamespace(nsBody)
 				// GigaChat3.5.jinja:588:13 {%- set ns_body.parts = ns_body.parts + ['"' ~ k ~ '": ' ~ (v | tojson(ensure_ascii=False))] -%}
-				jinja2.LlamaSetAttr(nsBody, "parts", jinja2.LlamaAdd(jinja2.LlamaAttr(nsBody, "parts"), jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("\""), k, jinja2.Str("\": "), jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
+				llamacpp.SetAttr(nsBody, "parts", llamacpp.Add(llamacpp.Attr(nsBody, "parts"), jinja2.NewList(llamacpp.Concat(jinja2.Str("\""), k, jinja2.Str("\": "), llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})))))
 			}
 			// GigaChat3.5.jinja:590:9 {%- set body = '{' ~ (ns_body.parts | join(', ')) ~ '}' -%}
-			body = jinja2.LlamaConcat(jinja2.Str("{"), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
-		} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+			body = llamacpp.Concat(jinja2.Str("{"), llamacpp.CallFilter("join", llamacpp.Attr(nsBody, "parts"), []jinja2.Value{jinja2.Str(", ")}, nil), jinja2.Str("}"))
+		} else if llamacpp.CallTest("string", item, nil, nil) {
 			// GigaChat3.5.jinja:591:9 {%- elif item is string -%}
 			// GigaChat3.5.jinja:596:9 {%- set body = item -%}
 			body = item
 		} else {
 			// GigaChat3.5.jinja:597:9 {%- else -%}
 			// GigaChat3.5.jinja:598:9 {%- set body = item | tojson(ensure_ascii=False) -%}
-			body = jinja2.LlamaCallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+			body = llamacpp.CallFilter("tojson", item, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 		}
 		// GigaChat3.5.jinja:600:5 {{- '<function_response name="' ~ name ~ '">' ~ body ~ '</function_response>' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function_response name=\""), name, jinja2.Str("\">"), body, jinja2.Str("</function_response>")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function_response name=\""), name, jinja2.Str("\">"), body, jinja2.Str("</function_response>")))
 	}
 	// GigaChat3.5.jinja:604:1 {%- macro render_function_responses(content, names) -%}
 	renderFunctionResponses := func(content, names jinja2.Value) {
@@ -2927,10 +2930,10 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var items jinja2.Value
 		var nsResp jinja2.Value
 		// GigaChat3.5.jinja:605:5 {%- if content is iterable and content is not string and content is not mapping -%}
-		if (jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("string", content, nil, nil)) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+		if (llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("string", content, nil, nil)) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// GigaChat3.5.jinja:606:9 {%- set items = content -%}
 			items = content
-		} else if jinja2.LlamaCallTest("none", content, nil, nil) {
+		} else if llamacpp.CallTest("none", content, nil, nil) {
 			// GigaChat3.5.jinja:607:9 {%- elif content is none -%}
 			// GigaChat3.5.jinja:608:9 {%- set items = [] -%}
 			items = jinja2.NewList()
@@ -2940,23 +2943,23 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			items = jinja2.NewList(content)
 		}
 		// GigaChat3.5.jinja:613:5 {%- if (items | length) != (names | length) -%}
-		if jinja2.Ne(jinja2.LlamaCallFilter("length", items, nil, nil), jinja2.LlamaCallFilter("length", names, nil, nil)) {
+		if jinja2.Ne(llamacpp.CallFilter("length", items, nil, nil), llamacpp.CallFilter("length", names, nil, nil)) {
 			// GigaChat3.5.jinja:614:9 {{- raise_exception("FR items count " ~ (items | length) ~ " != preceding tool calls count " ~ (name…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaConcat(jinja2.Str("FR items count "), jinja2.LlamaCallFilter("length", items, nil, nil), jinja2.Str(" != preceding tool calls count "), jinja2.LlamaCallFilter("length", names, nil, nil))))
+			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Concat(jinja2.Str("FR items count "), llamacpp.CallFilter("length", items, nil, nil), jinja2.Str(" != preceding tool calls count "), llamacpp.CallFilter("length", names, nil, nil))))
 		}
 		// GigaChat3.5.jinja:617:5 {%- set ns_resp = namespace(blocks=[]) -%}
 		nsResp = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("blocks", jinja2.NewList())})
 		// GigaChat3.5.jinja:618:5 {%- for idx in range(items | length) -%}
-		for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaCallFilter("length", items, nil, nil)))) {
+		for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.CallFilter("length", items, nil, nil)))) {
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(nsResp)
+			llamacpp.CheckNamespace(nsResp)
 			// GigaChat3.5.jinja:619:9 {%- set ns_resp.blocks = ns_resp.blocks + [render_function_response(names[idx], items[idx])] -%}
-			jinja2.LlamaSetAttr(nsResp, "blocks", jinja2.LlamaAdd(jinja2.LlamaAttr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
-				renderFunctionResponse(jinja2.LlamaItem(names, idx), jinja2.LlamaItem(items, idx))
+			llamacpp.SetAttr(nsResp, "blocks", llamacpp.Add(llamacpp.Attr(nsResp, "blocks"), jinja2.NewList(w.Capture(func() {
+				renderFunctionResponse(llamacpp.Item(names, idx), llamacpp.Item(items, idx))
 			}))))
 		}
 		// GigaChat3.5.jinja:621:5 {{- ns_resp.blocks | join('\n') -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.Attr(nsResp, "blocks"), []jinja2.Value{jinja2.Str("\n")}, nil))
 	}
 	// GigaChat3.5.jinja:627:1 {%- set DEVSYSTEM =
 	DEVSYSTEM = jinja2.Str("<role_description>\nDescription of the roles available in the dialog.\n\n`developer system`\nA message added by Sber before the main dialog. It has the highest priority and sets global, non-overridable conditions (for example, conversation rules, the safety policy, the assistant's overall response style, etc.).\n\n`system`\nA system instruction added by developers or by the user, but with a lower priority than `developer system`. It usually describes the assistant's instructions, a specific response style, and other conditions for this particular dialog.\n\n`user`\nA message or request from the user. The assistant follows it if it does not conflict with higher-priority instructions (see <instruction_priority>).\n\n`user memory`\nA sequence of the most up-to-date long-term facts about the user at the time of their request, presented as a JSON list of strings. Facts are listed in chronological order, meaning newer facts are appended to the end of the sequence. When facts are changed or deleted, records of previous facts remain in the sequence. The assistant saves facts using a function and uses them in accordance with the <memory_guidelines> block below.\n\n`added files`\nMetadata about files available for use in the dialog, presented in JSON format. It contains the following keys: id (a unique file identifier), name (file name), type (file type).\n\n`assistant`\nThe assistant's reply to the user's request. If the system instruction or the user does not set additional rules for `assistant`, this reply must comply with the instructions in the <assistant_guidelines> block below. The list of functions available to call is contained in `function descriptions`. The name of the required function and its arguments will be generated next by the `function call` role. In its replies, the assistant follows the instructions in accordance with <instruction_priority>.\n\n`function descriptions`\nFunction descriptions in TypeScript format. A function is a special tool (or a set of instructions) that the assistant can call to perform specific actions, computations, or obtain data needed to solve the user's task. Each function description contains blocks with the name, description, and arguments. Sometimes the description contains separate blocks with return parameters and usage examples that illustrate the correct call and arguments.\n\n`function call`\nThe function that `assistant` calls based on the dialog context, and its arguments. The function is invoked in strict accordance with the instructions in the <function_usage> block.\n\n`function result`\nThe result of the last function call.\n</role_description>\n\n<available_modalities>\nThe assistant can work with the following modalities: text, available functions.\n</available_modalities>\n\n<instruction_priority>\nIf instructions from different roles conflict within the dialog context, observe the following priorities:  \n`developer system` > `system` > `user` > `function descriptions` > `function result` > `user memory`\n</instruction_priority>\n\n<function_usage>\nBasic instructions for working with functions.\n\nOnly call those functions that are described in `function descriptions`.\n\nCall available functions when, according to their description, such a call will help provide a more complete and/or accurate answer to the user's request. Fill in function arguments using information from the dialog context. If a function could help answer the request but a required argument is missing from the context, ask the user for the missing data before calling the function. If a necessary function is unavailable or an error occurs, briefly inform the user and, if possible, suggest an alternative.\n</function_usage>\n\n<memory_guidelines>\nRules for using facts in long-term memory:\n\nIf there is no message under the `user memory` role in the dialog, this is equivalent to the absence of long-term facts about the user in memory. In that case, information about the user is limited to the current dialog, and no new facts should be saved.\n</memory_guidelines>\n\n<assistant_guidelines>\nYou are a helpful assistant.\n\n# Instructions\n- Strictly follow the instruction priority.\n- Maintain a logical chain of reasoning when answering the user's question.\n- For complex questions (for example, STEM), try to answer in detail unless the system message or dialog context limits the response length.\n- Be helpful, truthful, and avoid unsafe or prohibited content in your responses.\n- Try to reply in the language in which the user asked their question.\n</assistant_guidelines>\n\nA dialog will follow below.\nThe dialog may include various roles described in the <role_description> block.\nEach turn begins with the role name and a special token that marks the end of the role's full name, and ends with a special end-of-turn token.\nYour task is to continue the dialog from the last specified role in accordance with the dialog context.")
@@ -2967,24 +2970,24 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// GigaChat3.5.jinja:719:5 {%- set ns = namespace(functions = [], function_names = []) -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("functions", jinja2.NewList()), jinja2.KW("function_names", jinja2.NewList())})
 		// GigaChat3.5.jinja:720:5 {%- for item in tools -%}
-		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// GigaChat3.5.jinja:722:9 {%- set item = item["function"] if "function" in item else item -%}
-			if jinja2.LlamaIn(jinja2.Str("function"), item) {
-				item = jinja2.LlamaItemStr(item, "function")
+			if llamacpp.In(jinja2.Str("function"), item) {
+				item = llamacpp.ItemStr(item, "function")
 			}
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:724:9 {%- set ns.functions = ns.functions + [item] -%}
-			jinja2.LlamaSetAttr(ns, "functions", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "functions"), jinja2.NewList(item)))
+			llamacpp.SetAttr(ns, "functions", llamacpp.Add(llamacpp.Attr(ns, "functions"), jinja2.NewList(item)))
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// GigaChat3.5.jinja:725:9 {%- set ns.function_names = ns.function_names + [item.name] -%}
-			jinja2.LlamaSetAttr(ns, "function_names", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "function_names"), jinja2.NewList(jinja2.LlamaAttr(item, "name"))))
+			llamacpp.SetAttr(ns, "function_names", llamacpp.Add(llamacpp.Attr(ns, "function_names"), jinja2.NewList(llamacpp.Attr(item, "name"))))
 		}
 		// GigaChat3.5.jinja:728:5 {%- set FUNCTION_DESCRIPTIONS = ns.functions -%}
-		FUNCTIONDESCRIPTIONS = jinja2.LlamaAttr(ns, "functions")
+		FUNCTIONDESCRIPTIONS = llamacpp.Attr(ns, "functions")
 		// GigaChat3.5.jinja:729:5 {%- set FUNCTION_NAMES = ns.function_names -%}
-		FUNCTIONNAMES = jinja2.LlamaAttr(ns, "function_names")
+		FUNCTIONNAMES = llamacpp.Attr(ns, "function_names")
 	} else {
 		// GigaChat3.5.jinja:730:5 {%- else -%}
 		// GigaChat3.5.jinja:731:5 {%- set FUNCTION_DESCRIPTIONS = [] -%}
@@ -2993,38 +2996,38 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 		FUNCTIONNAMES = jinja2.NewList()
 	}
 	// GigaChat3.5.jinja:739:1 {%- if reasoning is not defined -%}
-	if !jinja2.LlamaCallTest("defined", reasoning, nil, nil) {
+	if !llamacpp.CallTest("defined", reasoning, nil, nil) {
 		// GigaChat3.5.jinja:740:5 {%- set reasoning = False -%}
 		reasoning = jinja2.Bool(false)
 	}
 	// GigaChat3.5.jinja:743:1 {%- if use_devsystem is not defined -%}
-	if !jinja2.LlamaCallTest("defined", useDevsystem, nil, nil) {
+	if !llamacpp.CallTest("defined", useDevsystem, nil, nil) {
 		// GigaChat3.5.jinja:744:5 {%- set use_devsystem = True -%}
 		useDevsystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:747:1 {%- if use_suggester is not defined -%}
-	if !jinja2.LlamaCallTest("defined", useSuggester, nil, nil) {
+	if !llamacpp.CallTest("defined", useSuggester, nil, nil) {
 		// GigaChat3.5.jinja:748:5 {%- set use_suggester = True -%}
 		useSuggester = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:751:1 {%- if use_system is not defined -%}
-	if !jinja2.LlamaCallTest("defined", useSystem, nil, nil) {
+	if !llamacpp.CallTest("defined", useSystem, nil, nil) {
 		// GigaChat3.5.jinja:752:5 {%- set use_system = True -%}
 		useSystem = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:761:1 {%- if drop_history_thinking is not defined -%}
-	if !jinja2.LlamaCallTest("defined", dropHistoryThinking, nil, nil) {
+	if !llamacpp.CallTest("defined", dropHistoryThinking, nil, nil) {
 		// GigaChat3.5.jinja:762:5 {%- set drop_history_thinking = True -%}
 		dropHistoryThinking = jinja2.Bool(true)
 	}
 	// GigaChat3.5.jinja:766:1 {%- set ns_history = namespace(last_user_idx=-1) -%}
 	nsHistoryLastUserIdx := jinja2.Int(-1)
 	// GigaChat3.5.jinja:767:1 {%- for m in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		m := items[i]
 		// GigaChat3.5.jinja:768:5 {%- if m['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "user") {
 			// GigaChat3.5.jinja:769:9 {%- set ns_history.last_user_idx = loop.index0 -%}
 			nsHistoryLastUserIdx = jinja2.Int(int64(i))
 		}
@@ -3035,29 +3038,29 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsRolePresenceHasFunctionDescriptions := false
 	nsRolePresenceHasDevsystem := false
 	// GigaChat3.5.jinja:782:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// GigaChat3.5.jinja:783:5 {%- if message["role"] == "available functions" -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "available functions") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:784:9 {%- set ns_role_presence.has_available_functions = True -%}
 			nsRolePresenceHasAvailableFunctions = true
 		}
 		// GigaChat3.5.jinja:787:5 {%- if message["role"] == "function descriptions" -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "function descriptions") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:788:9 {%- set ns_role_presence.has_function_descriptions = True -%}
 			nsRolePresenceHasFunctionDescriptions = true
 		}
 		// GigaChat3.5.jinja:791:5 {%- if message["role"] in  ["developer system", "developer_system"] -%}
-		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "developer system", "developer_system") {
+		if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "developer system", "developer_system") {
 			// GigaChat3.5.jinja:792:9 {%- set ns_role_presence.has_devsystem = True -%}
 			nsRolePresenceHasDevsystem = true
 		}
 	}
 	// GigaChat3.5.jinja:799:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// GigaChat3.5.jinja:804:1 {%- if not ns_role_presence.has_devsystem and use_devsystem -%}
 	if !nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:805:5 {%- set devsystem_content = (
-		if jinja2.LlamaCallTest("defined", defaultDevsystem, nil, nil) {
+		if llamacpp.CallTest("defined", defaultDevsystem, nil, nil) {
 			devsystemContent = w.Capture(func() {
 				prepareDevsystem(defaultDevsystem, addTokens)
 			})
@@ -3067,45 +3070,45 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			})
 		}
 		// GigaChat3.5.jinja:811:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		}))
 	} else if nsRolePresenceHasDevsystem && !useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:813:5 {%- elif ns_role_presence.has_devsystem and not use_devsystem -%}
 		// GigaChat3.5.jinja:815:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else if nsRolePresenceHasDevsystem && useDevsystem.Truthy() {
 		// GigaChat3.5.jinja:817:5 {%- elif ns_role_presence.has_devsystem and use_devsystem -%}
 		// GigaChat3.5.jinja:820:5 {%- set devsystem_content = prepare_devsystem(messages[0]['content'], add_tokens) -%}
 		devsystemContent = w.Capture(func() {
-			prepareDevsystem(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "content"), addTokens)
+			prepareDevsystem(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), addTokens)
 		})
 		// GigaChat3.5.jinja:821:5 {{- render_role_message({"role": "developer system", "content": devsystem_content}) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("developer system"), jinja2.Str("content"), devsystemContent), jinja2.Missing(), jinja2.Missing())
 		}))
 		// GigaChat3.5.jinja:822:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// GigaChat3.5.jinja:827:1 {%- if messages and messages[0]['role'] == 'system' -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// GigaChat3.5.jinja:828:5 {{- render_role_message(messages[0]) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			renderRoleMessage(jinja2.LlamaItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
+		llamacpp.Write(w, w.Capture(func() {
+			renderRoleMessage(llamacpp.ItemInt(messages, 0), jinja2.Missing(), jinja2.Missing())
 		}))
 		// GigaChat3.5.jinja:829:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else if useSystem.Truthy() {
 		// GigaChat3.5.jinja:830:5 {%- elif use_system -%}
 		// GigaChat3.5.jinja:831:5 {{- render_role_message({"role": "system", "content": ""}) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("system"), jinja2.Str("content"), jinja2.Str("")), jinja2.Missing(), jinja2.Missing())
 		}))
 	}
 	// GigaChat3.5.jinja:835:1 {%- if not ns_role_presence.has_function_descriptions and tools -%}
 	if !nsRolePresenceHasFunctionDescriptions && tools.Truthy() {
 		// GigaChat3.5.jinja:836:5 {{- render_function_descriptions(
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderFunctionDescriptions(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function descriptions"), jinja2.Str("function_descriptions"), FUNCTIONNAMES))
 		}))
 	}
@@ -3123,68 +3126,68 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var isFinalAssistant jinja2.Value
 	eosToken := eosTokenInput
 	var loop jinja2.Loop
-	for loop.Start(w, jinja2.LlamaIterable(messages), nil); loop.Next(); {
+	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// GigaChat3.5.jinja:856:5 {%- if ns_state.skip_remaining > 0 -%}
-		if jinja2.LlamaGt(nsStateSkipRemaining, jinja2.Int(0)) {
+		if llamacpp.Gt(nsStateSkipRemaining, jinja2.Int(0)) {
 			// GigaChat3.5.jinja:858:9 {%- set ns_state.skip_remaining = ns_state.skip_remaining - 1 -%}
-			nsStateSkipRemaining = jinja2.LlamaSub(nsStateSkipRemaining, jinja2.Int(1))
-		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
+			nsStateSkipRemaining = llamacpp.Sub(nsStateSkipRemaining, jinja2.Int(1))
+		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "reasoning", "assistant reasoning", "assistant thinking") {
 			// GigaChat3.5.jinja:861:9 {%- elif message['role'] in ['reasoning', 'assistant reasoning', 'assistant thinking']  -%}
 			// GigaChat3.5.jinja:862:9 {{- raise_exception(
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "available functions") {
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: standalone 'reasoning' / 'assistant reasoning' / 'assistant thinking' role is not supported. Put reasoning text into assistant.reasoning_content on the corresponding assistant message instead.")))
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "available functions") {
 			// GigaChat3.5.jinja:869:9 {%- elif message['role'] == 'available functions' -%}
 			// GigaChat3.5.jinja:870:9 {%- if use_suggester -%}
 			if useSuggester.Truthy() {
 				// GigaChat3.5.jinja:871:13 {{- render_role_message(message) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 				}))
 			}
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "function descriptions") {
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "function descriptions") {
 			// GigaChat3.5.jinja:876:9 {%- elif message['role'] == 'function descriptions' -%}
 			// GigaChat3.5.jinja:877:9 {{- render_function_descriptions(message) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderFunctionDescriptions(message)
 			}))
-		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "function call", "reasoning function call") {
+		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function call", "reasoning function call") {
 			// GigaChat3.5.jinja:881:9 {%- elif message['role'] in ['function call', 'reasoning function call'] -%}
 			// GigaChat3.5.jinja:882:9 {{- raise_exception("v4.2: encountered orphan '" ~ message['role'] ~ "' role without a preceding 'as…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaConcat(jinja2.Str("v4.2: encountered orphan '"), jinja2.LlamaItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
-		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "function result", "function results", "tool", "function") {
+			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Concat(jinja2.Str("v4.2: encountered orphan '"), llamacpp.ItemStr(message, "role"), jinja2.Str("' role without a preceding 'assistant' message. v4.2 layout requires FC to follow assistant."))))
+		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "function result", "function results", "tool", "function") {
 			// GigaChat3.5.jinja:894:9 {%- elif message['role'] in ['function result', 'function results', 'tool', 'function'] -%}
 			// GigaChat3.5.jinja:895:9 {%- if not ns_state.previous_tool_names -%}
 			if !nsStatePreviousToolNames.Truthy() {
 				// GigaChat3.5.jinja:896:13 {{- raise_exception("v4.2: 'function result' without preceding tool calls — no names available for r…
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("v4.2: 'function result' without preceding tool calls — no names available for rendering.")))
 			}
 			// GigaChat3.5.jinja:898:9 {%- set fr_body = render_function_responses(message['content'], ns_state.previous_tool_names) -%}
 			frBody = w.Capture(func() {
-				renderFunctionResponses(jinja2.LlamaItemStr(message, "content"), nsStatePreviousToolNames)
+				renderFunctionResponses(llamacpp.ItemStr(message, "content"), nsStatePreviousToolNames)
 			})
 			// GigaChat3.5.jinja:899:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			}))
 			// GigaChat3.5.jinja:907:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:908:13 {%- set _next_is_fr = (not loop.last) and (loop.nextitem.role in ['function result', 'function resul…
 				nextIsFr = jinja2.And(jinja2.Bool(!loop.Last().Truthy()), func() jinja2.Value {
-					return jinja2.Bool(jinja2.LlamaInStrs(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
+					return jinja2.Bool(llamacpp.InStrs(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "function result", "function results", "tool", "function"))
 				})
 				// GigaChat3.5.jinja:909:13 {%- if not _next_is_fr -%}
 				if !nextIsFr.Truthy() {
 					// GigaChat3.5.jinja:910:17 {%- if message.functions is defined and message.functions -%}
-					if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "functions"), nil, nil) && jinja2.LlamaAttr(message, "functions").Truthy() {
+					if llamacpp.CallTest("defined", llamacpp.Attr(message, "functions"), nil, nil) && llamacpp.Attr(message, "functions").Truthy() {
 						// GigaChat3.5.jinja:911:21 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.LlamaAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+						llamacpp.Write(w, w.Capture(func() {
+							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 						}))
 					} else {
 						// GigaChat3.5.jinja:912:21 {%- else -%}
 						// GigaChat3.5.jinja:913:21 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
 								return jinja2.NewList()
 							})), jinja2.Missing(), jinja2.Missing())
@@ -3192,32 +3195,32 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 			}
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// GigaChat3.5.jinja:920:9 {%- elif message['role'] == 'user' -%}
 			// GigaChat3.5.jinja:921:9 {{- render_role_message(message, role='user') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderRoleMessage(message, jinja2.Str("user"), jinja2.Missing())
 			}))
 			// GigaChat3.5.jinja:923:9 {%- set ns_roles.current_assistant_role = 'reasoning' -%}
 			// GigaChat3.5.jinja:925:9 {%- if not ns_role_presence.has_available_functions and use_suggester -%}
 			if !nsRolePresenceHasAvailableFunctions && useSuggester.Truthy() {
 				// GigaChat3.5.jinja:926:13 {%- if message.functions is defined and message.functions -%}
-				if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "functions"), nil, nil) && jinja2.LlamaAttr(message, "functions").Truthy() {
+				if llamacpp.CallTest("defined", llamacpp.Attr(message, "functions"), nil, nil) && llamacpp.Attr(message, "functions").Truthy() {
 					// GigaChat3.5.jinja:927:17 {{- render_role_message({"role": "available functions", "content": message.functions}) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.LlamaAttr(message, "functions")), jinja2.Missing(), jinja2.Missing())
+					llamacpp.Write(w, w.Capture(func() {
+						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), llamacpp.Attr(message, "functions")), jinja2.Missing(), jinja2.Missing())
 					}))
 				} else {
 					// GigaChat3.5.jinja:928:17 {%- else -%}
 					// GigaChat3.5.jinja:929:17 {{- render_role_message({"role": "available functions", "content": FUNCTION_NAMES or []}) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("available functions"), jinja2.Str("content"), jinja2.Or(FUNCTIONNAMES, func() jinja2.Value {
 							return jinja2.NewList()
 						})), jinja2.Missing(), jinja2.Missing())
 					}))
 				}
 			}
-		} else if jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "tool", "function") {
+		} else if llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "function") {
 			// GigaChat3.5.jinja:940:9 {%- elif message['role'] in ['tool', 'function'] -%}
 			// GigaChat3.5.jinja:941:9 {%- set ns_la_tr = namespace(items=[], names=[], skip=0, stopped=False) -%}
 			nsLaTrItems := jinja2.NewList()
@@ -3225,43 +3228,43 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsLaTrSkip := jinja2.Int(0)
 			nsLaTrStopped := false
 			// GigaChat3.5.jinja:943:9 {%- set ns_la_tr.items = ns_la_tr.items + [message['content']] -%}
-			nsLaTrItems = jinja2.LlamaAdd(nsLaTrItems, jinja2.NewList(jinja2.LlamaItemStr(message, "content")))
+			nsLaTrItems = llamacpp.Add(nsLaTrItems, jinja2.NewList(llamacpp.ItemStr(message, "content")))
 			// GigaChat3.5.jinja:944:9 {%- set _name = message.name if message.name is defined else (ns_state.previous_tool_names[0] if ns_…
-			messageName := jinja2.LlamaAttr(message, "name")
-			if jinja2.LlamaCallTest("defined", messageName, nil, nil) {
+			messageName := llamacpp.Attr(message, "name")
+			if llamacpp.CallTest("defined", messageName, nil, nil) {
 				name = messageName
 			} else {
 				if nsStatePreviousToolNames.Truthy() {
-					name = jinja2.LlamaItemInt(nsStatePreviousToolNames, 0)
+					name = llamacpp.ItemInt(nsStatePreviousToolNames, 0)
 				} else {
 					name = jinja2.Str("")
 				}
 			}
 			// GigaChat3.5.jinja:945:9 {%- set ns_la_tr.names = ns_la_tr.names + [_name] -%}
-			nsLaTrNames = jinja2.LlamaAdd(nsLaTrNames, jinja2.NewList(name))
+			nsLaTrNames = llamacpp.Add(nsLaTrNames, jinja2.NewList(name))
 			// GigaChat3.5.jinja:946:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			var nm jinja2.Value
-			for _, k := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaAdd(loop.Index0(), jinja2.Int(1)), jinja2.LlamaCallFilter("length", messages, nil, nil)))) {
+			for _, k := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.CallFilter("length", messages, nil, nil)))) {
 				// GigaChat3.5.jinja:947:13 {%- if not ns_la_tr.stopped -%}
 				if !nsLaTrStopped {
 					// GigaChat3.5.jinja:948:17 {%- if messages[k]['role'] in ['tool', 'function'] -%}
-					if jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "role"), "tool", "function") {
+					if llamacpp.InStrs(llamacpp.ItemStr(llamacpp.Item(messages, k), "role"), "tool", "function") {
 						// GigaChat3.5.jinja:949:21 {%- set ns_la_tr.items = ns_la_tr.items + [messages[k]['content']] -%}
-						nsLaTrItems = jinja2.LlamaAdd(nsLaTrItems, jinja2.NewList(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "content")))
+						nsLaTrItems = llamacpp.Add(nsLaTrItems, jinja2.NewList(llamacpp.ItemStr(llamacpp.Item(messages, k), "content")))
 						// GigaChat3.5.jinja:950:21 {%- set _nm = messages[k].name if messages[k].name is defined else (ns_state.previous_tool_names[ns_…
-						if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(jinja2.LlamaItem(messages, k), "name"), nil, nil) {
-							nm = jinja2.LlamaAttr(jinja2.LlamaItem(messages, k), "name")
+						if llamacpp.CallTest("defined", llamacpp.Attr(llamacpp.Item(messages, k), "name"), nil, nil) {
+							nm = llamacpp.Attr(llamacpp.Item(messages, k), "name")
 						} else {
-							if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", nsStatePreviousToolNames, nil, nil), jinja2.LlamaAdd(nsLaTrSkip, jinja2.Int(1))) {
-								nm = jinja2.LlamaItem(nsStatePreviousToolNames, jinja2.LlamaAdd(nsLaTrSkip, jinja2.Int(1)))
+							if llamacpp.Gt(llamacpp.CallFilter("length", nsStatePreviousToolNames, nil, nil), llamacpp.Add(nsLaTrSkip, jinja2.Int(1))) {
+								nm = llamacpp.Item(nsStatePreviousToolNames, llamacpp.Add(nsLaTrSkip, jinja2.Int(1)))
 							} else {
 								nm = jinja2.Str("")
 							}
 						}
 						// GigaChat3.5.jinja:951:21 {%- set ns_la_tr.names = ns_la_tr.names + [_nm] -%}
-						nsLaTrNames = jinja2.LlamaAdd(nsLaTrNames, jinja2.NewList(nm))
+						nsLaTrNames = llamacpp.Add(nsLaTrNames, jinja2.NewList(nm))
 						// GigaChat3.5.jinja:952:21 {%- set ns_la_tr.skip = ns_la_tr.skip + 1 -%}
-						nsLaTrSkip = jinja2.LlamaAdd(nsLaTrSkip, jinja2.Int(1))
+						nsLaTrSkip = llamacpp.Add(nsLaTrSkip, jinja2.Int(1))
 					} else {
 						// GigaChat3.5.jinja:953:21 {%- else -%}
 						// GigaChat3.5.jinja:954:21 {%- set ns_la_tr.stopped = True -%}
@@ -3274,15 +3277,15 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:962:9 {%- set ns_parsed = namespace(items=[]) -%}
 			nsParsedItems := jinja2.NewList()
 			// GigaChat3.5.jinja:963:9 {%- for it in ns_la_tr.items -%}
-			for _, it := range jinja2.Iterate(w, jinja2.LlamaIterable(nsLaTrItems)) {
+			for _, it := range jinja2.Iterate(w, llamacpp.Iterable(nsLaTrItems)) {
 				// GigaChat3.5.jinja:964:13 {%- if it is string -%}
-				if jinja2.LlamaCallTest("string", it, nil, nil) {
+				if llamacpp.CallTest("string", it, nil, nil) {
 					// GigaChat3.5.jinja:967:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					nsParsedItems = jinja2.LlamaAdd(nsParsedItems, jinja2.NewList(it))
+					nsParsedItems = llamacpp.Add(nsParsedItems, jinja2.NewList(it))
 				} else {
 					// GigaChat3.5.jinja:968:17 {%- else -%}
 					// GigaChat3.5.jinja:969:17 {%- set ns_parsed.items = ns_parsed.items + [it] -%}
-					nsParsedItems = jinja2.LlamaAdd(nsParsedItems, jinja2.NewList(it))
+					nsParsedItems = llamacpp.Add(nsParsedItems, jinja2.NewList(it))
 				}
 			}
 			// GigaChat3.5.jinja:972:9 {%- set fr_body = render_function_responses(ns_parsed.items, ns_la_tr.names) -%}
@@ -3290,19 +3293,19 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				renderFunctionResponses(nsParsedItems, nsLaTrNames)
 			})
 			// GigaChat3.5.jinja:973:9 {{- render_role_message({'role': 'function result', 'content': fr_body}) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("function result"), jinja2.Str("content"), frBody), jinja2.Missing(), jinja2.Missing())
 			}))
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// GigaChat3.5.jinja:977:9 {%- elif message['role'] == 'assistant' -%}
 			// GigaChat3.5.jinja:993:9 {%- set ns_think = namespace(text='', present=False) -%}
 			nsThinkText := jinja2.Str("")
 			nsThinkPresent := false
 			// GigaChat3.5.jinja:994:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none -%}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !jinja2.LlamaCallTest("none", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && !llamacpp.CallTest("none", messageReasoningContent, nil, nil) {
 				// GigaChat3.5.jinja:998:13 {%- if drop_history_thinking and loop.index0 < ns_history.last_user_idx -%}
-				if dropHistoryThinking.Truthy() && jinja2.LlamaLt(loop.Index0(), nsHistoryLastUserIdx) {
+				if dropHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), nsHistoryLastUserIdx) {
 				} else {
 					// GigaChat3.5.jinja:1000:17 {%- else -%}
 					// GigaChat3.5.jinja:1001:17 {%- set ns_think.text = message.reasoning_content -%}
@@ -3312,23 +3315,23 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// GigaChat3.5.jinja:1005:9 {%- if ns_think.present and ns_think.text and ns_think.text is not string -%}
-			if (nsThinkPresent && nsThinkText.Truthy()) && !jinja2.LlamaCallTest("string", nsThinkText, nil, nil) {
+			if (nsThinkPresent && nsThinkText.Truthy()) && !llamacpp.CallTest("string", nsThinkText, nil, nil) {
 				// GigaChat3.5.jinja:1006:13 {%- set ns_think.text = ns_think.text | tojson(ensure_ascii=False) -%}
-				nsThinkText = jinja2.LlamaCallFilter("tojson", nsThinkText, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+				nsThinkText = llamacpp.CallFilter("tojson", nsThinkText, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1010:9 {%- set ns_inline = namespace(tool_calls=[]) -%}
 			nsInlineToolCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1011:9 {%- if message.tool_calls is defined and message.tool_calls -%}
-			if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && jinja2.LlamaAttr(message, "tool_calls").Truthy() {
+			if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && llamacpp.Attr(message, "tool_calls").Truthy() {
 				// GigaChat3.5.jinja:1012:13 {%- for tc in message.tool_calls -%}
-				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 					// GigaChat3.5.jinja:1013:17 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [tc] -%}
-					nsInlineToolCalls = jinja2.LlamaAdd(nsInlineToolCalls, jinja2.NewList(tc))
+					nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(tc))
 				}
-			} else if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "function_call"), nil, nil) && jinja2.LlamaAttr(message, "function_call").Truthy() {
+			} else if llamacpp.CallTest("defined", llamacpp.Attr(message, "function_call"), nil, nil) && llamacpp.Attr(message, "function_call").Truthy() {
 				// GigaChat3.5.jinja:1015:13 {%- elif message.function_call is defined and message.function_call -%}
 				// GigaChat3.5.jinja:1016:13 {%- set ns_inline.tool_calls = ns_inline.tool_calls + [message.function_call] -%}
-				nsInlineToolCalls = jinja2.LlamaAdd(nsInlineToolCalls, jinja2.NewList(jinja2.LlamaAttr(message, "function_call")))
+				nsInlineToolCalls = llamacpp.Add(nsInlineToolCalls, jinja2.NewList(llamacpp.Attr(message, "function_call")))
 			}
 			// GigaChat3.5.jinja:1020:9 {%- set ns_la = namespace(tool_calls=[], skip_count=0, stopped=False) -%}
 			nsLaToolCalls := jinja2.NewList()
@@ -3336,27 +3339,27 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsLaStopped := false
 			// GigaChat3.5.jinja:1021:9 {%- for k in range(loop.index0 + 1, messages | length) -%}
 			var fcContent jinja2.Value
-			for _, k := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaAdd(loop.Index0(), jinja2.Int(1)), jinja2.LlamaCallFilter("length", messages, nil, nil)))) {
+			for _, k := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Add(loop.Index0(), jinja2.Int(1)), llamacpp.CallFilter("length", messages, nil, nil)))) {
 				// GigaChat3.5.jinja:1022:13 {%- if not ns_la.stopped -%}
 				if !nsLaStopped {
 					// GigaChat3.5.jinja:1023:17 {%- if messages[k]['role'] == 'function call' -%}
-					if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "role"), "function call") {
+					if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, k), "role"), "function call") {
 						// GigaChat3.5.jinja:1024:21 {%- set fc_content = messages[k]['content'] -%}
-						fcContent = jinja2.LlamaItemStr(jinja2.LlamaItem(messages, k), "content")
+						fcContent = llamacpp.ItemStr(llamacpp.Item(messages, k), "content")
 						// GigaChat3.5.jinja:1025:21 {%- if fc_content is mapping -%}
-						if jinja2.LlamaCallTest("mapping", fcContent, nil, nil) {
+						if llamacpp.CallTest("mapping", fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1026:25 {%- set ns_la.tool_calls = ns_la.tool_calls + [fc_content] -%}
-							nsLaToolCalls = jinja2.LlamaAdd(nsLaToolCalls, jinja2.NewList(fcContent))
-						} else if jinja2.LlamaCallTest("iterable", fcContent, nil, nil) && !jinja2.LlamaCallTest("string", fcContent, nil, nil) {
+							nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(fcContent))
+						} else if llamacpp.CallTest("iterable", fcContent, nil, nil) && !llamacpp.CallTest("string", fcContent, nil, nil) {
 							// GigaChat3.5.jinja:1027:25 {%- elif fc_content is iterable and fc_content is not string -%}
 							// GigaChat3.5.jinja:1028:25 {%- for c in fc_content -%}
-							for _, c := range jinja2.Iterate(w, jinja2.LlamaIterable(fcContent)) {
+							for _, c := range jinja2.Iterate(w, llamacpp.Iterable(fcContent)) {
 								// GigaChat3.5.jinja:1029:29 {%- set ns_la.tool_calls = ns_la.tool_calls + [c] -%}
-								nsLaToolCalls = jinja2.LlamaAdd(nsLaToolCalls, jinja2.NewList(c))
+								nsLaToolCalls = llamacpp.Add(nsLaToolCalls, jinja2.NewList(c))
 							}
 						}
 						// GigaChat3.5.jinja:1032:21 {%- set ns_la.skip_count = ns_la.skip_count + 1 -%}
-						nsLaSkipCount = jinja2.LlamaAdd(nsLaSkipCount, jinja2.Int(1))
+						nsLaSkipCount = llamacpp.Add(nsLaSkipCount, jinja2.Int(1))
 					} else {
 						// GigaChat3.5.jinja:1033:21 {%- else -%}
 						// GigaChat3.5.jinja:1034:21 {%- set ns_la.stopped = True -%}
@@ -3367,39 +3370,39 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1039:9 {%- set ns_combined = namespace(calls=[]) -%}
 			nsCombinedCalls := jinja2.NewList()
 			// GigaChat3.5.jinja:1040:9 {%- for tc in ns_inline.tool_calls -%}
-			for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(nsInlineToolCalls)) {
+			for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(nsInlineToolCalls)) {
 				// GigaChat3.5.jinja:1041:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = jinja2.LlamaAdd(nsCombinedCalls, jinja2.NewList(tc))
+				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1043:9 {%- for tc in ns_la.tool_calls -%}
-			for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(nsLaToolCalls)) {
+			for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(nsLaToolCalls)) {
 				// GigaChat3.5.jinja:1044:13 {%- set ns_combined.calls = ns_combined.calls + [tc] -%}
-				nsCombinedCalls = jinja2.LlamaAdd(nsCombinedCalls, jinja2.NewList(tc))
+				nsCombinedCalls = llamacpp.Add(nsCombinedCalls, jinja2.NewList(tc))
 			}
 			// GigaChat3.5.jinja:1047:9 {%- set ns_state.skip_remaining = ns_la.skip_count -%}
 			nsStateSkipRemaining = nsLaSkipCount
 			// GigaChat3.5.jinja:1050:9 {%- set ns_text = namespace(value=message.content if message.content is not none else '') -%}
-			nsTextValue := jinja2.IfElse(!jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "content"), nil, nil), func() jinja2.Value {
-				return jinja2.LlamaAttr(message, "content")
+			nsTextValue := jinja2.IfElse(!llamacpp.CallTest("none", llamacpp.Attr(message, "content"), nil, nil), func() jinja2.Value {
+				return llamacpp.Attr(message, "content")
 			}, func() jinja2.Value {
 				return jinja2.Str("")
 			})
 			// GigaChat3.5.jinja:1051:9 {%- if ns_text.value is not string -%}
-			if !jinja2.LlamaCallTest("string", nsTextValue, nil, nil) {
+			if !llamacpp.CallTest("string", nsTextValue, nil, nil) {
 				// GigaChat3.5.jinja:1052:13 {%- set ns_text.value = ns_text.value | tojson(ensure_ascii=False) -%}
-				nsTextValue = jinja2.LlamaCallFilter("tojson", nsTextValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+				nsTextValue = llamacpp.CallFilter("tojson", nsTextValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 			}
 			// GigaChat3.5.jinja:1056:9 {%- set ns_parts = namespace(blocks=[]) -%}
 			nsPartsBlocks := jinja2.NewList()
 			// GigaChat3.5.jinja:1057:9 {%- if ns_think.present -%}
 			if nsThinkPresent {
 				// GigaChat3.5.jinja:1058:13 {%- set ns_parts.blocks = ns_parts.blocks + ['<think>' ~ ns_think.text ~ '</think>'] -%}
-				nsPartsBlocks = jinja2.LlamaAdd(nsPartsBlocks, jinja2.NewList(jinja2.LlamaConcat(jinja2.Str("<think>"), nsThinkText, jinja2.Str("</think>"))))
+				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(llamacpp.Concat(jinja2.Str("<think>"), nsThinkText, jinja2.Str("</think>"))))
 			}
 			// GigaChat3.5.jinja:1060:9 {%- if ns_text.value -%}
 			if nsTextValue.Truthy() {
 				// GigaChat3.5.jinja:1061:13 {%- set ns_parts.blocks = ns_parts.blocks + [ns_text.value] -%}
-				nsPartsBlocks = jinja2.LlamaAdd(nsPartsBlocks, jinja2.NewList(nsTextValue))
+				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(nsTextValue))
 			}
 			// GigaChat3.5.jinja:1063:9 {%- if ns_combined.calls -%}
 			if nsCombinedCalls.Truthy() {
@@ -3408,21 +3411,21 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 					renderGcmlToolCalls(nsCombinedCalls)
 				})
 				// GigaChat3.5.jinja:1065:13 {%- set ns_parts.blocks = ns_parts.blocks + [gcml_block] -%}
-				nsPartsBlocks = jinja2.LlamaAdd(nsPartsBlocks, jinja2.NewList(gcmlBlock))
+				nsPartsBlocks = llamacpp.Add(nsPartsBlocks, jinja2.NewList(gcmlBlock))
 				// GigaChat3.5.jinja:1068:13 {%- set ns_names_update = namespace(items=[]) -%}
 				nsNamesUpdateItems := jinja2.NewList()
 				// GigaChat3.5.jinja:1069:13 {%- for c in ns_combined.calls -%}
 				var inner jinja2.Value
-				for _, c := range jinja2.Iterate(w, jinja2.LlamaIterable(nsCombinedCalls)) {
+				for _, c := range jinja2.Iterate(w, llamacpp.Iterable(nsCombinedCalls)) {
 					// GigaChat3.5.jinja:1070:17 {%- set inner = c.function if c.function is defined else c -%}
-					cFunction := jinja2.LlamaAttr(c, "function")
-					if jinja2.LlamaCallTest("defined", cFunction, nil, nil) {
+					cFunction := llamacpp.Attr(c, "function")
+					if llamacpp.CallTest("defined", cFunction, nil, nil) {
 						inner = cFunction
 					} else {
 						inner = c
 					}
 					// GigaChat3.5.jinja:1071:17 {%- set ns_names_update.items = ns_names_update.items + [inner['name']] -%}
-					nsNamesUpdateItems = jinja2.LlamaAdd(nsNamesUpdateItems, jinja2.NewList(jinja2.LlamaItemStr(inner, "name")))
+					nsNamesUpdateItems = llamacpp.Add(nsNamesUpdateItems, jinja2.NewList(llamacpp.ItemStr(inner, "name")))
 				}
 				// GigaChat3.5.jinja:1073:13 {%- set ns_state.previous_tool_names = ns_names_update.items -%}
 				nsStatePreviousToolNames = nsNamesUpdateItems
@@ -3430,19 +3433,19 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1090:9 {%- if ns_think.present and not ns_text.value and not ns_combined.calls -%}
 			if (nsThinkPresent && !nsTextValue.Truthy()) && !nsCombinedCalls.Truthy() {
 				// GigaChat3.5.jinja:1091:13 {{- raise_exception("chatml v5: assistant turn must not contain only <think>...</think>. Add respons…
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("chatml v5: assistant turn must not contain only <think>...</think>. Add response text and/or tool_calls.")))
 			}
 			// GigaChat3.5.jinja:1094:9 {%- set composite_content = ns_parts.blocks | join('\n\n') -%}
-			compositeContent = jinja2.LlamaCallFilter("join", nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
+			compositeContent = llamacpp.CallFilter("join", nsPartsBlocks, []jinja2.Value{jinja2.Str("\n\n")}, nil)
 			// GigaChat3.5.jinja:1096:9 {%- set ns_roles.current_assistant_role = 'assistant' -%}
 			// GigaChat3.5.jinja:1103:9 {%- set last_effective_idx = loop.index0 + ns_la.skip_count -%}
-			lastEffectiveIdx = jinja2.LlamaAdd(loop.Index0(), nsLaSkipCount)
+			lastEffectiveIdx = llamacpp.Add(loop.Index0(), nsLaSkipCount)
 			// GigaChat3.5.jinja:1104:9 {%- set is_final_assistant = (last_effective_idx == (messages | length - 1)) and not add_generation_…
-			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+			isFinalAssistant = jinja2.And(jinja2.Bool(jinja2.Eq(lastEffectiveIdx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
 				return jinja2.Bool(!addGenerationPrompt.Truthy())
 			})
 			// GigaChat3.5.jinja:1108:9 {{- render_role_message({'role': 'assistant', 'content': composite_content}, add_message_sep_token=F…
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				func() {
 					_ = jinja2.Bool(false)
 					renderRoleMessage(jinja2.DictOf(jinja2.Str("role"), jinja2.Str("assistant"), jinja2.Str("content"), compositeContent), jinja2.Undefined("role"), jinja2.Missing())
@@ -3451,29 +3454,29 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GigaChat3.5.jinja:1109:9 {%- if is_final_assistant -%}
 			if isFinalAssistant.Truthy() {
 				// GigaChat3.5.jinja:1110:13 {{- eos_token -}}
-				jinja2.LlamaWrite(w, eosToken)
+				llamacpp.Write(w, eosToken)
 			} else {
 				// GigaChat3.5.jinja:1111:13 {%- else -%}
 				// GigaChat3.5.jinja:1112:13 {{- add_tokens.message_sep -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAttr(addTokens, "message_sep"))
+				llamacpp.Write(w, llamacpp.Attr(addTokens, "message_sep"))
 			}
 		} else {
 			// GigaChat3.5.jinja:1117:9 {%- else -%}
 			// GigaChat3.5.jinja:1118:9 {{- render_role_message(message) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderRoleMessage(message, jinja2.Missing(), jinja2.Missing())
 			}))
 		}
 		// GigaChat3.5.jinja:1129:5 {%- if loop.last and add_generation_prompt and message['role'] not in [
-		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
+		if (loop.Last().Truthy() && addGenerationPrompt.Truthy()) && !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "assistant", "function call", "reasoning", "assistant reasoning", "assistant thinking", "reasoning function call") {
 			// GigaChat3.5.jinja:1132:9 {%- if reasoning -%}
 			if reasoning.Truthy() {
 				// GigaChat3.5.jinja:1133:13 {{- 'assistant' + add_tokens.role_sep + '<think>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("assistant"), jinja2.LlamaAttr(addTokens, "role_sep")), jinja2.Str("<think>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("assistant"), llamacpp.Attr(addTokens, "role_sep")), jinja2.Str("<think>")))
 			} else {
 				// GigaChat3.5.jinja:1134:13 {%- else -%}
 				// GigaChat3.5.jinja:1135:13 {{- 'assistant' + add_tokens.role_sep -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("assistant"), jinja2.LlamaAttr(addTokens, "role_sep")))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("assistant"), llamacpp.Attr(addTokens, "role_sep")))
 			}
 		}
 	}
@@ -3482,1060 +3485,1060 @@ func renderGigaChat35Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGigaChat35 is the position table of GigaChat3.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGigaChat35 = []jinja2.Span{
-	{From: 66, To: 681, Line: 3, Col: 1, Construct: "macro"},
-	{From: 98, To: 105, Line: 4, Col: 2, Construct: "if"},
-	{From: 100, To: 100, Line: 5, Col: 3, Construct: "set"},
-	{From: 104, To: 104, Line: 7, Col: 3, Construct: "set"},
-	{From: 107, To: 114, Line: 9, Col: 2, Construct: "if"},
-	{From: 109, To: 109, Line: 10, Col: 3, Construct: "set"},
-	{From: 113, To: 113, Line: 12, Col: 3, Construct: "set"},
-	{From: 116, To: 116, Line: 15, Col: 2, Construct: "set"},
-	{From: 118, To: 680, Line: 18, Col: 2, Construct: "if"},
-	{From: 120, To: 680, Line: 22, Col: 6, Construct: "if"},
-	{From: 123, To: 123, Line: 23, Col: 3, Construct: "set"},
-	{From: 125, To: 174, Line: 24, Col: 3, Construct: "if"},
-	{From: 128, To: 174, Line: 26, Col: 7, Construct: "if"},
-	{From: 134, To: 134, Line: 29, Col: 4, Construct: "set"},
-	{From: 136, To: 136, Line: 30, Col: 4, Construct: "set"},
-	{From: 138, To: 161, Line: 31, Col: 4, Construct: "for"},
-	{From: 141, To: 141, Line: 32, Col: 5, Construct: "set"},
-	{From: 143, To: 160, Line: 33, Col: 5, Construct: "if"},
-	{From: 145, To: 145, Line: 33, Col: 5, Construct: "set"},
-	{From: 147, To: 147, Line: 34, Col: 6, Construct: "set"},
-	{From: 148, To: 160, Line: 35, Col: 9, Construct: "if"},
-	{From: 151, To: 151, Line: 35, Col: 9, Construct: "set"},
-	{From: 153, To: 153, Line: 36, Col: 6, Construct: "set"},
-	{From: 157, To: 157, Line: 36, Col: 6, Construct: "set"},
-	{From: 159, To: 159, Line: 38, Col: 6, Construct: "set"},
-	{From: 163, To: 173, Line: 41, Col: 4, Construct: "if"},
-	{From: 165, To: 165, Line: 42, Col: 5, Construct: "set"},
-	{From: 167, To: 169, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 175, To: 680, Line: 50, Col: 6, Construct: "if"},
-	{From: 178, To: 178, Line: 51, Col: 3, Construct: "set"},
-	{From: 180, To: 190, Line: 52, Col: 3, Construct: "for"},
-	{From: 183, To: 185, Line: 53, Col: 4, Construct: "set"},
-	{From: 187, To: 187, Line: 53, Col: 4, Construct: "set"},
-	{From: 189, To: 189, Line: 54, Col: 4, Construct: "set"},
-	{From: 192, To: 192, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 193, To: 680, Line: 58, Col: 6, Construct: "if"},
-	{From: 196, To: 196, Line: 59, Col: 3, Construct: "set"},
-	{From: 198, To: 208, Line: 60, Col: 3, Construct: "for"},
-	{From: 201, To: 203, Line: 61, Col: 4, Construct: "set"},
-	{From: 205, To: 205, Line: 61, Col: 4, Construct: "set"},
-	{From: 207, To: 207, Line: 62, Col: 4, Construct: "set"},
-	{From: 210, To: 210, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 211, To: 680, Line: 66, Col: 6, Construct: "if"},
-	{From: 214, To: 214, Line: 67, Col: 3, Construct: "set"},
-	{From: 216, To: 226, Line: 68, Col: 3, Construct: "for"},
-	{From: 219, To: 221, Line: 69, Col: 4, Construct: "set"},
-	{From: 223, To: 223, Line: 69, Col: 4, Construct: "set"},
-	{From: 225, To: 225, Line: 70, Col: 4, Construct: "set"},
-	{From: 228, To: 228, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 229, To: 680, Line: 75, Col: 6, Construct: "if"},
-	{From: 232, To: 232, Line: 76, Col: 3, Construct: "set"},
-	{From: 234, To: 344, Line: 77, Col: 3, Construct: "for"},
-	{From: 239, To: 339, Line: 78, Col: 4, Construct: "if"},
-	{From: 241, To: 241, Line: 79, Col: 5, Construct: "set"},
-	{From: 242, To: 339, Line: 80, Col: 8, Construct: "if"},
-	{From: 245, To: 264, Line: 81, Col: 5, Construct: "if"},
-	{From: 247, To: 249, Line: 82, Col: 6, Construct: "set"},
-	{From: 250, To: 264, Line: 83, Col: 9, Construct: "if"},
-	{From: 253, To: 255, Line: 84, Col: 6, Construct: "set"},
-	{From: 256, To: 264, Line: 85, Col: 9, Construct: "if"},
-	{From: 259, To: 259, Line: 86, Col: 6, Construct: "set"},
-	{From: 263, To: 263, Line: 88, Col: 6, Construct: "set"},
-	{From: 265, To: 339, Line: 90, Col: 8, Construct: "if"},
-	{From: 268, To: 279, Line: 91, Col: 5, Construct: "if"},
-	{From: 270, To: 272, Line: 92, Col: 6, Construct: "set"},
-	{From: 276, To: 278, Line: 94, Col: 6, Construct: "set"},
-	{From: 280, To: 339, Line: 96, Col: 8, Construct: "if"},
-	{From: 283, To: 292, Line: 97, Col: 5, Construct: "if"},
-	{From: 285, To: 287, Line: 98, Col: 6, Construct: "set"},
-	{From: 291, To: 291, Line: 100, Col: 6, Construct: "set"},
-	{From: 293, To: 339, Line: 102, Col: 8, Construct: "if"},
-	{From: 296, To: 311, Line: 103, Col: 5, Construct: "if"},
-	{From: 298, To: 302, Line: 104, Col: 6, Construct: "set"},
-	{From: 306, To: 310, Line: 106, Col: 6, Construct: "set"},
-	{From: 313, To: 315, Line: 108, Col: 5, Construct: "set"},
-	{From: 316, To: 339, Line: 109, Col: 8, Construct: "if"},
-	{From: 319, To: 330, Line: 110, Col: 5, Construct: "if"},
-	{From: 321, To: 321, Line: 111, Col: 6, Construct: "set"},
-	{From: 322, To: 330, Line: 112, Col: 9, Construct: "if"},
-	{From: 325, To: 325, Line: 113, Col: 6, Construct: "set"},
-	{From: 329, To: 329, Line: 115, Col: 6, Construct: "set"},
-	{From: 332, To: 334, Line: 117, Col: 5, Construct: "set"},
-	{From: 338, To: 338, Line: 119, Col: 5, Construct: "set"},
+	{From: 69, To: 684, Line: 3, Col: 1, Construct: "macro"},
+	{From: 101, To: 108, Line: 4, Col: 2, Construct: "if"},
+	{From: 103, To: 103, Line: 5, Col: 3, Construct: "set"},
+	{From: 107, To: 107, Line: 7, Col: 3, Construct: "set"},
+	{From: 110, To: 117, Line: 9, Col: 2, Construct: "if"},
+	{From: 112, To: 112, Line: 10, Col: 3, Construct: "set"},
+	{From: 116, To: 116, Line: 12, Col: 3, Construct: "set"},
+	{From: 119, To: 119, Line: 15, Col: 2, Construct: "set"},
+	{From: 121, To: 683, Line: 18, Col: 2, Construct: "if"},
+	{From: 123, To: 683, Line: 22, Col: 6, Construct: "if"},
+	{From: 126, To: 126, Line: 23, Col: 3, Construct: "set"},
+	{From: 128, To: 177, Line: 24, Col: 3, Construct: "if"},
+	{From: 131, To: 177, Line: 26, Col: 7, Construct: "if"},
+	{From: 137, To: 137, Line: 29, Col: 4, Construct: "set"},
+	{From: 139, To: 139, Line: 30, Col: 4, Construct: "set"},
+	{From: 141, To: 164, Line: 31, Col: 4, Construct: "for"},
+	{From: 144, To: 144, Line: 32, Col: 5, Construct: "set"},
+	{From: 146, To: 163, Line: 33, Col: 5, Construct: "if"},
+	{From: 148, To: 148, Line: 33, Col: 5, Construct: "set"},
+	{From: 150, To: 150, Line: 34, Col: 6, Construct: "set"},
+	{From: 151, To: 163, Line: 35, Col: 9, Construct: "if"},
+	{From: 154, To: 154, Line: 35, Col: 9, Construct: "set"},
+	{From: 156, To: 156, Line: 36, Col: 6, Construct: "set"},
+	{From: 160, To: 160, Line: 36, Col: 6, Construct: "set"},
+	{From: 162, To: 162, Line: 38, Col: 6, Construct: "set"},
+	{From: 166, To: 176, Line: 41, Col: 4, Construct: "if"},
+	{From: 168, To: 168, Line: 42, Col: 5, Construct: "set"},
+	{From: 170, To: 172, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 178, To: 683, Line: 50, Col: 6, Construct: "if"},
+	{From: 181, To: 181, Line: 51, Col: 3, Construct: "set"},
+	{From: 183, To: 193, Line: 52, Col: 3, Construct: "for"},
+	{From: 186, To: 188, Line: 53, Col: 4, Construct: "set"},
+	{From: 190, To: 190, Line: 53, Col: 4, Construct: "set"},
+	{From: 192, To: 192, Line: 54, Col: 4, Construct: "set"},
+	{From: 195, To: 195, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 196, To: 683, Line: 58, Col: 6, Construct: "if"},
+	{From: 199, To: 199, Line: 59, Col: 3, Construct: "set"},
+	{From: 201, To: 211, Line: 60, Col: 3, Construct: "for"},
+	{From: 204, To: 206, Line: 61, Col: 4, Construct: "set"},
+	{From: 208, To: 208, Line: 61, Col: 4, Construct: "set"},
+	{From: 210, To: 210, Line: 62, Col: 4, Construct: "set"},
+	{From: 213, To: 213, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 214, To: 683, Line: 66, Col: 6, Construct: "if"},
+	{From: 217, To: 217, Line: 67, Col: 3, Construct: "set"},
+	{From: 219, To: 229, Line: 68, Col: 3, Construct: "for"},
+	{From: 222, To: 224, Line: 69, Col: 4, Construct: "set"},
+	{From: 226, To: 226, Line: 69, Col: 4, Construct: "set"},
+	{From: 228, To: 228, Line: 70, Col: 4, Construct: "set"},
+	{From: 231, To: 231, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 232, To: 683, Line: 75, Col: 6, Construct: "if"},
+	{From: 235, To: 235, Line: 76, Col: 3, Construct: "set"},
+	{From: 237, To: 347, Line: 77, Col: 3, Construct: "for"},
+	{From: 242, To: 342, Line: 78, Col: 4, Construct: "if"},
+	{From: 244, To: 244, Line: 79, Col: 5, Construct: "set"},
+	{From: 245, To: 342, Line: 80, Col: 8, Construct: "if"},
+	{From: 248, To: 267, Line: 81, Col: 5, Construct: "if"},
+	{From: 250, To: 252, Line: 82, Col: 6, Construct: "set"},
+	{From: 253, To: 267, Line: 83, Col: 9, Construct: "if"},
+	{From: 256, To: 258, Line: 84, Col: 6, Construct: "set"},
+	{From: 259, To: 267, Line: 85, Col: 9, Construct: "if"},
+	{From: 262, To: 262, Line: 86, Col: 6, Construct: "set"},
+	{From: 266, To: 266, Line: 88, Col: 6, Construct: "set"},
+	{From: 268, To: 342, Line: 90, Col: 8, Construct: "if"},
+	{From: 271, To: 282, Line: 91, Col: 5, Construct: "if"},
+	{From: 273, To: 275, Line: 92, Col: 6, Construct: "set"},
+	{From: 279, To: 281, Line: 94, Col: 6, Construct: "set"},
+	{From: 283, To: 342, Line: 96, Col: 8, Construct: "if"},
+	{From: 286, To: 295, Line: 97, Col: 5, Construct: "if"},
+	{From: 288, To: 290, Line: 98, Col: 6, Construct: "set"},
+	{From: 294, To: 294, Line: 100, Col: 6, Construct: "set"},
+	{From: 296, To: 342, Line: 102, Col: 8, Construct: "if"},
+	{From: 299, To: 314, Line: 103, Col: 5, Construct: "if"},
+	{From: 301, To: 305, Line: 104, Col: 6, Construct: "set"},
+	{From: 309, To: 313, Line: 106, Col: 6, Construct: "set"},
+	{From: 316, To: 318, Line: 108, Col: 5, Construct: "set"},
+	{From: 319, To: 342, Line: 109, Col: 8, Construct: "if"},
+	{From: 322, To: 333, Line: 110, Col: 5, Construct: "if"},
+	{From: 324, To: 324, Line: 111, Col: 6, Construct: "set"},
+	{From: 325, To: 333, Line: 112, Col: 9, Construct: "if"},
+	{From: 328, To: 328, Line: 113, Col: 6, Construct: "set"},
+	{From: 332, To: 332, Line: 115, Col: 6, Construct: "set"},
+	{From: 335, To: 337, Line: 117, Col: 5, Construct: "set"},
 	{From: 341, To: 341, Line: 119, Col: 5, Construct: "set"},
-	{From: 343, To: 343, Line: 121, Col: 4, Construct: "set"},
-	{From: 346, To: 346, Line: 123, Col: 3, Construct: "{{ }}"},
-	{From: 350, To: 350, Line: 126, Col: 3, Construct: "set"},
-	{From: 352, To: 356, Line: 127, Col: 3, Construct: "set"},
-	{From: 358, To: 679, Line: 130, Col: 3, Construct: "if"},
-	{From: 360, To: 360, Line: 131, Col: 4, Construct: "set"},
-	{From: 362, To: 382, Line: 132, Col: 4, Construct: "if"},
-	{From: 364, To: 366, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 367, To: 382, Line: 134, Col: 8, Construct: "if"},
-	{From: 370, To: 374, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 375, To: 382, Line: 136, Col: 8, Construct: "if"},
-	{From: 378, To: 378, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 383, To: 679, Line: 142, Col: 7, Construct: "if"},
-	{From: 386, To: 386, Line: 143, Col: 4, Construct: "set"},
-	{From: 388, To: 402, Line: 144, Col: 4, Construct: "for"},
-	{From: 390, To: 401, Line: 145, Col: 5, Construct: "if"},
-	{From: 392, To: 392, Line: 145, Col: 5, Construct: "set"},
-	{From: 394, To: 394, Line: 146, Col: 6, Construct: "set"},
-	{From: 398, To: 398, Line: 146, Col: 6, Construct: "set"},
-	{From: 400, To: 400, Line: 148, Col: 6, Construct: "set"},
-	{From: 404, To: 404, Line: 151, Col: 4, Construct: "{{ }}"},
-	{From: 405, To: 679, Line: 154, Col: 7, Construct: "if"},
-	{From: 409, To: 409, Line: 157, Col: 4, Construct: "set"},
-	{From: 411, To: 419, Line: 158, Col: 4, Construct: "for"},
-	{From: 416, To: 416, Line: 158, Col: 4, Construct: "set"},
-	{From: 418, To: 418, Line: 159, Col: 5, Construct: "set"},
-	{From: 421, To: 436, Line: 162, Col: 4, Construct: "if"},
-	{From: 423, To: 435, Line: 163, Col: 5, Construct: "if"},
-	{From: 426, To: 426, Line: 163, Col: 5, Construct: "set"},
-	{From: 428, To: 428, Line: 164, Col: 6, Construct: "set"},
-	{From: 429, To: 435, Line: 165, Col: 9, Construct: "if"},
-	{From: 432, To: 432, Line: 165, Col: 9, Construct: "set"},
-	{From: 434, To: 434, Line: 166, Col: 6, Construct: "set"},
-	{From: 438, To: 438, Line: 170, Col: 4, Construct: "set"},
-	{From: 440, To: 506, Line: 172, Col: 4, Construct: "for"},
-	{From: 447, To: 456, Line: 173, Col: 5, Construct: "if"},
-	{From: 449, To: 455, Line: 174, Col: 6, Construct: "for"},
-	{From: 451, To: 454, Line: 175, Col: 7, Construct: "if"},
-	{From: 453, To: 453, Line: 176, Col: 8, Construct: "{{ }}"},
-	{From: 458, To: 477, Line: 181, Col: 5, Construct: "for"},
-	{From: 469, To: 476, Line: 182, Col: 6, Construct: "if"},
-	{From: 471, To: 471, Line: 183, Col: 7, Construct: "{{ }}"},
-	{From: 475, To: 475, Line: 185, Col: 7, Construct: "{{ }}"},
-	{From: 479, To: 481, Line: 189, Col: 5, Construct: "set"},
-	{From: 483, To: 487, Line: 191, Col: 5, Construct: "{{ }}"},
-	{From: 489, To: 505, Line: 193, Col: 5, Construct: "if"},
-	{From: 491, To: 491, Line: 194, Col: 6, Construct: "set"},
-	{From: 493, To: 503, Line: 195, Col: 6, Construct: "if"},
-	{From: 495, To: 497, Line: 196, Col: 7, Construct: "{{ }}"},
-	{From: 501, To: 502, Line: 198, Col: 7, Construct: "{{ }}"},
-	{From: 508, To: 508, Line: 205, Col: 4, Construct: "{{ }}"},
-	{From: 509, To: 679, Line: 208, Col: 7, Construct: "if"},
-	{From: 512, To: 555, Line: 209, Col: 4, Construct: "if"},
-	{From: 514, To: 535, Line: 210, Col: 5, Construct: "if"},
-	{From: 517, To: 519, Line: 211, Col: 6, Construct: "{{ }}"},
-	{From: 520, To: 535, Line: 212, Col: 9, Construct: "if"},
-	{From: 523, To: 527, Line: 213, Col: 6, Construct: "{{ }}"},
-	{From: 528, To: 535, Line: 214, Col: 9, Construct: "if"},
-	{From: 531, To: 531, Line: 215, Col: 6, Construct: "{{ }}"},
-	{From: 536, To: 555, Line: 219, Col: 8, Construct: "if"},
-	{From: 539, To: 539, Line: 220, Col: 5, Construct: "set"},
-	{From: 541, To: 546, Line: 221, Col: 5, Construct: "for"},
-	{From: 543, To: 543, Line: 221, Col: 5, Construct: "set"},
-	{From: 545, To: 545, Line: 222, Col: 6, Construct: "set"},
-	{From: 548, To: 548, Line: 224, Col: 5, Construct: "{{ }}"},
-	{From: 549, To: 555, Line: 225, Col: 8, Construct: "if"},
-	{From: 556, To: 679, Line: 232, Col: 7, Construct: "if"},
-	{From: 559, To: 605, Line: 233, Col: 4, Construct: "if"},
-	{From: 561, To: 591, Line: 234, Col: 5, Construct: "if"},
-	{From: 564, To: 566, Line: 235, Col: 6, Construct: "{{ }}"},
-	{From: 567, To: 591, Line: 236, Col: 9, Construct: "if"},
-	{From: 570, To: 574, Line: 237, Col: 6, Construct: "{{ }}"},
-	{From: 575, To: 591, Line: 238, Col: 9, Construct: "if"},
-	{From: 578, To: 578, Line: 239, Col: 6, Construct: "{{ }}"},
-	{From: 582, To: 590, Line: 241, Col: 6, Construct: "if"},
-	{From: 584, To: 590, Line: 243, Col: 10, Construct: "if"},
-	{From: 592, To: 605, Line: 249, Col: 8, Construct: "if"},
-	{From: 595, To: 595, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 596, To: 605, Line: 251, Col: 8, Construct: "if"},
-	{From: 599, To: 605, Line: 253, Col: 8, Construct: "if"},
-	{From: 606, To: 679, Line: 260, Col: 7, Construct: "if"},
-	{From: 609, To: 619, Line: 261, Col: 4, Construct: "if"},
-	{From: 611, To: 615, Line: 262, Col: 5, Construct: "{{ }}"},
-	{From: 620, To: 679, Line: 268, Col: 7, Construct: "if"},
-	{From: 623, To: 679, Line: 272, Col: 7, Construct: "if"},
-	{From: 626, To: 672, Line: 273, Col: 4, Construct: "if"},
-	{From: 628, To: 628, Line: 274, Col: 5, Construct: "set"},
-	{From: 630, To: 637, Line: 275, Col: 5, Construct: "for"},
-	{From: 632, To: 632, Line: 275, Col: 5, Construct: "set"},
-	{From: 634, To: 636, Line: 276, Col: 6, Construct: "set"},
-	{From: 639, To: 641, Line: 278, Col: 5, Construct: "{{ }}"},
-	{From: 642, To: 672, Line: 279, Col: 8, Construct: "if"},
-	{From: 645, To: 645, Line: 280, Col: 5, Construct: "set"},
-	{From: 647, To: 654, Line: 281, Col: 5, Construct: "for"},
-	{From: 649, To: 649, Line: 281, Col: 5, Construct: "set"},
-	{From: 651, To: 653, Line: 282, Col: 6, Construct: "set"},
-	{From: 656, To: 658, Line: 284, Col: 5, Construct: "{{ }}"},
-	{From: 659, To: 672, Line: 285, Col: 8, Construct: "if"},
-	{From: 662, To: 664, Line: 287, Col: 5, Construct: "set"},
-	{From: 666, To: 668, Line: 288, Col: 5, Construct: "{{ }}"},
-	{From: 673, To: 679, Line: 293, Col: 7, Construct: "if"},
-	{From: 683, To: 761, Line: 310, Col: 1, Construct: "macro"},
-	{From: 688, To: 688, Line: 311, Col: 2, Construct: "set"},
-	{From: 690, To: 754, Line: 313, Col: 2, Construct: "for"},
-	{From: 698, To: 698, Line: 314, Col: 3, Construct: "set"},
-	{From: 700, To: 711, Line: 317, Col: 3, Construct: "if"},
-	{From: 702, To: 710, Line: 318, Col: 4, Construct: "for"},
-	{From: 704, To: 709, Line: 319, Col: 5, Construct: "if"},
-	{From: 706, To: 706, Line: 319, Col: 5, Construct: "set"},
-	{From: 708, To: 708, Line: 320, Col: 6, Construct: "set"},
-	{From: 713, To: 713, Line: 326, Col: 3, Construct: "set"},
-	{From: 715, To: 715, Line: 327, Col: 3, Construct: "set"},
-	{From: 717, To: 728, Line: 328, Col: 3, Construct: "if"},
-	{From: 719, To: 721, Line: 329, Col: 4, Construct: "set"},
-	{From: 723, To: 723, Line: 330, Col: 4, Construct: "set"},
-	{From: 727, To: 727, Line: 332, Col: 4, Construct: "set"},
-	{From: 730, To: 730, Line: 336, Col: 3, Construct: "set"},
-	{From: 732, To: 743, Line: 337, Col: 3, Construct: "if"},
-	{From: 734, To: 736, Line: 338, Col: 4, Construct: "set"},
-	{From: 738, To: 738, Line: 339, Col: 4, Construct: "set"},
-	{From: 742, To: 742, Line: 341, Col: 4, Construct: "set"},
-	{From: 745, To: 745, Line: 344, Col: 3, Construct: "set"},
-	{From: 747, To: 747, Line: 344, Col: 3, Construct: "set"},
-	{From: 749, To: 749, Line: 346, Col: 3, Construct: "set"},
-	{From: 751, To: 751, Line: 346, Col: 3, Construct: "set"},
-	{From: 753, To: 753, Line: 349, Col: 3, Construct: "set"},
+	{From: 344, To: 344, Line: 119, Col: 5, Construct: "set"},
+	{From: 346, To: 346, Line: 121, Col: 4, Construct: "set"},
+	{From: 349, To: 349, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 353, To: 353, Line: 126, Col: 3, Construct: "set"},
+	{From: 355, To: 359, Line: 127, Col: 3, Construct: "set"},
+	{From: 361, To: 682, Line: 130, Col: 3, Construct: "if"},
+	{From: 363, To: 363, Line: 131, Col: 4, Construct: "set"},
+	{From: 365, To: 385, Line: 132, Col: 4, Construct: "if"},
+	{From: 367, To: 369, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 370, To: 385, Line: 134, Col: 8, Construct: "if"},
+	{From: 373, To: 377, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 378, To: 385, Line: 136, Col: 8, Construct: "if"},
+	{From: 381, To: 381, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 386, To: 682, Line: 142, Col: 7, Construct: "if"},
+	{From: 389, To: 389, Line: 143, Col: 4, Construct: "set"},
+	{From: 391, To: 405, Line: 144, Col: 4, Construct: "for"},
+	{From: 393, To: 404, Line: 145, Col: 5, Construct: "if"},
+	{From: 395, To: 395, Line: 145, Col: 5, Construct: "set"},
+	{From: 397, To: 397, Line: 146, Col: 6, Construct: "set"},
+	{From: 401, To: 401, Line: 146, Col: 6, Construct: "set"},
+	{From: 403, To: 403, Line: 148, Col: 6, Construct: "set"},
+	{From: 407, To: 407, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 408, To: 682, Line: 154, Col: 7, Construct: "if"},
+	{From: 412, To: 412, Line: 157, Col: 4, Construct: "set"},
+	{From: 414, To: 422, Line: 158, Col: 4, Construct: "for"},
+	{From: 419, To: 419, Line: 158, Col: 4, Construct: "set"},
+	{From: 421, To: 421, Line: 159, Col: 5, Construct: "set"},
+	{From: 424, To: 439, Line: 162, Col: 4, Construct: "if"},
+	{From: 426, To: 438, Line: 163, Col: 5, Construct: "if"},
+	{From: 429, To: 429, Line: 163, Col: 5, Construct: "set"},
+	{From: 431, To: 431, Line: 164, Col: 6, Construct: "set"},
+	{From: 432, To: 438, Line: 165, Col: 9, Construct: "if"},
+	{From: 435, To: 435, Line: 165, Col: 9, Construct: "set"},
+	{From: 437, To: 437, Line: 166, Col: 6, Construct: "set"},
+	{From: 441, To: 441, Line: 170, Col: 4, Construct: "set"},
+	{From: 443, To: 509, Line: 172, Col: 4, Construct: "for"},
+	{From: 450, To: 459, Line: 173, Col: 5, Construct: "if"},
+	{From: 452, To: 458, Line: 174, Col: 6, Construct: "for"},
+	{From: 454, To: 457, Line: 175, Col: 7, Construct: "if"},
+	{From: 456, To: 456, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 461, To: 480, Line: 181, Col: 5, Construct: "for"},
+	{From: 472, To: 479, Line: 182, Col: 6, Construct: "if"},
+	{From: 474, To: 474, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 478, To: 478, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 482, To: 484, Line: 189, Col: 5, Construct: "set"},
+	{From: 486, To: 490, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 492, To: 508, Line: 193, Col: 5, Construct: "if"},
+	{From: 494, To: 494, Line: 194, Col: 6, Construct: "set"},
+	{From: 496, To: 506, Line: 195, Col: 6, Construct: "if"},
+	{From: 498, To: 500, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 504, To: 505, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 511, To: 511, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 512, To: 682, Line: 208, Col: 7, Construct: "if"},
+	{From: 515, To: 558, Line: 209, Col: 4, Construct: "if"},
+	{From: 517, To: 538, Line: 210, Col: 5, Construct: "if"},
+	{From: 520, To: 522, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 523, To: 538, Line: 212, Col: 9, Construct: "if"},
+	{From: 526, To: 530, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 531, To: 538, Line: 214, Col: 9, Construct: "if"},
+	{From: 534, To: 534, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 539, To: 558, Line: 219, Col: 8, Construct: "if"},
+	{From: 542, To: 542, Line: 220, Col: 5, Construct: "set"},
+	{From: 544, To: 549, Line: 221, Col: 5, Construct: "for"},
+	{From: 546, To: 546, Line: 221, Col: 5, Construct: "set"},
+	{From: 548, To: 548, Line: 222, Col: 6, Construct: "set"},
+	{From: 551, To: 551, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 552, To: 558, Line: 225, Col: 8, Construct: "if"},
+	{From: 559, To: 682, Line: 232, Col: 7, Construct: "if"},
+	{From: 562, To: 608, Line: 233, Col: 4, Construct: "if"},
+	{From: 564, To: 594, Line: 234, Col: 5, Construct: "if"},
+	{From: 567, To: 569, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 570, To: 594, Line: 236, Col: 9, Construct: "if"},
+	{From: 573, To: 577, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 578, To: 594, Line: 238, Col: 9, Construct: "if"},
+	{From: 581, To: 581, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 585, To: 593, Line: 241, Col: 6, Construct: "if"},
+	{From: 587, To: 593, Line: 243, Col: 10, Construct: "if"},
+	{From: 595, To: 608, Line: 249, Col: 8, Construct: "if"},
+	{From: 598, To: 598, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 599, To: 608, Line: 251, Col: 8, Construct: "if"},
+	{From: 602, To: 608, Line: 253, Col: 8, Construct: "if"},
+	{From: 609, To: 682, Line: 260, Col: 7, Construct: "if"},
+	{From: 612, To: 622, Line: 261, Col: 4, Construct: "if"},
+	{From: 614, To: 618, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 623, To: 682, Line: 268, Col: 7, Construct: "if"},
+	{From: 626, To: 682, Line: 272, Col: 7, Construct: "if"},
+	{From: 629, To: 675, Line: 273, Col: 4, Construct: "if"},
+	{From: 631, To: 631, Line: 274, Col: 5, Construct: "set"},
+	{From: 633, To: 640, Line: 275, Col: 5, Construct: "for"},
+	{From: 635, To: 635, Line: 275, Col: 5, Construct: "set"},
+	{From: 637, To: 639, Line: 276, Col: 6, Construct: "set"},
+	{From: 642, To: 644, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 645, To: 675, Line: 279, Col: 8, Construct: "if"},
+	{From: 648, To: 648, Line: 280, Col: 5, Construct: "set"},
+	{From: 650, To: 657, Line: 281, Col: 5, Construct: "for"},
+	{From: 652, To: 652, Line: 281, Col: 5, Construct: "set"},
+	{From: 654, To: 656, Line: 282, Col: 6, Construct: "set"},
+	{From: 659, To: 661, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 662, To: 675, Line: 285, Col: 8, Construct: "if"},
+	{From: 665, To: 667, Line: 287, Col: 5, Construct: "set"},
+	{From: 669, To: 671, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 676, To: 682, Line: 293, Col: 7, Construct: "if"},
+	{From: 686, To: 764, Line: 310, Col: 1, Construct: "macro"},
+	{From: 691, To: 691, Line: 311, Col: 2, Construct: "set"},
+	{From: 693, To: 757, Line: 313, Col: 2, Construct: "for"},
+	{From: 701, To: 701, Line: 314, Col: 3, Construct: "set"},
+	{From: 703, To: 714, Line: 317, Col: 3, Construct: "if"},
+	{From: 705, To: 713, Line: 318, Col: 4, Construct: "for"},
+	{From: 707, To: 712, Line: 319, Col: 5, Construct: "if"},
+	{From: 709, To: 709, Line: 319, Col: 5, Construct: "set"},
+	{From: 711, To: 711, Line: 320, Col: 6, Construct: "set"},
+	{From: 716, To: 716, Line: 326, Col: 3, Construct: "set"},
+	{From: 718, To: 718, Line: 327, Col: 3, Construct: "set"},
+	{From: 720, To: 731, Line: 328, Col: 3, Construct: "if"},
+	{From: 722, To: 724, Line: 329, Col: 4, Construct: "set"},
+	{From: 726, To: 726, Line: 330, Col: 4, Construct: "set"},
+	{From: 730, To: 730, Line: 332, Col: 4, Construct: "set"},
+	{From: 733, To: 733, Line: 336, Col: 3, Construct: "set"},
+	{From: 735, To: 746, Line: 337, Col: 3, Construct: "if"},
+	{From: 737, To: 739, Line: 338, Col: 4, Construct: "set"},
+	{From: 741, To: 741, Line: 339, Col: 4, Construct: "set"},
+	{From: 745, To: 745, Line: 341, Col: 4, Construct: "set"},
+	{From: 748, To: 748, Line: 344, Col: 3, Construct: "set"},
+	{From: 750, To: 750, Line: 344, Col: 3, Construct: "set"},
+	{From: 752, To: 752, Line: 346, Col: 3, Construct: "set"},
+	{From: 754, To: 754, Line: 346, Col: 3, Construct: "set"},
 	{From: 756, To: 756, Line: 349, Col: 3, Construct: "set"},
-	{From: 758, To: 758, Line: 352, Col: 2, Construct: "set"},
-	{From: 760, To: 760, Line: 354, Col: 2, Construct: "{{ }}"},
-	{From: 763, To: 906, Line: 360, Col: 1, Construct: "macro"},
-	{From: 773, To: 773, Line: 361, Col: 5, Construct: "set"},
-	{From: 775, To: 905, Line: 363, Col: 5, Construct: "if"},
-	{From: 777, To: 779, Line: 364, Col: 9, Construct: "{{ }}"},
-	{From: 780, To: 905, Line: 366, Col: 9, Construct: "if"},
-	{From: 783, To: 785, Line: 367, Col: 9, Construct: "{{ }}"},
-	{From: 786, To: 905, Line: 369, Col: 9, Construct: "if"},
-	{From: 789, To: 800, Line: 370, Col: 9, Construct: "if"},
-	{From: 791, To: 791, Line: 370, Col: 9, Construct: "set"},
-	{From: 793, To: 793, Line: 371, Col: 13, Construct: "set"},
-	{From: 797, To: 797, Line: 371, Col: 13, Construct: "set"},
-	{From: 799, To: 799, Line: 373, Col: 13, Construct: "set"},
-	{From: 801, To: 905, Line: 376, Col: 9, Construct: "if"},
-	{From: 804, To: 808, Line: 377, Col: 9, Construct: "set"},
-	{From: 810, To: 810, Line: 378, Col: 9, Construct: "set"},
-	{From: 812, To: 843, Line: 380, Col: 9, Construct: "for"},
-	{From: 819, To: 841, Line: 381, Col: 13, Construct: "if"},
-	{From: 821, To: 821, Line: 382, Col: 17, Construct: "set"},
-	{From: 823, To: 836, Line: 383, Col: 17, Construct: "if"},
-	{From: 825, To: 827, Line: 384, Col: 21, Construct: "set"},
-	{From: 828, To: 836, Line: 385, Col: 21, Construct: "if"},
-	{From: 831, To: 831, Line: 386, Col: 21, Construct: "set"},
-	{From: 835, To: 835, Line: 388, Col: 21, Construct: "set"},
+	{From: 759, To: 759, Line: 349, Col: 3, Construct: "set"},
+	{From: 761, To: 761, Line: 352, Col: 2, Construct: "set"},
+	{From: 763, To: 763, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 766, To: 909, Line: 360, Col: 1, Construct: "macro"},
+	{From: 776, To: 776, Line: 361, Col: 5, Construct: "set"},
+	{From: 778, To: 908, Line: 363, Col: 5, Construct: "if"},
+	{From: 780, To: 782, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 783, To: 908, Line: 366, Col: 9, Construct: "if"},
+	{From: 786, To: 788, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 789, To: 908, Line: 369, Col: 9, Construct: "if"},
+	{From: 792, To: 803, Line: 370, Col: 9, Construct: "if"},
+	{From: 794, To: 794, Line: 370, Col: 9, Construct: "set"},
+	{From: 796, To: 796, Line: 371, Col: 13, Construct: "set"},
+	{From: 800, To: 800, Line: 371, Col: 13, Construct: "set"},
+	{From: 802, To: 802, Line: 373, Col: 13, Construct: "set"},
+	{From: 804, To: 908, Line: 376, Col: 9, Construct: "if"},
+	{From: 807, To: 811, Line: 377, Col: 9, Construct: "set"},
+	{From: 813, To: 813, Line: 378, Col: 9, Construct: "set"},
+	{From: 815, To: 846, Line: 380, Col: 9, Construct: "for"},
+	{From: 822, To: 844, Line: 381, Col: 13, Construct: "if"},
+	{From: 824, To: 824, Line: 382, Col: 17, Construct: "set"},
+	{From: 826, To: 839, Line: 383, Col: 17, Construct: "if"},
+	{From: 828, To: 830, Line: 384, Col: 21, Construct: "set"},
+	{From: 831, To: 839, Line: 385, Col: 21, Construct: "if"},
+	{From: 834, To: 834, Line: 386, Col: 21, Construct: "set"},
 	{From: 838, To: 838, Line: 388, Col: 21, Construct: "set"},
-	{From: 840, To: 840, Line: 390, Col: 17, Construct: "set"},
-	{From: 845, To: 845, Line: 395, Col: 9, Construct: "set"},
-	{From: 847, To: 855, Line: 396, Col: 9, Construct: "for"},
-	{From: 852, To: 852, Line: 396, Col: 9, Construct: "set"},
-	{From: 854, To: 854, Line: 397, Col: 13, Construct: "set"},
-	{From: 857, To: 858, Line: 399, Col: 9, Construct: "{{ }}"},
-	{From: 859, To: 905, Line: 402, Col: 9, Construct: "if"},
-	{From: 862, To: 893, Line: 403, Col: 9, Construct: "if"},
-	{From: 864, To: 864, Line: 404, Col: 13, Construct: "set"},
-	{From: 866, To: 866, Line: 404, Col: 13, Construct: "set"},
-	{From: 868, To: 868, Line: 405, Col: 13, Construct: "set"},
-	{From: 870, To: 878, Line: 406, Col: 13, Construct: "for"},
-	{From: 872, To: 872, Line: 406, Col: 13, Construct: "set"},
-	{From: 874, To: 876, Line: 407, Col: 17, Construct: "set"},
-	{From: 880, To: 881, Line: 410, Col: 13, Construct: "{{ }}"},
-	{From: 885, To: 892, Line: 413, Col: 13, Construct: "if"},
-	{From: 887, To: 887, Line: 414, Col: 17, Construct: "{{ }}"},
-	{From: 891, To: 891, Line: 416, Col: 17, Construct: "{{ }}"},
-	{From: 897, To: 904, Line: 421, Col: 9, Construct: "if"},
-	{From: 899, To: 899, Line: 422, Col: 13, Construct: "{{ }}"},
-	{From: 903, To: 903, Line: 424, Col: 13, Construct: "{{ }}"},
-	{From: 908, To: 955, Line: 430, Col: 1, Construct: "macro"},
-	{From: 913, To: 913, Line: 431, Col: 5, Construct: "set"},
-	{From: 915, To: 915, Line: 432, Col: 5, Construct: "set"},
-	{From: 917, To: 952, Line: 433, Col: 5, Construct: "if"},
-	{From: 919, To: 919, Line: 433, Col: 5, Construct: "set"},
-	{From: 921, To: 921, Line: 434, Col: 9, Construct: "set"},
-	{From: 923, To: 951, Line: 435, Col: 9, Construct: "for"},
-	{From: 925, To: 950, Line: 437, Col: 13, Construct: "if"},
-	{From: 928, To: 949, Line: 438, Col: 17, Construct: "for"},
-	{From: 932, To: 942, Line: 439, Col: 21, Construct: "if"},
-	{From: 935, To: 937, Line: 442, Col: 25, Construct: "set"},
-	{From: 941, To: 941, Line: 444, Col: 25, Construct: "set"},
-	{From: 944, To: 944, Line: 446, Col: 21, Construct: "set"},
-	{From: 946, To: 946, Line: 446, Col: 21, Construct: "set"},
-	{From: 948, To: 948, Line: 447, Col: 21, Construct: "set"},
-	{From: 954, To: 954, Line: 453, Col: 5, Construct: "{{ }}"},
-	{From: 957, To: 967, Line: 460, Col: 1, Construct: "macro"},
-	{From: 961, To: 964, Line: 461, Col: 5, Construct: "if"},
-	{From: 963, To: 963, Line: 462, Col: 9, Construct: "set"},
-	{From: 966, To: 966, Line: 469, Col: 5, Construct: "{{ }}"},
-	{From: 969, To: 1046, Line: 472, Col: 1, Construct: "macro"},
-	{From: 981, To: 984, Line: 473, Col: 5, Construct: "if"},
-	{From: 983, To: 983, Line: 474, Col: 9, Construct: "set"},
-	{From: 986, To: 991, Line: 477, Col: 5, Construct: "set"},
-	{From: 993, To: 996, Line: 478, Col: 5, Construct: "if"},
-	{From: 995, To: 995, Line: 479, Col: 9, Construct: "set"},
-	{From: 998, To: 1035, Line: 482, Col: 5, Construct: "if"},
-	{From: 1000, To: 1000, Line: 483, Col: 9, Construct: "set"},
-	{From: 1002, To: 1028, Line: 484, Col: 13, Construct: "for"},
-	{From: 1008, To: 1012, Line: 485, Col: 17, Construct: "set"},
-	{From: 1014, To: 1027, Line: 491, Col: 17, Construct: "if"},
-	{From: 1016, To: 1016, Line: 492, Col: 21, Construct: "set"},
-	{From: 1018, To: 1018, Line: 492, Col: 21, Construct: "set"},
-	{From: 1020, To: 1020, Line: 493, Col: 21, Construct: "set"},
-	{From: 1024, To: 1024, Line: 493, Col: 21, Construct: "set"},
-	{From: 1026, To: 1026, Line: 495, Col: 21, Construct: "set"},
-	{From: 1030, To: 1030, Line: 499, Col: 9, Construct: "set"},
-	{From: 1034, To: 1034, Line: 501, Col: 9, Construct: "set"},
-	{From: 1037, To: 1045, Line: 504, Col: 5, Construct: "{{ }}"},
-	{From: 1048, To: 1088, Line: 509, Col: 1, Construct: "macro"},
-	{From: 1054, To: 1057, Line: 510, Col: 5, Construct: "if"},
-	{From: 1056, To: 1056, Line: 511, Col: 9, Construct: "{{ }}"},
-	{From: 1059, To: 1059, Line: 514, Col: 5, Construct: "set"},
-	{From: 1061, To: 1061, Line: 516, Col: 5, Construct: "set"},
-	{From: 1063, To: 1079, Line: 517, Col: 5, Construct: "for"},
-	{From: 1066, To: 1071, Line: 518, Col: 9, Construct: "set"},
-	{From: 1073, To: 1078, Line: 519, Col: 9, Construct: "if"},
-	{From: 1075, To: 1075, Line: 519, Col: 9, Construct: "set"},
-	{From: 1077, To: 1077, Line: 520, Col: 13, Construct: "set"},
-	{From: 1081, To: 1085, Line: 524, Col: 5, Construct: "set"},
-	{From: 1087, To: 1087, Line: 526, Col: 5, Construct: "{{ }}"},
-	{From: 1090, To: 1110, Line: 532, Col: 1, Construct: "macro"},
-	{From: 1094, To: 1109, Line: 533, Col: 5, Construct: "if"},
-	{From: 1096, To: 1100, Line: 534, Col: 9, Construct: "{{ }}"},
-	{From: 1104, To: 1108, Line: 536, Col: 9, Construct: "{{ }}"},
-	{From: 1112, To: 1157, Line: 542, Col: 1, Construct: "macro"},
-	{From: 1118, To: 1118, Line: 543, Col: 5, Construct: "set"},
-	{From: 1120, To: 1124, Line: 544, Col: 5, Construct: "if"},
-	{From: 1123, To: 1123, Line: 545, Col: 9, Construct: "set"},
-	{From: 1126, To: 1126, Line: 547, Col: 5, Construct: "set"},
-	{From: 1128, To: 1131, Line: 548, Col: 5, Construct: "if"},
-	{From: 1130, To: 1130, Line: 549, Col: 9, Construct: "{{ }}"},
-	{From: 1133, To: 1135, Line: 552, Col: 5, Construct: "{{ }}"},
-	{From: 1137, To: 1156, Line: 553, Col: 5, Construct: "if"},
-	{From: 1139, To: 1139, Line: 554, Col: 9, Construct: "set"},
-	{From: 1141, To: 1151, Line: 555, Col: 9, Construct: "for"},
-	{From: 1146, To: 1146, Line: 555, Col: 9, Construct: "set"},
-	{From: 1148, To: 1150, Line: 556, Col: 13, Construct: "set"},
-	{From: 1153, To: 1154, Line: 558, Col: 9, Construct: "{{ }}"},
-	{From: 1159, To: 1177, Line: 566, Col: 1, Construct: "macro"},
-	{From: 1163, To: 1163, Line: 567, Col: 5, Construct: "set"},
-	{From: 1165, To: 1173, Line: 568, Col: 5, Construct: "for"},
-	{From: 1167, To: 1167, Line: 568, Col: 5, Construct: "set"},
-	{From: 1169, To: 1171, Line: 569, Col: 9, Construct: "set"},
-	{From: 1175, To: 1176, Line: 572, Col: 5, Construct: "{{ }}"},
-	{From: 1179, To: 1231, Line: 578, Col: 1, Construct: "macro"},
-	{From: 1186, To: 1224, Line: 579, Col: 5, Construct: "if"},
-	{From: 1188, To: 1188, Line: 580, Col: 9, Construct: "set"},
-	{From: 1190, To: 1201, Line: 581, Col: 9, Construct: "for"},
-	{From: 1195, To: 1200, Line: 582, Col: 13, Construct: "if"},
-	{From: 1197, To: 1197, Line: 582, Col: 13, Construct: "set"},
-	{From: 1199, To: 1199, Line: 583, Col: 17, Construct: "set"},
-	{From: 1203, To: 1203, Line: 586, Col: 9, Construct: "set"},
-	{From: 1205, To: 1213, Line: 587, Col: 9, Construct: "for"},
-	{From: 1210, To: 1210, Line: 587, Col: 9, Construct: "set"},
-	{From: 1212, To: 1212, Line: 588, Col: 13, Construct: "set"},
-	{From: 1215, To: 1215, Line: 590, Col: 9, Construct: "set"},
-	{From: 1216, To: 1224, Line: 591, Col: 9, Construct: "if"},
-	{From: 1219, To: 1219, Line: 596, Col: 9, Construct: "set"},
-	{From: 1223, To: 1223, Line: 598, Col: 9, Construct: "set"},
-	{From: 1226, To: 1230, Line: 600, Col: 5, Construct: "{{ }}"},
-	{From: 1233, To: 1269, Line: 604, Col: 1, Construct: "macro"},
-	{From: 1239, To: 1250, Line: 605, Col: 5, Construct: "if"},
-	{From: 1241, To: 1241, Line: 606, Col: 9, Construct: "set"},
-	{From: 1242, To: 1250, Line: 607, Col: 9, Construct: "if"},
-	{From: 1245, To: 1245, Line: 608, Col: 9, Construct: "set"},
-	{From: 1249, To: 1249, Line: 610, Col: 9, Construct: "set"},
-	{From: 1252, To: 1255, Line: 613, Col: 5, Construct: "if"},
-	{From: 1254, To: 1254, Line: 614, Col: 9, Construct: "{{ }}"},
-	{From: 1257, To: 1257, Line: 617, Col: 5, Construct: "set"},
-	{From: 1259, To: 1266, Line: 618, Col: 5, Construct: "for"},
-	{From: 1261, To: 1261, Line: 618, Col: 5, Construct: "set"},
-	{From: 1263, To: 1265, Line: 619, Col: 9, Construct: "set"},
-	{From: 1268, To: 1268, Line: 621, Col: 5, Construct: "{{ }}"},
-	{From: 1271, To: 1271, Line: 627, Col: 1, Construct: "set"},
-	{From: 1273, To: 1273, Line: 707, Col: 1, Construct: "set"},
-	{From: 1275, To: 1303, Line: 718, Col: 1, Construct: "if"},
-	{From: 1277, To: 1277, Line: 719, Col: 5, Construct: "set"},
-	{From: 1279, To: 1292, Line: 720, Col: 5, Construct: "for"},
-	{From: 1281, To: 1283, Line: 722, Col: 9, Construct: "set"},
-	{From: 1285, To: 1285, Line: 722, Col: 9, Construct: "set"},
-	{From: 1287, To: 1287, Line: 724, Col: 9, Construct: "set"},
-	{From: 1289, To: 1289, Line: 724, Col: 9, Construct: "set"},
-	{From: 1291, To: 1291, Line: 725, Col: 9, Construct: "set"},
-	{From: 1294, To: 1294, Line: 728, Col: 5, Construct: "set"},
-	{From: 1296, To: 1296, Line: 729, Col: 5, Construct: "set"},
-	{From: 1300, To: 1300, Line: 731, Col: 5, Construct: "set"},
-	{From: 1302, To: 1302, Line: 732, Col: 5, Construct: "set"},
-	{From: 1305, To: 1308, Line: 739, Col: 1, Construct: "if"},
-	{From: 1307, To: 1307, Line: 740, Col: 5, Construct: "set"},
-	{From: 1310, To: 1313, Line: 743, Col: 1, Construct: "if"},
-	{From: 1312, To: 1312, Line: 744, Col: 5, Construct: "set"},
-	{From: 1315, To: 1318, Line: 747, Col: 1, Construct: "if"},
-	{From: 1317, To: 1317, Line: 748, Col: 5, Construct: "set"},
-	{From: 1320, To: 1323, Line: 751, Col: 1, Construct: "if"},
-	{From: 1322, To: 1322, Line: 752, Col: 5, Construct: "set"},
-	{From: 1325, To: 1328, Line: 761, Col: 1, Construct: "if"},
-	{From: 1327, To: 1327, Line: 762, Col: 5, Construct: "set"},
-	{From: 1330, To: 1330, Line: 766, Col: 1, Construct: "set"},
-	{From: 1332, To: 1340, Line: 767, Col: 1, Construct: "for"},
-	{From: 1336, To: 1339, Line: 768, Col: 5, Construct: "if"},
-	{From: 1338, To: 1338, Line: 769, Col: 9, Construct: "set"},
-	{From: 1343, To: 1345, Line: 777, Col: 1, Construct: "set"},
-	{From: 1347, To: 1364, Line: 782, Col: 1, Construct: "for"},
-	{From: 1349, To: 1353, Line: 783, Col: 5, Construct: "if"},
-	{From: 1352, To: 1352, Line: 784, Col: 9, Construct: "set"},
-	{From: 1355, To: 1358, Line: 787, Col: 5, Construct: "if"},
-	{From: 1357, To: 1357, Line: 788, Col: 9, Construct: "set"},
-	{From: 1360, To: 1363, Line: 791, Col: 5, Construct: "if"},
-	{From: 1362, To: 1362, Line: 792, Col: 9, Construct: "set"},
-	{From: 1366, To: 1366, Line: 799, Col: 1, Construct: "{{ }}"},
-	{From: 1368, To: 1395, Line: 804, Col: 1, Construct: "if"},
-	{From: 1370, To: 1378, Line: 805, Col: 5, Construct: "set"},
-	{From: 1380, To: 1380, Line: 811, Col: 5, Construct: "{{ }}"},
-	{From: 1381, To: 1395, Line: 813, Col: 5, Construct: "if"},
-	{From: 1384, To: 1384, Line: 815, Col: 5, Construct: "set"},
-	{From: 1385, To: 1395, Line: 817, Col: 5, Construct: "if"},
-	{From: 1388, To: 1390, Line: 820, Col: 5, Construct: "set"},
-	{From: 1392, To: 1392, Line: 821, Col: 5, Construct: "{{ }}"},
-	{From: 1394, To: 1394, Line: 822, Col: 5, Construct: "set"},
-	{From: 1397, To: 1406, Line: 827, Col: 1, Construct: "if"},
-	{From: 1399, To: 1399, Line: 828, Col: 5, Construct: "{{ }}"},
-	{From: 1401, To: 1401, Line: 829, Col: 5, Construct: "set"},
-	{From: 1402, To: 1406, Line: 830, Col: 5, Construct: "if"},
-	{From: 1405, To: 1405, Line: 831, Col: 5, Construct: "{{ }}"},
-	{From: 1408, To: 1411, Line: 835, Col: 1, Construct: "if"},
-	{From: 1410, To: 1410, Line: 836, Col: 5, Construct: "{{ }}"},
-	{From: 1413, To: 1414, Line: 850, Col: 1, Construct: "set"},
-	{From: 1416, To: 1757, Line: 854, Col: 1, Construct: "for"},
-	{From: 1429, To: 1741, Line: 856, Col: 5, Construct: "if"},
-	{From: 1431, To: 1431, Line: 858, Col: 9, Construct: "set"},
-	{From: 1432, To: 1741, Line: 861, Col: 9, Construct: "if"},
-	{From: 1435, To: 1435, Line: 862, Col: 9, Construct: "{{ }}"},
-	{From: 1436, To: 1741, Line: 869, Col: 9, Construct: "if"},
-	{From: 1439, To: 1442, Line: 870, Col: 9, Construct: "if"},
-	{From: 1441, To: 1441, Line: 871, Col: 13, Construct: "{{ }}"},
-	{From: 1443, To: 1741, Line: 876, Col: 9, Construct: "if"},
-	{From: 1446, To: 1446, Line: 877, Col: 9, Construct: "{{ }}"},
-	{From: 1447, To: 1741, Line: 881, Col: 9, Construct: "if"},
-	{From: 1450, To: 1450, Line: 882, Col: 9, Construct: "{{ }}"},
-	{From: 1451, To: 1741, Line: 894, Col: 9, Construct: "if"},
-	{From: 1454, To: 1457, Line: 895, Col: 9, Construct: "if"},
-	{From: 1456, To: 1456, Line: 896, Col: 13, Construct: "{{ }}"},
-	{From: 1459, To: 1461, Line: 898, Col: 9, Construct: "set"},
-	{From: 1463, To: 1463, Line: 899, Col: 9, Construct: "{{ }}"},
-	{From: 1465, To: 1484, Line: 907, Col: 9, Construct: "if"},
-	{From: 1467, To: 1469, Line: 908, Col: 13, Construct: "set"},
-	{From: 1471, To: 1483, Line: 909, Col: 13, Construct: "if"},
-	{From: 1473, To: 1482, Line: 910, Col: 17, Construct: "if"},
-	{From: 1475, To: 1475, Line: 911, Col: 21, Construct: "{{ }}"},
-	{From: 1479, To: 1481, Line: 913, Col: 21, Construct: "{{ }}"},
-	{From: 1485, To: 1741, Line: 920, Col: 9, Construct: "if"},
-	{From: 1488, To: 1488, Line: 921, Col: 9, Construct: "{{ }}"},
-	{From: 1491, To: 1503, Line: 925, Col: 9, Construct: "if"},
-	{From: 1493, To: 1502, Line: 926, Col: 13, Construct: "if"},
-	{From: 1495, To: 1495, Line: 927, Col: 17, Construct: "{{ }}"},
-	{From: 1499, To: 1501, Line: 929, Col: 17, Construct: "{{ }}"},
-	{From: 1504, To: 1741, Line: 940, Col: 9, Construct: "if"},
-	{From: 1507, To: 1510, Line: 941, Col: 9, Construct: "set"},
-	{From: 1512, To: 1512, Line: 943, Col: 9, Construct: "set"},
-	{From: 1514, To: 1523, Line: 944, Col: 9, Construct: "set"},
-	{From: 1525, To: 1525, Line: 945, Col: 9, Construct: "set"},
-	{From: 1527, To: 1555, Line: 946, Col: 9, Construct: "for"},
-	{From: 1530, To: 1554, Line: 947, Col: 13, Construct: "if"},
-	{From: 1532, To: 1553, Line: 948, Col: 17, Construct: "if"},
-	{From: 1534, To: 1534, Line: 949, Col: 21, Construct: "set"},
-	{From: 1536, To: 1544, Line: 950, Col: 21, Construct: "set"},
-	{From: 1546, To: 1546, Line: 951, Col: 21, Construct: "set"},
-	{From: 1548, To: 1548, Line: 952, Col: 21, Construct: "set"},
-	{From: 1552, To: 1552, Line: 954, Col: 21, Construct: "set"},
-	{From: 1557, To: 1557, Line: 958, Col: 9, Construct: "set"},
-	{From: 1559, To: 1559, Line: 962, Col: 9, Construct: "set"},
-	{From: 1561, To: 1571, Line: 963, Col: 9, Construct: "for"},
-	{From: 1563, To: 1570, Line: 964, Col: 13, Construct: "if"},
-	{From: 1565, To: 1565, Line: 967, Col: 17, Construct: "set"},
-	{From: 1569, To: 1569, Line: 969, Col: 17, Construct: "set"},
-	{From: 1573, To: 1575, Line: 972, Col: 9, Construct: "set"},
-	{From: 1577, To: 1577, Line: 973, Col: 9, Construct: "{{ }}"},
-	{From: 1578, To: 1741, Line: 977, Col: 9, Construct: "if"},
-	{From: 1581, To: 1582, Line: 993, Col: 9, Construct: "set"},
-	{From: 1584, To: 1595, Line: 994, Col: 9, Construct: "if"},
-	{From: 1587, To: 1594, Line: 998, Col: 13, Construct: "if"},
-	{From: 1591, To: 1591, Line: 1001, Col: 17, Construct: "set"},
-	{From: 1593, To: 1593, Line: 1002, Col: 17, Construct: "set"},
-	{From: 1597, To: 1600, Line: 1005, Col: 9, Construct: "if"},
-	{From: 1599, To: 1599, Line: 1006, Col: 13, Construct: "set"},
-	{From: 1602, To: 1602, Line: 1010, Col: 9, Construct: "set"},
-	{From: 1604, To: 1614, Line: 1011, Col: 9, Construct: "if"},
-	{From: 1606, To: 1609, Line: 1012, Col: 13, Construct: "for"},
-	{From: 1608, To: 1608, Line: 1013, Col: 17, Construct: "set"},
-	{From: 1610, To: 1614, Line: 1015, Col: 13, Construct: "if"},
-	{From: 1613, To: 1613, Line: 1016, Col: 13, Construct: "set"},
-	{From: 1616, To: 1618, Line: 1020, Col: 9, Construct: "set"},
-	{From: 1620, To: 1648, Line: 1021, Col: 9, Construct: "for"},
-	{From: 1623, To: 1647, Line: 1022, Col: 13, Construct: "if"},
-	{From: 1625, To: 1646, Line: 1023, Col: 17, Construct: "if"},
-	{From: 1627, To: 1627, Line: 1024, Col: 21, Construct: "set"},
-	{From: 1629, To: 1639, Line: 1025, Col: 21, Construct: "if"},
-	{From: 1631, To: 1631, Line: 1026, Col: 25, Construct: "set"},
-	{From: 1632, To: 1639, Line: 1027, Col: 25, Construct: "if"},
-	{From: 1635, To: 1638, Line: 1028, Col: 25, Construct: "for"},
-	{From: 1637, To: 1637, Line: 1029, Col: 29, Construct: "set"},
-	{From: 1641, To: 1641, Line: 1032, Col: 21, Construct: "set"},
-	{From: 1645, To: 1645, Line: 1034, Col: 21, Construct: "set"},
-	{From: 1650, To: 1650, Line: 1039, Col: 9, Construct: "set"},
-	{From: 1652, To: 1655, Line: 1040, Col: 9, Construct: "for"},
-	{From: 1654, To: 1654, Line: 1041, Col: 13, Construct: "set"},
-	{From: 1657, To: 1660, Line: 1043, Col: 9, Construct: "for"},
-	{From: 1659, To: 1659, Line: 1044, Col: 13, Construct: "set"},
-	{From: 1662, To: 1662, Line: 1047, Col: 9, Construct: "set"},
-	{From: 1664, To: 1668, Line: 1050, Col: 9, Construct: "set"},
-	{From: 1670, To: 1673, Line: 1051, Col: 9, Construct: "if"},
-	{From: 1672, To: 1672, Line: 1052, Col: 13, Construct: "set"},
-	{From: 1675, To: 1675, Line: 1056, Col: 9, Construct: "set"},
-	{From: 1677, To: 1680, Line: 1057, Col: 9, Construct: "if"},
-	{From: 1679, To: 1679, Line: 1058, Col: 13, Construct: "set"},
-	{From: 1682, To: 1685, Line: 1060, Col: 9, Construct: "if"},
-	{From: 1684, To: 1684, Line: 1061, Col: 13, Construct: "set"},
-	{From: 1687, To: 1711, Line: 1063, Col: 9, Construct: "if"},
-	{From: 1689, To: 1691, Line: 1064, Col: 13, Construct: "set"},
-	{From: 1693, To: 1693, Line: 1065, Col: 13, Construct: "set"},
-	{From: 1695, To: 1695, Line: 1068, Col: 13, Construct: "set"},
-	{From: 1697, To: 1708, Line: 1069, Col: 13, Construct: "for"},
-	{From: 1700, To: 1705, Line: 1070, Col: 17, Construct: "set"},
-	{From: 1707, To: 1707, Line: 1071, Col: 17, Construct: "set"},
-	{From: 1710, To: 1710, Line: 1073, Col: 13, Construct: "set"},
-	{From: 1713, To: 1716, Line: 1090, Col: 9, Construct: "if"},
-	{From: 1715, To: 1715, Line: 1091, Col: 13, Construct: "{{ }}"},
-	{From: 1718, To: 1718, Line: 1094, Col: 9, Construct: "set"},
-	{From: 1721, To: 1721, Line: 1103, Col: 9, Construct: "set"},
-	{From: 1723, To: 1725, Line: 1104, Col: 9, Construct: "set"},
-	{From: 1727, To: 1727, Line: 1108, Col: 9, Construct: "{{ }}"},
-	{From: 1729, To: 1736, Line: 1109, Col: 9, Construct: "if"},
-	{From: 1731, To: 1731, Line: 1110, Col: 13, Construct: "{{ }}"},
-	{From: 1735, To: 1735, Line: 1112, Col: 13, Construct: "{{ }}"},
-	{From: 1740, To: 1740, Line: 1118, Col: 9, Construct: "{{ }}"},
-	{From: 1743, To: 1756, Line: 1129, Col: 5, Construct: "if"},
-	{From: 1745, To: 1755, Line: 1132, Col: 9, Construct: "if"},
-	{From: 1747, To: 1749, Line: 1133, Col: 13, Construct: "{{ }}"},
-	{From: 1753, To: 1754, Line: 1135, Col: 13, Construct: "{{ }}"},
-	{From: 1784, To: 2384, Line: 3, Col: 1, Construct: "macro"},
-	{From: 1816, To: 1823, Line: 4, Col: 2, Construct: "if"},
-	{From: 1818, To: 1818, Line: 5, Col: 3, Construct: "set"},
-	{From: 1822, To: 1822, Line: 7, Col: 3, Construct: "set"},
-	{From: 1825, To: 1832, Line: 9, Col: 2, Construct: "if"},
-	{From: 1827, To: 1827, Line: 10, Col: 3, Construct: "set"},
-	{From: 1831, To: 1831, Line: 12, Col: 3, Construct: "set"},
-	{From: 1834, To: 1834, Line: 15, Col: 2, Construct: "set"},
-	{From: 1836, To: 2383, Line: 18, Col: 2, Construct: "if"},
-	{From: 1838, To: 2383, Line: 22, Col: 6, Construct: "if"},
-	{From: 1841, To: 1841, Line: 23, Col: 3, Construct: "set"},
-	{From: 1843, To: 1892, Line: 24, Col: 3, Construct: "if"},
-	{From: 1846, To: 1892, Line: 26, Col: 7, Construct: "if"},
-	{From: 1852, To: 1852, Line: 29, Col: 4, Construct: "set"},
-	{From: 1854, To: 1854, Line: 30, Col: 4, Construct: "set"},
-	{From: 1856, To: 1879, Line: 31, Col: 4, Construct: "for"},
-	{From: 1859, To: 1859, Line: 32, Col: 5, Construct: "set"},
-	{From: 1861, To: 1878, Line: 33, Col: 5, Construct: "if"},
-	{From: 1863, To: 1863, Line: 33, Col: 5, Construct: "set"},
-	{From: 1865, To: 1865, Line: 34, Col: 6, Construct: "set"},
-	{From: 1866, To: 1878, Line: 35, Col: 9, Construct: "if"},
-	{From: 1869, To: 1869, Line: 35, Col: 9, Construct: "set"},
-	{From: 1871, To: 1871, Line: 36, Col: 6, Construct: "set"},
-	{From: 1875, To: 1875, Line: 36, Col: 6, Construct: "set"},
-	{From: 1877, To: 1877, Line: 38, Col: 6, Construct: "set"},
-	{From: 1881, To: 1891, Line: 41, Col: 4, Construct: "if"},
-	{From: 1883, To: 1883, Line: 42, Col: 5, Construct: "set"},
-	{From: 1885, To: 1887, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 1893, To: 2383, Line: 50, Col: 6, Construct: "if"},
-	{From: 1896, To: 1896, Line: 51, Col: 3, Construct: "set"},
-	{From: 1898, To: 1908, Line: 52, Col: 3, Construct: "for"},
-	{From: 1901, To: 1903, Line: 53, Col: 4, Construct: "set"},
-	{From: 1905, To: 1905, Line: 53, Col: 4, Construct: "set"},
-	{From: 1907, To: 1907, Line: 54, Col: 4, Construct: "set"},
-	{From: 1910, To: 1910, Line: 56, Col: 3, Construct: "{{ }}"},
-	{From: 1911, To: 2383, Line: 58, Col: 6, Construct: "if"},
-	{From: 1914, To: 1914, Line: 59, Col: 3, Construct: "set"},
-	{From: 1916, To: 1926, Line: 60, Col: 3, Construct: "for"},
-	{From: 1919, To: 1921, Line: 61, Col: 4, Construct: "set"},
-	{From: 1923, To: 1923, Line: 61, Col: 4, Construct: "set"},
-	{From: 1925, To: 1925, Line: 62, Col: 4, Construct: "set"},
-	{From: 1928, To: 1928, Line: 64, Col: 3, Construct: "{{ }}"},
-	{From: 1929, To: 2383, Line: 66, Col: 6, Construct: "if"},
-	{From: 1932, To: 1932, Line: 67, Col: 3, Construct: "set"},
-	{From: 1934, To: 1944, Line: 68, Col: 3, Construct: "for"},
-	{From: 1937, To: 1939, Line: 69, Col: 4, Construct: "set"},
-	{From: 1941, To: 1941, Line: 69, Col: 4, Construct: "set"},
-	{From: 1943, To: 1943, Line: 70, Col: 4, Construct: "set"},
-	{From: 1946, To: 1946, Line: 72, Col: 3, Construct: "{{ }}"},
-	{From: 1947, To: 2383, Line: 75, Col: 6, Construct: "if"},
-	{From: 1950, To: 1950, Line: 76, Col: 3, Construct: "set"},
-	{From: 1952, To: 2062, Line: 77, Col: 3, Construct: "for"},
-	{From: 1957, To: 2057, Line: 78, Col: 4, Construct: "if"},
-	{From: 1959, To: 1959, Line: 79, Col: 5, Construct: "set"},
-	{From: 1960, To: 2057, Line: 80, Col: 8, Construct: "if"},
-	{From: 1963, To: 1982, Line: 81, Col: 5, Construct: "if"},
-	{From: 1965, To: 1967, Line: 82, Col: 6, Construct: "set"},
-	{From: 1968, To: 1982, Line: 83, Col: 9, Construct: "if"},
-	{From: 1971, To: 1973, Line: 84, Col: 6, Construct: "set"},
-	{From: 1974, To: 1982, Line: 85, Col: 9, Construct: "if"},
-	{From: 1977, To: 1977, Line: 86, Col: 6, Construct: "set"},
-	{From: 1981, To: 1981, Line: 88, Col: 6, Construct: "set"},
-	{From: 1983, To: 2057, Line: 90, Col: 8, Construct: "if"},
-	{From: 1986, To: 1997, Line: 91, Col: 5, Construct: "if"},
-	{From: 1988, To: 1990, Line: 92, Col: 6, Construct: "set"},
-	{From: 1994, To: 1996, Line: 94, Col: 6, Construct: "set"},
-	{From: 1998, To: 2057, Line: 96, Col: 8, Construct: "if"},
-	{From: 2001, To: 2010, Line: 97, Col: 5, Construct: "if"},
-	{From: 2003, To: 2005, Line: 98, Col: 6, Construct: "set"},
-	{From: 2009, To: 2009, Line: 100, Col: 6, Construct: "set"},
-	{From: 2011, To: 2057, Line: 102, Col: 8, Construct: "if"},
-	{From: 2014, To: 2029, Line: 103, Col: 5, Construct: "if"},
-	{From: 2016, To: 2020, Line: 104, Col: 6, Construct: "set"},
-	{From: 2024, To: 2028, Line: 106, Col: 6, Construct: "set"},
-	{From: 2031, To: 2033, Line: 108, Col: 5, Construct: "set"},
-	{From: 2034, To: 2057, Line: 109, Col: 8, Construct: "if"},
-	{From: 2037, To: 2048, Line: 110, Col: 5, Construct: "if"},
-	{From: 2039, To: 2039, Line: 111, Col: 6, Construct: "set"},
-	{From: 2040, To: 2048, Line: 112, Col: 9, Construct: "if"},
-	{From: 2043, To: 2043, Line: 113, Col: 6, Construct: "set"},
-	{From: 2047, To: 2047, Line: 115, Col: 6, Construct: "set"},
-	{From: 2050, To: 2052, Line: 117, Col: 5, Construct: "set"},
-	{From: 2056, To: 2056, Line: 119, Col: 5, Construct: "set"},
+	{From: 841, To: 841, Line: 388, Col: 21, Construct: "set"},
+	{From: 843, To: 843, Line: 390, Col: 17, Construct: "set"},
+	{From: 848, To: 848, Line: 395, Col: 9, Construct: "set"},
+	{From: 850, To: 858, Line: 396, Col: 9, Construct: "for"},
+	{From: 855, To: 855, Line: 396, Col: 9, Construct: "set"},
+	{From: 857, To: 857, Line: 397, Col: 13, Construct: "set"},
+	{From: 860, To: 861, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 862, To: 908, Line: 402, Col: 9, Construct: "if"},
+	{From: 865, To: 896, Line: 403, Col: 9, Construct: "if"},
+	{From: 867, To: 867, Line: 404, Col: 13, Construct: "set"},
+	{From: 869, To: 869, Line: 404, Col: 13, Construct: "set"},
+	{From: 871, To: 871, Line: 405, Col: 13, Construct: "set"},
+	{From: 873, To: 881, Line: 406, Col: 13, Construct: "for"},
+	{From: 875, To: 875, Line: 406, Col: 13, Construct: "set"},
+	{From: 877, To: 879, Line: 407, Col: 17, Construct: "set"},
+	{From: 883, To: 884, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 888, To: 895, Line: 413, Col: 13, Construct: "if"},
+	{From: 890, To: 890, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 894, To: 894, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 900, To: 907, Line: 421, Col: 9, Construct: "if"},
+	{From: 902, To: 902, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 906, To: 906, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 911, To: 958, Line: 430, Col: 1, Construct: "macro"},
+	{From: 916, To: 916, Line: 431, Col: 5, Construct: "set"},
+	{From: 918, To: 918, Line: 432, Col: 5, Construct: "set"},
+	{From: 920, To: 955, Line: 433, Col: 5, Construct: "if"},
+	{From: 922, To: 922, Line: 433, Col: 5, Construct: "set"},
+	{From: 924, To: 924, Line: 434, Col: 9, Construct: "set"},
+	{From: 926, To: 954, Line: 435, Col: 9, Construct: "for"},
+	{From: 928, To: 953, Line: 437, Col: 13, Construct: "if"},
+	{From: 931, To: 952, Line: 438, Col: 17, Construct: "for"},
+	{From: 935, To: 945, Line: 439, Col: 21, Construct: "if"},
+	{From: 938, To: 940, Line: 442, Col: 25, Construct: "set"},
+	{From: 944, To: 944, Line: 444, Col: 25, Construct: "set"},
+	{From: 947, To: 947, Line: 446, Col: 21, Construct: "set"},
+	{From: 949, To: 949, Line: 446, Col: 21, Construct: "set"},
+	{From: 951, To: 951, Line: 447, Col: 21, Construct: "set"},
+	{From: 957, To: 957, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 960, To: 970, Line: 460, Col: 1, Construct: "macro"},
+	{From: 964, To: 967, Line: 461, Col: 5, Construct: "if"},
+	{From: 966, To: 966, Line: 462, Col: 9, Construct: "set"},
+	{From: 969, To: 969, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 972, To: 1049, Line: 472, Col: 1, Construct: "macro"},
+	{From: 984, To: 987, Line: 473, Col: 5, Construct: "if"},
+	{From: 986, To: 986, Line: 474, Col: 9, Construct: "set"},
+	{From: 989, To: 994, Line: 477, Col: 5, Construct: "set"},
+	{From: 996, To: 999, Line: 478, Col: 5, Construct: "if"},
+	{From: 998, To: 998, Line: 479, Col: 9, Construct: "set"},
+	{From: 1001, To: 1038, Line: 482, Col: 5, Construct: "if"},
+	{From: 1003, To: 1003, Line: 483, Col: 9, Construct: "set"},
+	{From: 1005, To: 1031, Line: 484, Col: 13, Construct: "for"},
+	{From: 1011, To: 1015, Line: 485, Col: 17, Construct: "set"},
+	{From: 1017, To: 1030, Line: 491, Col: 17, Construct: "if"},
+	{From: 1019, To: 1019, Line: 492, Col: 21, Construct: "set"},
+	{From: 1021, To: 1021, Line: 492, Col: 21, Construct: "set"},
+	{From: 1023, To: 1023, Line: 493, Col: 21, Construct: "set"},
+	{From: 1027, To: 1027, Line: 493, Col: 21, Construct: "set"},
+	{From: 1029, To: 1029, Line: 495, Col: 21, Construct: "set"},
+	{From: 1033, To: 1033, Line: 499, Col: 9, Construct: "set"},
+	{From: 1037, To: 1037, Line: 501, Col: 9, Construct: "set"},
+	{From: 1040, To: 1048, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 1051, To: 1091, Line: 509, Col: 1, Construct: "macro"},
+	{From: 1057, To: 1060, Line: 510, Col: 5, Construct: "if"},
+	{From: 1059, To: 1059, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 1062, To: 1062, Line: 514, Col: 5, Construct: "set"},
+	{From: 1064, To: 1064, Line: 516, Col: 5, Construct: "set"},
+	{From: 1066, To: 1082, Line: 517, Col: 5, Construct: "for"},
+	{From: 1069, To: 1074, Line: 518, Col: 9, Construct: "set"},
+	{From: 1076, To: 1081, Line: 519, Col: 9, Construct: "if"},
+	{From: 1078, To: 1078, Line: 519, Col: 9, Construct: "set"},
+	{From: 1080, To: 1080, Line: 520, Col: 13, Construct: "set"},
+	{From: 1084, To: 1088, Line: 524, Col: 5, Construct: "set"},
+	{From: 1090, To: 1090, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 1093, To: 1113, Line: 532, Col: 1, Construct: "macro"},
+	{From: 1097, To: 1112, Line: 533, Col: 5, Construct: "if"},
+	{From: 1099, To: 1103, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 1107, To: 1111, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 1115, To: 1160, Line: 542, Col: 1, Construct: "macro"},
+	{From: 1121, To: 1121, Line: 543, Col: 5, Construct: "set"},
+	{From: 1123, To: 1127, Line: 544, Col: 5, Construct: "if"},
+	{From: 1126, To: 1126, Line: 545, Col: 9, Construct: "set"},
+	{From: 1129, To: 1129, Line: 547, Col: 5, Construct: "set"},
+	{From: 1131, To: 1134, Line: 548, Col: 5, Construct: "if"},
+	{From: 1133, To: 1133, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 1136, To: 1138, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 1140, To: 1159, Line: 553, Col: 5, Construct: "if"},
+	{From: 1142, To: 1142, Line: 554, Col: 9, Construct: "set"},
+	{From: 1144, To: 1154, Line: 555, Col: 9, Construct: "for"},
+	{From: 1149, To: 1149, Line: 555, Col: 9, Construct: "set"},
+	{From: 1151, To: 1153, Line: 556, Col: 13, Construct: "set"},
+	{From: 1156, To: 1157, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 1162, To: 1180, Line: 566, Col: 1, Construct: "macro"},
+	{From: 1166, To: 1166, Line: 567, Col: 5, Construct: "set"},
+	{From: 1168, To: 1176, Line: 568, Col: 5, Construct: "for"},
+	{From: 1170, To: 1170, Line: 568, Col: 5, Construct: "set"},
+	{From: 1172, To: 1174, Line: 569, Col: 9, Construct: "set"},
+	{From: 1178, To: 1179, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 1182, To: 1234, Line: 578, Col: 1, Construct: "macro"},
+	{From: 1189, To: 1227, Line: 579, Col: 5, Construct: "if"},
+	{From: 1191, To: 1191, Line: 580, Col: 9, Construct: "set"},
+	{From: 1193, To: 1204, Line: 581, Col: 9, Construct: "for"},
+	{From: 1198, To: 1203, Line: 582, Col: 13, Construct: "if"},
+	{From: 1200, To: 1200, Line: 582, Col: 13, Construct: "set"},
+	{From: 1202, To: 1202, Line: 583, Col: 17, Construct: "set"},
+	{From: 1206, To: 1206, Line: 586, Col: 9, Construct: "set"},
+	{From: 1208, To: 1216, Line: 587, Col: 9, Construct: "for"},
+	{From: 1213, To: 1213, Line: 587, Col: 9, Construct: "set"},
+	{From: 1215, To: 1215, Line: 588, Col: 13, Construct: "set"},
+	{From: 1218, To: 1218, Line: 590, Col: 9, Construct: "set"},
+	{From: 1219, To: 1227, Line: 591, Col: 9, Construct: "if"},
+	{From: 1222, To: 1222, Line: 596, Col: 9, Construct: "set"},
+	{From: 1226, To: 1226, Line: 598, Col: 9, Construct: "set"},
+	{From: 1229, To: 1233, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 1236, To: 1272, Line: 604, Col: 1, Construct: "macro"},
+	{From: 1242, To: 1253, Line: 605, Col: 5, Construct: "if"},
+	{From: 1244, To: 1244, Line: 606, Col: 9, Construct: "set"},
+	{From: 1245, To: 1253, Line: 607, Col: 9, Construct: "if"},
+	{From: 1248, To: 1248, Line: 608, Col: 9, Construct: "set"},
+	{From: 1252, To: 1252, Line: 610, Col: 9, Construct: "set"},
+	{From: 1255, To: 1258, Line: 613, Col: 5, Construct: "if"},
+	{From: 1257, To: 1257, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 1260, To: 1260, Line: 617, Col: 5, Construct: "set"},
+	{From: 1262, To: 1269, Line: 618, Col: 5, Construct: "for"},
+	{From: 1264, To: 1264, Line: 618, Col: 5, Construct: "set"},
+	{From: 1266, To: 1268, Line: 619, Col: 9, Construct: "set"},
+	{From: 1271, To: 1271, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 1274, To: 1274, Line: 627, Col: 1, Construct: "set"},
+	{From: 1276, To: 1276, Line: 707, Col: 1, Construct: "set"},
+	{From: 1278, To: 1306, Line: 718, Col: 1, Construct: "if"},
+	{From: 1280, To: 1280, Line: 719, Col: 5, Construct: "set"},
+	{From: 1282, To: 1295, Line: 720, Col: 5, Construct: "for"},
+	{From: 1284, To: 1286, Line: 722, Col: 9, Construct: "set"},
+	{From: 1288, To: 1288, Line: 722, Col: 9, Construct: "set"},
+	{From: 1290, To: 1290, Line: 724, Col: 9, Construct: "set"},
+	{From: 1292, To: 1292, Line: 724, Col: 9, Construct: "set"},
+	{From: 1294, To: 1294, Line: 725, Col: 9, Construct: "set"},
+	{From: 1297, To: 1297, Line: 728, Col: 5, Construct: "set"},
+	{From: 1299, To: 1299, Line: 729, Col: 5, Construct: "set"},
+	{From: 1303, To: 1303, Line: 731, Col: 5, Construct: "set"},
+	{From: 1305, To: 1305, Line: 732, Col: 5, Construct: "set"},
+	{From: 1308, To: 1311, Line: 739, Col: 1, Construct: "if"},
+	{From: 1310, To: 1310, Line: 740, Col: 5, Construct: "set"},
+	{From: 1313, To: 1316, Line: 743, Col: 1, Construct: "if"},
+	{From: 1315, To: 1315, Line: 744, Col: 5, Construct: "set"},
+	{From: 1318, To: 1321, Line: 747, Col: 1, Construct: "if"},
+	{From: 1320, To: 1320, Line: 748, Col: 5, Construct: "set"},
+	{From: 1323, To: 1326, Line: 751, Col: 1, Construct: "if"},
+	{From: 1325, To: 1325, Line: 752, Col: 5, Construct: "set"},
+	{From: 1328, To: 1331, Line: 761, Col: 1, Construct: "if"},
+	{From: 1330, To: 1330, Line: 762, Col: 5, Construct: "set"},
+	{From: 1333, To: 1333, Line: 766, Col: 1, Construct: "set"},
+	{From: 1335, To: 1343, Line: 767, Col: 1, Construct: "for"},
+	{From: 1339, To: 1342, Line: 768, Col: 5, Construct: "if"},
+	{From: 1341, To: 1341, Line: 769, Col: 9, Construct: "set"},
+	{From: 1346, To: 1348, Line: 777, Col: 1, Construct: "set"},
+	{From: 1350, To: 1367, Line: 782, Col: 1, Construct: "for"},
+	{From: 1352, To: 1356, Line: 783, Col: 5, Construct: "if"},
+	{From: 1355, To: 1355, Line: 784, Col: 9, Construct: "set"},
+	{From: 1358, To: 1361, Line: 787, Col: 5, Construct: "if"},
+	{From: 1360, To: 1360, Line: 788, Col: 9, Construct: "set"},
+	{From: 1363, To: 1366, Line: 791, Col: 5, Construct: "if"},
+	{From: 1365, To: 1365, Line: 792, Col: 9, Construct: "set"},
+	{From: 1369, To: 1369, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 1371, To: 1398, Line: 804, Col: 1, Construct: "if"},
+	{From: 1373, To: 1381, Line: 805, Col: 5, Construct: "set"},
+	{From: 1383, To: 1383, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 1384, To: 1398, Line: 813, Col: 5, Construct: "if"},
+	{From: 1387, To: 1387, Line: 815, Col: 5, Construct: "set"},
+	{From: 1388, To: 1398, Line: 817, Col: 5, Construct: "if"},
+	{From: 1391, To: 1393, Line: 820, Col: 5, Construct: "set"},
+	{From: 1395, To: 1395, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 1397, To: 1397, Line: 822, Col: 5, Construct: "set"},
+	{From: 1400, To: 1409, Line: 827, Col: 1, Construct: "if"},
+	{From: 1402, To: 1402, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 1404, To: 1404, Line: 829, Col: 5, Construct: "set"},
+	{From: 1405, To: 1409, Line: 830, Col: 5, Construct: "if"},
+	{From: 1408, To: 1408, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 1411, To: 1414, Line: 835, Col: 1, Construct: "if"},
+	{From: 1413, To: 1413, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 1416, To: 1417, Line: 850, Col: 1, Construct: "set"},
+	{From: 1419, To: 1760, Line: 854, Col: 1, Construct: "for"},
+	{From: 1432, To: 1744, Line: 856, Col: 5, Construct: "if"},
+	{From: 1434, To: 1434, Line: 858, Col: 9, Construct: "set"},
+	{From: 1435, To: 1744, Line: 861, Col: 9, Construct: "if"},
+	{From: 1438, To: 1438, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 1439, To: 1744, Line: 869, Col: 9, Construct: "if"},
+	{From: 1442, To: 1445, Line: 870, Col: 9, Construct: "if"},
+	{From: 1444, To: 1444, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 1446, To: 1744, Line: 876, Col: 9, Construct: "if"},
+	{From: 1449, To: 1449, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 1450, To: 1744, Line: 881, Col: 9, Construct: "if"},
+	{From: 1453, To: 1453, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 1454, To: 1744, Line: 894, Col: 9, Construct: "if"},
+	{From: 1457, To: 1460, Line: 895, Col: 9, Construct: "if"},
+	{From: 1459, To: 1459, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 1462, To: 1464, Line: 898, Col: 9, Construct: "set"},
+	{From: 1466, To: 1466, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 1468, To: 1487, Line: 907, Col: 9, Construct: "if"},
+	{From: 1470, To: 1472, Line: 908, Col: 13, Construct: "set"},
+	{From: 1474, To: 1486, Line: 909, Col: 13, Construct: "if"},
+	{From: 1476, To: 1485, Line: 910, Col: 17, Construct: "if"},
+	{From: 1478, To: 1478, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 1482, To: 1484, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 1488, To: 1744, Line: 920, Col: 9, Construct: "if"},
+	{From: 1491, To: 1491, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 1494, To: 1506, Line: 925, Col: 9, Construct: "if"},
+	{From: 1496, To: 1505, Line: 926, Col: 13, Construct: "if"},
+	{From: 1498, To: 1498, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 1502, To: 1504, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 1507, To: 1744, Line: 940, Col: 9, Construct: "if"},
+	{From: 1510, To: 1513, Line: 941, Col: 9, Construct: "set"},
+	{From: 1515, To: 1515, Line: 943, Col: 9, Construct: "set"},
+	{From: 1517, To: 1526, Line: 944, Col: 9, Construct: "set"},
+	{From: 1528, To: 1528, Line: 945, Col: 9, Construct: "set"},
+	{From: 1530, To: 1558, Line: 946, Col: 9, Construct: "for"},
+	{From: 1533, To: 1557, Line: 947, Col: 13, Construct: "if"},
+	{From: 1535, To: 1556, Line: 948, Col: 17, Construct: "if"},
+	{From: 1537, To: 1537, Line: 949, Col: 21, Construct: "set"},
+	{From: 1539, To: 1547, Line: 950, Col: 21, Construct: "set"},
+	{From: 1549, To: 1549, Line: 951, Col: 21, Construct: "set"},
+	{From: 1551, To: 1551, Line: 952, Col: 21, Construct: "set"},
+	{From: 1555, To: 1555, Line: 954, Col: 21, Construct: "set"},
+	{From: 1560, To: 1560, Line: 958, Col: 9, Construct: "set"},
+	{From: 1562, To: 1562, Line: 962, Col: 9, Construct: "set"},
+	{From: 1564, To: 1574, Line: 963, Col: 9, Construct: "for"},
+	{From: 1566, To: 1573, Line: 964, Col: 13, Construct: "if"},
+	{From: 1568, To: 1568, Line: 967, Col: 17, Construct: "set"},
+	{From: 1572, To: 1572, Line: 969, Col: 17, Construct: "set"},
+	{From: 1576, To: 1578, Line: 972, Col: 9, Construct: "set"},
+	{From: 1580, To: 1580, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 1581, To: 1744, Line: 977, Col: 9, Construct: "if"},
+	{From: 1584, To: 1585, Line: 993, Col: 9, Construct: "set"},
+	{From: 1587, To: 1598, Line: 994, Col: 9, Construct: "if"},
+	{From: 1590, To: 1597, Line: 998, Col: 13, Construct: "if"},
+	{From: 1594, To: 1594, Line: 1001, Col: 17, Construct: "set"},
+	{From: 1596, To: 1596, Line: 1002, Col: 17, Construct: "set"},
+	{From: 1600, To: 1603, Line: 1005, Col: 9, Construct: "if"},
+	{From: 1602, To: 1602, Line: 1006, Col: 13, Construct: "set"},
+	{From: 1605, To: 1605, Line: 1010, Col: 9, Construct: "set"},
+	{From: 1607, To: 1617, Line: 1011, Col: 9, Construct: "if"},
+	{From: 1609, To: 1612, Line: 1012, Col: 13, Construct: "for"},
+	{From: 1611, To: 1611, Line: 1013, Col: 17, Construct: "set"},
+	{From: 1613, To: 1617, Line: 1015, Col: 13, Construct: "if"},
+	{From: 1616, To: 1616, Line: 1016, Col: 13, Construct: "set"},
+	{From: 1619, To: 1621, Line: 1020, Col: 9, Construct: "set"},
+	{From: 1623, To: 1651, Line: 1021, Col: 9, Construct: "for"},
+	{From: 1626, To: 1650, Line: 1022, Col: 13, Construct: "if"},
+	{From: 1628, To: 1649, Line: 1023, Col: 17, Construct: "if"},
+	{From: 1630, To: 1630, Line: 1024, Col: 21, Construct: "set"},
+	{From: 1632, To: 1642, Line: 1025, Col: 21, Construct: "if"},
+	{From: 1634, To: 1634, Line: 1026, Col: 25, Construct: "set"},
+	{From: 1635, To: 1642, Line: 1027, Col: 25, Construct: "if"},
+	{From: 1638, To: 1641, Line: 1028, Col: 25, Construct: "for"},
+	{From: 1640, To: 1640, Line: 1029, Col: 29, Construct: "set"},
+	{From: 1644, To: 1644, Line: 1032, Col: 21, Construct: "set"},
+	{From: 1648, To: 1648, Line: 1034, Col: 21, Construct: "set"},
+	{From: 1653, To: 1653, Line: 1039, Col: 9, Construct: "set"},
+	{From: 1655, To: 1658, Line: 1040, Col: 9, Construct: "for"},
+	{From: 1657, To: 1657, Line: 1041, Col: 13, Construct: "set"},
+	{From: 1660, To: 1663, Line: 1043, Col: 9, Construct: "for"},
+	{From: 1662, To: 1662, Line: 1044, Col: 13, Construct: "set"},
+	{From: 1665, To: 1665, Line: 1047, Col: 9, Construct: "set"},
+	{From: 1667, To: 1671, Line: 1050, Col: 9, Construct: "set"},
+	{From: 1673, To: 1676, Line: 1051, Col: 9, Construct: "if"},
+	{From: 1675, To: 1675, Line: 1052, Col: 13, Construct: "set"},
+	{From: 1678, To: 1678, Line: 1056, Col: 9, Construct: "set"},
+	{From: 1680, To: 1683, Line: 1057, Col: 9, Construct: "if"},
+	{From: 1682, To: 1682, Line: 1058, Col: 13, Construct: "set"},
+	{From: 1685, To: 1688, Line: 1060, Col: 9, Construct: "if"},
+	{From: 1687, To: 1687, Line: 1061, Col: 13, Construct: "set"},
+	{From: 1690, To: 1714, Line: 1063, Col: 9, Construct: "if"},
+	{From: 1692, To: 1694, Line: 1064, Col: 13, Construct: "set"},
+	{From: 1696, To: 1696, Line: 1065, Col: 13, Construct: "set"},
+	{From: 1698, To: 1698, Line: 1068, Col: 13, Construct: "set"},
+	{From: 1700, To: 1711, Line: 1069, Col: 13, Construct: "for"},
+	{From: 1703, To: 1708, Line: 1070, Col: 17, Construct: "set"},
+	{From: 1710, To: 1710, Line: 1071, Col: 17, Construct: "set"},
+	{From: 1713, To: 1713, Line: 1073, Col: 13, Construct: "set"},
+	{From: 1716, To: 1719, Line: 1090, Col: 9, Construct: "if"},
+	{From: 1718, To: 1718, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 1721, To: 1721, Line: 1094, Col: 9, Construct: "set"},
+	{From: 1724, To: 1724, Line: 1103, Col: 9, Construct: "set"},
+	{From: 1726, To: 1728, Line: 1104, Col: 9, Construct: "set"},
+	{From: 1730, To: 1730, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 1732, To: 1739, Line: 1109, Col: 9, Construct: "if"},
+	{From: 1734, To: 1734, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 1738, To: 1738, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 1743, To: 1743, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 1746, To: 1759, Line: 1129, Col: 5, Construct: "if"},
+	{From: 1748, To: 1758, Line: 1132, Col: 9, Construct: "if"},
+	{From: 1750, To: 1752, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 1756, To: 1757, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 1787, To: 2387, Line: 3, Col: 1, Construct: "macro"},
+	{From: 1819, To: 1826, Line: 4, Col: 2, Construct: "if"},
+	{From: 1821, To: 1821, Line: 5, Col: 3, Construct: "set"},
+	{From: 1825, To: 1825, Line: 7, Col: 3, Construct: "set"},
+	{From: 1828, To: 1835, Line: 9, Col: 2, Construct: "if"},
+	{From: 1830, To: 1830, Line: 10, Col: 3, Construct: "set"},
+	{From: 1834, To: 1834, Line: 12, Col: 3, Construct: "set"},
+	{From: 1837, To: 1837, Line: 15, Col: 2, Construct: "set"},
+	{From: 1839, To: 2386, Line: 18, Col: 2, Construct: "if"},
+	{From: 1841, To: 2386, Line: 22, Col: 6, Construct: "if"},
+	{From: 1844, To: 1844, Line: 23, Col: 3, Construct: "set"},
+	{From: 1846, To: 1895, Line: 24, Col: 3, Construct: "if"},
+	{From: 1849, To: 1895, Line: 26, Col: 7, Construct: "if"},
+	{From: 1855, To: 1855, Line: 29, Col: 4, Construct: "set"},
+	{From: 1857, To: 1857, Line: 30, Col: 4, Construct: "set"},
+	{From: 1859, To: 1882, Line: 31, Col: 4, Construct: "for"},
+	{From: 1862, To: 1862, Line: 32, Col: 5, Construct: "set"},
+	{From: 1864, To: 1881, Line: 33, Col: 5, Construct: "if"},
+	{From: 1866, To: 1866, Line: 33, Col: 5, Construct: "set"},
+	{From: 1868, To: 1868, Line: 34, Col: 6, Construct: "set"},
+	{From: 1869, To: 1881, Line: 35, Col: 9, Construct: "if"},
+	{From: 1872, To: 1872, Line: 35, Col: 9, Construct: "set"},
+	{From: 1874, To: 1874, Line: 36, Col: 6, Construct: "set"},
+	{From: 1878, To: 1878, Line: 36, Col: 6, Construct: "set"},
+	{From: 1880, To: 1880, Line: 38, Col: 6, Construct: "set"},
+	{From: 1884, To: 1894, Line: 41, Col: 4, Construct: "if"},
+	{From: 1886, To: 1886, Line: 42, Col: 5, Construct: "set"},
+	{From: 1888, To: 1890, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 1896, To: 2386, Line: 50, Col: 6, Construct: "if"},
+	{From: 1899, To: 1899, Line: 51, Col: 3, Construct: "set"},
+	{From: 1901, To: 1911, Line: 52, Col: 3, Construct: "for"},
+	{From: 1904, To: 1906, Line: 53, Col: 4, Construct: "set"},
+	{From: 1908, To: 1908, Line: 53, Col: 4, Construct: "set"},
+	{From: 1910, To: 1910, Line: 54, Col: 4, Construct: "set"},
+	{From: 1913, To: 1913, Line: 56, Col: 3, Construct: "{{ }}"},
+	{From: 1914, To: 2386, Line: 58, Col: 6, Construct: "if"},
+	{From: 1917, To: 1917, Line: 59, Col: 3, Construct: "set"},
+	{From: 1919, To: 1929, Line: 60, Col: 3, Construct: "for"},
+	{From: 1922, To: 1924, Line: 61, Col: 4, Construct: "set"},
+	{From: 1926, To: 1926, Line: 61, Col: 4, Construct: "set"},
+	{From: 1928, To: 1928, Line: 62, Col: 4, Construct: "set"},
+	{From: 1931, To: 1931, Line: 64, Col: 3, Construct: "{{ }}"},
+	{From: 1932, To: 2386, Line: 66, Col: 6, Construct: "if"},
+	{From: 1935, To: 1935, Line: 67, Col: 3, Construct: "set"},
+	{From: 1937, To: 1947, Line: 68, Col: 3, Construct: "for"},
+	{From: 1940, To: 1942, Line: 69, Col: 4, Construct: "set"},
+	{From: 1944, To: 1944, Line: 69, Col: 4, Construct: "set"},
+	{From: 1946, To: 1946, Line: 70, Col: 4, Construct: "set"},
+	{From: 1949, To: 1949, Line: 72, Col: 3, Construct: "{{ }}"},
+	{From: 1950, To: 2386, Line: 75, Col: 6, Construct: "if"},
+	{From: 1953, To: 1953, Line: 76, Col: 3, Construct: "set"},
+	{From: 1955, To: 2065, Line: 77, Col: 3, Construct: "for"},
+	{From: 1960, To: 2060, Line: 78, Col: 4, Construct: "if"},
+	{From: 1962, To: 1962, Line: 79, Col: 5, Construct: "set"},
+	{From: 1963, To: 2060, Line: 80, Col: 8, Construct: "if"},
+	{From: 1966, To: 1985, Line: 81, Col: 5, Construct: "if"},
+	{From: 1968, To: 1970, Line: 82, Col: 6, Construct: "set"},
+	{From: 1971, To: 1985, Line: 83, Col: 9, Construct: "if"},
+	{From: 1974, To: 1976, Line: 84, Col: 6, Construct: "set"},
+	{From: 1977, To: 1985, Line: 85, Col: 9, Construct: "if"},
+	{From: 1980, To: 1980, Line: 86, Col: 6, Construct: "set"},
+	{From: 1984, To: 1984, Line: 88, Col: 6, Construct: "set"},
+	{From: 1986, To: 2060, Line: 90, Col: 8, Construct: "if"},
+	{From: 1989, To: 2000, Line: 91, Col: 5, Construct: "if"},
+	{From: 1991, To: 1993, Line: 92, Col: 6, Construct: "set"},
+	{From: 1997, To: 1999, Line: 94, Col: 6, Construct: "set"},
+	{From: 2001, To: 2060, Line: 96, Col: 8, Construct: "if"},
+	{From: 2004, To: 2013, Line: 97, Col: 5, Construct: "if"},
+	{From: 2006, To: 2008, Line: 98, Col: 6, Construct: "set"},
+	{From: 2012, To: 2012, Line: 100, Col: 6, Construct: "set"},
+	{From: 2014, To: 2060, Line: 102, Col: 8, Construct: "if"},
+	{From: 2017, To: 2032, Line: 103, Col: 5, Construct: "if"},
+	{From: 2019, To: 2023, Line: 104, Col: 6, Construct: "set"},
+	{From: 2027, To: 2031, Line: 106, Col: 6, Construct: "set"},
+	{From: 2034, To: 2036, Line: 108, Col: 5, Construct: "set"},
+	{From: 2037, To: 2060, Line: 109, Col: 8, Construct: "if"},
+	{From: 2040, To: 2051, Line: 110, Col: 5, Construct: "if"},
+	{From: 2042, To: 2042, Line: 111, Col: 6, Construct: "set"},
+	{From: 2043, To: 2051, Line: 112, Col: 9, Construct: "if"},
+	{From: 2046, To: 2046, Line: 113, Col: 6, Construct: "set"},
+	{From: 2050, To: 2050, Line: 115, Col: 6, Construct: "set"},
+	{From: 2053, To: 2055, Line: 117, Col: 5, Construct: "set"},
 	{From: 2059, To: 2059, Line: 119, Col: 5, Construct: "set"},
-	{From: 2061, To: 2061, Line: 121, Col: 4, Construct: "set"},
-	{From: 2064, To: 2064, Line: 123, Col: 3, Construct: "{{ }}"},
-	{From: 2068, To: 2068, Line: 126, Col: 3, Construct: "set"},
-	{From: 2070, To: 2074, Line: 127, Col: 3, Construct: "set"},
-	{From: 2076, To: 2382, Line: 130, Col: 3, Construct: "if"},
-	{From: 2078, To: 2078, Line: 131, Col: 4, Construct: "set"},
-	{From: 2080, To: 2098, Line: 132, Col: 4, Construct: "if"},
-	{From: 2082, To: 2082, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 2083, To: 2098, Line: 134, Col: 8, Construct: "if"},
-	{From: 2086, To: 2090, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 2091, To: 2098, Line: 136, Col: 8, Construct: "if"},
-	{From: 2094, To: 2094, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 2099, To: 2382, Line: 142, Col: 7, Construct: "if"},
-	{From: 2102, To: 2102, Line: 143, Col: 4, Construct: "set"},
-	{From: 2104, To: 2118, Line: 144, Col: 4, Construct: "for"},
-	{From: 2106, To: 2117, Line: 145, Col: 5, Construct: "if"},
-	{From: 2108, To: 2108, Line: 145, Col: 5, Construct: "set"},
-	{From: 2110, To: 2110, Line: 146, Col: 6, Construct: "set"},
-	{From: 2114, To: 2114, Line: 146, Col: 6, Construct: "set"},
-	{From: 2116, To: 2116, Line: 148, Col: 6, Construct: "set"},
-	{From: 2120, To: 2120, Line: 151, Col: 4, Construct: "{{ }}"},
-	{From: 2121, To: 2382, Line: 154, Col: 7, Construct: "if"},
-	{From: 2125, To: 2125, Line: 157, Col: 4, Construct: "set"},
-	{From: 2127, To: 2135, Line: 158, Col: 4, Construct: "for"},
-	{From: 2132, To: 2132, Line: 158, Col: 4, Construct: "set"},
-	{From: 2134, To: 2134, Line: 159, Col: 5, Construct: "set"},
-	{From: 2137, To: 2152, Line: 162, Col: 4, Construct: "if"},
-	{From: 2139, To: 2151, Line: 163, Col: 5, Construct: "if"},
-	{From: 2142, To: 2142, Line: 163, Col: 5, Construct: "set"},
-	{From: 2144, To: 2144, Line: 164, Col: 6, Construct: "set"},
-	{From: 2145, To: 2151, Line: 165, Col: 9, Construct: "if"},
-	{From: 2148, To: 2148, Line: 165, Col: 9, Construct: "set"},
-	{From: 2150, To: 2150, Line: 166, Col: 6, Construct: "set"},
-	{From: 2154, To: 2154, Line: 170, Col: 4, Construct: "set"},
-	{From: 2156, To: 2219, Line: 172, Col: 4, Construct: "for"},
-	{From: 2163, To: 2172, Line: 173, Col: 5, Construct: "if"},
-	{From: 2165, To: 2171, Line: 174, Col: 6, Construct: "for"},
-	{From: 2167, To: 2170, Line: 175, Col: 7, Construct: "if"},
-	{From: 2169, To: 2169, Line: 176, Col: 8, Construct: "{{ }}"},
-	{From: 2174, To: 2193, Line: 181, Col: 5, Construct: "for"},
-	{From: 2185, To: 2192, Line: 182, Col: 6, Construct: "if"},
-	{From: 2187, To: 2187, Line: 183, Col: 7, Construct: "{{ }}"},
-	{From: 2191, To: 2191, Line: 185, Col: 7, Construct: "{{ }}"},
-	{From: 2195, To: 2197, Line: 189, Col: 5, Construct: "set"},
-	{From: 2199, To: 2203, Line: 191, Col: 5, Construct: "{{ }}"},
-	{From: 2205, To: 2218, Line: 193, Col: 5, Construct: "if"},
-	{From: 2207, To: 2207, Line: 194, Col: 6, Construct: "set"},
-	{From: 2209, To: 2216, Line: 195, Col: 6, Construct: "if"},
-	{From: 2211, To: 2211, Line: 196, Col: 7, Construct: "{{ }}"},
-	{From: 2215, To: 2215, Line: 198, Col: 7, Construct: "{{ }}"},
-	{From: 2221, To: 2221, Line: 205, Col: 4, Construct: "{{ }}"},
-	{From: 2222, To: 2382, Line: 208, Col: 7, Construct: "if"},
-	{From: 2225, To: 2266, Line: 209, Col: 4, Construct: "if"},
-	{From: 2227, To: 2246, Line: 210, Col: 5, Construct: "if"},
-	{From: 2230, To: 2230, Line: 211, Col: 6, Construct: "{{ }}"},
-	{From: 2231, To: 2246, Line: 212, Col: 9, Construct: "if"},
-	{From: 2234, To: 2238, Line: 213, Col: 6, Construct: "{{ }}"},
-	{From: 2239, To: 2246, Line: 214, Col: 9, Construct: "if"},
-	{From: 2242, To: 2242, Line: 215, Col: 6, Construct: "{{ }}"},
-	{From: 2247, To: 2266, Line: 219, Col: 8, Construct: "if"},
-	{From: 2250, To: 2250, Line: 220, Col: 5, Construct: "set"},
-	{From: 2252, To: 2257, Line: 221, Col: 5, Construct: "for"},
-	{From: 2254, To: 2254, Line: 221, Col: 5, Construct: "set"},
-	{From: 2256, To: 2256, Line: 222, Col: 6, Construct: "set"},
-	{From: 2259, To: 2259, Line: 224, Col: 5, Construct: "{{ }}"},
-	{From: 2260, To: 2266, Line: 225, Col: 8, Construct: "if"},
-	{From: 2267, To: 2382, Line: 232, Col: 7, Construct: "if"},
-	{From: 2270, To: 2314, Line: 233, Col: 4, Construct: "if"},
-	{From: 2272, To: 2300, Line: 234, Col: 5, Construct: "if"},
-	{From: 2275, To: 2275, Line: 235, Col: 6, Construct: "{{ }}"},
-	{From: 2276, To: 2300, Line: 236, Col: 9, Construct: "if"},
-	{From: 2279, To: 2283, Line: 237, Col: 6, Construct: "{{ }}"},
-	{From: 2284, To: 2300, Line: 238, Col: 9, Construct: "if"},
-	{From: 2287, To: 2287, Line: 239, Col: 6, Construct: "{{ }}"},
-	{From: 2291, To: 2299, Line: 241, Col: 6, Construct: "if"},
-	{From: 2293, To: 2299, Line: 243, Col: 10, Construct: "if"},
-	{From: 2301, To: 2314, Line: 249, Col: 8, Construct: "if"},
-	{From: 2304, To: 2304, Line: 250, Col: 5, Construct: "{{ }}"},
-	{From: 2305, To: 2314, Line: 251, Col: 8, Construct: "if"},
-	{From: 2308, To: 2314, Line: 253, Col: 8, Construct: "if"},
-	{From: 2315, To: 2382, Line: 260, Col: 7, Construct: "if"},
-	{From: 2318, To: 2328, Line: 261, Col: 4, Construct: "if"},
-	{From: 2320, To: 2324, Line: 262, Col: 5, Construct: "{{ }}"},
-	{From: 2329, To: 2382, Line: 268, Col: 7, Construct: "if"},
-	{From: 2332, To: 2382, Line: 272, Col: 7, Construct: "if"},
-	{From: 2335, To: 2375, Line: 273, Col: 4, Construct: "if"},
-	{From: 2337, To: 2337, Line: 274, Col: 5, Construct: "set"},
-	{From: 2339, To: 2346, Line: 275, Col: 5, Construct: "for"},
-	{From: 2341, To: 2341, Line: 275, Col: 5, Construct: "set"},
-	{From: 2343, To: 2345, Line: 276, Col: 6, Construct: "set"},
-	{From: 2348, To: 2348, Line: 278, Col: 5, Construct: "{{ }}"},
-	{From: 2349, To: 2375, Line: 279, Col: 8, Construct: "if"},
-	{From: 2352, To: 2352, Line: 280, Col: 5, Construct: "set"},
-	{From: 2354, To: 2361, Line: 281, Col: 5, Construct: "for"},
-	{From: 2356, To: 2356, Line: 281, Col: 5, Construct: "set"},
-	{From: 2358, To: 2360, Line: 282, Col: 6, Construct: "set"},
-	{From: 2363, To: 2363, Line: 284, Col: 5, Construct: "{{ }}"},
-	{From: 2364, To: 2375, Line: 285, Col: 8, Construct: "if"},
-	{From: 2367, To: 2369, Line: 287, Col: 5, Construct: "set"},
-	{From: 2371, To: 2371, Line: 288, Col: 5, Construct: "{{ }}"},
-	{From: 2376, To: 2382, Line: 293, Col: 7, Construct: "if"},
-	{From: 2386, To: 2464, Line: 310, Col: 1, Construct: "macro"},
-	{From: 2391, To: 2391, Line: 311, Col: 2, Construct: "set"},
-	{From: 2393, To: 2457, Line: 313, Col: 2, Construct: "for"},
-	{From: 2401, To: 2401, Line: 314, Col: 3, Construct: "set"},
-	{From: 2403, To: 2414, Line: 317, Col: 3, Construct: "if"},
-	{From: 2405, To: 2413, Line: 318, Col: 4, Construct: "for"},
-	{From: 2407, To: 2412, Line: 319, Col: 5, Construct: "if"},
-	{From: 2409, To: 2409, Line: 319, Col: 5, Construct: "set"},
-	{From: 2411, To: 2411, Line: 320, Col: 6, Construct: "set"},
-	{From: 2416, To: 2416, Line: 326, Col: 3, Construct: "set"},
-	{From: 2418, To: 2418, Line: 327, Col: 3, Construct: "set"},
-	{From: 2420, To: 2431, Line: 328, Col: 3, Construct: "if"},
-	{From: 2422, To: 2424, Line: 329, Col: 4, Construct: "set"},
-	{From: 2426, To: 2426, Line: 330, Col: 4, Construct: "set"},
-	{From: 2430, To: 2430, Line: 332, Col: 4, Construct: "set"},
-	{From: 2433, To: 2433, Line: 336, Col: 3, Construct: "set"},
-	{From: 2435, To: 2446, Line: 337, Col: 3, Construct: "if"},
-	{From: 2437, To: 2439, Line: 338, Col: 4, Construct: "set"},
-	{From: 2441, To: 2441, Line: 339, Col: 4, Construct: "set"},
-	{From: 2445, To: 2445, Line: 341, Col: 4, Construct: "set"},
-	{From: 2448, To: 2448, Line: 344, Col: 3, Construct: "set"},
-	{From: 2450, To: 2450, Line: 344, Col: 3, Construct: "set"},
-	{From: 2452, To: 2452, Line: 346, Col: 3, Construct: "set"},
-	{From: 2454, To: 2454, Line: 346, Col: 3, Construct: "set"},
-	{From: 2456, To: 2456, Line: 349, Col: 3, Construct: "set"},
+	{From: 2062, To: 2062, Line: 119, Col: 5, Construct: "set"},
+	{From: 2064, To: 2064, Line: 121, Col: 4, Construct: "set"},
+	{From: 2067, To: 2067, Line: 123, Col: 3, Construct: "{{ }}"},
+	{From: 2071, To: 2071, Line: 126, Col: 3, Construct: "set"},
+	{From: 2073, To: 2077, Line: 127, Col: 3, Construct: "set"},
+	{From: 2079, To: 2385, Line: 130, Col: 3, Construct: "if"},
+	{From: 2081, To: 2081, Line: 131, Col: 4, Construct: "set"},
+	{From: 2083, To: 2101, Line: 132, Col: 4, Construct: "if"},
+	{From: 2085, To: 2085, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 2086, To: 2101, Line: 134, Col: 8, Construct: "if"},
+	{From: 2089, To: 2093, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 2094, To: 2101, Line: 136, Col: 8, Construct: "if"},
+	{From: 2097, To: 2097, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 2102, To: 2385, Line: 142, Col: 7, Construct: "if"},
+	{From: 2105, To: 2105, Line: 143, Col: 4, Construct: "set"},
+	{From: 2107, To: 2121, Line: 144, Col: 4, Construct: "for"},
+	{From: 2109, To: 2120, Line: 145, Col: 5, Construct: "if"},
+	{From: 2111, To: 2111, Line: 145, Col: 5, Construct: "set"},
+	{From: 2113, To: 2113, Line: 146, Col: 6, Construct: "set"},
+	{From: 2117, To: 2117, Line: 146, Col: 6, Construct: "set"},
+	{From: 2119, To: 2119, Line: 148, Col: 6, Construct: "set"},
+	{From: 2123, To: 2123, Line: 151, Col: 4, Construct: "{{ }}"},
+	{From: 2124, To: 2385, Line: 154, Col: 7, Construct: "if"},
+	{From: 2128, To: 2128, Line: 157, Col: 4, Construct: "set"},
+	{From: 2130, To: 2138, Line: 158, Col: 4, Construct: "for"},
+	{From: 2135, To: 2135, Line: 158, Col: 4, Construct: "set"},
+	{From: 2137, To: 2137, Line: 159, Col: 5, Construct: "set"},
+	{From: 2140, To: 2155, Line: 162, Col: 4, Construct: "if"},
+	{From: 2142, To: 2154, Line: 163, Col: 5, Construct: "if"},
+	{From: 2145, To: 2145, Line: 163, Col: 5, Construct: "set"},
+	{From: 2147, To: 2147, Line: 164, Col: 6, Construct: "set"},
+	{From: 2148, To: 2154, Line: 165, Col: 9, Construct: "if"},
+	{From: 2151, To: 2151, Line: 165, Col: 9, Construct: "set"},
+	{From: 2153, To: 2153, Line: 166, Col: 6, Construct: "set"},
+	{From: 2157, To: 2157, Line: 170, Col: 4, Construct: "set"},
+	{From: 2159, To: 2222, Line: 172, Col: 4, Construct: "for"},
+	{From: 2166, To: 2175, Line: 173, Col: 5, Construct: "if"},
+	{From: 2168, To: 2174, Line: 174, Col: 6, Construct: "for"},
+	{From: 2170, To: 2173, Line: 175, Col: 7, Construct: "if"},
+	{From: 2172, To: 2172, Line: 176, Col: 8, Construct: "{{ }}"},
+	{From: 2177, To: 2196, Line: 181, Col: 5, Construct: "for"},
+	{From: 2188, To: 2195, Line: 182, Col: 6, Construct: "if"},
+	{From: 2190, To: 2190, Line: 183, Col: 7, Construct: "{{ }}"},
+	{From: 2194, To: 2194, Line: 185, Col: 7, Construct: "{{ }}"},
+	{From: 2198, To: 2200, Line: 189, Col: 5, Construct: "set"},
+	{From: 2202, To: 2206, Line: 191, Col: 5, Construct: "{{ }}"},
+	{From: 2208, To: 2221, Line: 193, Col: 5, Construct: "if"},
+	{From: 2210, To: 2210, Line: 194, Col: 6, Construct: "set"},
+	{From: 2212, To: 2219, Line: 195, Col: 6, Construct: "if"},
+	{From: 2214, To: 2214, Line: 196, Col: 7, Construct: "{{ }}"},
+	{From: 2218, To: 2218, Line: 198, Col: 7, Construct: "{{ }}"},
+	{From: 2224, To: 2224, Line: 205, Col: 4, Construct: "{{ }}"},
+	{From: 2225, To: 2385, Line: 208, Col: 7, Construct: "if"},
+	{From: 2228, To: 2269, Line: 209, Col: 4, Construct: "if"},
+	{From: 2230, To: 2249, Line: 210, Col: 5, Construct: "if"},
+	{From: 2233, To: 2233, Line: 211, Col: 6, Construct: "{{ }}"},
+	{From: 2234, To: 2249, Line: 212, Col: 9, Construct: "if"},
+	{From: 2237, To: 2241, Line: 213, Col: 6, Construct: "{{ }}"},
+	{From: 2242, To: 2249, Line: 214, Col: 9, Construct: "if"},
+	{From: 2245, To: 2245, Line: 215, Col: 6, Construct: "{{ }}"},
+	{From: 2250, To: 2269, Line: 219, Col: 8, Construct: "if"},
+	{From: 2253, To: 2253, Line: 220, Col: 5, Construct: "set"},
+	{From: 2255, To: 2260, Line: 221, Col: 5, Construct: "for"},
+	{From: 2257, To: 2257, Line: 221, Col: 5, Construct: "set"},
+	{From: 2259, To: 2259, Line: 222, Col: 6, Construct: "set"},
+	{From: 2262, To: 2262, Line: 224, Col: 5, Construct: "{{ }}"},
+	{From: 2263, To: 2269, Line: 225, Col: 8, Construct: "if"},
+	{From: 2270, To: 2385, Line: 232, Col: 7, Construct: "if"},
+	{From: 2273, To: 2317, Line: 233, Col: 4, Construct: "if"},
+	{From: 2275, To: 2303, Line: 234, Col: 5, Construct: "if"},
+	{From: 2278, To: 2278, Line: 235, Col: 6, Construct: "{{ }}"},
+	{From: 2279, To: 2303, Line: 236, Col: 9, Construct: "if"},
+	{From: 2282, To: 2286, Line: 237, Col: 6, Construct: "{{ }}"},
+	{From: 2287, To: 2303, Line: 238, Col: 9, Construct: "if"},
+	{From: 2290, To: 2290, Line: 239, Col: 6, Construct: "{{ }}"},
+	{From: 2294, To: 2302, Line: 241, Col: 6, Construct: "if"},
+	{From: 2296, To: 2302, Line: 243, Col: 10, Construct: "if"},
+	{From: 2304, To: 2317, Line: 249, Col: 8, Construct: "if"},
+	{From: 2307, To: 2307, Line: 250, Col: 5, Construct: "{{ }}"},
+	{From: 2308, To: 2317, Line: 251, Col: 8, Construct: "if"},
+	{From: 2311, To: 2317, Line: 253, Col: 8, Construct: "if"},
+	{From: 2318, To: 2385, Line: 260, Col: 7, Construct: "if"},
+	{From: 2321, To: 2331, Line: 261, Col: 4, Construct: "if"},
+	{From: 2323, To: 2327, Line: 262, Col: 5, Construct: "{{ }}"},
+	{From: 2332, To: 2385, Line: 268, Col: 7, Construct: "if"},
+	{From: 2335, To: 2385, Line: 272, Col: 7, Construct: "if"},
+	{From: 2338, To: 2378, Line: 273, Col: 4, Construct: "if"},
+	{From: 2340, To: 2340, Line: 274, Col: 5, Construct: "set"},
+	{From: 2342, To: 2349, Line: 275, Col: 5, Construct: "for"},
+	{From: 2344, To: 2344, Line: 275, Col: 5, Construct: "set"},
+	{From: 2346, To: 2348, Line: 276, Col: 6, Construct: "set"},
+	{From: 2351, To: 2351, Line: 278, Col: 5, Construct: "{{ }}"},
+	{From: 2352, To: 2378, Line: 279, Col: 8, Construct: "if"},
+	{From: 2355, To: 2355, Line: 280, Col: 5, Construct: "set"},
+	{From: 2357, To: 2364, Line: 281, Col: 5, Construct: "for"},
+	{From: 2359, To: 2359, Line: 281, Col: 5, Construct: "set"},
+	{From: 2361, To: 2363, Line: 282, Col: 6, Construct: "set"},
+	{From: 2366, To: 2366, Line: 284, Col: 5, Construct: "{{ }}"},
+	{From: 2367, To: 2378, Line: 285, Col: 8, Construct: "if"},
+	{From: 2370, To: 2372, Line: 287, Col: 5, Construct: "set"},
+	{From: 2374, To: 2374, Line: 288, Col: 5, Construct: "{{ }}"},
+	{From: 2379, To: 2385, Line: 293, Col: 7, Construct: "if"},
+	{From: 2389, To: 2467, Line: 310, Col: 1, Construct: "macro"},
+	{From: 2394, To: 2394, Line: 311, Col: 2, Construct: "set"},
+	{From: 2396, To: 2460, Line: 313, Col: 2, Construct: "for"},
+	{From: 2404, To: 2404, Line: 314, Col: 3, Construct: "set"},
+	{From: 2406, To: 2417, Line: 317, Col: 3, Construct: "if"},
+	{From: 2408, To: 2416, Line: 318, Col: 4, Construct: "for"},
+	{From: 2410, To: 2415, Line: 319, Col: 5, Construct: "if"},
+	{From: 2412, To: 2412, Line: 319, Col: 5, Construct: "set"},
+	{From: 2414, To: 2414, Line: 320, Col: 6, Construct: "set"},
+	{From: 2419, To: 2419, Line: 326, Col: 3, Construct: "set"},
+	{From: 2421, To: 2421, Line: 327, Col: 3, Construct: "set"},
+	{From: 2423, To: 2434, Line: 328, Col: 3, Construct: "if"},
+	{From: 2425, To: 2427, Line: 329, Col: 4, Construct: "set"},
+	{From: 2429, To: 2429, Line: 330, Col: 4, Construct: "set"},
+	{From: 2433, To: 2433, Line: 332, Col: 4, Construct: "set"},
+	{From: 2436, To: 2436, Line: 336, Col: 3, Construct: "set"},
+	{From: 2438, To: 2449, Line: 337, Col: 3, Construct: "if"},
+	{From: 2440, To: 2442, Line: 338, Col: 4, Construct: "set"},
+	{From: 2444, To: 2444, Line: 339, Col: 4, Construct: "set"},
+	{From: 2448, To: 2448, Line: 341, Col: 4, Construct: "set"},
+	{From: 2451, To: 2451, Line: 344, Col: 3, Construct: "set"},
+	{From: 2453, To: 2453, Line: 344, Col: 3, Construct: "set"},
+	{From: 2455, To: 2455, Line: 346, Col: 3, Construct: "set"},
+	{From: 2457, To: 2457, Line: 346, Col: 3, Construct: "set"},
 	{From: 2459, To: 2459, Line: 349, Col: 3, Construct: "set"},
-	{From: 2461, To: 2461, Line: 352, Col: 2, Construct: "set"},
-	{From: 2463, To: 2463, Line: 354, Col: 2, Construct: "{{ }}"},
-	{From: 2466, To: 2609, Line: 360, Col: 1, Construct: "macro"},
-	{From: 2476, To: 2476, Line: 361, Col: 5, Construct: "set"},
-	{From: 2478, To: 2608, Line: 363, Col: 5, Construct: "if"},
-	{From: 2480, To: 2482, Line: 364, Col: 9, Construct: "{{ }}"},
-	{From: 2483, To: 2608, Line: 366, Col: 9, Construct: "if"},
-	{From: 2486, To: 2488, Line: 367, Col: 9, Construct: "{{ }}"},
-	{From: 2489, To: 2608, Line: 369, Col: 9, Construct: "if"},
-	{From: 2492, To: 2503, Line: 370, Col: 9, Construct: "if"},
-	{From: 2494, To: 2494, Line: 370, Col: 9, Construct: "set"},
-	{From: 2496, To: 2496, Line: 371, Col: 13, Construct: "set"},
-	{From: 2500, To: 2500, Line: 371, Col: 13, Construct: "set"},
-	{From: 2502, To: 2502, Line: 373, Col: 13, Construct: "set"},
-	{From: 2504, To: 2608, Line: 376, Col: 9, Construct: "if"},
-	{From: 2507, To: 2511, Line: 377, Col: 9, Construct: "set"},
-	{From: 2513, To: 2513, Line: 378, Col: 9, Construct: "set"},
-	{From: 2515, To: 2546, Line: 380, Col: 9, Construct: "for"},
-	{From: 2522, To: 2544, Line: 381, Col: 13, Construct: "if"},
-	{From: 2524, To: 2524, Line: 382, Col: 17, Construct: "set"},
-	{From: 2526, To: 2539, Line: 383, Col: 17, Construct: "if"},
-	{From: 2528, To: 2530, Line: 384, Col: 21, Construct: "set"},
-	{From: 2531, To: 2539, Line: 385, Col: 21, Construct: "if"},
-	{From: 2534, To: 2534, Line: 386, Col: 21, Construct: "set"},
-	{From: 2538, To: 2538, Line: 388, Col: 21, Construct: "set"},
+	{From: 2462, To: 2462, Line: 349, Col: 3, Construct: "set"},
+	{From: 2464, To: 2464, Line: 352, Col: 2, Construct: "set"},
+	{From: 2466, To: 2466, Line: 354, Col: 2, Construct: "{{ }}"},
+	{From: 2469, To: 2612, Line: 360, Col: 1, Construct: "macro"},
+	{From: 2479, To: 2479, Line: 361, Col: 5, Construct: "set"},
+	{From: 2481, To: 2611, Line: 363, Col: 5, Construct: "if"},
+	{From: 2483, To: 2485, Line: 364, Col: 9, Construct: "{{ }}"},
+	{From: 2486, To: 2611, Line: 366, Col: 9, Construct: "if"},
+	{From: 2489, To: 2491, Line: 367, Col: 9, Construct: "{{ }}"},
+	{From: 2492, To: 2611, Line: 369, Col: 9, Construct: "if"},
+	{From: 2495, To: 2506, Line: 370, Col: 9, Construct: "if"},
+	{From: 2497, To: 2497, Line: 370, Col: 9, Construct: "set"},
+	{From: 2499, To: 2499, Line: 371, Col: 13, Construct: "set"},
+	{From: 2503, To: 2503, Line: 371, Col: 13, Construct: "set"},
+	{From: 2505, To: 2505, Line: 373, Col: 13, Construct: "set"},
+	{From: 2507, To: 2611, Line: 376, Col: 9, Construct: "if"},
+	{From: 2510, To: 2514, Line: 377, Col: 9, Construct: "set"},
+	{From: 2516, To: 2516, Line: 378, Col: 9, Construct: "set"},
+	{From: 2518, To: 2549, Line: 380, Col: 9, Construct: "for"},
+	{From: 2525, To: 2547, Line: 381, Col: 13, Construct: "if"},
+	{From: 2527, To: 2527, Line: 382, Col: 17, Construct: "set"},
+	{From: 2529, To: 2542, Line: 383, Col: 17, Construct: "if"},
+	{From: 2531, To: 2533, Line: 384, Col: 21, Construct: "set"},
+	{From: 2534, To: 2542, Line: 385, Col: 21, Construct: "if"},
+	{From: 2537, To: 2537, Line: 386, Col: 21, Construct: "set"},
 	{From: 2541, To: 2541, Line: 388, Col: 21, Construct: "set"},
-	{From: 2543, To: 2543, Line: 390, Col: 17, Construct: "set"},
-	{From: 2548, To: 2548, Line: 395, Col: 9, Construct: "set"},
-	{From: 2550, To: 2558, Line: 396, Col: 9, Construct: "for"},
-	{From: 2555, To: 2555, Line: 396, Col: 9, Construct: "set"},
-	{From: 2557, To: 2557, Line: 397, Col: 13, Construct: "set"},
-	{From: 2560, To: 2561, Line: 399, Col: 9, Construct: "{{ }}"},
-	{From: 2562, To: 2608, Line: 402, Col: 9, Construct: "if"},
-	{From: 2565, To: 2596, Line: 403, Col: 9, Construct: "if"},
-	{From: 2567, To: 2567, Line: 404, Col: 13, Construct: "set"},
-	{From: 2569, To: 2569, Line: 404, Col: 13, Construct: "set"},
-	{From: 2571, To: 2571, Line: 405, Col: 13, Construct: "set"},
-	{From: 2573, To: 2581, Line: 406, Col: 13, Construct: "for"},
-	{From: 2575, To: 2575, Line: 406, Col: 13, Construct: "set"},
-	{From: 2577, To: 2579, Line: 407, Col: 17, Construct: "set"},
-	{From: 2583, To: 2584, Line: 410, Col: 13, Construct: "{{ }}"},
-	{From: 2588, To: 2595, Line: 413, Col: 13, Construct: "if"},
-	{From: 2590, To: 2590, Line: 414, Col: 17, Construct: "{{ }}"},
-	{From: 2594, To: 2594, Line: 416, Col: 17, Construct: "{{ }}"},
-	{From: 2600, To: 2607, Line: 421, Col: 9, Construct: "if"},
-	{From: 2602, To: 2602, Line: 422, Col: 13, Construct: "{{ }}"},
-	{From: 2606, To: 2606, Line: 424, Col: 13, Construct: "{{ }}"},
-	{From: 2611, To: 2658, Line: 430, Col: 1, Construct: "macro"},
-	{From: 2616, To: 2616, Line: 431, Col: 5, Construct: "set"},
-	{From: 2618, To: 2618, Line: 432, Col: 5, Construct: "set"},
-	{From: 2620, To: 2655, Line: 433, Col: 5, Construct: "if"},
-	{From: 2622, To: 2622, Line: 433, Col: 5, Construct: "set"},
-	{From: 2624, To: 2624, Line: 434, Col: 9, Construct: "set"},
-	{From: 2626, To: 2654, Line: 435, Col: 9, Construct: "for"},
-	{From: 2628, To: 2653, Line: 437, Col: 13, Construct: "if"},
-	{From: 2631, To: 2652, Line: 438, Col: 17, Construct: "for"},
-	{From: 2635, To: 2645, Line: 439, Col: 21, Construct: "if"},
-	{From: 2638, To: 2640, Line: 442, Col: 25, Construct: "set"},
-	{From: 2644, To: 2644, Line: 444, Col: 25, Construct: "set"},
-	{From: 2647, To: 2647, Line: 446, Col: 21, Construct: "set"},
-	{From: 2649, To: 2649, Line: 446, Col: 21, Construct: "set"},
-	{From: 2651, To: 2651, Line: 447, Col: 21, Construct: "set"},
-	{From: 2657, To: 2657, Line: 453, Col: 5, Construct: "{{ }}"},
-	{From: 2660, To: 2670, Line: 460, Col: 1, Construct: "macro"},
-	{From: 2664, To: 2667, Line: 461, Col: 5, Construct: "if"},
-	{From: 2666, To: 2666, Line: 462, Col: 9, Construct: "set"},
-	{From: 2669, To: 2669, Line: 469, Col: 5, Construct: "{{ }}"},
-	{From: 2672, To: 2749, Line: 472, Col: 1, Construct: "macro"},
-	{From: 2684, To: 2687, Line: 473, Col: 5, Construct: "if"},
-	{From: 2686, To: 2686, Line: 474, Col: 9, Construct: "set"},
-	{From: 2689, To: 2694, Line: 477, Col: 5, Construct: "set"},
-	{From: 2696, To: 2699, Line: 478, Col: 5, Construct: "if"},
-	{From: 2698, To: 2698, Line: 479, Col: 9, Construct: "set"},
-	{From: 2701, To: 2738, Line: 482, Col: 5, Construct: "if"},
-	{From: 2703, To: 2703, Line: 483, Col: 9, Construct: "set"},
-	{From: 2705, To: 2731, Line: 484, Col: 13, Construct: "for"},
-	{From: 2711, To: 2715, Line: 485, Col: 17, Construct: "set"},
-	{From: 2717, To: 2730, Line: 491, Col: 17, Construct: "if"},
-	{From: 2719, To: 2719, Line: 492, Col: 21, Construct: "set"},
-	{From: 2721, To: 2721, Line: 492, Col: 21, Construct: "set"},
-	{From: 2723, To: 2723, Line: 493, Col: 21, Construct: "set"},
-	{From: 2727, To: 2727, Line: 493, Col: 21, Construct: "set"},
-	{From: 2729, To: 2729, Line: 495, Col: 21, Construct: "set"},
-	{From: 2733, To: 2733, Line: 499, Col: 9, Construct: "set"},
-	{From: 2737, To: 2737, Line: 501, Col: 9, Construct: "set"},
-	{From: 2740, To: 2748, Line: 504, Col: 5, Construct: "{{ }}"},
-	{From: 2751, To: 2793, Line: 509, Col: 1, Construct: "macro"},
-	{From: 2757, To: 2760, Line: 510, Col: 5, Construct: "if"},
-	{From: 2759, To: 2759, Line: 511, Col: 9, Construct: "{{ }}"},
-	{From: 2762, To: 2762, Line: 514, Col: 5, Construct: "set"},
-	{From: 2764, To: 2764, Line: 516, Col: 5, Construct: "set"},
-	{From: 2766, To: 2782, Line: 517, Col: 5, Construct: "for"},
-	{From: 2769, To: 2774, Line: 518, Col: 9, Construct: "set"},
-	{From: 2776, To: 2781, Line: 519, Col: 9, Construct: "if"},
-	{From: 2778, To: 2778, Line: 519, Col: 9, Construct: "set"},
-	{From: 2780, To: 2780, Line: 520, Col: 13, Construct: "set"},
-	{From: 2784, To: 2788, Line: 524, Col: 5, Construct: "set"},
-	{From: 2790, To: 2792, Line: 526, Col: 5, Construct: "{{ }}"},
-	{From: 2795, To: 2807, Line: 532, Col: 1, Construct: "macro"},
-	{From: 2799, To: 2806, Line: 533, Col: 5, Construct: "if"},
-	{From: 2801, To: 2801, Line: 534, Col: 9, Construct: "{{ }}"},
-	{From: 2805, To: 2805, Line: 536, Col: 9, Construct: "{{ }}"},
-	{From: 2809, To: 2852, Line: 542, Col: 1, Construct: "macro"},
-	{From: 2815, To: 2815, Line: 543, Col: 5, Construct: "set"},
-	{From: 2817, To: 2821, Line: 544, Col: 5, Construct: "if"},
-	{From: 2820, To: 2820, Line: 545, Col: 9, Construct: "set"},
-	{From: 2823, To: 2823, Line: 547, Col: 5, Construct: "set"},
-	{From: 2825, To: 2828, Line: 548, Col: 5, Construct: "if"},
-	{From: 2827, To: 2827, Line: 549, Col: 9, Construct: "{{ }}"},
-	{From: 2830, To: 2830, Line: 552, Col: 5, Construct: "{{ }}"},
-	{From: 2832, To: 2851, Line: 553, Col: 5, Construct: "if"},
-	{From: 2834, To: 2834, Line: 554, Col: 9, Construct: "set"},
-	{From: 2836, To: 2846, Line: 555, Col: 9, Construct: "for"},
-	{From: 2841, To: 2841, Line: 555, Col: 9, Construct: "set"},
-	{From: 2843, To: 2845, Line: 556, Col: 13, Construct: "set"},
-	{From: 2848, To: 2849, Line: 558, Col: 9, Construct: "{{ }}"},
-	{From: 2854, To: 2872, Line: 566, Col: 1, Construct: "macro"},
-	{From: 2858, To: 2858, Line: 567, Col: 5, Construct: "set"},
-	{From: 2860, To: 2868, Line: 568, Col: 5, Construct: "for"},
-	{From: 2862, To: 2862, Line: 568, Col: 5, Construct: "set"},
-	{From: 2864, To: 2866, Line: 569, Col: 9, Construct: "set"},
-	{From: 2870, To: 2871, Line: 572, Col: 5, Construct: "{{ }}"},
-	{From: 2874, To: 2922, Line: 578, Col: 1, Construct: "macro"},
-	{From: 2881, To: 2919, Line: 579, Col: 5, Construct: "if"},
-	{From: 2883, To: 2883, Line: 580, Col: 9, Construct: "set"},
-	{From: 2885, To: 2896, Line: 581, Col: 9, Construct: "for"},
-	{From: 2890, To: 2895, Line: 582, Col: 13, Construct: "if"},
-	{From: 2892, To: 2892, Line: 582, Col: 13, Construct: "set"},
-	{From: 2894, To: 2894, Line: 583, Col: 17, Construct: "set"},
-	{From: 2898, To: 2898, Line: 586, Col: 9, Construct: "set"},
-	{From: 2900, To: 2908, Line: 587, Col: 9, Construct: "for"},
-	{From: 2905, To: 2905, Line: 587, Col: 9, Construct: "set"},
-	{From: 2907, To: 2907, Line: 588, Col: 13, Construct: "set"},
-	{From: 2910, To: 2910, Line: 590, Col: 9, Construct: "set"},
-	{From: 2911, To: 2919, Line: 591, Col: 9, Construct: "if"},
-	{From: 2914, To: 2914, Line: 596, Col: 9, Construct: "set"},
-	{From: 2918, To: 2918, Line: 598, Col: 9, Construct: "set"},
-	{From: 2921, To: 2921, Line: 600, Col: 5, Construct: "{{ }}"},
-	{From: 2924, To: 2960, Line: 604, Col: 1, Construct: "macro"},
-	{From: 2930, To: 2941, Line: 605, Col: 5, Construct: "if"},
-	{From: 2932, To: 2932, Line: 606, Col: 9, Construct: "set"},
-	{From: 2933, To: 2941, Line: 607, Col: 9, Construct: "if"},
-	{From: 2936, To: 2936, Line: 608, Col: 9, Construct: "set"},
-	{From: 2940, To: 2940, Line: 610, Col: 9, Construct: "set"},
-	{From: 2943, To: 2946, Line: 613, Col: 5, Construct: "if"},
-	{From: 2945, To: 2945, Line: 614, Col: 9, Construct: "{{ }}"},
-	{From: 2948, To: 2948, Line: 617, Col: 5, Construct: "set"},
-	{From: 2950, To: 2957, Line: 618, Col: 5, Construct: "for"},
-	{From: 2952, To: 2952, Line: 618, Col: 5, Construct: "set"},
-	{From: 2954, To: 2956, Line: 619, Col: 9, Construct: "set"},
-	{From: 2959, To: 2959, Line: 621, Col: 5, Construct: "{{ }}"},
-	{From: 2962, To: 2962, Line: 627, Col: 1, Construct: "set"},
-	{From: 2964, To: 2964, Line: 707, Col: 1, Construct: "set"},
-	{From: 2966, To: 2994, Line: 718, Col: 1, Construct: "if"},
-	{From: 2968, To: 2968, Line: 719, Col: 5, Construct: "set"},
-	{From: 2970, To: 2983, Line: 720, Col: 5, Construct: "for"},
-	{From: 2972, To: 2974, Line: 722, Col: 9, Construct: "set"},
-	{From: 2976, To: 2976, Line: 722, Col: 9, Construct: "set"},
-	{From: 2978, To: 2978, Line: 724, Col: 9, Construct: "set"},
-	{From: 2980, To: 2980, Line: 724, Col: 9, Construct: "set"},
-	{From: 2982, To: 2982, Line: 725, Col: 9, Construct: "set"},
-	{From: 2985, To: 2985, Line: 728, Col: 5, Construct: "set"},
-	{From: 2987, To: 2987, Line: 729, Col: 5, Construct: "set"},
-	{From: 2991, To: 2991, Line: 731, Col: 5, Construct: "set"},
-	{From: 2993, To: 2993, Line: 732, Col: 5, Construct: "set"},
-	{From: 2996, To: 2999, Line: 739, Col: 1, Construct: "if"},
-	{From: 2998, To: 2998, Line: 740, Col: 5, Construct: "set"},
-	{From: 3001, To: 3004, Line: 743, Col: 1, Construct: "if"},
-	{From: 3003, To: 3003, Line: 744, Col: 5, Construct: "set"},
-	{From: 3006, To: 3009, Line: 747, Col: 1, Construct: "if"},
-	{From: 3008, To: 3008, Line: 748, Col: 5, Construct: "set"},
-	{From: 3011, To: 3014, Line: 751, Col: 1, Construct: "if"},
-	{From: 3013, To: 3013, Line: 752, Col: 5, Construct: "set"},
-	{From: 3016, To: 3019, Line: 761, Col: 1, Construct: "if"},
-	{From: 3018, To: 3018, Line: 762, Col: 5, Construct: "set"},
-	{From: 3021, To: 3021, Line: 766, Col: 1, Construct: "set"},
-	{From: 3023, To: 3031, Line: 767, Col: 1, Construct: "for"},
-	{From: 3027, To: 3030, Line: 768, Col: 5, Construct: "if"},
-	{From: 3029, To: 3029, Line: 769, Col: 9, Construct: "set"},
-	{From: 3034, To: 3036, Line: 777, Col: 1, Construct: "set"},
-	{From: 3038, To: 3054, Line: 782, Col: 1, Construct: "for"},
-	{From: 3040, To: 3043, Line: 783, Col: 5, Construct: "if"},
-	{From: 3042, To: 3042, Line: 784, Col: 9, Construct: "set"},
-	{From: 3045, To: 3048, Line: 787, Col: 5, Construct: "if"},
-	{From: 3047, To: 3047, Line: 788, Col: 9, Construct: "set"},
-	{From: 3050, To: 3053, Line: 791, Col: 5, Construct: "if"},
-	{From: 3052, To: 3052, Line: 792, Col: 9, Construct: "set"},
-	{From: 3056, To: 3056, Line: 799, Col: 1, Construct: "{{ }}"},
-	{From: 3058, To: 3089, Line: 804, Col: 1, Construct: "if"},
-	{From: 3060, To: 3068, Line: 805, Col: 5, Construct: "set"},
-	{From: 3070, To: 3072, Line: 811, Col: 5, Construct: "{{ }}"},
-	{From: 3073, To: 3089, Line: 813, Col: 5, Construct: "if"},
-	{From: 3076, To: 3076, Line: 815, Col: 5, Construct: "set"},
-	{From: 3077, To: 3089, Line: 817, Col: 5, Construct: "if"},
-	{From: 3080, To: 3082, Line: 820, Col: 5, Construct: "set"},
-	{From: 3084, To: 3086, Line: 821, Col: 5, Construct: "{{ }}"},
-	{From: 3088, To: 3088, Line: 822, Col: 5, Construct: "set"},
-	{From: 3091, To: 3104, Line: 827, Col: 1, Construct: "if"},
-	{From: 3093, To: 3095, Line: 828, Col: 5, Construct: "{{ }}"},
-	{From: 3097, To: 3097, Line: 829, Col: 5, Construct: "set"},
-	{From: 3098, To: 3104, Line: 830, Col: 5, Construct: "if"},
-	{From: 3101, To: 3103, Line: 831, Col: 5, Construct: "{{ }}"},
-	{From: 3106, To: 3111, Line: 835, Col: 1, Construct: "if"},
-	{From: 3108, To: 3110, Line: 836, Col: 5, Construct: "{{ }}"},
-	{From: 3113, To: 3114, Line: 850, Col: 1, Construct: "set"},
-	{From: 3116, To: 3479, Line: 854, Col: 1, Construct: "for"},
-	{From: 3129, To: 3466, Line: 856, Col: 5, Construct: "if"},
-	{From: 3131, To: 3131, Line: 858, Col: 9, Construct: "set"},
-	{From: 3132, To: 3466, Line: 861, Col: 9, Construct: "if"},
-	{From: 3135, To: 3135, Line: 862, Col: 9, Construct: "{{ }}"},
-	{From: 3136, To: 3466, Line: 869, Col: 9, Construct: "if"},
-	{From: 3139, To: 3144, Line: 870, Col: 9, Construct: "if"},
-	{From: 3141, To: 3143, Line: 871, Col: 13, Construct: "{{ }}"},
-	{From: 3145, To: 3466, Line: 876, Col: 9, Construct: "if"},
-	{From: 3148, To: 3150, Line: 877, Col: 9, Construct: "{{ }}"},
-	{From: 3151, To: 3466, Line: 881, Col: 9, Construct: "if"},
-	{From: 3154, To: 3154, Line: 882, Col: 9, Construct: "{{ }}"},
-	{From: 3155, To: 3466, Line: 894, Col: 9, Construct: "if"},
-	{From: 3158, To: 3161, Line: 895, Col: 9, Construct: "if"},
-	{From: 3160, To: 3160, Line: 896, Col: 13, Construct: "{{ }}"},
-	{From: 3163, To: 3165, Line: 898, Col: 9, Construct: "set"},
-	{From: 3167, To: 3169, Line: 899, Col: 9, Construct: "{{ }}"},
-	{From: 3171, To: 3194, Line: 907, Col: 9, Construct: "if"},
-	{From: 3173, To: 3175, Line: 908, Col: 13, Construct: "set"},
-	{From: 3177, To: 3193, Line: 909, Col: 13, Construct: "if"},
-	{From: 3179, To: 3192, Line: 910, Col: 17, Construct: "if"},
-	{From: 3181, To: 3183, Line: 911, Col: 21, Construct: "{{ }}"},
-	{From: 3187, To: 3191, Line: 913, Col: 21, Construct: "{{ }}"},
-	{From: 3195, To: 3466, Line: 920, Col: 9, Construct: "if"},
-	{From: 3198, To: 3200, Line: 921, Col: 9, Construct: "{{ }}"},
-	{From: 3203, To: 3219, Line: 925, Col: 9, Construct: "if"},
-	{From: 3205, To: 3218, Line: 926, Col: 13, Construct: "if"},
-	{From: 3207, To: 3209, Line: 927, Col: 17, Construct: "{{ }}"},
-	{From: 3213, To: 3217, Line: 929, Col: 17, Construct: "{{ }}"},
-	{From: 3220, To: 3466, Line: 940, Col: 9, Construct: "if"},
-	{From: 3223, To: 3226, Line: 941, Col: 9, Construct: "set"},
-	{From: 3228, To: 3228, Line: 943, Col: 9, Construct: "set"},
-	{From: 3230, To: 3239, Line: 944, Col: 9, Construct: "set"},
-	{From: 3241, To: 3241, Line: 945, Col: 9, Construct: "set"},
-	{From: 3243, To: 3271, Line: 946, Col: 9, Construct: "for"},
-	{From: 3246, To: 3270, Line: 947, Col: 13, Construct: "if"},
-	{From: 3248, To: 3269, Line: 948, Col: 17, Construct: "if"},
-	{From: 3250, To: 3250, Line: 949, Col: 21, Construct: "set"},
-	{From: 3252, To: 3260, Line: 950, Col: 21, Construct: "set"},
-	{From: 3262, To: 3262, Line: 951, Col: 21, Construct: "set"},
-	{From: 3264, To: 3264, Line: 952, Col: 21, Construct: "set"},
-	{From: 3268, To: 3268, Line: 954, Col: 21, Construct: "set"},
-	{From: 3273, To: 3273, Line: 958, Col: 9, Construct: "set"},
-	{From: 3275, To: 3275, Line: 962, Col: 9, Construct: "set"},
-	{From: 3277, To: 3287, Line: 963, Col: 9, Construct: "for"},
-	{From: 3279, To: 3286, Line: 964, Col: 13, Construct: "if"},
-	{From: 3281, To: 3281, Line: 967, Col: 17, Construct: "set"},
-	{From: 3285, To: 3285, Line: 969, Col: 17, Construct: "set"},
-	{From: 3289, To: 3291, Line: 972, Col: 9, Construct: "set"},
-	{From: 3293, To: 3295, Line: 973, Col: 9, Construct: "{{ }}"},
-	{From: 3296, To: 3466, Line: 977, Col: 9, Construct: "if"},
-	{From: 3299, To: 3300, Line: 993, Col: 9, Construct: "set"},
-	{From: 3302, To: 3313, Line: 994, Col: 9, Construct: "if"},
-	{From: 3305, To: 3312, Line: 998, Col: 13, Construct: "if"},
-	{From: 3309, To: 3309, Line: 1001, Col: 17, Construct: "set"},
-	{From: 3311, To: 3311, Line: 1002, Col: 17, Construct: "set"},
-	{From: 3315, To: 3318, Line: 1005, Col: 9, Construct: "if"},
-	{From: 3317, To: 3317, Line: 1006, Col: 13, Construct: "set"},
-	{From: 3320, To: 3320, Line: 1010, Col: 9, Construct: "set"},
-	{From: 3322, To: 3332, Line: 1011, Col: 9, Construct: "if"},
-	{From: 3324, To: 3327, Line: 1012, Col: 13, Construct: "for"},
-	{From: 3326, To: 3326, Line: 1013, Col: 17, Construct: "set"},
-	{From: 3328, To: 3332, Line: 1015, Col: 13, Construct: "if"},
-	{From: 3331, To: 3331, Line: 1016, Col: 13, Construct: "set"},
-	{From: 3334, To: 3336, Line: 1020, Col: 9, Construct: "set"},
-	{From: 3338, To: 3366, Line: 1021, Col: 9, Construct: "for"},
-	{From: 3341, To: 3365, Line: 1022, Col: 13, Construct: "if"},
-	{From: 3343, To: 3364, Line: 1023, Col: 17, Construct: "if"},
-	{From: 3345, To: 3345, Line: 1024, Col: 21, Construct: "set"},
-	{From: 3347, To: 3357, Line: 1025, Col: 21, Construct: "if"},
-	{From: 3349, To: 3349, Line: 1026, Col: 25, Construct: "set"},
-	{From: 3350, To: 3357, Line: 1027, Col: 25, Construct: "if"},
-	{From: 3353, To: 3356, Line: 1028, Col: 25, Construct: "for"},
-	{From: 3355, To: 3355, Line: 1029, Col: 29, Construct: "set"},
-	{From: 3359, To: 3359, Line: 1032, Col: 21, Construct: "set"},
-	{From: 3363, To: 3363, Line: 1034, Col: 21, Construct: "set"},
-	{From: 3368, To: 3368, Line: 1039, Col: 9, Construct: "set"},
-	{From: 3370, To: 3373, Line: 1040, Col: 9, Construct: "for"},
-	{From: 3372, To: 3372, Line: 1041, Col: 13, Construct: "set"},
-	{From: 3375, To: 3378, Line: 1043, Col: 9, Construct: "for"},
-	{From: 3377, To: 3377, Line: 1044, Col: 13, Construct: "set"},
-	{From: 3380, To: 3380, Line: 1047, Col: 9, Construct: "set"},
-	{From: 3382, To: 3386, Line: 1050, Col: 9, Construct: "set"},
-	{From: 3388, To: 3391, Line: 1051, Col: 9, Construct: "if"},
-	{From: 3390, To: 3390, Line: 1052, Col: 13, Construct: "set"},
-	{From: 3393, To: 3393, Line: 1056, Col: 9, Construct: "set"},
-	{From: 3395, To: 3398, Line: 1057, Col: 9, Construct: "if"},
-	{From: 3397, To: 3397, Line: 1058, Col: 13, Construct: "set"},
-	{From: 3400, To: 3403, Line: 1060, Col: 9, Construct: "if"},
-	{From: 3402, To: 3402, Line: 1061, Col: 13, Construct: "set"},
-	{From: 3405, To: 3429, Line: 1063, Col: 9, Construct: "if"},
-	{From: 3407, To: 3409, Line: 1064, Col: 13, Construct: "set"},
-	{From: 3411, To: 3411, Line: 1065, Col: 13, Construct: "set"},
-	{From: 3413, To: 3413, Line: 1068, Col: 13, Construct: "set"},
-	{From: 3415, To: 3426, Line: 1069, Col: 13, Construct: "for"},
-	{From: 3418, To: 3423, Line: 1070, Col: 17, Construct: "set"},
-	{From: 3425, To: 3425, Line: 1071, Col: 17, Construct: "set"},
-	{From: 3428, To: 3428, Line: 1073, Col: 13, Construct: "set"},
-	{From: 3431, To: 3434, Line: 1090, Col: 9, Construct: "if"},
-	{From: 3433, To: 3433, Line: 1091, Col: 13, Construct: "{{ }}"},
-	{From: 3436, To: 3436, Line: 1094, Col: 9, Construct: "set"},
-	{From: 3439, To: 3439, Line: 1103, Col: 9, Construct: "set"},
-	{From: 3441, To: 3443, Line: 1104, Col: 9, Construct: "set"},
-	{From: 3445, To: 3450, Line: 1108, Col: 9, Construct: "{{ }}"},
-	{From: 3452, To: 3459, Line: 1109, Col: 9, Construct: "if"},
-	{From: 3454, To: 3454, Line: 1110, Col: 13, Construct: "{{ }}"},
-	{From: 3458, To: 3458, Line: 1112, Col: 13, Construct: "{{ }}"},
-	{From: 3463, To: 3465, Line: 1118, Col: 9, Construct: "{{ }}"},
-	{From: 3468, To: 3478, Line: 1129, Col: 5, Construct: "if"},
-	{From: 3470, To: 3477, Line: 1132, Col: 9, Construct: "if"},
-	{From: 3472, To: 3472, Line: 1133, Col: 13, Construct: "{{ }}"},
-	{From: 3476, To: 3476, Line: 1135, Col: 13, Construct: "{{ }}"},
+	{From: 2544, To: 2544, Line: 388, Col: 21, Construct: "set"},
+	{From: 2546, To: 2546, Line: 390, Col: 17, Construct: "set"},
+	{From: 2551, To: 2551, Line: 395, Col: 9, Construct: "set"},
+	{From: 2553, To: 2561, Line: 396, Col: 9, Construct: "for"},
+	{From: 2558, To: 2558, Line: 396, Col: 9, Construct: "set"},
+	{From: 2560, To: 2560, Line: 397, Col: 13, Construct: "set"},
+	{From: 2563, To: 2564, Line: 399, Col: 9, Construct: "{{ }}"},
+	{From: 2565, To: 2611, Line: 402, Col: 9, Construct: "if"},
+	{From: 2568, To: 2599, Line: 403, Col: 9, Construct: "if"},
+	{From: 2570, To: 2570, Line: 404, Col: 13, Construct: "set"},
+	{From: 2572, To: 2572, Line: 404, Col: 13, Construct: "set"},
+	{From: 2574, To: 2574, Line: 405, Col: 13, Construct: "set"},
+	{From: 2576, To: 2584, Line: 406, Col: 13, Construct: "for"},
+	{From: 2578, To: 2578, Line: 406, Col: 13, Construct: "set"},
+	{From: 2580, To: 2582, Line: 407, Col: 17, Construct: "set"},
+	{From: 2586, To: 2587, Line: 410, Col: 13, Construct: "{{ }}"},
+	{From: 2591, To: 2598, Line: 413, Col: 13, Construct: "if"},
+	{From: 2593, To: 2593, Line: 414, Col: 17, Construct: "{{ }}"},
+	{From: 2597, To: 2597, Line: 416, Col: 17, Construct: "{{ }}"},
+	{From: 2603, To: 2610, Line: 421, Col: 9, Construct: "if"},
+	{From: 2605, To: 2605, Line: 422, Col: 13, Construct: "{{ }}"},
+	{From: 2609, To: 2609, Line: 424, Col: 13, Construct: "{{ }}"},
+	{From: 2614, To: 2661, Line: 430, Col: 1, Construct: "macro"},
+	{From: 2619, To: 2619, Line: 431, Col: 5, Construct: "set"},
+	{From: 2621, To: 2621, Line: 432, Col: 5, Construct: "set"},
+	{From: 2623, To: 2658, Line: 433, Col: 5, Construct: "if"},
+	{From: 2625, To: 2625, Line: 433, Col: 5, Construct: "set"},
+	{From: 2627, To: 2627, Line: 434, Col: 9, Construct: "set"},
+	{From: 2629, To: 2657, Line: 435, Col: 9, Construct: "for"},
+	{From: 2631, To: 2656, Line: 437, Col: 13, Construct: "if"},
+	{From: 2634, To: 2655, Line: 438, Col: 17, Construct: "for"},
+	{From: 2638, To: 2648, Line: 439, Col: 21, Construct: "if"},
+	{From: 2641, To: 2643, Line: 442, Col: 25, Construct: "set"},
+	{From: 2647, To: 2647, Line: 444, Col: 25, Construct: "set"},
+	{From: 2650, To: 2650, Line: 446, Col: 21, Construct: "set"},
+	{From: 2652, To: 2652, Line: 446, Col: 21, Construct: "set"},
+	{From: 2654, To: 2654, Line: 447, Col: 21, Construct: "set"},
+	{From: 2660, To: 2660, Line: 453, Col: 5, Construct: "{{ }}"},
+	{From: 2663, To: 2673, Line: 460, Col: 1, Construct: "macro"},
+	{From: 2667, To: 2670, Line: 461, Col: 5, Construct: "if"},
+	{From: 2669, To: 2669, Line: 462, Col: 9, Construct: "set"},
+	{From: 2672, To: 2672, Line: 469, Col: 5, Construct: "{{ }}"},
+	{From: 2675, To: 2752, Line: 472, Col: 1, Construct: "macro"},
+	{From: 2687, To: 2690, Line: 473, Col: 5, Construct: "if"},
+	{From: 2689, To: 2689, Line: 474, Col: 9, Construct: "set"},
+	{From: 2692, To: 2697, Line: 477, Col: 5, Construct: "set"},
+	{From: 2699, To: 2702, Line: 478, Col: 5, Construct: "if"},
+	{From: 2701, To: 2701, Line: 479, Col: 9, Construct: "set"},
+	{From: 2704, To: 2741, Line: 482, Col: 5, Construct: "if"},
+	{From: 2706, To: 2706, Line: 483, Col: 9, Construct: "set"},
+	{From: 2708, To: 2734, Line: 484, Col: 13, Construct: "for"},
+	{From: 2714, To: 2718, Line: 485, Col: 17, Construct: "set"},
+	{From: 2720, To: 2733, Line: 491, Col: 17, Construct: "if"},
+	{From: 2722, To: 2722, Line: 492, Col: 21, Construct: "set"},
+	{From: 2724, To: 2724, Line: 492, Col: 21, Construct: "set"},
+	{From: 2726, To: 2726, Line: 493, Col: 21, Construct: "set"},
+	{From: 2730, To: 2730, Line: 493, Col: 21, Construct: "set"},
+	{From: 2732, To: 2732, Line: 495, Col: 21, Construct: "set"},
+	{From: 2736, To: 2736, Line: 499, Col: 9, Construct: "set"},
+	{From: 2740, To: 2740, Line: 501, Col: 9, Construct: "set"},
+	{From: 2743, To: 2751, Line: 504, Col: 5, Construct: "{{ }}"},
+	{From: 2754, To: 2796, Line: 509, Col: 1, Construct: "macro"},
+	{From: 2760, To: 2763, Line: 510, Col: 5, Construct: "if"},
+	{From: 2762, To: 2762, Line: 511, Col: 9, Construct: "{{ }}"},
+	{From: 2765, To: 2765, Line: 514, Col: 5, Construct: "set"},
+	{From: 2767, To: 2767, Line: 516, Col: 5, Construct: "set"},
+	{From: 2769, To: 2785, Line: 517, Col: 5, Construct: "for"},
+	{From: 2772, To: 2777, Line: 518, Col: 9, Construct: "set"},
+	{From: 2779, To: 2784, Line: 519, Col: 9, Construct: "if"},
+	{From: 2781, To: 2781, Line: 519, Col: 9, Construct: "set"},
+	{From: 2783, To: 2783, Line: 520, Col: 13, Construct: "set"},
+	{From: 2787, To: 2791, Line: 524, Col: 5, Construct: "set"},
+	{From: 2793, To: 2795, Line: 526, Col: 5, Construct: "{{ }}"},
+	{From: 2798, To: 2810, Line: 532, Col: 1, Construct: "macro"},
+	{From: 2802, To: 2809, Line: 533, Col: 5, Construct: "if"},
+	{From: 2804, To: 2804, Line: 534, Col: 9, Construct: "{{ }}"},
+	{From: 2808, To: 2808, Line: 536, Col: 9, Construct: "{{ }}"},
+	{From: 2812, To: 2855, Line: 542, Col: 1, Construct: "macro"},
+	{From: 2818, To: 2818, Line: 543, Col: 5, Construct: "set"},
+	{From: 2820, To: 2824, Line: 544, Col: 5, Construct: "if"},
+	{From: 2823, To: 2823, Line: 545, Col: 9, Construct: "set"},
+	{From: 2826, To: 2826, Line: 547, Col: 5, Construct: "set"},
+	{From: 2828, To: 2831, Line: 548, Col: 5, Construct: "if"},
+	{From: 2830, To: 2830, Line: 549, Col: 9, Construct: "{{ }}"},
+	{From: 2833, To: 2833, Line: 552, Col: 5, Construct: "{{ }}"},
+	{From: 2835, To: 2854, Line: 553, Col: 5, Construct: "if"},
+	{From: 2837, To: 2837, Line: 554, Col: 9, Construct: "set"},
+	{From: 2839, To: 2849, Line: 555, Col: 9, Construct: "for"},
+	{From: 2844, To: 2844, Line: 555, Col: 9, Construct: "set"},
+	{From: 2846, To: 2848, Line: 556, Col: 13, Construct: "set"},
+	{From: 2851, To: 2852, Line: 558, Col: 9, Construct: "{{ }}"},
+	{From: 2857, To: 2875, Line: 566, Col: 1, Construct: "macro"},
+	{From: 2861, To: 2861, Line: 567, Col: 5, Construct: "set"},
+	{From: 2863, To: 2871, Line: 568, Col: 5, Construct: "for"},
+	{From: 2865, To: 2865, Line: 568, Col: 5, Construct: "set"},
+	{From: 2867, To: 2869, Line: 569, Col: 9, Construct: "set"},
+	{From: 2873, To: 2874, Line: 572, Col: 5, Construct: "{{ }}"},
+	{From: 2877, To: 2925, Line: 578, Col: 1, Construct: "macro"},
+	{From: 2884, To: 2922, Line: 579, Col: 5, Construct: "if"},
+	{From: 2886, To: 2886, Line: 580, Col: 9, Construct: "set"},
+	{From: 2888, To: 2899, Line: 581, Col: 9, Construct: "for"},
+	{From: 2893, To: 2898, Line: 582, Col: 13, Construct: "if"},
+	{From: 2895, To: 2895, Line: 582, Col: 13, Construct: "set"},
+	{From: 2897, To: 2897, Line: 583, Col: 17, Construct: "set"},
+	{From: 2901, To: 2901, Line: 586, Col: 9, Construct: "set"},
+	{From: 2903, To: 2911, Line: 587, Col: 9, Construct: "for"},
+	{From: 2908, To: 2908, Line: 587, Col: 9, Construct: "set"},
+	{From: 2910, To: 2910, Line: 588, Col: 13, Construct: "set"},
+	{From: 2913, To: 2913, Line: 590, Col: 9, Construct: "set"},
+	{From: 2914, To: 2922, Line: 591, Col: 9, Construct: "if"},
+	{From: 2917, To: 2917, Line: 596, Col: 9, Construct: "set"},
+	{From: 2921, To: 2921, Line: 598, Col: 9, Construct: "set"},
+	{From: 2924, To: 2924, Line: 600, Col: 5, Construct: "{{ }}"},
+	{From: 2927, To: 2963, Line: 604, Col: 1, Construct: "macro"},
+	{From: 2933, To: 2944, Line: 605, Col: 5, Construct: "if"},
+	{From: 2935, To: 2935, Line: 606, Col: 9, Construct: "set"},
+	{From: 2936, To: 2944, Line: 607, Col: 9, Construct: "if"},
+	{From: 2939, To: 2939, Line: 608, Col: 9, Construct: "set"},
+	{From: 2943, To: 2943, Line: 610, Col: 9, Construct: "set"},
+	{From: 2946, To: 2949, Line: 613, Col: 5, Construct: "if"},
+	{From: 2948, To: 2948, Line: 614, Col: 9, Construct: "{{ }}"},
+	{From: 2951, To: 2951, Line: 617, Col: 5, Construct: "set"},
+	{From: 2953, To: 2960, Line: 618, Col: 5, Construct: "for"},
+	{From: 2955, To: 2955, Line: 618, Col: 5, Construct: "set"},
+	{From: 2957, To: 2959, Line: 619, Col: 9, Construct: "set"},
+	{From: 2962, To: 2962, Line: 621, Col: 5, Construct: "{{ }}"},
+	{From: 2965, To: 2965, Line: 627, Col: 1, Construct: "set"},
+	{From: 2967, To: 2967, Line: 707, Col: 1, Construct: "set"},
+	{From: 2969, To: 2997, Line: 718, Col: 1, Construct: "if"},
+	{From: 2971, To: 2971, Line: 719, Col: 5, Construct: "set"},
+	{From: 2973, To: 2986, Line: 720, Col: 5, Construct: "for"},
+	{From: 2975, To: 2977, Line: 722, Col: 9, Construct: "set"},
+	{From: 2979, To: 2979, Line: 722, Col: 9, Construct: "set"},
+	{From: 2981, To: 2981, Line: 724, Col: 9, Construct: "set"},
+	{From: 2983, To: 2983, Line: 724, Col: 9, Construct: "set"},
+	{From: 2985, To: 2985, Line: 725, Col: 9, Construct: "set"},
+	{From: 2988, To: 2988, Line: 728, Col: 5, Construct: "set"},
+	{From: 2990, To: 2990, Line: 729, Col: 5, Construct: "set"},
+	{From: 2994, To: 2994, Line: 731, Col: 5, Construct: "set"},
+	{From: 2996, To: 2996, Line: 732, Col: 5, Construct: "set"},
+	{From: 2999, To: 3002, Line: 739, Col: 1, Construct: "if"},
+	{From: 3001, To: 3001, Line: 740, Col: 5, Construct: "set"},
+	{From: 3004, To: 3007, Line: 743, Col: 1, Construct: "if"},
+	{From: 3006, To: 3006, Line: 744, Col: 5, Construct: "set"},
+	{From: 3009, To: 3012, Line: 747, Col: 1, Construct: "if"},
+	{From: 3011, To: 3011, Line: 748, Col: 5, Construct: "set"},
+	{From: 3014, To: 3017, Line: 751, Col: 1, Construct: "if"},
+	{From: 3016, To: 3016, Line: 752, Col: 5, Construct: "set"},
+	{From: 3019, To: 3022, Line: 761, Col: 1, Construct: "if"},
+	{From: 3021, To: 3021, Line: 762, Col: 5, Construct: "set"},
+	{From: 3024, To: 3024, Line: 766, Col: 1, Construct: "set"},
+	{From: 3026, To: 3034, Line: 767, Col: 1, Construct: "for"},
+	{From: 3030, To: 3033, Line: 768, Col: 5, Construct: "if"},
+	{From: 3032, To: 3032, Line: 769, Col: 9, Construct: "set"},
+	{From: 3037, To: 3039, Line: 777, Col: 1, Construct: "set"},
+	{From: 3041, To: 3057, Line: 782, Col: 1, Construct: "for"},
+	{From: 3043, To: 3046, Line: 783, Col: 5, Construct: "if"},
+	{From: 3045, To: 3045, Line: 784, Col: 9, Construct: "set"},
+	{From: 3048, To: 3051, Line: 787, Col: 5, Construct: "if"},
+	{From: 3050, To: 3050, Line: 788, Col: 9, Construct: "set"},
+	{From: 3053, To: 3056, Line: 791, Col: 5, Construct: "if"},
+	{From: 3055, To: 3055, Line: 792, Col: 9, Construct: "set"},
+	{From: 3059, To: 3059, Line: 799, Col: 1, Construct: "{{ }}"},
+	{From: 3061, To: 3092, Line: 804, Col: 1, Construct: "if"},
+	{From: 3063, To: 3071, Line: 805, Col: 5, Construct: "set"},
+	{From: 3073, To: 3075, Line: 811, Col: 5, Construct: "{{ }}"},
+	{From: 3076, To: 3092, Line: 813, Col: 5, Construct: "if"},
+	{From: 3079, To: 3079, Line: 815, Col: 5, Construct: "set"},
+	{From: 3080, To: 3092, Line: 817, Col: 5, Construct: "if"},
+	{From: 3083, To: 3085, Line: 820, Col: 5, Construct: "set"},
+	{From: 3087, To: 3089, Line: 821, Col: 5, Construct: "{{ }}"},
+	{From: 3091, To: 3091, Line: 822, Col: 5, Construct: "set"},
+	{From: 3094, To: 3107, Line: 827, Col: 1, Construct: "if"},
+	{From: 3096, To: 3098, Line: 828, Col: 5, Construct: "{{ }}"},
+	{From: 3100, To: 3100, Line: 829, Col: 5, Construct: "set"},
+	{From: 3101, To: 3107, Line: 830, Col: 5, Construct: "if"},
+	{From: 3104, To: 3106, Line: 831, Col: 5, Construct: "{{ }}"},
+	{From: 3109, To: 3114, Line: 835, Col: 1, Construct: "if"},
+	{From: 3111, To: 3113, Line: 836, Col: 5, Construct: "{{ }}"},
+	{From: 3116, To: 3117, Line: 850, Col: 1, Construct: "set"},
+	{From: 3119, To: 3482, Line: 854, Col: 1, Construct: "for"},
+	{From: 3132, To: 3469, Line: 856, Col: 5, Construct: "if"},
+	{From: 3134, To: 3134, Line: 858, Col: 9, Construct: "set"},
+	{From: 3135, To: 3469, Line: 861, Col: 9, Construct: "if"},
+	{From: 3138, To: 3138, Line: 862, Col: 9, Construct: "{{ }}"},
+	{From: 3139, To: 3469, Line: 869, Col: 9, Construct: "if"},
+	{From: 3142, To: 3147, Line: 870, Col: 9, Construct: "if"},
+	{From: 3144, To: 3146, Line: 871, Col: 13, Construct: "{{ }}"},
+	{From: 3148, To: 3469, Line: 876, Col: 9, Construct: "if"},
+	{From: 3151, To: 3153, Line: 877, Col: 9, Construct: "{{ }}"},
+	{From: 3154, To: 3469, Line: 881, Col: 9, Construct: "if"},
+	{From: 3157, To: 3157, Line: 882, Col: 9, Construct: "{{ }}"},
+	{From: 3158, To: 3469, Line: 894, Col: 9, Construct: "if"},
+	{From: 3161, To: 3164, Line: 895, Col: 9, Construct: "if"},
+	{From: 3163, To: 3163, Line: 896, Col: 13, Construct: "{{ }}"},
+	{From: 3166, To: 3168, Line: 898, Col: 9, Construct: "set"},
+	{From: 3170, To: 3172, Line: 899, Col: 9, Construct: "{{ }}"},
+	{From: 3174, To: 3197, Line: 907, Col: 9, Construct: "if"},
+	{From: 3176, To: 3178, Line: 908, Col: 13, Construct: "set"},
+	{From: 3180, To: 3196, Line: 909, Col: 13, Construct: "if"},
+	{From: 3182, To: 3195, Line: 910, Col: 17, Construct: "if"},
+	{From: 3184, To: 3186, Line: 911, Col: 21, Construct: "{{ }}"},
+	{From: 3190, To: 3194, Line: 913, Col: 21, Construct: "{{ }}"},
+	{From: 3198, To: 3469, Line: 920, Col: 9, Construct: "if"},
+	{From: 3201, To: 3203, Line: 921, Col: 9, Construct: "{{ }}"},
+	{From: 3206, To: 3222, Line: 925, Col: 9, Construct: "if"},
+	{From: 3208, To: 3221, Line: 926, Col: 13, Construct: "if"},
+	{From: 3210, To: 3212, Line: 927, Col: 17, Construct: "{{ }}"},
+	{From: 3216, To: 3220, Line: 929, Col: 17, Construct: "{{ }}"},
+	{From: 3223, To: 3469, Line: 940, Col: 9, Construct: "if"},
+	{From: 3226, To: 3229, Line: 941, Col: 9, Construct: "set"},
+	{From: 3231, To: 3231, Line: 943, Col: 9, Construct: "set"},
+	{From: 3233, To: 3242, Line: 944, Col: 9, Construct: "set"},
+	{From: 3244, To: 3244, Line: 945, Col: 9, Construct: "set"},
+	{From: 3246, To: 3274, Line: 946, Col: 9, Construct: "for"},
+	{From: 3249, To: 3273, Line: 947, Col: 13, Construct: "if"},
+	{From: 3251, To: 3272, Line: 948, Col: 17, Construct: "if"},
+	{From: 3253, To: 3253, Line: 949, Col: 21, Construct: "set"},
+	{From: 3255, To: 3263, Line: 950, Col: 21, Construct: "set"},
+	{From: 3265, To: 3265, Line: 951, Col: 21, Construct: "set"},
+	{From: 3267, To: 3267, Line: 952, Col: 21, Construct: "set"},
+	{From: 3271, To: 3271, Line: 954, Col: 21, Construct: "set"},
+	{From: 3276, To: 3276, Line: 958, Col: 9, Construct: "set"},
+	{From: 3278, To: 3278, Line: 962, Col: 9, Construct: "set"},
+	{From: 3280, To: 3290, Line: 963, Col: 9, Construct: "for"},
+	{From: 3282, To: 3289, Line: 964, Col: 13, Construct: "if"},
+	{From: 3284, To: 3284, Line: 967, Col: 17, Construct: "set"},
+	{From: 3288, To: 3288, Line: 969, Col: 17, Construct: "set"},
+	{From: 3292, To: 3294, Line: 972, Col: 9, Construct: "set"},
+	{From: 3296, To: 3298, Line: 973, Col: 9, Construct: "{{ }}"},
+	{From: 3299, To: 3469, Line: 977, Col: 9, Construct: "if"},
+	{From: 3302, To: 3303, Line: 993, Col: 9, Construct: "set"},
+	{From: 3305, To: 3316, Line: 994, Col: 9, Construct: "if"},
+	{From: 3308, To: 3315, Line: 998, Col: 13, Construct: "if"},
+	{From: 3312, To: 3312, Line: 1001, Col: 17, Construct: "set"},
+	{From: 3314, To: 3314, Line: 1002, Col: 17, Construct: "set"},
+	{From: 3318, To: 3321, Line: 1005, Col: 9, Construct: "if"},
+	{From: 3320, To: 3320, Line: 1006, Col: 13, Construct: "set"},
+	{From: 3323, To: 3323, Line: 1010, Col: 9, Construct: "set"},
+	{From: 3325, To: 3335, Line: 1011, Col: 9, Construct: "if"},
+	{From: 3327, To: 3330, Line: 1012, Col: 13, Construct: "for"},
+	{From: 3329, To: 3329, Line: 1013, Col: 17, Construct: "set"},
+	{From: 3331, To: 3335, Line: 1015, Col: 13, Construct: "if"},
+	{From: 3334, To: 3334, Line: 1016, Col: 13, Construct: "set"},
+	{From: 3337, To: 3339, Line: 1020, Col: 9, Construct: "set"},
+	{From: 3341, To: 3369, Line: 1021, Col: 9, Construct: "for"},
+	{From: 3344, To: 3368, Line: 1022, Col: 13, Construct: "if"},
+	{From: 3346, To: 3367, Line: 1023, Col: 17, Construct: "if"},
+	{From: 3348, To: 3348, Line: 1024, Col: 21, Construct: "set"},
+	{From: 3350, To: 3360, Line: 1025, Col: 21, Construct: "if"},
+	{From: 3352, To: 3352, Line: 1026, Col: 25, Construct: "set"},
+	{From: 3353, To: 3360, Line: 1027, Col: 25, Construct: "if"},
+	{From: 3356, To: 3359, Line: 1028, Col: 25, Construct: "for"},
+	{From: 3358, To: 3358, Line: 1029, Col: 29, Construct: "set"},
+	{From: 3362, To: 3362, Line: 1032, Col: 21, Construct: "set"},
+	{From: 3366, To: 3366, Line: 1034, Col: 21, Construct: "set"},
+	{From: 3371, To: 3371, Line: 1039, Col: 9, Construct: "set"},
+	{From: 3373, To: 3376, Line: 1040, Col: 9, Construct: "for"},
+	{From: 3375, To: 3375, Line: 1041, Col: 13, Construct: "set"},
+	{From: 3378, To: 3381, Line: 1043, Col: 9, Construct: "for"},
+	{From: 3380, To: 3380, Line: 1044, Col: 13, Construct: "set"},
+	{From: 3383, To: 3383, Line: 1047, Col: 9, Construct: "set"},
+	{From: 3385, To: 3389, Line: 1050, Col: 9, Construct: "set"},
+	{From: 3391, To: 3394, Line: 1051, Col: 9, Construct: "if"},
+	{From: 3393, To: 3393, Line: 1052, Col: 13, Construct: "set"},
+	{From: 3396, To: 3396, Line: 1056, Col: 9, Construct: "set"},
+	{From: 3398, To: 3401, Line: 1057, Col: 9, Construct: "if"},
+	{From: 3400, To: 3400, Line: 1058, Col: 13, Construct: "set"},
+	{From: 3403, To: 3406, Line: 1060, Col: 9, Construct: "if"},
+	{From: 3405, To: 3405, Line: 1061, Col: 13, Construct: "set"},
+	{From: 3408, To: 3432, Line: 1063, Col: 9, Construct: "if"},
+	{From: 3410, To: 3412, Line: 1064, Col: 13, Construct: "set"},
+	{From: 3414, To: 3414, Line: 1065, Col: 13, Construct: "set"},
+	{From: 3416, To: 3416, Line: 1068, Col: 13, Construct: "set"},
+	{From: 3418, To: 3429, Line: 1069, Col: 13, Construct: "for"},
+	{From: 3421, To: 3426, Line: 1070, Col: 17, Construct: "set"},
+	{From: 3428, To: 3428, Line: 1071, Col: 17, Construct: "set"},
+	{From: 3431, To: 3431, Line: 1073, Col: 13, Construct: "set"},
+	{From: 3434, To: 3437, Line: 1090, Col: 9, Construct: "if"},
+	{From: 3436, To: 3436, Line: 1091, Col: 13, Construct: "{{ }}"},
+	{From: 3439, To: 3439, Line: 1094, Col: 9, Construct: "set"},
+	{From: 3442, To: 3442, Line: 1103, Col: 9, Construct: "set"},
+	{From: 3444, To: 3446, Line: 1104, Col: 9, Construct: "set"},
+	{From: 3448, To: 3453, Line: 1108, Col: 9, Construct: "{{ }}"},
+	{From: 3455, To: 3462, Line: 1109, Col: 9, Construct: "if"},
+	{From: 3457, To: 3457, Line: 1110, Col: 13, Construct: "{{ }}"},
+	{From: 3461, To: 3461, Line: 1112, Col: 13, Construct: "{{ }}"},
+	{From: 3466, To: 3468, Line: 1118, Col: 9, Construct: "{{ }}"},
+	{From: 3471, To: 3481, Line: 1129, Col: 5, Construct: "if"},
+	{From: 3473, To: 3480, Line: 1132, Col: 9, Construct: "if"},
+	{From: 3475, To: 3475, Line: 1133, Col: 13, Construct: "{{ }}"},
+	{From: 3479, To: 3479, Line: 1135, Col: 13, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Glm45 is the chat template llama.cpp/glm_4_5.jinja.
 var Glm45 = &jinja2.Template{
@@ -288,9 +291,9 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// glm_4_5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// glm_4_5.jinja:11:1 {{ tool | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -299,37 +302,37 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// glm_4_5.jinja:24:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// glm_4_5.jinja:25:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// glm_4_5.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// glm_4_5.jinja:27:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// glm_4_5.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
+				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// glm_4_5.jinja:29:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
-				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+				} else if llamacpp.CallTest("string", item, nil, nil) {
 					// glm_4_5.jinja:30:17 {%- elif item is string -%}
 					// glm_4_5.jinja:31:17 {{- item }}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 				}
 			}
 		} else {
 			// glm_4_5.jinja:34:9 {%- else -%}
 			// glm_4_5.jinja:35:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		}
 	}
 	// glm_4_5.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// glm_4_5.jinja:39:1 {%- for m in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		m := items[i]
 		// glm_4_5.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
 			// glm_4_5.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -343,21 +346,21 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var innerParts jinja2.Value
 	var extractedReasoning jinja2.Value
 	var afterLastClose jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		m := items2[i]
 		// glm_4_5.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.LlamaAttr(m, "role")
+		mRole := llamacpp.Attr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// glm_4_5.jinja:46:1 {%- set user_content = visible_text(m.content) -%}
 			userContent = w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+				visibleText(llamacpp.Attr(m, "content"))
 			})
 			// glm_4_5.jinja:47:1 {{ user_content }}
-			jinja2.LlamaWrite(w, userContent)
+			llamacpp.Write(w, userContent)
 			// glm_4_5.jinja:48:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not user_content.endswith(…
-			if (jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !jinja2.LlamaCallMethod(userContent, "endswith", []jinja2.Value{jinja2.Str("/nothink")}, nil).Truthy() {
+			if (llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !llamacpp.CallMethod(userContent, "endswith", []jinja2.Value{jinja2.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
 				w.WriteString("")
@@ -369,54 +372,54 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// glm_4_5.jinja:52:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+				visibleText(llamacpp.Attr(m, "content"))
 			})
 			// glm_4_5.jinja:53:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.LlamaAttr(m, "reasoning_content")
-			if jinja2.LlamaCallTest("string", mReasoningContent, nil, nil) {
+			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
+			if llamacpp.CallTest("string", mReasoningContent, nil, nil) {
 				// glm_4_5.jinja:54:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
 				// glm_4_5.jinja:55:5 {%- else %}
 				// glm_4_5.jinja:56:5 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// glm_4_5.jinja:57:9 {%- set parts = content.split('</think>') -%}
-					parts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
+					parts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
 					// glm_4_5.jinja:58:9 {%- set before_first_close = parts | first -%}
-					beforeFirstClose = jinja2.LlamaCallFilter("first", parts, nil, nil)
+					beforeFirstClose = llamacpp.CallFilter("first", parts, nil, nil)
 					// glm_4_5.jinja:59:9 {%- set inner_parts = before_first_close.rstrip('\n').split('<think>') -%}
-					innerParts = jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(beforeFirstClose, "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil)
+					innerParts = llamacpp.CallMethod(llamacpp.CallMethod(beforeFirstClose, "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil)
 					// glm_4_5.jinja:60:9 {%- set extracted_reasoning = inner_parts | last -%}
-					extractedReasoning = jinja2.LlamaCallFilter("last", innerParts, nil, nil)
+					extractedReasoning = llamacpp.CallFilter("last", innerParts, nil, nil)
 					// glm_4_5.jinja:61:9 {%- set reasoning_content = extracted_reasoning.lstrip('\n') -%}
-					reasoningContent = jinja2.LlamaCallMethod(extractedReasoning, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(extractedReasoning, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// glm_4_5.jinja:62:9 {%- set after_last_close = parts | last -%}
-					afterLastClose = jinja2.LlamaCallFilter("last", parts, nil, nil)
+					afterLastClose = llamacpp.CallFilter("last", parts, nil, nil)
 					// glm_4_5.jinja:63:9 {%- set content = after_last_close.lstrip('\n') -%}
-					content = jinja2.LlamaCallMethod(afterLastClose, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(afterLastClose, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// glm_4_5.jinja:66:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// glm_4_5.jinja:67:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<think>"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<think>"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
 			} else {
 				// glm_4_5.jinja:68:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// glm_4_5.jinja:71:1 {%- if content.strip() -%}
-			if jinja2.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
+			if llamacpp.CallMethod(content, "strip", nil, nil).Truthy() {
 				// glm_4_5.jinja:72:1 {{ '\n' + content.strip() }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallMethod(content, "strip", nil, nil)))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), llamacpp.CallMethod(content, "strip", nil, nil)))
 			}
 			// glm_4_5.jinja:74:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.LlamaAttr(m, "tool_calls")
+			mToolCalls := llamacpp.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// glm_4_5.jinja:75:1 {% for tc in m.tool_calls %}
 				var tcObj jinja2.Value
-				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(mToolCalls)) {
+				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(mToolCalls)) {
 					// glm_4_5.jinja:76:1 {%- if tc.function %}
-					tcFunction := jinja2.LlamaAttr(tc, "function")
+					tcFunction := llamacpp.Attr(tc, "function")
 					if tcFunction.Truthy() {
 						// glm_4_5.jinja:77:5 {%- set tc_obj = tc.function %}
 						tcObj = tcFunction
@@ -426,24 +429,24 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 						tcObj = tc
 					}
 					// glm_4_5.jinja:81:1 {{ '\n<tool_call>' + tc_obj.name }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<tool_call>"), jinja2.LlamaAttr(tcObj, "name")))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<tool_call>"), llamacpp.Attr(tcObj, "name")))
 					// glm_4_5.jinja:82:1 {%- if tc_obj.arguments is mapping -%}
-					tcObjArguments := jinja2.LlamaAttr(tcObj, "arguments")
-					if jinja2.LlamaCallTest("mapping", tcObjArguments, nil, nil) {
+					tcObjArguments := llamacpp.Attr(tcObj, "arguments")
+					if llamacpp.CallTest("mapping", tcObjArguments, nil, nil) {
 						// glm_4_5.jinja:83:5 {%- for k, v in tc_obj.arguments.items() -%}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(tcObjArguments, "items", nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(tcObjArguments, "items", nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							w.WriteString("<arg_key>")
 							// glm_4_5.jinja:85:10 {{ k }}
-							jinja2.LlamaWrite(w, k)
+							llamacpp.Write(w, k)
 							w.WriteString("</arg_key>\n<arg_value>")
 							// glm_4_5.jinja:86:12 {{ v | tojson if v is not string else v }}
-							if !jinja2.LlamaCallTest("string", v, nil, nil) {
-								jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, nil))
+							if !llamacpp.CallTest("string", v, nil, nil) {
+								llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, nil))
 							} else {
-								jinja2.LlamaWrite(w, v)
+								llamacpp.Write(w, v)
 							}
 							w.WriteString("</arg_value>")
 						}
@@ -451,7 +454,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 						// glm_4_5.jinja:88:5 {%- else -%}
 						w.WriteString("<arg_key>raw_arguments</arg_key>\n<arg_value>")
 						// glm_4_5.jinja:93:12 {{ tc_obj.arguments }}
-						jinja2.LlamaWrite(w, tcObjArguments)
+						llamacpp.Write(w, tcObjArguments)
 						w.WriteString("</arg_value>")
 					}
 					w.WriteString("</tool_call>")
@@ -460,28 +463,28 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// glm_4_5.jinja:97:5 {%- elif m.role == 'tool' -%}
 			// glm_4_5.jinja:98:1 {%- if m.content is string -%}
-			mContent := jinja2.LlamaAttr(m, "content")
-			if jinja2.LlamaCallTest("string", mContent, nil, nil) {
+			mContent := llamacpp.Attr(m, "content")
+			if llamacpp.CallTest("string", mContent, nil, nil) {
 				// glm_4_5.jinja:99:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// glm_4_5.jinja:103:1 {{- m.content }}
-				jinja2.LlamaWrite(w, mContent)
+				llamacpp.Write(w, mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// glm_4_5.jinja:105:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// glm_4_5.jinja:106:16 {% for tr in m.content %}
-				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(mContent)) {
+				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(mContent)) {
 					w.WriteString("\n<tool_response>\n")
 					// glm_4_5.jinja:109:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := jinja2.LlamaAttr(tr, "output")
-					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
-						jinja2.LlamaWrite(w, trOutput)
+					trOutput := llamacpp.Attr(tr, "output")
+					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+						llamacpp.Write(w, trOutput)
 					} else {
-						jinja2.LlamaWrite(w, tr)
+						llamacpp.Write(w, tr)
 					}
 					w.WriteString("\n</tool_response>")
 				}
@@ -490,8 +493,8 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// glm_4_5.jinja:112:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// glm_4_5.jinja:114:1 {{ visible_text(m.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(m, "content"))
 			}))
 		}
 	}
@@ -499,7 +502,7 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// glm_4_5.jinja:118:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -510,124 +513,124 @@ func renderGlm45Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGlm45 is the position table of glm_4_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGlm45 = []jinja2.Span{
-	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
-	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
-	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 90, Line: 23, Col: 1, Construct: "macro"},
-	{From: 68, To: 89, Line: 24, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 71, To: 89, Line: 26, Col: 9, Construct: "if"},
-	{From: 74, To: 84, Line: 27, Col: 9, Construct: "for"},
-	{From: 76, To: 83, Line: 28, Col: 13, Construct: "if"},
-	{From: 78, To: 78, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 79, To: 83, Line: 30, Col: 17, Construct: "if"},
-	{From: 82, To: 82, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 38, Col: 1, Construct: "set"},
-	{From: 94, To: 102, Line: 39, Col: 1, Construct: "for"},
-	{From: 98, To: 101, Line: 40, Col: 5, Construct: "if"},
-	{From: 100, To: 100, Line: 41, Col: 9, Construct: "set"},
-	{From: 104, To: 265, Line: 44, Col: 1, Construct: "for"},
-	{From: 116, To: 264, Line: 45, Col: 1, Construct: "if"},
-	{From: 120, To: 122, Line: 46, Col: 1, Construct: "set"},
-	{From: 124, To: 124, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 126, To: 130, Line: 48, Col: 1, Construct: "{{ }}"},
-	{From: 131, To: 264, Line: 49, Col: 5, Construct: "if"},
-	{From: 135, To: 135, Line: 51, Col: 1, Construct: "set"},
-	{From: 137, To: 139, Line: 52, Col: 1, Construct: "set"},
-	{From: 141, To: 164, Line: 53, Col: 1, Construct: "if"},
-	{From: 144, To: 144, Line: 54, Col: 5, Construct: "set"},
-	{From: 148, To: 163, Line: 56, Col: 5, Construct: "if"},
-	{From: 150, To: 150, Line: 57, Col: 9, Construct: "set"},
-	{From: 152, To: 152, Line: 58, Col: 9, Construct: "set"},
-	{From: 154, To: 154, Line: 59, Col: 9, Construct: "set"},
-	{From: 156, To: 156, Line: 60, Col: 9, Construct: "set"},
-	{From: 158, To: 158, Line: 61, Col: 9, Construct: "set"},
-	{From: 160, To: 160, Line: 62, Col: 9, Construct: "set"},
-	{From: 162, To: 162, Line: 63, Col: 9, Construct: "set"},
-	{From: 166, To: 174, Line: 66, Col: 1, Construct: "if"},
-	{From: 168, To: 170, Line: 67, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 180, Line: 71, Col: 1, Construct: "if"},
-	{From: 178, To: 179, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 182, To: 229, Line: 74, Col: 1, Construct: "if"},
-	{From: 185, To: 228, Line: 75, Col: 1, Construct: "for"},
-	{From: 188, To: 196, Line: 76, Col: 1, Construct: "if"},
-	{From: 191, To: 191, Line: 77, Col: 5, Construct: "set"},
-	{From: 195, To: 195, Line: 79, Col: 5, Construct: "set"},
-	{From: 198, To: 199, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 201, To: 227, Line: 82, Col: 1, Construct: "if"},
-	{From: 204, To: 219, Line: 83, Col: 5, Construct: "for"},
-	{From: 210, To: 211, Line: 85, Col: 10, Construct: "{{ }}"},
-	{From: 213, To: 218, Line: 86, Col: 12, Construct: "{{ }}"},
-	{From: 224, To: 225, Line: 93, Col: 12, Construct: "{{ }}"},
-	{From: 230, To: 264, Line: 97, Col: 5, Construct: "if"},
-	{From: 233, To: 258, Line: 98, Col: 1, Construct: "if"},
-	{From: 236, To: 239, Line: 99, Col: 1, Construct: "if"},
-	{From: 241, To: 242, Line: 103, Col: 1, Construct: "{{ }}"},
-	{From: 247, To: 257, Line: 106, Col: 16, Construct: "for"},
-	{From: 250, To: 256, Line: 109, Col: 1, Construct: "{{ }}"},
-	{From: 259, To: 264, Line: 112, Col: 5, Construct: "if"},
-	{From: 263, To: 263, Line: 114, Col: 1, Construct: "{{ }}"},
-	{From: 267, To: 275, Line: 117, Col: 1, Construct: "if"},
-	{From: 270, To: 274, Line: 118, Col: 18, Construct: "{{ }}"},
-	{From: 288, To: 297, Line: 2, Col: 1, Construct: "if"},
-	{From: 291, To: 296, Line: 10, Col: 1, Construct: "for"},
-	{From: 293, To: 294, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 299, To: 324, Line: 23, Col: 1, Construct: "macro"},
-	{From: 302, To: 323, Line: 24, Col: 5, Construct: "if"},
-	{From: 304, To: 304, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 305, To: 323, Line: 26, Col: 9, Construct: "if"},
-	{From: 308, To: 318, Line: 27, Col: 9, Construct: "for"},
-	{From: 310, To: 317, Line: 28, Col: 13, Construct: "if"},
-	{From: 312, To: 312, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 313, To: 317, Line: 30, Col: 17, Construct: "if"},
-	{From: 316, To: 316, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 322, To: 322, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 326, To: 326, Line: 38, Col: 1, Construct: "set"},
-	{From: 328, To: 336, Line: 39, Col: 1, Construct: "for"},
-	{From: 332, To: 335, Line: 40, Col: 5, Construct: "if"},
-	{From: 334, To: 334, Line: 41, Col: 9, Construct: "set"},
-	{From: 338, To: 497, Line: 44, Col: 1, Construct: "for"},
-	{From: 350, To: 496, Line: 45, Col: 1, Construct: "if"},
-	{From: 354, To: 356, Line: 46, Col: 1, Construct: "set"},
-	{From: 358, To: 358, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 360, To: 364, Line: 48, Col: 1, Construct: "{{ }}"},
-	{From: 365, To: 496, Line: 49, Col: 5, Construct: "if"},
-	{From: 369, To: 369, Line: 51, Col: 1, Construct: "set"},
-	{From: 371, To: 373, Line: 52, Col: 1, Construct: "set"},
-	{From: 375, To: 398, Line: 53, Col: 1, Construct: "if"},
-	{From: 378, To: 378, Line: 54, Col: 5, Construct: "set"},
-	{From: 382, To: 397, Line: 56, Col: 5, Construct: "if"},
-	{From: 384, To: 384, Line: 57, Col: 9, Construct: "set"},
-	{From: 386, To: 386, Line: 58, Col: 9, Construct: "set"},
-	{From: 388, To: 388, Line: 59, Col: 9, Construct: "set"},
-	{From: 390, To: 390, Line: 60, Col: 9, Construct: "set"},
-	{From: 392, To: 392, Line: 61, Col: 9, Construct: "set"},
-	{From: 394, To: 394, Line: 62, Col: 9, Construct: "set"},
-	{From: 396, To: 396, Line: 63, Col: 9, Construct: "set"},
-	{From: 400, To: 406, Line: 66, Col: 1, Construct: "if"},
-	{From: 402, To: 402, Line: 67, Col: 1, Construct: "{{ }}"},
-	{From: 408, To: 411, Line: 71, Col: 1, Construct: "if"},
-	{From: 410, To: 410, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 413, To: 459, Line: 74, Col: 1, Construct: "if"},
-	{From: 416, To: 458, Line: 75, Col: 1, Construct: "for"},
-	{From: 419, To: 427, Line: 76, Col: 1, Construct: "if"},
-	{From: 422, To: 422, Line: 77, Col: 5, Construct: "set"},
-	{From: 426, To: 426, Line: 79, Col: 5, Construct: "set"},
-	{From: 429, To: 429, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 431, To: 457, Line: 82, Col: 1, Construct: "if"},
-	{From: 434, To: 449, Line: 83, Col: 5, Construct: "for"},
-	{From: 440, To: 441, Line: 85, Col: 10, Construct: "{{ }}"},
-	{From: 443, To: 448, Line: 86, Col: 12, Construct: "{{ }}"},
-	{From: 454, To: 455, Line: 93, Col: 12, Construct: "{{ }}"},
-	{From: 460, To: 496, Line: 97, Col: 5, Construct: "if"},
-	{From: 463, To: 488, Line: 98, Col: 1, Construct: "if"},
-	{From: 466, To: 469, Line: 99, Col: 1, Construct: "if"},
-	{From: 471, To: 472, Line: 103, Col: 1, Construct: "{{ }}"},
-	{From: 477, To: 487, Line: 106, Col: 16, Construct: "for"},
-	{From: 480, To: 486, Line: 109, Col: 1, Construct: "{{ }}"},
-	{From: 489, To: 496, Line: 112, Col: 5, Construct: "if"},
-	{From: 493, To: 495, Line: 114, Col: 1, Construct: "{{ }}"},
-	{From: 499, To: 507, Line: 117, Col: 1, Construct: "if"},
-	{From: 502, To: 506, Line: 118, Col: 18, Construct: "{{ }}"},
+	{From: 57, To: 66, Line: 2, Col: 1, Construct: "if"},
+	{From: 60, To: 65, Line: 10, Col: 1, Construct: "for"},
+	{From: 62, To: 63, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 93, Line: 23, Col: 1, Construct: "macro"},
+	{From: 71, To: 92, Line: 24, Col: 5, Construct: "if"},
+	{From: 73, To: 73, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 74, To: 92, Line: 26, Col: 9, Construct: "if"},
+	{From: 77, To: 87, Line: 27, Col: 9, Construct: "for"},
+	{From: 79, To: 86, Line: 28, Col: 13, Construct: "if"},
+	{From: 81, To: 81, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 82, To: 86, Line: 30, Col: 17, Construct: "if"},
+	{From: 85, To: 85, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 91, To: 91, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 38, Col: 1, Construct: "set"},
+	{From: 97, To: 105, Line: 39, Col: 1, Construct: "for"},
+	{From: 101, To: 104, Line: 40, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 41, Col: 9, Construct: "set"},
+	{From: 107, To: 268, Line: 44, Col: 1, Construct: "for"},
+	{From: 119, To: 267, Line: 45, Col: 1, Construct: "if"},
+	{From: 123, To: 125, Line: 46, Col: 1, Construct: "set"},
+	{From: 127, To: 127, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 129, To: 133, Line: 48, Col: 1, Construct: "{{ }}"},
+	{From: 134, To: 267, Line: 49, Col: 5, Construct: "if"},
+	{From: 138, To: 138, Line: 51, Col: 1, Construct: "set"},
+	{From: 140, To: 142, Line: 52, Col: 1, Construct: "set"},
+	{From: 144, To: 167, Line: 53, Col: 1, Construct: "if"},
+	{From: 147, To: 147, Line: 54, Col: 5, Construct: "set"},
+	{From: 151, To: 166, Line: 56, Col: 5, Construct: "if"},
+	{From: 153, To: 153, Line: 57, Col: 9, Construct: "set"},
+	{From: 155, To: 155, Line: 58, Col: 9, Construct: "set"},
+	{From: 157, To: 157, Line: 59, Col: 9, Construct: "set"},
+	{From: 159, To: 159, Line: 60, Col: 9, Construct: "set"},
+	{From: 161, To: 161, Line: 61, Col: 9, Construct: "set"},
+	{From: 163, To: 163, Line: 62, Col: 9, Construct: "set"},
+	{From: 165, To: 165, Line: 63, Col: 9, Construct: "set"},
+	{From: 169, To: 177, Line: 66, Col: 1, Construct: "if"},
+	{From: 171, To: 173, Line: 67, Col: 1, Construct: "{{ }}"},
+	{From: 179, To: 183, Line: 71, Col: 1, Construct: "if"},
+	{From: 181, To: 182, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 185, To: 232, Line: 74, Col: 1, Construct: "if"},
+	{From: 188, To: 231, Line: 75, Col: 1, Construct: "for"},
+	{From: 191, To: 199, Line: 76, Col: 1, Construct: "if"},
+	{From: 194, To: 194, Line: 77, Col: 5, Construct: "set"},
+	{From: 198, To: 198, Line: 79, Col: 5, Construct: "set"},
+	{From: 201, To: 202, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 204, To: 230, Line: 82, Col: 1, Construct: "if"},
+	{From: 207, To: 222, Line: 83, Col: 5, Construct: "for"},
+	{From: 213, To: 214, Line: 85, Col: 10, Construct: "{{ }}"},
+	{From: 216, To: 221, Line: 86, Col: 12, Construct: "{{ }}"},
+	{From: 227, To: 228, Line: 93, Col: 12, Construct: "{{ }}"},
+	{From: 233, To: 267, Line: 97, Col: 5, Construct: "if"},
+	{From: 236, To: 261, Line: 98, Col: 1, Construct: "if"},
+	{From: 239, To: 242, Line: 99, Col: 1, Construct: "if"},
+	{From: 244, To: 245, Line: 103, Col: 1, Construct: "{{ }}"},
+	{From: 250, To: 260, Line: 106, Col: 16, Construct: "for"},
+	{From: 253, To: 259, Line: 109, Col: 1, Construct: "{{ }}"},
+	{From: 262, To: 267, Line: 112, Col: 5, Construct: "if"},
+	{From: 266, To: 266, Line: 114, Col: 1, Construct: "{{ }}"},
+	{From: 270, To: 278, Line: 117, Col: 1, Construct: "if"},
+	{From: 273, To: 277, Line: 118, Col: 18, Construct: "{{ }}"},
+	{From: 291, To: 300, Line: 2, Col: 1, Construct: "if"},
+	{From: 294, To: 299, Line: 10, Col: 1, Construct: "for"},
+	{From: 296, To: 297, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 302, To: 327, Line: 23, Col: 1, Construct: "macro"},
+	{From: 305, To: 326, Line: 24, Col: 5, Construct: "if"},
+	{From: 307, To: 307, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 308, To: 326, Line: 26, Col: 9, Construct: "if"},
+	{From: 311, To: 321, Line: 27, Col: 9, Construct: "for"},
+	{From: 313, To: 320, Line: 28, Col: 13, Construct: "if"},
+	{From: 315, To: 315, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 316, To: 320, Line: 30, Col: 17, Construct: "if"},
+	{From: 319, To: 319, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 325, To: 325, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 329, To: 329, Line: 38, Col: 1, Construct: "set"},
+	{From: 331, To: 339, Line: 39, Col: 1, Construct: "for"},
+	{From: 335, To: 338, Line: 40, Col: 5, Construct: "if"},
+	{From: 337, To: 337, Line: 41, Col: 9, Construct: "set"},
+	{From: 341, To: 500, Line: 44, Col: 1, Construct: "for"},
+	{From: 353, To: 499, Line: 45, Col: 1, Construct: "if"},
+	{From: 357, To: 359, Line: 46, Col: 1, Construct: "set"},
+	{From: 361, To: 361, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 363, To: 367, Line: 48, Col: 1, Construct: "{{ }}"},
+	{From: 368, To: 499, Line: 49, Col: 5, Construct: "if"},
+	{From: 372, To: 372, Line: 51, Col: 1, Construct: "set"},
+	{From: 374, To: 376, Line: 52, Col: 1, Construct: "set"},
+	{From: 378, To: 401, Line: 53, Col: 1, Construct: "if"},
+	{From: 381, To: 381, Line: 54, Col: 5, Construct: "set"},
+	{From: 385, To: 400, Line: 56, Col: 5, Construct: "if"},
+	{From: 387, To: 387, Line: 57, Col: 9, Construct: "set"},
+	{From: 389, To: 389, Line: 58, Col: 9, Construct: "set"},
+	{From: 391, To: 391, Line: 59, Col: 9, Construct: "set"},
+	{From: 393, To: 393, Line: 60, Col: 9, Construct: "set"},
+	{From: 395, To: 395, Line: 61, Col: 9, Construct: "set"},
+	{From: 397, To: 397, Line: 62, Col: 9, Construct: "set"},
+	{From: 399, To: 399, Line: 63, Col: 9, Construct: "set"},
+	{From: 403, To: 409, Line: 66, Col: 1, Construct: "if"},
+	{From: 405, To: 405, Line: 67, Col: 1, Construct: "{{ }}"},
+	{From: 411, To: 414, Line: 71, Col: 1, Construct: "if"},
+	{From: 413, To: 413, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 416, To: 462, Line: 74, Col: 1, Construct: "if"},
+	{From: 419, To: 461, Line: 75, Col: 1, Construct: "for"},
+	{From: 422, To: 430, Line: 76, Col: 1, Construct: "if"},
+	{From: 425, To: 425, Line: 77, Col: 5, Construct: "set"},
+	{From: 429, To: 429, Line: 79, Col: 5, Construct: "set"},
+	{From: 432, To: 432, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 434, To: 460, Line: 82, Col: 1, Construct: "if"},
+	{From: 437, To: 452, Line: 83, Col: 5, Construct: "for"},
+	{From: 443, To: 444, Line: 85, Col: 10, Construct: "{{ }}"},
+	{From: 446, To: 451, Line: 86, Col: 12, Construct: "{{ }}"},
+	{From: 457, To: 458, Line: 93, Col: 12, Construct: "{{ }}"},
+	{From: 463, To: 499, Line: 97, Col: 5, Construct: "if"},
+	{From: 466, To: 491, Line: 98, Col: 1, Construct: "if"},
+	{From: 469, To: 472, Line: 99, Col: 1, Construct: "if"},
+	{From: 474, To: 475, Line: 103, Col: 1, Construct: "{{ }}"},
+	{From: 480, To: 490, Line: 106, Col: 16, Construct: "for"},
+	{From: 483, To: 489, Line: 109, Col: 1, Construct: "{{ }}"},
+	{From: 492, To: 499, Line: 112, Col: 5, Construct: "if"},
+	{From: 496, To: 498, Line: 114, Col: 1, Construct: "{{ }}"},
+	{From: 502, To: 510, Line: 117, Col: 1, Construct: "if"},
+	{From: 505, To: 509, Line: 118, Col: 18, Construct: "{{ }}"},
 }

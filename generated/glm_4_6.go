@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GLM46 is the chat template llama.cpp/GLM-4.6.jinja.
 var GLM46 = &jinja2.Template{
@@ -268,9 +271,9 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.6.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// GLM-4.6.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}\n<arg_key>{arg-key-1}</arg_key>\n<arg_value>{arg-value-1}</arg_value>\n<arg_key>{arg-key-2}</arg_key>\n<arg_value>{arg-value-2}</arg_value>\n...\n</tool_call>")
@@ -279,37 +282,37 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// GLM-4.6.jinja:24:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// GLM-4.6.jinja:25:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// GLM-4.6.jinja:26:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.6.jinja:27:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// GLM-4.6.jinja:28:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
+				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// GLM-4.6.jinja:29:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
-				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+				} else if llamacpp.CallTest("string", item, nil, nil) {
 					// GLM-4.6.jinja:30:17 {%- elif item is string -%}
 					// GLM-4.6.jinja:31:17 {{- item }}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 				}
 			}
 		} else {
 			// GLM-4.6.jinja:34:9 {%- else -%}
 			// GLM-4.6.jinja:35:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		}
 	}
 	// GLM-4.6.jinja:38:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// GLM-4.6.jinja:39:1 {%- for m in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		m := items[i]
 		// GLM-4.6.jinja:40:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
 			// GLM-4.6.jinja:41:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -317,20 +320,20 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// GLM-4.6.jinja:44:1 {% for m in messages %}
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.6.jinja:45:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.LlamaAttr(m, "role")
+		mRole := llamacpp.Attr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>\n")
 			// GLM-4.6.jinja:46:1 {{ visible_text(m.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(m, "content"))
 			}))
 			// GLM-4.6.jinja:47:1 {{- '/nothink' if (enable_thinking is defined and not enable_thinking and not visible_text(m.content…
-			if (jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !jinja2.LlamaCallMethod(w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+			if (llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy()) && !llamacpp.CallMethod(w.Capture(func() {
+				visibleText(llamacpp.Attr(m, "content"))
 			}), "endswith", []jinja2.Value{jinja2.Str("/nothink")}, nil).Truthy() {
 				w.WriteString("/nothink")
 			} else {
@@ -343,76 +346,76 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// GLM-4.6.jinja:51:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+				visibleText(llamacpp.Attr(m, "content"))
 			})
 			// GLM-4.6.jinja:52:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.LlamaAttr(m, "reasoning_content")
-			if jinja2.LlamaCallTest("string", mReasoningContent, nil, nil) {
+			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
+			if llamacpp.CallTest("string", mReasoningContent, nil, nil) {
 				// GLM-4.6.jinja:53:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
 				// GLM-4.6.jinja:54:5 {%- else %}
 				// GLM-4.6.jinja:55:5 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// GLM-4.6.jinja:56:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// GLM-4.6.jinja:57:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// GLM-4.6.jinja:60:1 {%- if loop.index0 > ns.last_user_index and reasoning_content -%}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
+			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) && reasoningContent.Truthy() {
 				// GLM-4.6.jinja:61:1 {{ '\n<think>' + reasoning_content.strip() +  '</think>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<think>"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<think>"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
 			} else {
 				// GLM-4.6.jinja:62:5 {%- else -%}
 				w.WriteString("\n<think></think>")
 			}
 			// GLM-4.6.jinja:65:1 {%- if content.strip() -%}
-			if jinja2.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
+			if llamacpp.CallMethod(content, "strip", nil, nil).Truthy() {
 				// GLM-4.6.jinja:66:1 {{ '\n' + content.strip() }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallMethod(content, "strip", nil, nil)))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), llamacpp.CallMethod(content, "strip", nil, nil)))
 			}
 			// GLM-4.6.jinja:68:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.LlamaAttr(m, "tool_calls")
+			mToolCalls := llamacpp.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.6.jinja:69:1 {% for tc in m.tool_calls %}
 				var args jinja2.Value
-				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(mToolCalls)) {
+				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(mToolCalls)) {
 					// GLM-4.6.jinja:70:1 {%- if tc.function %}
-					tcFunction := jinja2.LlamaAttr(tc, "function")
+					tcFunction := llamacpp.Attr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.6.jinja:71:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.6.jinja:73:1 {{ '\n<tool_call>' + tc.name }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<tool_call>"), jinja2.LlamaAttr(tc, "name")))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<tool_call>"), llamacpp.Attr(tc, "name")))
 					w.WriteString("\n")
 					// GLM-4.6.jinja:74:1 {% set _args = tc.arguments or {} %}
-					args = jinja2.Or(jinja2.LlamaAttr(tc, "arguments"), func() jinja2.Value {
+					args = jinja2.Or(llamacpp.Attr(tc, "arguments"), func() jinja2.Value {
 						return jinja2.DictOf()
 					})
 					// GLM-4.6.jinja:75:1 {% if _args is not mapping %}
-					if !jinja2.LlamaCallTest("mapping", args, nil, nil) {
+					if !llamacpp.CallTest("mapping", args, nil, nil) {
 						w.WriteString("    ")
 						// GLM-4.6.jinja:76:5 {{ raise_exception("Invalid tool call arguments passed: " + _args | string) }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Invalid tool call arguments passed: "), jinja2.LlamaCallFilter("string", args, nil, nil))))
+						llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Invalid tool call arguments passed: "), llamacpp.CallFilter("string", args, nil, nil))))
 						w.WriteString("\n")
 					}
 					// GLM-4.6.jinja:78:1 {% for k, v in _args.items() %}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
 						w.WriteString("<arg_key>")
 						// GLM-4.6.jinja:79:10 {{ k }}
-						jinja2.LlamaWrite(w, k)
+						llamacpp.Write(w, k)
 						w.WriteString("</arg_key>\n<arg_value>")
 						// GLM-4.6.jinja:80:12 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !jinja2.LlamaCallTest("string", v, nil, nil) {
-							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+						if !llamacpp.CallTest("string", v, nil, nil) {
+							llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
-							jinja2.LlamaWrite(w, v)
+							llamacpp.Write(w, v)
 						}
 						w.WriteString("</arg_value>\n")
 					}
@@ -422,28 +425,28 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.6.jinja:84:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.6.jinja:85:1 {%- if m.content is string -%}
-			mContent := jinja2.LlamaAttr(m, "content")
-			if jinja2.LlamaCallTest("string", mContent, nil, nil) {
+			mContent := llamacpp.Attr(m, "content")
+			if llamacpp.CallTest("string", mContent, nil, nil) {
 				// GLM-4.6.jinja:86:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("\n<tool_response>\n")
 				// GLM-4.6.jinja:90:1 {{- m.content }}
-				jinja2.LlamaWrite(w, mContent)
+				llamacpp.Write(w, mContent)
 				w.WriteString("\n</tool_response>")
 			} else {
 				// GLM-4.6.jinja:92:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.6.jinja:93:16 {% for tr in m.content %}
-				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(mContent)) {
+				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(mContent)) {
 					w.WriteString("\n<tool_response>\n")
 					// GLM-4.6.jinja:96:1 {{ tr.output if tr.output is defined else tr }}
-					trOutput := jinja2.LlamaAttr(tr, "output")
-					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
-						jinja2.LlamaWrite(w, trOutput)
+					trOutput := llamacpp.Attr(tr, "output")
+					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+						llamacpp.Write(w, trOutput)
 					} else {
-						jinja2.LlamaWrite(w, tr)
+						llamacpp.Write(w, tr)
 					}
 					w.WriteString("\n</tool_response>")
 				}
@@ -452,8 +455,8 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.6.jinja:99:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>\n")
 			// GLM-4.6.jinja:101:1 {{ visible_text(m.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(m, "content"))
 			}))
 		}
 	}
@@ -461,7 +464,7 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.6.jinja:105:18 {{- '\n<think></think>' if (enable_thinking is defined and not enable_thinking) else '' -}}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("\n<think></think>")
 		} else {
 			w.WriteString("")
@@ -472,112 +475,112 @@ func renderGLM46Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGLM46 is the position table of GLM-4.6.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGLM46 = []jinja2.Span{
-	{From: 54, To: 63, Line: 2, Col: 1, Construct: "if"},
-	{From: 57, To: 62, Line: 10, Col: 1, Construct: "for"},
-	{From: 59, To: 60, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 90, Line: 23, Col: 1, Construct: "macro"},
-	{From: 68, To: 89, Line: 24, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 71, To: 89, Line: 26, Col: 9, Construct: "if"},
-	{From: 74, To: 84, Line: 27, Col: 9, Construct: "for"},
-	{From: 76, To: 83, Line: 28, Col: 13, Construct: "if"},
-	{From: 78, To: 78, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 79, To: 83, Line: 30, Col: 17, Construct: "if"},
-	{From: 82, To: 82, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 88, To: 88, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 38, Col: 1, Construct: "set"},
-	{From: 94, To: 102, Line: 39, Col: 1, Construct: "for"},
-	{From: 98, To: 101, Line: 40, Col: 5, Construct: "if"},
-	{From: 100, To: 100, Line: 41, Col: 9, Construct: "set"},
-	{From: 104, To: 245, Line: 44, Col: 1, Construct: "for"},
-	{From: 110, To: 244, Line: 45, Col: 1, Construct: "if"},
-	{From: 114, To: 114, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 116, To: 122, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 244, Line: 48, Col: 5, Construct: "if"},
-	{From: 127, To: 127, Line: 50, Col: 1, Construct: "set"},
-	{From: 129, To: 131, Line: 51, Col: 1, Construct: "set"},
-	{From: 133, To: 146, Line: 52, Col: 1, Construct: "if"},
-	{From: 136, To: 136, Line: 53, Col: 5, Construct: "set"},
-	{From: 140, To: 145, Line: 55, Col: 5, Construct: "if"},
-	{From: 142, To: 142, Line: 56, Col: 9, Construct: "set"},
-	{From: 144, To: 144, Line: 57, Col: 9, Construct: "set"},
-	{From: 148, To: 156, Line: 60, Col: 1, Construct: "if"},
-	{From: 150, To: 152, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 158, To: 162, Line: 65, Col: 1, Construct: "if"},
-	{From: 160, To: 161, Line: 66, Col: 1, Construct: "{{ }}"},
-	{From: 164, To: 209, Line: 68, Col: 1, Construct: "if"},
-	{From: 167, To: 208, Line: 69, Col: 1, Construct: "for"},
-	{From: 170, To: 174, Line: 70, Col: 1, Construct: "if"},
-	{From: 173, To: 173, Line: 71, Col: 5, Construct: "set"},
-	{From: 176, To: 178, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 180, To: 182, Line: 74, Col: 1, Construct: "set"},
-	{From: 184, To: 189, Line: 75, Col: 1, Construct: "if"},
-	{From: 187, To: 188, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 191, To: 207, Line: 78, Col: 1, Construct: "for"},
-	{From: 197, To: 198, Line: 79, Col: 10, Construct: "{{ }}"},
-	{From: 200, To: 205, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 210, To: 244, Line: 84, Col: 5, Construct: "if"},
-	{From: 213, To: 238, Line: 85, Col: 1, Construct: "if"},
-	{From: 216, To: 219, Line: 86, Col: 1, Construct: "if"},
-	{From: 221, To: 222, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 227, To: 237, Line: 93, Col: 16, Construct: "for"},
-	{From: 230, To: 236, Line: 96, Col: 1, Construct: "{{ }}"},
-	{From: 239, To: 244, Line: 99, Col: 5, Construct: "if"},
-	{From: 243, To: 243, Line: 101, Col: 1, Construct: "{{ }}"},
-	{From: 247, To: 255, Line: 104, Col: 1, Construct: "if"},
-	{From: 250, To: 254, Line: 105, Col: 18, Construct: "{{ }}"},
-	{From: 268, To: 277, Line: 2, Col: 1, Construct: "if"},
-	{From: 271, To: 276, Line: 10, Col: 1, Construct: "for"},
-	{From: 273, To: 274, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 279, To: 304, Line: 23, Col: 1, Construct: "macro"},
-	{From: 282, To: 303, Line: 24, Col: 5, Construct: "if"},
-	{From: 284, To: 284, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 285, To: 303, Line: 26, Col: 9, Construct: "if"},
-	{From: 288, To: 298, Line: 27, Col: 9, Construct: "for"},
-	{From: 290, To: 297, Line: 28, Col: 13, Construct: "if"},
-	{From: 292, To: 292, Line: 29, Col: 17, Construct: "{{ }}"},
-	{From: 293, To: 297, Line: 30, Col: 17, Construct: "if"},
-	{From: 296, To: 296, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 302, To: 302, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 306, To: 306, Line: 38, Col: 1, Construct: "set"},
-	{From: 308, To: 316, Line: 39, Col: 1, Construct: "for"},
-	{From: 312, To: 315, Line: 40, Col: 5, Construct: "if"},
-	{From: 314, To: 314, Line: 41, Col: 9, Construct: "set"},
-	{From: 318, To: 459, Line: 44, Col: 1, Construct: "for"},
-	{From: 324, To: 458, Line: 45, Col: 1, Construct: "if"},
-	{From: 328, To: 330, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 332, To: 338, Line: 47, Col: 1, Construct: "{{ }}"},
-	{From: 339, To: 458, Line: 48, Col: 5, Construct: "if"},
-	{From: 343, To: 343, Line: 50, Col: 1, Construct: "set"},
-	{From: 345, To: 347, Line: 51, Col: 1, Construct: "set"},
-	{From: 349, To: 362, Line: 52, Col: 1, Construct: "if"},
-	{From: 352, To: 352, Line: 53, Col: 5, Construct: "set"},
-	{From: 356, To: 361, Line: 55, Col: 5, Construct: "if"},
-	{From: 358, To: 358, Line: 56, Col: 9, Construct: "set"},
-	{From: 360, To: 360, Line: 57, Col: 9, Construct: "set"},
-	{From: 364, To: 370, Line: 60, Col: 1, Construct: "if"},
-	{From: 366, To: 366, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 372, To: 375, Line: 65, Col: 1, Construct: "if"},
-	{From: 374, To: 374, Line: 66, Col: 1, Construct: "{{ }}"},
-	{From: 377, To: 421, Line: 68, Col: 1, Construct: "if"},
-	{From: 380, To: 420, Line: 69, Col: 1, Construct: "for"},
-	{From: 383, To: 387, Line: 70, Col: 1, Construct: "if"},
-	{From: 386, To: 386, Line: 71, Col: 5, Construct: "set"},
-	{From: 389, To: 390, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 392, To: 394, Line: 74, Col: 1, Construct: "set"},
-	{From: 396, To: 401, Line: 75, Col: 1, Construct: "if"},
-	{From: 399, To: 400, Line: 76, Col: 5, Construct: "{{ }}"},
-	{From: 403, To: 419, Line: 78, Col: 1, Construct: "for"},
-	{From: 409, To: 410, Line: 79, Col: 10, Construct: "{{ }}"},
-	{From: 412, To: 417, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 422, To: 458, Line: 84, Col: 5, Construct: "if"},
-	{From: 425, To: 450, Line: 85, Col: 1, Construct: "if"},
-	{From: 428, To: 431, Line: 86, Col: 1, Construct: "if"},
-	{From: 433, To: 434, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 439, To: 449, Line: 93, Col: 16, Construct: "for"},
-	{From: 442, To: 448, Line: 96, Col: 1, Construct: "{{ }}"},
-	{From: 451, To: 458, Line: 99, Col: 5, Construct: "if"},
-	{From: 455, To: 457, Line: 101, Col: 1, Construct: "{{ }}"},
-	{From: 461, To: 469, Line: 104, Col: 1, Construct: "if"},
-	{From: 464, To: 468, Line: 105, Col: 18, Construct: "{{ }}"},
+	{From: 57, To: 66, Line: 2, Col: 1, Construct: "if"},
+	{From: 60, To: 65, Line: 10, Col: 1, Construct: "for"},
+	{From: 62, To: 63, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 93, Line: 23, Col: 1, Construct: "macro"},
+	{From: 71, To: 92, Line: 24, Col: 5, Construct: "if"},
+	{From: 73, To: 73, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 74, To: 92, Line: 26, Col: 9, Construct: "if"},
+	{From: 77, To: 87, Line: 27, Col: 9, Construct: "for"},
+	{From: 79, To: 86, Line: 28, Col: 13, Construct: "if"},
+	{From: 81, To: 81, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 82, To: 86, Line: 30, Col: 17, Construct: "if"},
+	{From: 85, To: 85, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 91, To: 91, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 38, Col: 1, Construct: "set"},
+	{From: 97, To: 105, Line: 39, Col: 1, Construct: "for"},
+	{From: 101, To: 104, Line: 40, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 41, Col: 9, Construct: "set"},
+	{From: 107, To: 248, Line: 44, Col: 1, Construct: "for"},
+	{From: 113, To: 247, Line: 45, Col: 1, Construct: "if"},
+	{From: 117, To: 117, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 119, To: 125, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 126, To: 247, Line: 48, Col: 5, Construct: "if"},
+	{From: 130, To: 130, Line: 50, Col: 1, Construct: "set"},
+	{From: 132, To: 134, Line: 51, Col: 1, Construct: "set"},
+	{From: 136, To: 149, Line: 52, Col: 1, Construct: "if"},
+	{From: 139, To: 139, Line: 53, Col: 5, Construct: "set"},
+	{From: 143, To: 148, Line: 55, Col: 5, Construct: "if"},
+	{From: 145, To: 145, Line: 56, Col: 9, Construct: "set"},
+	{From: 147, To: 147, Line: 57, Col: 9, Construct: "set"},
+	{From: 151, To: 159, Line: 60, Col: 1, Construct: "if"},
+	{From: 153, To: 155, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 161, To: 165, Line: 65, Col: 1, Construct: "if"},
+	{From: 163, To: 164, Line: 66, Col: 1, Construct: "{{ }}"},
+	{From: 167, To: 212, Line: 68, Col: 1, Construct: "if"},
+	{From: 170, To: 211, Line: 69, Col: 1, Construct: "for"},
+	{From: 173, To: 177, Line: 70, Col: 1, Construct: "if"},
+	{From: 176, To: 176, Line: 71, Col: 5, Construct: "set"},
+	{From: 179, To: 181, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 183, To: 185, Line: 74, Col: 1, Construct: "set"},
+	{From: 187, To: 192, Line: 75, Col: 1, Construct: "if"},
+	{From: 190, To: 191, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 194, To: 210, Line: 78, Col: 1, Construct: "for"},
+	{From: 200, To: 201, Line: 79, Col: 10, Construct: "{{ }}"},
+	{From: 203, To: 208, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 213, To: 247, Line: 84, Col: 5, Construct: "if"},
+	{From: 216, To: 241, Line: 85, Col: 1, Construct: "if"},
+	{From: 219, To: 222, Line: 86, Col: 1, Construct: "if"},
+	{From: 224, To: 225, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 230, To: 240, Line: 93, Col: 16, Construct: "for"},
+	{From: 233, To: 239, Line: 96, Col: 1, Construct: "{{ }}"},
+	{From: 242, To: 247, Line: 99, Col: 5, Construct: "if"},
+	{From: 246, To: 246, Line: 101, Col: 1, Construct: "{{ }}"},
+	{From: 250, To: 258, Line: 104, Col: 1, Construct: "if"},
+	{From: 253, To: 257, Line: 105, Col: 18, Construct: "{{ }}"},
+	{From: 271, To: 280, Line: 2, Col: 1, Construct: "if"},
+	{From: 274, To: 279, Line: 10, Col: 1, Construct: "for"},
+	{From: 276, To: 277, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 282, To: 307, Line: 23, Col: 1, Construct: "macro"},
+	{From: 285, To: 306, Line: 24, Col: 5, Construct: "if"},
+	{From: 287, To: 287, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 288, To: 306, Line: 26, Col: 9, Construct: "if"},
+	{From: 291, To: 301, Line: 27, Col: 9, Construct: "for"},
+	{From: 293, To: 300, Line: 28, Col: 13, Construct: "if"},
+	{From: 295, To: 295, Line: 29, Col: 17, Construct: "{{ }}"},
+	{From: 296, To: 300, Line: 30, Col: 17, Construct: "if"},
+	{From: 299, To: 299, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 305, To: 305, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 38, Col: 1, Construct: "set"},
+	{From: 311, To: 319, Line: 39, Col: 1, Construct: "for"},
+	{From: 315, To: 318, Line: 40, Col: 5, Construct: "if"},
+	{From: 317, To: 317, Line: 41, Col: 9, Construct: "set"},
+	{From: 321, To: 462, Line: 44, Col: 1, Construct: "for"},
+	{From: 327, To: 461, Line: 45, Col: 1, Construct: "if"},
+	{From: 331, To: 333, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 335, To: 341, Line: 47, Col: 1, Construct: "{{ }}"},
+	{From: 342, To: 461, Line: 48, Col: 5, Construct: "if"},
+	{From: 346, To: 346, Line: 50, Col: 1, Construct: "set"},
+	{From: 348, To: 350, Line: 51, Col: 1, Construct: "set"},
+	{From: 352, To: 365, Line: 52, Col: 1, Construct: "if"},
+	{From: 355, To: 355, Line: 53, Col: 5, Construct: "set"},
+	{From: 359, To: 364, Line: 55, Col: 5, Construct: "if"},
+	{From: 361, To: 361, Line: 56, Col: 9, Construct: "set"},
+	{From: 363, To: 363, Line: 57, Col: 9, Construct: "set"},
+	{From: 367, To: 373, Line: 60, Col: 1, Construct: "if"},
+	{From: 369, To: 369, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 375, To: 378, Line: 65, Col: 1, Construct: "if"},
+	{From: 377, To: 377, Line: 66, Col: 1, Construct: "{{ }}"},
+	{From: 380, To: 424, Line: 68, Col: 1, Construct: "if"},
+	{From: 383, To: 423, Line: 69, Col: 1, Construct: "for"},
+	{From: 386, To: 390, Line: 70, Col: 1, Construct: "if"},
+	{From: 389, To: 389, Line: 71, Col: 5, Construct: "set"},
+	{From: 392, To: 393, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 395, To: 397, Line: 74, Col: 1, Construct: "set"},
+	{From: 399, To: 404, Line: 75, Col: 1, Construct: "if"},
+	{From: 402, To: 403, Line: 76, Col: 5, Construct: "{{ }}"},
+	{From: 406, To: 422, Line: 78, Col: 1, Construct: "for"},
+	{From: 412, To: 413, Line: 79, Col: 10, Construct: "{{ }}"},
+	{From: 415, To: 420, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 425, To: 461, Line: 84, Col: 5, Construct: "if"},
+	{From: 428, To: 453, Line: 85, Col: 1, Construct: "if"},
+	{From: 431, To: 434, Line: 86, Col: 1, Construct: "if"},
+	{From: 436, To: 437, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 442, To: 452, Line: 93, Col: 16, Construct: "for"},
+	{From: 445, To: 451, Line: 96, Col: 1, Construct: "{{ }}"},
+	{From: 454, To: 461, Line: 99, Col: 5, Construct: "if"},
+	{From: 458, To: 460, Line: 101, Col: 1, Construct: "{{ }}"},
+	{From: 464, To: 472, Line: 104, Col: 1, Construct: "if"},
+	{From: 467, To: 471, Line: 105, Col: 18, Construct: "{{ }}"},
 }

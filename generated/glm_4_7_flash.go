@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GLM47Flash is the chat template llama.cpp/GLM-4.7-Flash.jinja.
 var GLM47Flash = &jinja2.Template{
@@ -252,9 +255,9 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|system|>\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// GLM-4.7-Flash.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// GLM-4.7-Flash.jinja:11:1 {{ tool | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("\n")
 		}
 		w.WriteString("</tools>\n\nFor each function call, output the function name and arguments within the following XML format:\n<tool_call>{function-name}<arg_key>{arg-key-1}</arg_key><arg_value>{arg-value-1}</arg_value><arg_key>{arg-key-2}</arg_key><arg_value>{arg-value-2}</arg_value>...</tool_call>")
@@ -263,37 +266,37 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// GLM-4.7-Flash.jinja:18:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// GLM-4.7-Flash.jinja:19:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// GLM-4.7-Flash.jinja:20:9 {%- elif content is iterable and content is not mapping -%}
 			// GLM-4.7-Flash.jinja:21:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// GLM-4.7-Flash.jinja:22:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
+				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// GLM-4.7-Flash.jinja:23:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
-				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+				} else if llamacpp.CallTest("string", item, nil, nil) {
 					// GLM-4.7-Flash.jinja:24:17 {%- elif item is string -%}
 					// GLM-4.7-Flash.jinja:25:17 {{- item }}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 				}
 			}
 		} else {
 			// GLM-4.7-Flash.jinja:28:9 {%- else -%}
 			// GLM-4.7-Flash.jinja:29:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		}
 	}
 	// GLM-4.7-Flash.jinja:32:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// GLM-4.7-Flash.jinja:33:1 {%- for m in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		m := items[i]
 		// GLM-4.7-Flash.jinja:34:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
 			// GLM-4.7-Flash.jinja:35:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
@@ -302,16 +305,16 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
 	clearThinking := clearThinkingInput
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		m := items2[i]
 		// GLM-4.7-Flash.jinja:39:1 {%- if m.role == 'user' -%}
-		mRole := jinja2.LlamaAttr(m, "role")
+		mRole := llamacpp.Attr(m, "role")
 		if jinja2.EqStr(mRole, "user") {
 			w.WriteString("<|user|>")
 			// GLM-4.7-Flash.jinja:39:36 {{ visible_text(m.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(m, "content"))
 			}))
 		} else if jinja2.EqStr(mRole, "assistant") {
 			// GLM-4.7-Flash.jinja:40:5 {%- elif m.role == 'assistant' -%}
@@ -320,66 +323,66 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			reasoningContent = jinja2.Str("")
 			// GLM-4.7-Flash.jinja:43:1 {%- set content = visible_text(m.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+				visibleText(llamacpp.Attr(m, "content"))
 			})
 			// GLM-4.7-Flash.jinja:44:1 {%- if m.reasoning_content is string %}
-			mReasoningContent := jinja2.LlamaAttr(m, "reasoning_content")
-			if jinja2.LlamaCallTest("string", mReasoningContent, nil, nil) {
+			mReasoningContent := llamacpp.Attr(m, "reasoning_content")
+			if llamacpp.CallTest("string", mReasoningContent, nil, nil) {
 				// GLM-4.7-Flash.jinja:45:5 {%- set reasoning_content = m.reasoning_content %}
 				reasoningContent = mReasoningContent
 			} else {
 				// GLM-4.7-Flash.jinja:46:5 {%- else %}
 				// GLM-4.7-Flash.jinja:47:5 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// GLM-4.7-Flash.jinja:48:9 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// GLM-4.7-Flash.jinja:49:9 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// GLM-4.7-Flash.jinja:52:1 {%- if ((clear_thinking is defined and not clear_thinking) or loop.index0 > ns.last_user_index) and …
-			if ((jinja2.LlamaCallTest("defined", clearThinking, nil, nil) && !clearThinking.Truthy()) || jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
+			if ((llamacpp.CallTest("defined", clearThinking, nil, nil) && !clearThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) && reasoningContent.Truthy() {
 				// GLM-4.7-Flash.jinja:53:1 {{ '<think>' + reasoning_content.strip() +  '</think>'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<think>"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("</think>")))
 			} else {
 				// GLM-4.7-Flash.jinja:54:5 {%- else -%}
 				w.WriteString("</think>")
 			}
 			// GLM-4.7-Flash.jinja:57:1 {%- if content.strip() -%}
-			if jinja2.LlamaCallMethod(content, "strip", nil, nil).Truthy() {
+			if llamacpp.CallMethod(content, "strip", nil, nil).Truthy() {
 				// GLM-4.7-Flash.jinja:58:1 {{ content.strip() }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(content, "strip", nil, nil))
+				llamacpp.Write(w, llamacpp.CallMethod(content, "strip", nil, nil))
 			}
 			// GLM-4.7-Flash.jinja:60:1 {% if m.tool_calls %}
-			mToolCalls := jinja2.LlamaAttr(m, "tool_calls")
+			mToolCalls := llamacpp.Attr(m, "tool_calls")
 			if mToolCalls.Truthy() {
 				// GLM-4.7-Flash.jinja:61:1 {% for tc in m.tool_calls %}
 				var args jinja2.Value
-				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(mToolCalls)) {
+				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(mToolCalls)) {
 					// GLM-4.7-Flash.jinja:62:1 {%- if tc.function %}
-					tcFunction := jinja2.LlamaAttr(tc, "function")
+					tcFunction := llamacpp.Attr(tc, "function")
 					if tcFunction.Truthy() {
 						// GLM-4.7-Flash.jinja:63:5 {%- set tc = tc.function %}
 						tc = tcFunction
 					}
 					// GLM-4.7-Flash.jinja:65:1 {{- '<tool_call>' + tc.name -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<tool_call>"), jinja2.LlamaAttr(tc, "name")))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("<tool_call>"), llamacpp.Attr(tc, "name")))
 					// GLM-4.7-Flash.jinja:66:1 {% set _args = tc.arguments %}
-					args = jinja2.LlamaAttr(tc, "arguments")
+					args = llamacpp.Attr(tc, "arguments")
 					// GLM-4.7-Flash.jinja:66:31 {% for k, v in _args.items() %}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
 						w.WriteString("<arg_key>")
 						// GLM-4.7-Flash.jinja:66:71 {{ k }}
-						jinja2.LlamaWrite(w, k)
+						llamacpp.Write(w, k)
 						w.WriteString("</arg_key><arg_value>")
 						// GLM-4.7-Flash.jinja:66:99 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !jinja2.LlamaCallTest("string", v, nil, nil) {
-							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+						if !llamacpp.CallTest("string", v, nil, nil) {
+							llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
-							jinja2.LlamaWrite(w, v)
+							llamacpp.Write(w, v)
 						}
 						w.WriteString("</arg_value>")
 					}
@@ -389,28 +392,28 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(mRole, "tool") {
 			// GLM-4.7-Flash.jinja:68:5 {%- elif m.role == 'tool' -%}
 			// GLM-4.7-Flash.jinja:69:1 {%- if m.content is string -%}
-			mContent := jinja2.LlamaAttr(m, "content")
-			if jinja2.LlamaCallTest("string", mContent, nil, nil) {
+			mContent := llamacpp.Attr(m, "content")
+			if llamacpp.CallTest("string", mContent, nil, nil) {
 				// GLM-4.7-Flash.jinja:70:1 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-				if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+				if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 					w.WriteString("<|observation|>")
 				}
 				w.WriteString("<tool_response>")
 				// GLM-4.7-Flash.jinja:74:1 {{- m.content }}
-				jinja2.LlamaWrite(w, mContent)
+				llamacpp.Write(w, mContent)
 				w.WriteString("</tool_response>")
 			} else {
 				// GLM-4.7-Flash.jinja:76:5 {%- else -%}
 				w.WriteString("<|observation|>")
 				// GLM-4.7-Flash.jinja:77:16 {% for tr in m.content %}
-				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(mContent)) {
+				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(mContent)) {
 					w.WriteString("<tool_response>")
 					// GLM-4.7-Flash.jinja:78:16 {{ tr.output if tr.output is defined else tr }}
-					trOutput := jinja2.LlamaAttr(tr, "output")
-					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
-						jinja2.LlamaWrite(w, trOutput)
+					trOutput := llamacpp.Attr(tr, "output")
+					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+						llamacpp.Write(w, trOutput)
 					} else {
-						jinja2.LlamaWrite(w, tr)
+						llamacpp.Write(w, tr)
 					}
 					w.WriteString("</tool_response>")
 				}
@@ -419,8 +422,8 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// GLM-4.7-Flash.jinja:80:5 {%- elif m.role == 'system' -%}
 			w.WriteString("<|system|>")
 			// GLM-4.7-Flash.jinja:81:11 {{ visible_text(m.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(m, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(m, "content"))
 			}))
 		}
 	}
@@ -428,7 +431,7 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|assistant|>")
 		// GLM-4.7-Flash.jinja:85:18 {{- '</think>' if (enable_thinking is defined and not enable_thinking) else '<think>' -}}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && !enableThinking.Truthy() {
 			w.WriteString("</think>")
 		} else {
 			w.WriteString("<think>")
@@ -439,106 +442,106 @@ func renderGLM47FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGLM47Flash is the position table of GLM-4.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGLM47Flash = []jinja2.Span{
-	{From: 55, To: 64, Line: 2, Col: 1, Construct: "if"},
-	{From: 58, To: 63, Line: 10, Col: 1, Construct: "for"},
-	{From: 60, To: 61, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 91, Line: 17, Col: 1, Construct: "macro"},
-	{From: 69, To: 90, Line: 18, Col: 5, Construct: "if"},
-	{From: 71, To: 71, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 72, To: 90, Line: 20, Col: 9, Construct: "if"},
-	{From: 75, To: 85, Line: 21, Col: 9, Construct: "for"},
-	{From: 77, To: 84, Line: 22, Col: 13, Construct: "if"},
-	{From: 79, To: 79, Line: 23, Col: 17, Construct: "{{ }}"},
-	{From: 80, To: 84, Line: 24, Col: 17, Construct: "if"},
-	{From: 83, To: 83, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 89, To: 89, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 93, To: 93, Line: 32, Col: 1, Construct: "set"},
-	{From: 95, To: 103, Line: 33, Col: 1, Construct: "for"},
-	{From: 99, To: 102, Line: 34, Col: 5, Construct: "if"},
-	{From: 101, To: 101, Line: 35, Col: 9, Construct: "set"},
-	{From: 105, To: 228, Line: 38, Col: 1, Construct: "for"},
-	{From: 112, To: 227, Line: 39, Col: 1, Construct: "if"},
-	{From: 116, To: 116, Line: 39, Col: 36, Construct: "{{ }}"},
-	{From: 117, To: 227, Line: 40, Col: 5, Construct: "if"},
-	{From: 121, To: 121, Line: 42, Col: 1, Construct: "set"},
-	{From: 123, To: 125, Line: 43, Col: 1, Construct: "set"},
-	{From: 127, To: 140, Line: 44, Col: 1, Construct: "if"},
-	{From: 130, To: 130, Line: 45, Col: 5, Construct: "set"},
-	{From: 134, To: 139, Line: 47, Col: 5, Construct: "if"},
-	{From: 136, To: 136, Line: 48, Col: 9, Construct: "set"},
-	{From: 138, To: 138, Line: 49, Col: 9, Construct: "set"},
-	{From: 142, To: 150, Line: 52, Col: 1, Construct: "if"},
-	{From: 144, To: 146, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 152, To: 155, Line: 57, Col: 1, Construct: "if"},
-	{From: 154, To: 154, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 192, Line: 60, Col: 1, Construct: "if"},
-	{From: 160, To: 191, Line: 61, Col: 1, Construct: "for"},
-	{From: 163, To: 167, Line: 62, Col: 1, Construct: "if"},
-	{From: 166, To: 166, Line: 63, Col: 5, Construct: "set"},
-	{From: 169, To: 170, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 172, To: 172, Line: 66, Col: 1, Construct: "set"},
-	{From: 174, To: 190, Line: 66, Col: 31, Construct: "for"},
-	{From: 180, To: 181, Line: 66, Col: 71, Construct: "{{ }}"},
-	{From: 183, To: 188, Line: 66, Col: 99, Construct: "{{ }}"},
-	{From: 193, To: 227, Line: 68, Col: 5, Construct: "if"},
-	{From: 196, To: 221, Line: 69, Col: 1, Construct: "if"},
-	{From: 199, To: 202, Line: 70, Col: 1, Construct: "if"},
-	{From: 204, To: 205, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 210, To: 220, Line: 77, Col: 16, Construct: "for"},
-	{From: 213, To: 219, Line: 78, Col: 16, Construct: "{{ }}"},
-	{From: 222, To: 227, Line: 80, Col: 5, Construct: "if"},
-	{From: 226, To: 226, Line: 81, Col: 11, Construct: "{{ }}"},
-	{From: 230, To: 238, Line: 84, Col: 1, Construct: "if"},
-	{From: 233, To: 237, Line: 85, Col: 18, Construct: "{{ }}"},
-	{From: 252, To: 261, Line: 2, Col: 1, Construct: "if"},
-	{From: 255, To: 260, Line: 10, Col: 1, Construct: "for"},
-	{From: 257, To: 258, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 263, To: 288, Line: 17, Col: 1, Construct: "macro"},
-	{From: 266, To: 287, Line: 18, Col: 5, Construct: "if"},
-	{From: 268, To: 268, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 269, To: 287, Line: 20, Col: 9, Construct: "if"},
-	{From: 272, To: 282, Line: 21, Col: 9, Construct: "for"},
-	{From: 274, To: 281, Line: 22, Col: 13, Construct: "if"},
-	{From: 276, To: 276, Line: 23, Col: 17, Construct: "{{ }}"},
-	{From: 277, To: 281, Line: 24, Col: 17, Construct: "if"},
-	{From: 280, To: 280, Line: 25, Col: 17, Construct: "{{ }}"},
-	{From: 286, To: 286, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 290, To: 290, Line: 32, Col: 1, Construct: "set"},
-	{From: 292, To: 300, Line: 33, Col: 1, Construct: "for"},
-	{From: 296, To: 299, Line: 34, Col: 5, Construct: "if"},
-	{From: 298, To: 298, Line: 35, Col: 9, Construct: "set"},
-	{From: 302, To: 426, Line: 38, Col: 1, Construct: "for"},
-	{From: 309, To: 425, Line: 39, Col: 1, Construct: "if"},
-	{From: 313, To: 315, Line: 39, Col: 36, Construct: "{{ }}"},
-	{From: 316, To: 425, Line: 40, Col: 5, Construct: "if"},
-	{From: 320, To: 320, Line: 42, Col: 1, Construct: "set"},
-	{From: 322, To: 324, Line: 43, Col: 1, Construct: "set"},
-	{From: 326, To: 339, Line: 44, Col: 1, Construct: "if"},
-	{From: 329, To: 329, Line: 45, Col: 5, Construct: "set"},
-	{From: 333, To: 338, Line: 47, Col: 5, Construct: "if"},
-	{From: 335, To: 335, Line: 48, Col: 9, Construct: "set"},
-	{From: 337, To: 337, Line: 49, Col: 9, Construct: "set"},
-	{From: 341, To: 347, Line: 52, Col: 1, Construct: "if"},
-	{From: 343, To: 343, Line: 53, Col: 1, Construct: "{{ }}"},
-	{From: 349, To: 352, Line: 57, Col: 1, Construct: "if"},
-	{From: 351, To: 351, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 354, To: 388, Line: 60, Col: 1, Construct: "if"},
-	{From: 357, To: 387, Line: 61, Col: 1, Construct: "for"},
-	{From: 360, To: 364, Line: 62, Col: 1, Construct: "if"},
-	{From: 363, To: 363, Line: 63, Col: 5, Construct: "set"},
-	{From: 366, To: 366, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 368, To: 368, Line: 66, Col: 1, Construct: "set"},
-	{From: 370, To: 386, Line: 66, Col: 31, Construct: "for"},
-	{From: 376, To: 377, Line: 66, Col: 71, Construct: "{{ }}"},
-	{From: 379, To: 384, Line: 66, Col: 99, Construct: "{{ }}"},
-	{From: 389, To: 425, Line: 68, Col: 5, Construct: "if"},
-	{From: 392, To: 417, Line: 69, Col: 1, Construct: "if"},
-	{From: 395, To: 398, Line: 70, Col: 1, Construct: "if"},
-	{From: 400, To: 401, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 406, To: 416, Line: 77, Col: 16, Construct: "for"},
-	{From: 409, To: 415, Line: 78, Col: 16, Construct: "{{ }}"},
-	{From: 418, To: 425, Line: 80, Col: 5, Construct: "if"},
-	{From: 422, To: 424, Line: 81, Col: 11, Construct: "{{ }}"},
-	{From: 428, To: 436, Line: 84, Col: 1, Construct: "if"},
-	{From: 431, To: 435, Line: 85, Col: 18, Construct: "{{ }}"},
+	{From: 58, To: 67, Line: 2, Col: 1, Construct: "if"},
+	{From: 61, To: 66, Line: 10, Col: 1, Construct: "for"},
+	{From: 63, To: 64, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 94, Line: 17, Col: 1, Construct: "macro"},
+	{From: 72, To: 93, Line: 18, Col: 5, Construct: "if"},
+	{From: 74, To: 74, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 75, To: 93, Line: 20, Col: 9, Construct: "if"},
+	{From: 78, To: 88, Line: 21, Col: 9, Construct: "for"},
+	{From: 80, To: 87, Line: 22, Col: 13, Construct: "if"},
+	{From: 82, To: 82, Line: 23, Col: 17, Construct: "{{ }}"},
+	{From: 83, To: 87, Line: 24, Col: 17, Construct: "if"},
+	{From: 86, To: 86, Line: 25, Col: 17, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 32, Col: 1, Construct: "set"},
+	{From: 98, To: 106, Line: 33, Col: 1, Construct: "for"},
+	{From: 102, To: 105, Line: 34, Col: 5, Construct: "if"},
+	{From: 104, To: 104, Line: 35, Col: 9, Construct: "set"},
+	{From: 108, To: 231, Line: 38, Col: 1, Construct: "for"},
+	{From: 115, To: 230, Line: 39, Col: 1, Construct: "if"},
+	{From: 119, To: 119, Line: 39, Col: 36, Construct: "{{ }}"},
+	{From: 120, To: 230, Line: 40, Col: 5, Construct: "if"},
+	{From: 124, To: 124, Line: 42, Col: 1, Construct: "set"},
+	{From: 126, To: 128, Line: 43, Col: 1, Construct: "set"},
+	{From: 130, To: 143, Line: 44, Col: 1, Construct: "if"},
+	{From: 133, To: 133, Line: 45, Col: 5, Construct: "set"},
+	{From: 137, To: 142, Line: 47, Col: 5, Construct: "if"},
+	{From: 139, To: 139, Line: 48, Col: 9, Construct: "set"},
+	{From: 141, To: 141, Line: 49, Col: 9, Construct: "set"},
+	{From: 145, To: 153, Line: 52, Col: 1, Construct: "if"},
+	{From: 147, To: 149, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 155, To: 158, Line: 57, Col: 1, Construct: "if"},
+	{From: 157, To: 157, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 160, To: 195, Line: 60, Col: 1, Construct: "if"},
+	{From: 163, To: 194, Line: 61, Col: 1, Construct: "for"},
+	{From: 166, To: 170, Line: 62, Col: 1, Construct: "if"},
+	{From: 169, To: 169, Line: 63, Col: 5, Construct: "set"},
+	{From: 172, To: 173, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 175, To: 175, Line: 66, Col: 1, Construct: "set"},
+	{From: 177, To: 193, Line: 66, Col: 31, Construct: "for"},
+	{From: 183, To: 184, Line: 66, Col: 71, Construct: "{{ }}"},
+	{From: 186, To: 191, Line: 66, Col: 99, Construct: "{{ }}"},
+	{From: 196, To: 230, Line: 68, Col: 5, Construct: "if"},
+	{From: 199, To: 224, Line: 69, Col: 1, Construct: "if"},
+	{From: 202, To: 205, Line: 70, Col: 1, Construct: "if"},
+	{From: 207, To: 208, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 213, To: 223, Line: 77, Col: 16, Construct: "for"},
+	{From: 216, To: 222, Line: 78, Col: 16, Construct: "{{ }}"},
+	{From: 225, To: 230, Line: 80, Col: 5, Construct: "if"},
+	{From: 229, To: 229, Line: 81, Col: 11, Construct: "{{ }}"},
+	{From: 233, To: 241, Line: 84, Col: 1, Construct: "if"},
+	{From: 236, To: 240, Line: 85, Col: 18, Construct: "{{ }}"},
+	{From: 255, To: 264, Line: 2, Col: 1, Construct: "if"},
+	{From: 258, To: 263, Line: 10, Col: 1, Construct: "for"},
+	{From: 260, To: 261, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 266, To: 291, Line: 17, Col: 1, Construct: "macro"},
+	{From: 269, To: 290, Line: 18, Col: 5, Construct: "if"},
+	{From: 271, To: 271, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 272, To: 290, Line: 20, Col: 9, Construct: "if"},
+	{From: 275, To: 285, Line: 21, Col: 9, Construct: "for"},
+	{From: 277, To: 284, Line: 22, Col: 13, Construct: "if"},
+	{From: 279, To: 279, Line: 23, Col: 17, Construct: "{{ }}"},
+	{From: 280, To: 284, Line: 24, Col: 17, Construct: "if"},
+	{From: 283, To: 283, Line: 25, Col: 17, Construct: "{{ }}"},
+	{From: 289, To: 289, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 293, To: 293, Line: 32, Col: 1, Construct: "set"},
+	{From: 295, To: 303, Line: 33, Col: 1, Construct: "for"},
+	{From: 299, To: 302, Line: 34, Col: 5, Construct: "if"},
+	{From: 301, To: 301, Line: 35, Col: 9, Construct: "set"},
+	{From: 305, To: 429, Line: 38, Col: 1, Construct: "for"},
+	{From: 312, To: 428, Line: 39, Col: 1, Construct: "if"},
+	{From: 316, To: 318, Line: 39, Col: 36, Construct: "{{ }}"},
+	{From: 319, To: 428, Line: 40, Col: 5, Construct: "if"},
+	{From: 323, To: 323, Line: 42, Col: 1, Construct: "set"},
+	{From: 325, To: 327, Line: 43, Col: 1, Construct: "set"},
+	{From: 329, To: 342, Line: 44, Col: 1, Construct: "if"},
+	{From: 332, To: 332, Line: 45, Col: 5, Construct: "set"},
+	{From: 336, To: 341, Line: 47, Col: 5, Construct: "if"},
+	{From: 338, To: 338, Line: 48, Col: 9, Construct: "set"},
+	{From: 340, To: 340, Line: 49, Col: 9, Construct: "set"},
+	{From: 344, To: 350, Line: 52, Col: 1, Construct: "if"},
+	{From: 346, To: 346, Line: 53, Col: 1, Construct: "{{ }}"},
+	{From: 352, To: 355, Line: 57, Col: 1, Construct: "if"},
+	{From: 354, To: 354, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 357, To: 391, Line: 60, Col: 1, Construct: "if"},
+	{From: 360, To: 390, Line: 61, Col: 1, Construct: "for"},
+	{From: 363, To: 367, Line: 62, Col: 1, Construct: "if"},
+	{From: 366, To: 366, Line: 63, Col: 5, Construct: "set"},
+	{From: 369, To: 369, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 371, To: 371, Line: 66, Col: 1, Construct: "set"},
+	{From: 373, To: 389, Line: 66, Col: 31, Construct: "for"},
+	{From: 379, To: 380, Line: 66, Col: 71, Construct: "{{ }}"},
+	{From: 382, To: 387, Line: 66, Col: 99, Construct: "{{ }}"},
+	{From: 392, To: 428, Line: 68, Col: 5, Construct: "if"},
+	{From: 395, To: 420, Line: 69, Col: 1, Construct: "if"},
+	{From: 398, To: 401, Line: 70, Col: 1, Construct: "if"},
+	{From: 403, To: 404, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 409, To: 419, Line: 77, Col: 16, Construct: "for"},
+	{From: 412, To: 418, Line: 78, Col: 16, Construct: "{{ }}"},
+	{From: 421, To: 428, Line: 80, Col: 5, Construct: "if"},
+	{From: 425, To: 427, Line: 81, Col: 11, Construct: "{{ }}"},
+	{From: 431, To: 439, Line: 84, Col: 1, Construct: "if"},
+	{From: 434, To: 438, Line: 85, Col: 18, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Glmedge is the chat template builtin/glmedge.jinja.
 var Glmedge = &jinja2.Template{
@@ -63,9 +66,9 @@ func renderGlmedge(w *jinja2.Writer, in *jinja2.Input) {
 func renderGlmedgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// glmedge.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// glmedge.jinja:9:1 {{- '<|' + message['role'] + '|>\n' + message['content'] }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("|>\n")), jinja2.LlamaItemStr(message, "content")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), llamacpp.ItemStr(message, "role")), jinja2.Str("|>\n")), llamacpp.ItemStr(message, "content")))
 	}
 	w.WriteString("<|assistant|>")
 }
@@ -73,8 +76,8 @@ func renderGlmedgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGlmedge is the position table of glmedge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGlmedge = []jinja2.Span{
-	{From: 50, To: 57, Line: 8, Col: 1, Construct: "for"},
-	{From: 52, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 70, Line: 8, Col: 1, Construct: "for"},
-	{From: 68, To: 68, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 60, Line: 8, Col: 1, Construct: "for"},
+	{From: 55, To: 58, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 73, Line: 8, Col: 1, Construct: "for"},
+	{From: 71, To: 71, Line: 9, Col: 1, Construct: "{{ }}"},
 }

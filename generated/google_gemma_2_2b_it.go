@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GoogleGemma22bIt is the chat template llama.cpp/google-gemma-2-2b-it.jinja.
 var GoogleGemma22bIt = &jinja2.Template{
@@ -96,24 +99,24 @@ func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// google-gemma-2-2b-it.jinja:1:1 {{ bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// google-gemma-2-2b-it.jinja:1:16 {% if messages[0]['role'] == 'system' %}
-	if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// google-gemma-2-2b-it.jinja:1:56 {{ raise_exception('System role not supported') }}
-		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System role not supported")))
+		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System role not supported")))
 	}
 	// google-gemma-2-2b-it.jinja:1:117 {% for message in messages %}
 	var role jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// google-gemma-2-2b-it.jinja:1:146 {% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}
-		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// google-gemma-2-2b-it.jinja:1:208 {{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 		// google-gemma-2-2b-it.jinja:1:311 {% if (message['role'] == 'assistant') %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// google-gemma-2-2b-it.jinja:1:352 {% set role = 'model' %}
 			role = jinja2.Str("model")
@@ -123,7 +126,7 @@ func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			role = messageRole
 		}
 		// google-gemma-2-2b-it.jinja:1:429 {{ '<start_of_turn>' + role + '
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<end_of_turn>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("<start_of_turn>"), role, jinja2.Str("\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<end_of_turn>\n")))
 	}
 	// google-gemma-2-2b-it.jinja:3:17 {% if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
@@ -134,26 +137,26 @@ func renderGoogleGemma22bItLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGoogleGemma22bIt is the position table of google-gemma-2-2b-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma22bIt = []jinja2.Span{
-	{From: 52, To: 52, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 54, To: 57, Line: 1, Col: 16, Construct: "if"},
-	{From: 56, To: 56, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 59, To: 84, Line: 1, Col: 117, Construct: "for"},
-	{From: 64, To: 68, Line: 1, Col: 146, Construct: "if"},
-	{From: 67, To: 67, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 70, To: 77, Line: 1, Col: 311, Construct: "if"},
-	{From: 72, To: 72, Line: 1, Col: 352, Construct: "set"},
-	{From: 76, To: 76, Line: 1, Col: 386, Construct: "set"},
-	{From: 79, To: 83, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 86, To: 88, Line: 3, Col: 17, Construct: "if"},
-	{From: 99, To: 99, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 101, To: 104, Line: 1, Col: 16, Construct: "if"},
-	{From: 103, To: 103, Line: 1, Col: 56, Construct: "{{ }}"},
-	{From: 106, To: 127, Line: 1, Col: 117, Construct: "for"},
-	{From: 111, To: 114, Line: 1, Col: 146, Construct: "if"},
-	{From: 113, To: 113, Line: 1, Col: 208, Construct: "{{ }}"},
-	{From: 116, To: 124, Line: 1, Col: 311, Construct: "if"},
-	{From: 119, To: 119, Line: 1, Col: 352, Construct: "set"},
-	{From: 123, To: 123, Line: 1, Col: 386, Construct: "set"},
-	{From: 126, To: 126, Line: 2, Col: 31, Construct: "{{ }}"},
-	{From: 129, To: 131, Line: 3, Col: 17, Construct: "if"},
+	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 57, To: 60, Line: 1, Col: 16, Construct: "if"},
+	{From: 59, To: 59, Line: 1, Col: 56, Construct: "{{ }}"},
+	{From: 62, To: 87, Line: 1, Col: 117, Construct: "for"},
+	{From: 67, To: 71, Line: 1, Col: 146, Construct: "if"},
+	{From: 70, To: 70, Line: 1, Col: 208, Construct: "{{ }}"},
+	{From: 73, To: 80, Line: 1, Col: 311, Construct: "if"},
+	{From: 75, To: 75, Line: 1, Col: 352, Construct: "set"},
+	{From: 79, To: 79, Line: 1, Col: 386, Construct: "set"},
+	{From: 82, To: 86, Line: 2, Col: 31, Construct: "{{ }}"},
+	{From: 89, To: 91, Line: 3, Col: 17, Construct: "if"},
+	{From: 102, To: 102, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 104, To: 107, Line: 1, Col: 16, Construct: "if"},
+	{From: 106, To: 106, Line: 1, Col: 56, Construct: "{{ }}"},
+	{From: 109, To: 130, Line: 1, Col: 117, Construct: "for"},
+	{From: 114, To: 117, Line: 1, Col: 146, Construct: "if"},
+	{From: 116, To: 116, Line: 1, Col: 208, Construct: "{{ }}"},
+	{From: 119, To: 127, Line: 1, Col: 311, Construct: "if"},
+	{From: 122, To: 122, Line: 1, Col: 352, Construct: "set"},
+	{From: 126, To: 126, Line: 1, Col: 386, Construct: "set"},
+	{From: 129, To: 129, Line: 2, Col: 31, Construct: "{{ }}"},
+	{From: 132, To: 134, Line: 3, Col: 17, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GoogleGemma431BIt is the chat template llama.cpp/google-gemma-4-31B-it.jinja.
 var GoogleGemma431BIt = &jinja2.Template{
@@ -840,7 +843,7 @@ func renderGoogleGemma431BIt(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -862,40 +865,40 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		var addComma jinja2.Value
 		var nsItems jinja2.Value
-		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", properties, nil, nil))) {
+		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", properties, nil, nil))) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it.jinja:5:9 {%- set add_comma = false -%}
 			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it.jinja:6:9 {%- if key not in standard_keys -%}
-			if jinja2.LlamaNotIn(key, standardKeys) {
+			if llamacpp.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it.jinja:7:13 {%- if ns.found_first %}
-				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
+				if llamacpp.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:8:13 {%- set ns.found_first = true -%}
-				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
+				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it.jinja:9:13 {{ key }}
-				jinja2.LlamaWrite(w, key)
+				llamacpp.Write(w, key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := jinja2.LlamaItemStr(value, "description")
+				valueDescription := llamacpp.ItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it.jinja:11:34 {{ value['description'] }}
-					jinja2.LlamaWrite(w, valueDescription)
+					llamacpp.Write(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:12:17 {%- set add_comma = true -%}
 					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it.jinja:14:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := jinja2.LlamaItemStr(value, "type")
-				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
+				valueType := llamacpp.ItemStr(value, "type")
+				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it.jinja:15:17 {%- if value['enum'] -%}
-					valueEnum := jinja2.LlamaItemStr(value, "enum")
+					valueEnum := llamacpp.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it.jinja:16:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -907,13 +910,13 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it.jinja:17:26 {{ format_argument(value['enum']) }}
-						jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
+						llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it.jinja:19:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it.jinja:20:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := jinja2.LlamaItemStr(value, "items")
-					if jinja2.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					valueItems := llamacpp.ItemStr(value, "items")
+					if llamacpp.CallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						// google-gemma-4-31B-it.jinja:21:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -926,28 +929,28 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// google-gemma-4-31B-it.jinja:23:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it.jinja:24:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", valueItems, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it.jinja:25:25 {%- if item_value is not none -%}
-							if !jinja2.LlamaCallTest("none", itemValue, nil, nil) {
+							if !llamacpp.CallTest("none", itemValue, nil, nil) {
 								// google-gemma-4-31B-it.jinja:26:29 {%- if ns_items.found_first %}
-								if jinja2.LlamaAttr(nsItems, "found_first").Truthy() {
+								if llamacpp.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								jinja2.LlamaCheckNamespace(nsItems)
+								llamacpp.CheckNamespace(nsItems)
 								// google-gemma-4-31B-it.jinja:27:29 {%- set ns_items.found_first = true -%}
-								jinja2.LlamaSetAttr(nsItems, "found_first", jinja2.Bool(true))
+								llamacpp.SetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// google-gemma-4-31B-it.jinja:28:29 {%- if item_key == 'properties' -%}
 								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it.jinja:30:33 {%- if item_value is mapping -%}
-									if jinja2.LlamaCallTest("mapping", itemValue, nil, nil) {
+									if llamacpp.CallTest("mapping", itemValue, nil, nil) {
 										// google-gemma-4-31B-it.jinja:31:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										jinja2.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+										llamacpp.Write(w, w.Capture(func() {
+											formatParameters(itemValue, llamacpp.CallFilter("default", llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -955,12 +958,12 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 									// google-gemma-4-31B-it.jinja:34:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it.jinja:36:33 {%- for req_item in item_value -%}
-									items := jinja2.Iterate(w, jinja2.LlamaIterable(itemValue))
+									items := jinja2.Iterate(w, llamacpp.Iterable(itemValue))
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:37:42 {{- req_item -}}
-										jinja2.LlamaWrite(w, reqItem)
+										llamacpp.Write(w, reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it.jinja:38:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -971,23 +974,23 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it.jinja:41:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it.jinja:42:33 {%- if item_value is string -%}
-									if jinja2.LlamaCallTest("string", itemValue, nil, nil) {
+									if llamacpp.CallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:43:42 {{ format_argument(item_value | upper) }}
-										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it.jinja:44:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it.jinja:45:42 {{ format_argument(item_value | map('upper') | list) }}
-										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("list", llamacpp.CallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it.jinja:47:33 {%- else -%}
 									// google-gemma-4-31B-it.jinja:48:33 {{ item_key }}
-									jinja2.LlamaWrite(w, itemKey)
+									llamacpp.Write(w, itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it.jinja:48:48 {{ format_argument(item_value) }}
-									jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
+									llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -995,7 +998,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 				}
 				// google-gemma-4-31B-it.jinja:55:13 {%- if value['nullable'] %}
-				if jinja2.LlamaItemStr(value, "nullable").Truthy() {
+				if llamacpp.ItemStr(value, "nullable").Truthy() {
 					// google-gemma-4-31B-it.jinja:56:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
@@ -1007,10 +1010,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it.jinja:59:13 {%- if value['type'] | upper == 'OBJECT' -%}
-				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
+				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it.jinja:60:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := jinja2.LlamaItemStr(value, "properties")
-					if jinja2.LlamaCallTest("defined", valueProperties, nil, nil) && jinja2.LlamaCallTest("mapping", valueProperties, nil, nil) {
+					valueProperties := llamacpp.ItemStr(value, "properties")
+					if llamacpp.CallTest("defined", valueProperties, nil, nil) && llamacpp.CallTest("mapping", valueProperties, nil, nil) {
 						// google-gemma-4-31B-it.jinja:61:21 {%- if add_comma %}
 						if addComma.Truthy() {
 							w.WriteString(",")
@@ -1021,11 +1024,11 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:63:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+						llamacpp.Write(w, w.Capture(func() {
+							formatParameters(valueProperties, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
-					} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
+					} else if llamacpp.CallTest("mapping", value, nil, nil) {
 						// google-gemma-4-31B-it.jinja:65:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it.jinja:66:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -1037,13 +1040,13 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("properties:{")
 						// google-gemma-4-31B-it.jinja:68:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+						llamacpp.Write(w, w.Capture(func() {
+							formatParameters(value, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 						w.WriteString("}")
 					}
 					// google-gemma-4-31B-it.jinja:71:17 {%- if value['required'] -%}
-					valueRequired := jinja2.LlamaItemStr(value, "required")
+					valueRequired := llamacpp.ItemStr(value, "required")
 					if valueRequired.Truthy() {
 						// google-gemma-4-31B-it.jinja:72:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -1055,12 +1058,12 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 						}
 						w.WriteString("required:[")
 						// google-gemma-4-31B-it.jinja:74:21 {%- for item in value['required'] | default([]) -%}
-						items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
+						items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:75:30 {{- item -}}
-							jinja2.LlamaWrite(w, item)
+							llamacpp.Write(w, item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it.jinja:76:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -1080,7 +1083,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:82:23 {{ value['type'] | upper }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", valueType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1092,38 +1095,38 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it.jinja:87:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := jinja2.LlamaItemStr(toolData, "function")
-		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "name"))
+		toolDataFunction := llamacpp.ItemStr(toolData, "function")
+		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it.jinja:87:72 {{- tool_data['function']['description'] -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "description"))
+		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it.jinja:88:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = jinja2.LlamaItemStr(toolDataFunction, "parameters")
+		params = llamacpp.ItemStr(toolDataFunction, "parameters")
 		// google-gemma-4-31B-it.jinja:89:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it.jinja:91:9 {%- if params['properties'] -%}
-			paramsProperties := jinja2.LlamaItemStr(params, "properties")
+			paramsProperties := llamacpp.ItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it.jinja:92:26 {{- format_parameters(params['properties'], params['required']) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					formatParameters(paramsProperties, jinja2.LlamaItemStr(params, "required"))
+				llamacpp.Write(w, w.Capture(func() {
+					formatParameters(paramsProperties, llamacpp.ItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it.jinja:94:9 {%- if params['required'] -%}
-			paramsRequired := jinja2.LlamaItemStr(params, "required")
+			paramsRequired := llamacpp.ItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it.jinja:96:13 {%- for item in params['required'] -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramsRequired))
+				items := jinja2.Iterate(w, llamacpp.Iterable(paramsRequired))
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:97:22 {{- item -}}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it.jinja:98:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -1133,33 +1136,33 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it.jinja:102:9 {%- if params['type'] -%}
-			paramsType := jinja2.LlamaItemStr(params, "type")
+			paramsType := llamacpp.ItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:103:23 {{- params['type'] | upper -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", paramsType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it.jinja:106:5 {%- if 'response' in tool_data['function'] -%}
-		if jinja2.LlamaIn(jinja2.Str("response"), toolDataFunction) {
+		if llamacpp.In(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it.jinja:107:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = jinja2.LlamaItemStr(toolDataFunction, "response")
+			responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it.jinja:109:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := jinja2.LlamaItemStr(responseDeclaration, "description")
+			responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it.jinja:110:30 {{- response_declaration['description'] -}}
-				jinja2.LlamaWrite(w, responseDeclarationDescription)
+				llamacpp.Write(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it.jinja:112:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := jinja2.LlamaItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
+			if jinja2.EqStr(llamacpp.CallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it.jinja:113:23 {{- response_declaration['type'] | upper -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1174,10 +1177,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		var ns jinja2.Value
 		// google-gemma-4-31B-it.jinja:119:5 {%- if argument is string -%}
-		if jinja2.LlamaCallTest("string", argument, nil, nil) {
+		if llamacpp.CallTest("string", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:120:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
-		} else if jinja2.LlamaCallTest("boolean", argument, nil, nil) {
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
+		} else if llamacpp.CallTest("boolean", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:121:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it.jinja:122:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1185,49 +1188,49 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				w.WriteString("false")
 			}
-		} else if jinja2.LlamaCallTest("mapping", argument, nil, nil) {
+		} else if llamacpp.CallTest("mapping", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:123:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it.jinja:125:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it.jinja:126:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", argument, nil, nil))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", argument, nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it.jinja:127:13 {%- if ns.found_first %}
-				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
+				if llamacpp.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:128:13 {%- set ns.found_first = true -%}
-				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
+				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it.jinja:129:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it.jinja:130:17 {{- '<|"|>' + key + '<|"|>' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
 				} else {
 					// google-gemma-4-31B-it.jinja:131:17 {%- else -%}
 					// google-gemma-4-31B-it.jinja:132:17 {{- key -}}
-					jinja2.LlamaWrite(w, key)
+					llamacpp.Write(w, key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:134:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if jinja2.LlamaCallTest("sequence", argument, nil, nil) {
+		} else if llamacpp.CallTest("sequence", argument, nil, nil) {
 			// google-gemma-4-31B-it.jinja:137:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it.jinja:139:9 {%- for item in argument -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(argument))
+			items := jinja2.Iterate(w, llamacpp.Iterable(argument))
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it.jinja:140:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it.jinja:141:13 {%- if not loop.last %}
@@ -1239,11 +1242,11 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:144:9 {%- else -%}
 			// google-gemma-4-31B-it.jinja:145:9 {{- argument -}}
-			jinja2.LlamaWrite(w, argument)
+			llamacpp.Write(w, argument)
 		}
 	}
 	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
-		Llama:  true,
+		Bind:   llamacpp.BindMacro,
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
 	}, func(args []jinja2.Value) {
@@ -1256,23 +1259,23 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// google-gemma-4-31B-it.jinja:149:5 {%- set ns = namespace(result='') -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it.jinja:150:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
+		for _, part := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
 			// google-gemma-4-31B-it.jinja:151:9 {%- if '<|channel>' in part -%}
-			if jinja2.LlamaIn(jinja2.Str("<|channel>"), part) {
+			if llamacpp.In(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:152:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.CallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
 			} else {
 				// google-gemma-4-31B-it.jinja:153:13 {%- else -%}
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:154:13 {%- set ns.result = ns.result + part -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), part))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it.jinja:157:5 {{- ns.result | trim -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it.jinja:160:1 {%- macro format_tool_response_block(tool_name, response) -%}
 	formatToolResponseBlock := func(toolName, response jinja2.Value) {
@@ -1280,20 +1283,20 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		response = jinja2.Param(response, "response")
 		w.WriteString("<|tool_response>")
 		// google-gemma-4-31B-it.jinja:162:5 {%- if response is mapping -%}
-		if jinja2.LlamaCallTest("mapping", response, nil, nil) {
+		if llamacpp.CallTest("mapping", response, nil, nil) {
 			// google-gemma-4-31B-it.jinja:163:9 {{- 'response:' + tool_name + '{' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("response:"), toolName, jinja2.Str("{")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("response:"), toolName, jinja2.Str("{")))
 			// google-gemma-4-31B-it.jinja:164:9 {%- for key, value in response | dictsort -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", response, nil, nil)))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", response, nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it.jinja:165:13 {{- key -}}
-				jinja2.LlamaWrite(w, key)
+				llamacpp.Write(w, key)
 				w.WriteString(":")
 				// google-gemma-4-31B-it.jinja:165:25 {{- format_argument(value, escape_keys=False) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					formatArgument(value, jinja2.Bool(false))
 				}))
 				// google-gemma-4-31B-it.jinja:166:13 {%- if not loop.last %}
@@ -1305,7 +1308,7 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// google-gemma-4-31B-it.jinja:169:9 {%- else -%}
 			// google-gemma-4-31B-it.jinja:170:9 {{- 'response:' + tool_name + '{value:' + format_argument(response, escape_keys=False) + '}' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("response:"), toolName, jinja2.Str("{value:")), w.Capture(func() {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("response:"), toolName, jinja2.Str("{value:")), w.Capture(func() {
 				formatArgument(response, jinja2.Bool(false))
 			})), jinja2.Str("}")))
 		}
@@ -1316,50 +1319,50 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:176:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it.jinja:177:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it.jinja:179:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it.jinja:183:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:185:9 {%- set ns.prev_message_type = 'think' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it.jinja:188:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(messages0, "role"), "system", "developer") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it.jinja:189:9 {{- messages[0]['content'] | trim -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it.jinja:190:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it.jinja:193:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it.jinja:194:9 {%- for tool in tools %}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it.jinja:196:13 {{- format_function_declaration(tool) | trim -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", w.Capture(func() {
+				llamacpp.Write(w, llamacpp.CallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:199:9 {%- set ns.prev_message_type = 'tool' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it.jinja:206:1 {%- set ns_turn = namespace(last_user_idx=-1) -%}
 	nsTurnLastUserIdx := jinja2.Int(-1)
 	// google-gemma-4-31B-it.jinja:207:1 {%- for i in range(loop_messages | length) -%}
-	for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaCallFilter("length", loopMessages, nil, nil)))) {
+	for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.CallFilter("length", loopMessages, nil, nil)))) {
 		// google-gemma-4-31B-it.jinja:208:5 {%- if loop_messages[i]['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, i), "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, i), "role"), "user") {
 			// google-gemma-4-31B-it.jinja:209:9 {%- set ns_turn.last_user_idx = i -%}
 			nsTurnLastUserIdx = i
 		}
@@ -1368,34 +1371,34 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var role jinja2.Value
 	var continueSameModelTurn jinja2.Value
 	var thinkingText jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it.jinja:215:5 {%- if message['role'] != 'tool' -%}
-		if !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it.jinja:216:5 {%- set ns.prev_message_type = None -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.None())
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 			// google-gemma-4-31B-it.jinja:217:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-			if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+			if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 				role = jinja2.Str("model")
 			} else {
-				role = jinja2.LlamaItemStr(message, "role")
+				role = llamacpp.ItemStr(message, "role")
 			}
 			// google-gemma-4-31B-it.jinja:219:5 {%- set prev_nt = namespace(role=None, found=false) -%}
 			prevNtRole := jinja2.None()
 			prevNtFound := false
 			// google-gemma-4-31B-it.jinja:220:5 {%- if loop.index0 > 0 -%}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				// google-gemma-4-31B-it.jinja:221:9 {%- for j in range(loop.index0 - 1, -1, -1) -%}
-				for _, j := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+				for _, j := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 					// google-gemma-4-31B-it.jinja:222:13 {%- if not prev_nt.found -%}
 					if !prevNtFound {
 						// google-gemma-4-31B-it.jinja:223:17 {%- if loop_messages[j]['role'] != 'tool' -%}
-						if !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, j), "role"), "tool") {
+						if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, j), "role"), "tool") {
 							// google-gemma-4-31B-it.jinja:224:21 {%- set prev_nt.role = loop_messages[j]['role'] -%}
-							prevNtRole = jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, j), "role")
+							prevNtRole = llamacpp.ItemStr(llamacpp.Item(loopMessages, j), "role")
 							// google-gemma-4-31B-it.jinja:225:21 {%- set prev_nt.found = true -%}
 							prevNtFound = true
 						}
@@ -1409,34 +1412,34 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// google-gemma-4-31B-it.jinja:231:5 {%- if not continue_same_model_turn -%}
 			if !continueSameModelTurn.Truthy() {
 				// google-gemma-4-31B-it.jinja:232:9 {{- '<|turn>' + role + '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
 			}
 			// google-gemma-4-31B-it.jinja:236:5 {%- set thinking_text = message.get('reasoning') or message.get('reasoning_content') -%}
-			thinkingText = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil), func() jinja2.Value {
-				return jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
+			thinkingText = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil), func() jinja2.Value {
+				return llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
 			})
 			// google-gemma-4-31B-it.jinja:237:5 {%- if thinking_text and loop.index0 > ns_turn.last_user_idx and message.get('tool_calls') -%}
-			if (thinkingText.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if (thinkingText.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsTurnLastUserIdx)) && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:238:9 {{- '<|channel>thought\n' + thinking_text + '\n<channel|>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|channel>thought\n"), thinkingText, jinja2.Str("\n<channel|>")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|channel>thought\n"), thinkingText, jinja2.Str("\n<channel|>")))
 			}
 			// google-gemma-4-31B-it.jinja:241:13 {%- if message['tool_calls'] -%}
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// google-gemma-4-31B-it.jinja:242:17 {%- for tool_call in message['tool_calls'] -%}
 				var function jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// google-gemma-4-31B-it.jinja:243:21 {%- set function = tool_call['function'] -%}
-					function = jinja2.LlamaItemStr(toolCall, "function")
+					function = llamacpp.ItemStr(toolCall, "function")
 					// google-gemma-4-31B-it.jinja:244:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call>call:"), jinja2.LlamaItemStr(function, "name")), jinja2.Str("{")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call>call:"), llamacpp.ItemStr(function, "name")), jinja2.Str("{")))
 					// google-gemma-4-31B-it.jinja:245:21 {%- if function['arguments'] is mapping -%}
-					functionArguments := jinja2.LlamaItemStr(function, "arguments")
-					if jinja2.LlamaCallTest("mapping", functionArguments, nil, nil) {
+					functionArguments := llamacpp.ItemStr(function, "arguments")
+					if llamacpp.CallTest("mapping", functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:246:25 {%- set ns_args = namespace(found_first=false) -%}
 						nsArgsFoundFirst := false
 						// google-gemma-4-31B-it.jinja:247:25 {%- for key, value in function['arguments'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", functionArguments, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							key := vals[0]
 							value := vals[1]
@@ -1447,170 +1450,170 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 							// google-gemma-4-31B-it.jinja:249:29 {%- set ns_args.found_first = true -%}
 							nsArgsFoundFirst = true
 							// google-gemma-4-31B-it.jinja:250:29 {{- key -}}
-							jinja2.LlamaWrite(w, key)
+							llamacpp.Write(w, key)
 							w.WriteString(":")
 							// google-gemma-4-31B-it.jinja:250:41 {{- format_argument(value, escape_keys=False) -}}
-							jinja2.LlamaWrite(w, w.Capture(func() {
+							llamacpp.Write(w, w.Capture(func() {
 								formatArgument(value, jinja2.Bool(false))
 							}))
 						}
-					} else if jinja2.LlamaCallTest("string", functionArguments, nil, nil) {
+					} else if llamacpp.CallTest("string", functionArguments, nil, nil) {
 						// google-gemma-4-31B-it.jinja:252:25 {%- elif function['arguments'] is string -%}
 						// google-gemma-4-31B-it.jinja:253:25 {{- function['arguments'] -}}
-						jinja2.LlamaWrite(w, functionArguments)
+						llamacpp.Write(w, functionArguments)
 					}
 					w.WriteString("}<tool_call|>")
 				}
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it.jinja:257:17 {%- set ns.prev_message_type = 'tool_call' -%}
-				jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+				llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 			}
 			// google-gemma-4-31B-it.jinja:260:13 {%- set ns_tr_out = namespace(flag=false) -%}
 			nsTrOutFlag := false
 			// google-gemma-4-31B-it.jinja:261:13 {%- if message.get('tool_responses') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_responses")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_responses")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:263:17 {%- for tool_response in message['tool_responses'] -%}
-				for _, toolResponse := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_responses"))) {
+				for _, toolResponse := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_responses"))) {
 					// google-gemma-4-31B-it.jinja:264:21 {{- format_tool_response_block(tool_response['name'] | default('unknown'), tool_response['response']…
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						formatToolResponseBlock(jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), jinja2.LlamaItemStr(toolResponse, "response"))
+					llamacpp.Write(w, w.Capture(func() {
+						formatToolResponseBlock(llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil), llamacpp.ItemStr(toolResponse, "response"))
 					}))
 					// google-gemma-4-31B-it.jinja:265:21 {%- set ns_tr_out.flag = true -%}
 					nsTrOutFlag = true
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it.jinja:266:21 {%- set ns.prev_message_type = 'tool_response' -%}
-					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 				}
-			} else if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			} else if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// google-gemma-4-31B-it.jinja:268:17 {%- elif message.get('tool_calls') -%}
 				// google-gemma-4-31B-it.jinja:270:17 {%- set ns_tool_scan = namespace(stopped=false) -%}
 				nsToolScanStopped := false
 				// google-gemma-4-31B-it.jinja:271:17 {%- for k in range(loop.index0 + 1, loop_messages | length) -%}
 				var follow jinja2.Value
 				var toolBody jinja2.Value
-				for _, k := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1)), jinja2.LlamaCallFilter("length", loopMessages, nil, nil)))) {
+				for _, k := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1)), llamacpp.CallFilter("length", loopMessages, nil, nil)))) {
 					// google-gemma-4-31B-it.jinja:272:21 {%- if ns_tool_scan.stopped -%}
 					if nsToolScanStopped {
-					} else if !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(loopMessages, k), "role"), "tool") {
+					} else if !jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(loopMessages, k), "role"), "tool") {
 						// google-gemma-4-31B-it.jinja:273:25 {%- elif loop_messages[k]['role'] != 'tool' -%}
 						// google-gemma-4-31B-it.jinja:274:25 {%- set ns_tool_scan.stopped = true -%}
 						nsToolScanStopped = true
 					} else {
 						// google-gemma-4-31B-it.jinja:275:25 {%- else -%}
 						// google-gemma-4-31B-it.jinja:276:25 {%- set follow = loop_messages[k] -%}
-						follow = jinja2.LlamaItem(loopMessages, k)
+						follow = llamacpp.Item(loopMessages, k)
 						// google-gemma-4-31B-it.jinja:278:25 {%- set ns_tname = namespace(name=follow.get('name') | default('unknown')) -%}
-						nsTnameName := jinja2.LlamaCallFilter("default", jinja2.LlamaCallMethod(follow, "get", []jinja2.Value{jinja2.Str("name")}, nil), []jinja2.Value{jinja2.Str("unknown")}, nil)
+						nsTnameName := llamacpp.CallFilter("default", llamacpp.CallMethod(follow, "get", []jinja2.Value{jinja2.Str("name")}, nil), []jinja2.Value{jinja2.Str("unknown")}, nil)
 						// google-gemma-4-31B-it.jinja:279:25 {%- for tc in message['tool_calls'] -%}
-						for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+						for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 							// google-gemma-4-31B-it.jinja:280:29 {%- if tc.get('id') == follow.get('tool_call_id') -%}
-							if jinja2.Eq(jinja2.LlamaCallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil), jinja2.LlamaCallMethod(follow, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)) {
+							if jinja2.Eq(llamacpp.CallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil), llamacpp.CallMethod(follow, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)) {
 								// google-gemma-4-31B-it.jinja:281:33 {%- set ns_tname.name = tc['function']['name'] -%}
-								nsTnameName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name")
+								nsTnameName = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")
 							}
 						}
 						// google-gemma-4-31B-it.jinja:285:25 {%- set tool_body = follow.get('content') -%}
-						toolBody = jinja2.LlamaCallMethod(follow, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+						toolBody = llamacpp.CallMethod(follow, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 						// google-gemma-4-31B-it.jinja:286:25 {%- if tool_body is string -%}
-						if jinja2.LlamaCallTest("string", toolBody, nil, nil) {
+						if llamacpp.CallTest("string", toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:287:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							jinja2.LlamaWrite(w, w.Capture(func() {
+							llamacpp.Write(w, w.Capture(func() {
 								formatToolResponseBlock(nsTnameName, toolBody)
 							}))
-						} else if jinja2.LlamaCallTest("sequence", toolBody, nil, nil) && !jinja2.LlamaCallTest("string", toolBody, nil, nil) {
+						} else if llamacpp.CallTest("sequence", toolBody, nil, nil) && !llamacpp.CallTest("string", toolBody, nil, nil) {
 							// google-gemma-4-31B-it.jinja:288:29 {%- elif tool_body is sequence and tool_body is not string -%}
 							// google-gemma-4-31B-it.jinja:289:29 {%- set ns_txt = namespace(s='') -%}
 							nsTxtS := jinja2.Str("")
 							// google-gemma-4-31B-it.jinja:290:29 {%- for part in tool_body -%}
-							for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(toolBody)) {
+							for _, part := range jinja2.Iterate(w, llamacpp.Iterable(toolBody)) {
 								// google-gemma-4-31B-it.jinja:291:33 {%- if part.get('type') == 'text' -%}
-								if jinja2.EqStr(jinja2.LlamaCallMethod(part, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") {
+								if jinja2.EqStr(llamacpp.CallMethod(part, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") {
 									// google-gemma-4-31B-it.jinja:292:37 {%- set ns_txt.s = ns_txt.s + (part.get('text') | default('')) -%}
-									nsTxtS = jinja2.LlamaAdd(nsTxtS, jinja2.LlamaCallFilter("default", jinja2.LlamaCallMethod(part, "get", []jinja2.Value{jinja2.Str("text")}, nil), []jinja2.Value{jinja2.Str("")}, nil))
+									nsTxtS = llamacpp.Add(nsTxtS, llamacpp.CallFilter("default", llamacpp.CallMethod(part, "get", []jinja2.Value{jinja2.Str("text")}, nil), []jinja2.Value{jinja2.Str("")}, nil))
 								}
 							}
 							// google-gemma-4-31B-it.jinja:295:29 {{- format_tool_response_block(ns_tname.name, ns_txt.s) -}}
-							jinja2.LlamaWrite(w, w.Capture(func() {
+							llamacpp.Write(w, w.Capture(func() {
 								formatToolResponseBlock(nsTnameName, nsTxtS)
 							}))
 						} else {
 							// google-gemma-4-31B-it.jinja:296:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:297:29 {{- format_tool_response_block(ns_tname.name, tool_body) -}}
-							jinja2.LlamaWrite(w, w.Capture(func() {
+							llamacpp.Write(w, w.Capture(func() {
 								formatToolResponseBlock(nsTnameName, toolBody)
 							}))
 						}
 						// google-gemma-4-31B-it.jinja:299:25 {%- set ns_tr_out.flag = true -%}
 						nsTrOutFlag = true
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:300:25 {%- set ns.prev_message_type = 'tool_response' -%}
-						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:305:13 {%- if message['content'] is string -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:306:17 {%- if role == 'model' -%}
 				if jinja2.EqStr(role, "model") {
 					// google-gemma-4-31B-it.jinja:307:21 {{- strip_thinking(message['content']) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						stripThinking(messageContent)
 					}))
 				} else {
 					// google-gemma-4-31B-it.jinja:308:21 {%- else -%}
 					// google-gemma-4-31B-it.jinja:309:21 {{- message['content'] | trim -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 				}
-			} else if jinja2.LlamaCallTest("sequence", messageContent, nil, nil) {
+			} else if llamacpp.CallTest("sequence", messageContent, nil, nil) {
 				// google-gemma-4-31B-it.jinja:311:17 {%- elif message['content'] is sequence -%}
 				// google-gemma-4-31B-it.jinja:312:17 {%- for item in message['content'] -%}
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// google-gemma-4-31B-it.jinja:313:21 {%- if item['type'] == 'text' -%}
-					itemType := jinja2.LlamaItemStr(item, "type")
+					itemType := llamacpp.ItemStr(item, "type")
 					if jinja2.EqStr(itemType, "text") {
 						// google-gemma-4-31B-it.jinja:314:25 {%- if role == 'model' -%}
 						if jinja2.EqStr(role, "model") {
 							// google-gemma-4-31B-it.jinja:315:29 {{- strip_thinking(item['text']) -}}
-							jinja2.LlamaWrite(w, w.Capture(func() {
-								stripThinking(jinja2.LlamaItemStr(item, "text"))
+							llamacpp.Write(w, w.Capture(func() {
+								stripThinking(llamacpp.ItemStr(item, "text"))
 							}))
 						} else {
 							// google-gemma-4-31B-it.jinja:316:29 {%- else -%}
 							// google-gemma-4-31B-it.jinja:317:29 {{- item['text'] | trim -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(item, "text"), nil, nil))
+							llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(item, "text"), nil, nil))
 						}
 					} else if jinja2.EqStr(itemType, "image") {
 						// google-gemma-4-31B-it.jinja:319:25 {%- elif item['type'] == 'image' -%}
 						w.WriteString("<|image|>")
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:321:25 {%- set ns.prev_message_type = 'image' -%}
-						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("image"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
 					} else if jinja2.EqStr(itemType, "audio") {
 						// google-gemma-4-31B-it.jinja:322:25 {%- elif item['type'] == 'audio' -%}
 						w.WriteString("<|audio|>")
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:324:25 {%- set ns.prev_message_type = 'audio' -%}
-						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
 					} else if jinja2.EqStr(itemType, "video") {
 						// google-gemma-4-31B-it.jinja:325:25 {%- elif item['type'] == 'video' -%}
 						w.WriteString("<|video|>")
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// google-gemma-4-31B-it.jinja:327:25 {%- set ns.prev_message_type = 'video' -%}
-						jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("video"))
+						llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
 					}
 				}
 			}
 			// google-gemma-4-31B-it.jinja:332:9 {%- if ns.prev_message_type == 'tool_call' and not ns_tr_out.flag -%}
-			if jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
+			if jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_call") && !nsTrOutFlag {
 				w.WriteString("<|tool_response>")
-			} else if !(nsTrOutFlag && !jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy()) {
+			} else if !(nsTrOutFlag && !llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy()) {
 				// google-gemma-4-31B-it.jinja:334:13 {%- elif not (ns_tr_out.flag and not message.get('content')) -%}
 				w.WriteString("<turn|>\n")
 			}
@@ -1619,10 +1622,10 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// google-gemma-4-31B-it.jinja:340:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it.jinja:341:5 {%- if ns.prev_message_type != 'tool_response' and ns.prev_message_type != 'tool_call' -%}
-		if !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_call") {
+		if !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") && !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_call") {
 			w.WriteString("<|turn>model\n")
 			// google-gemma-4-31B-it.jinja:343:9 {%- if not enable_thinking | default(false) -%}
-			if !jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+			if !llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 				w.WriteString("<|channel>thought\n<channel|>")
 			}
 		}
@@ -1632,454 +1635,454 @@ func renderGoogleGemma431BItLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGoogleGemma431BIt is the position table of google-gemma-4-31B-it.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma431BIt = []jinja2.Span{
-	{From: 57, To: 291, Line: 1, Col: 1, Construct: "macro"},
-	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
-	{From: 67, To: 290, Line: 4, Col: 5, Construct: "for"},
-	{From: 74, To: 74, Line: 5, Col: 9, Construct: "set"},
-	{From: 76, To: 289, Line: 6, Col: 9, Construct: "if"},
-	{From: 78, To: 80, Line: 7, Col: 13, Construct: "if"},
-	{From: 82, To: 82, Line: 7, Col: 13, Construct: "set"},
-	{From: 84, To: 84, Line: 8, Col: 13, Construct: "set"},
-	{From: 86, To: 87, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 89, To: 97, Line: 10, Col: 13, Construct: "if"},
-	{From: 93, To: 94, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 12, Col: 17, Construct: "set"},
-	{From: 99, To: 200, Line: 14, Col: 13, Construct: "if"},
-	{From: 102, To: 115, Line: 15, Col: 17, Construct: "if"},
-	{From: 105, To: 112, Line: 16, Col: 21, Construct: "if"},
-	{From: 110, To: 110, Line: 16, Col: 54, Construct: "set"},
-	{From: 114, To: 114, Line: 17, Col: 26, Construct: "{{ }}"},
-	{From: 116, To: 200, Line: 19, Col: 17, Construct: "if"},
-	{From: 119, To: 199, Line: 20, Col: 17, Construct: "if"},
-	{From: 122, To: 129, Line: 21, Col: 21, Construct: "if"},
-	{From: 127, To: 127, Line: 21, Col: 54, Construct: "set"},
-	{From: 131, To: 131, Line: 23, Col: 21, Construct: "set"},
-	{From: 133, To: 198, Line: 24, Col: 21, Construct: "for"},
-	{From: 138, To: 196, Line: 25, Col: 25, Construct: "if"},
-	{From: 140, To: 142, Line: 26, Col: 29, Construct: "if"},
-	{From: 144, To: 144, Line: 26, Col: 29, Construct: "set"},
-	{From: 146, To: 146, Line: 27, Col: 29, Construct: "set"},
-	{From: 148, To: 195, Line: 28, Col: 29, Construct: "if"},
-	{From: 151, To: 157, Line: 30, Col: 33, Construct: "if"},
-	{From: 153, To: 155, Line: 31, Col: 37, Construct: "{{ }}"},
-	{From: 158, To: 195, Line: 34, Col: 33, Construct: "if"},
-	{From: 162, To: 174, Line: 36, Col: 33, Construct: "for"},
-	{From: 167, To: 168, Line: 37, Col: 42, Construct: "{{ }}"},
-	{From: 170, To: 172, Line: 38, Col: 37, Construct: "if"},
-	{From: 175, To: 195, Line: 41, Col: 33, Construct: "if"},
-	{From: 178, To: 187, Line: 42, Col: 33, Construct: "if"},
-	{From: 181, To: 181, Line: 43, Col: 42, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 45, Col: 42, Construct: "{{ }}"},
-	{From: 191, To: 192, Line: 48, Col: 33, Construct: "{{ }}"},
-	{From: 194, To: 194, Line: 48, Col: 48, Construct: "{{ }}"},
-	{From: 202, To: 212, Line: 55, Col: 13, Construct: "if"},
-	{From: 204, To: 211, Line: 56, Col: 17, Construct: "if"},
-	{From: 209, To: 209, Line: 56, Col: 50, Construct: "set"},
-	{From: 214, To: 276, Line: 59, Col: 13, Construct: "if"},
-	{From: 216, To: 248, Line: 60, Col: 17, Construct: "if"},
-	{From: 219, To: 226, Line: 61, Col: 21, Construct: "if"},
-	{From: 224, To: 224, Line: 61, Col: 54, Construct: "set"},
-	{From: 228, To: 231, Line: 63, Col: 21, Construct: "{{ }}"},
-	{From: 232, To: 248, Line: 65, Col: 21, Construct: "if"},
-	{From: 235, To: 242, Line: 66, Col: 21, Construct: "if"},
-	{From: 240, To: 240, Line: 66, Col: 54, Construct: "set"},
-	{From: 244, To: 247, Line: 68, Col: 21, Construct: "{{ }}"},
-	{From: 250, To: 275, Line: 71, Col: 17, Construct: "if"},
-	{From: 253, To: 260, Line: 72, Col: 21, Construct: "if"},
-	{From: 258, To: 258, Line: 72, Col: 54, Construct: "set"},
-	{From: 262, To: 274, Line: 74, Col: 21, Construct: "for"},
-	{From: 267, To: 268, Line: 75, Col: 30, Construct: "{{ }}"},
-	{From: 270, To: 272, Line: 76, Col: 25, Construct: "if"},
-	{From: 278, To: 285, Line: 81, Col: 13, Construct: "if"},
-	{From: 283, To: 283, Line: 81, Col: 46, Construct: "set"},
-	{From: 287, To: 288, Line: 82, Col: 23, Construct: "{{ }}"},
-	{From: 293, To: 371, Line: 86, Col: 1, Construct: "macro"},
-	{From: 299, To: 301, Line: 87, Col: 17, Construct: "{{ }}"},
-	{From: 303, To: 304, Line: 87, Col: 72, Construct: "{{ }}"},
-	{From: 306, To: 306, Line: 88, Col: 5, Construct: "set"},
-	{From: 308, To: 347, Line: 89, Col: 5, Construct: "if"},
-	{From: 311, To: 319, Line: 91, Col: 9, Construct: "if"},
-	{From: 315, To: 318, Line: 92, Col: 26, Construct: "{{ }}"},
-	{From: 321, To: 338, Line: 94, Col: 9, Construct: "if"},
-	{From: 325, To: 337, Line: 96, Col: 13, Construct: "for"},
-	{From: 330, To: 331, Line: 97, Col: 22, Construct: "{{ }}"},
-	{From: 333, To: 335, Line: 98, Col: 17, Construct: "{{ }}"},
-	{From: 340, To: 346, Line: 102, Col: 9, Construct: "if"},
-	{From: 344, To: 345, Line: 103, Col: 23, Construct: "{{ }}"},
-	{From: 349, To: 370, Line: 106, Col: 5, Construct: "if"},
-	{From: 351, To: 352, Line: 107, Col: 9, Construct: "set"},
-	{From: 354, To: 360, Line: 109, Col: 9, Construct: "if"},
-	{From: 358, To: 359, Line: 110, Col: 30, Construct: "{{ }}"},
-	{From: 362, To: 368, Line: 112, Col: 9, Construct: "if"},
-	{From: 366, To: 367, Line: 113, Col: 23, Construct: "{{ }}"},
-	{From: 373, To: 458, Line: 118, Col: 1, Construct: "macro"},
-	{From: 381, To: 451, Line: 119, Col: 5, Construct: "if"},
-	{From: 383, To: 385, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 386, To: 451, Line: 121, Col: 9, Construct: "if"},
-	{From: 389, To: 393, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 394, To: 451, Line: 123, Col: 9, Construct: "if"},
-	{From: 398, To: 398, Line: 125, Col: 9, Construct: "set"},
-	{From: 400, To: 429, Line: 126, Col: 9, Construct: "for"},
-	{From: 405, To: 407, Line: 127, Col: 13, Construct: "if"},
-	{From: 409, To: 409, Line: 127, Col: 13, Construct: "set"},
-	{From: 411, To: 411, Line: 128, Col: 13, Construct: "set"},
-	{From: 413, To: 423, Line: 129, Col: 13, Construct: "if"},
-	{From: 415, To: 417, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 421, To: 421, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 425, To: 427, Line: 134, Col: 14, Construct: "{{ }}"},
-	{From: 430, To: 451, Line: 137, Col: 9, Construct: "if"},
-	{From: 434, To: 446, Line: 139, Col: 9, Construct: "for"},
-	{From: 438, To: 440, Line: 140, Col: 13, Construct: "{{ }}"},
-	{From: 442, To: 444, Line: 141, Col: 13, Construct: "if"},
-	{From: 450, To: 450, Line: 145, Col: 9, Construct: "{{ }}"},
-	{From: 460, To: 483, Line: 148, Col: 1, Construct: "macro"},
-	{From: 464, To: 464, Line: 149, Col: 5, Construct: "set"},
-	{From: 466, To: 480, Line: 150, Col: 5, Construct: "for"},
-	{From: 468, To: 479, Line: 151, Col: 9, Construct: "if"},
-	{From: 470, To: 470, Line: 151, Col: 9, Construct: "set"},
-	{From: 472, To: 472, Line: 152, Col: 13, Construct: "set"},
-	{From: 476, To: 476, Line: 152, Col: 13, Construct: "set"},
-	{From: 478, To: 478, Line: 154, Col: 13, Construct: "set"},
-	{From: 482, To: 482, Line: 157, Col: 5, Construct: "{{ }}"},
-	{From: 485, To: 525, Line: 160, Col: 1, Construct: "macro"},
-	{From: 490, To: 524, Line: 162, Col: 5, Construct: "if"},
-	{From: 492, To: 494, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 496, To: 512, Line: 164, Col: 9, Construct: "for"},
-	{From: 501, To: 502, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 504, To: 506, Line: 165, Col: 25, Construct: "{{ }}"},
-	{From: 508, To: 510, Line: 166, Col: 13, Construct: "if"},
-	{From: 516, To: 522, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 527, To: 527, Line: 175, Col: 1, Construct: "set"},
-	{From: 529, To: 529, Line: 176, Col: 1, Construct: "set"},
-	{From: 531, To: 531, Line: 177, Col: 1, Construct: "{{ }}"},
-	{From: 533, To: 568, Line: 179, Col: 1, Construct: "if"},
-	{From: 536, To: 542, Line: 183, Col: 5, Construct: "if"},
-	{From: 539, To: 539, Line: 183, Col: 5, Construct: "set"},
-	{From: 541, To: 541, Line: 185, Col: 9, Construct: "set"},
-	{From: 544, To: 550, Line: 188, Col: 5, Construct: "if"},
-	{From: 547, To: 547, Line: 189, Col: 9, Construct: "{{ }}"},
-	{From: 549, To: 549, Line: 190, Col: 9, Construct: "set"},
-	{From: 552, To: 567, Line: 193, Col: 5, Construct: "if"},
-	{From: 554, To: 561, Line: 194, Col: 9, Construct: "for"},
-	{From: 557, To: 560, Line: 196, Col: 13, Construct: "{{ }}"},
-	{From: 563, To: 563, Line: 196, Col: 13, Construct: "set"},
-	{From: 565, To: 565, Line: 199, Col: 9, Construct: "set"},
-	{From: 570, To: 570, Line: 206, Col: 1, Construct: "set"},
-	{From: 572, To: 578, Line: 207, Col: 1, Construct: "for"},
-	{From: 574, To: 577, Line: 208, Col: 5, Construct: "if"},
-	{From: 576, To: 576, Line: 209, Col: 9, Construct: "set"},
-	{From: 580, To: 824, Line: 214, Col: 1, Construct: "for"},
-	{From: 587, To: 823, Line: 215, Col: 5, Construct: "if"},
-	{From: 589, To: 589, Line: 215, Col: 5, Construct: "set"},
-	{From: 591, To: 591, Line: 216, Col: 5, Construct: "set"},
-	{From: 593, To: 597, Line: 217, Col: 5, Construct: "set"},
-	{From: 599, To: 600, Line: 219, Col: 5, Construct: "set"},
-	{From: 602, To: 616, Line: 220, Col: 5, Construct: "if"},
-	{From: 604, To: 615, Line: 221, Col: 9, Construct: "for"},
-	{From: 606, To: 614, Line: 222, Col: 13, Construct: "if"},
-	{From: 608, To: 613, Line: 223, Col: 17, Construct: "if"},
-	{From: 610, To: 610, Line: 224, Col: 21, Construct: "set"},
-	{From: 612, To: 612, Line: 225, Col: 21, Construct: "set"},
-	{From: 618, To: 620, Line: 230, Col: 5, Construct: "set"},
-	{From: 622, To: 627, Line: 231, Col: 5, Construct: "if"},
-	{From: 624, To: 626, Line: 232, Col: 9, Construct: "{{ }}"},
-	{From: 629, To: 631, Line: 236, Col: 5, Construct: "set"},
-	{From: 633, To: 638, Line: 237, Col: 5, Construct: "if"},
-	{From: 635, To: 637, Line: 238, Col: 9, Construct: "{{ }}"},
-	{From: 640, To: 686, Line: 241, Col: 13, Construct: "if"},
-	{From: 643, To: 681, Line: 242, Col: 17, Construct: "for"},
-	{From: 646, To: 646, Line: 243, Col: 21, Construct: "set"},
-	{From: 648, To: 650, Line: 244, Col: 21, Construct: "{{ }}"},
-	{From: 652, To: 680, Line: 245, Col: 21, Construct: "if"},
-	{From: 655, To: 655, Line: 246, Col: 25, Construct: "set"},
-	{From: 657, To: 674, Line: 247, Col: 25, Construct: "for"},
-	{From: 662, To: 664, Line: 248, Col: 29, Construct: "if"},
-	{From: 666, To: 666, Line: 249, Col: 29, Construct: "set"},
-	{From: 668, To: 669, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 671, To: 673, Line: 250, Col: 41, Construct: "{{ }}"},
-	{From: 675, To: 679, Line: 252, Col: 25, Construct: "if"},
-	{From: 678, To: 678, Line: 253, Col: 25, Construct: "{{ }}"},
-	{From: 683, To: 683, Line: 253, Col: 25, Construct: "set"},
-	{From: 685, To: 685, Line: 257, Col: 17, Construct: "set"},
-	{From: 688, To: 688, Line: 260, Col: 13, Construct: "set"},
-	{From: 690, To: 763, Line: 261, Col: 13, Construct: "if"},
-	{From: 692, To: 701, Line: 263, Col: 17, Construct: "for"},
-	{From: 694, To: 694, Line: 264, Col: 21, Construct: "{{ }}"},
-	{From: 696, To: 696, Line: 265, Col: 21, Construct: "set"},
-	{From: 698, To: 698, Line: 265, Col: 21, Construct: "set"},
-	{From: 700, To: 700, Line: 266, Col: 21, Construct: "set"},
-	{From: 702, To: 763, Line: 268, Col: 17, Construct: "if"},
-	{From: 705, To: 705, Line: 270, Col: 17, Construct: "set"},
-	{From: 707, To: 762, Line: 271, Col: 17, Construct: "for"},
-	{From: 711, To: 761, Line: 272, Col: 21, Construct: "if"},
-	{From: 712, To: 761, Line: 273, Col: 25, Construct: "if"},
-	{From: 715, To: 715, Line: 274, Col: 25, Construct: "set"},
-	{From: 719, To: 719, Line: 276, Col: 25, Construct: "set"},
-	{From: 721, To: 721, Line: 278, Col: 25, Construct: "set"},
-	{From: 723, To: 729, Line: 279, Col: 25, Construct: "for"},
-	{From: 725, To: 728, Line: 280, Col: 29, Construct: "if"},
-	{From: 727, To: 727, Line: 281, Col: 33, Construct: "set"},
-	{From: 731, To: 731, Line: 285, Col: 25, Construct: "set"},
-	{From: 733, To: 754, Line: 286, Col: 25, Construct: "if"},
-	{From: 735, To: 735, Line: 287, Col: 29, Construct: "{{ }}"},
-	{From: 736, To: 754, Line: 288, Col: 29, Construct: "if"},
-	{From: 739, To: 739, Line: 289, Col: 29, Construct: "set"},
-	{From: 741, To: 747, Line: 290, Col: 29, Construct: "for"},
-	{From: 743, To: 746, Line: 291, Col: 33, Construct: "if"},
-	{From: 745, To: 745, Line: 292, Col: 37, Construct: "set"},
-	{From: 749, To: 749, Line: 295, Col: 29, Construct: "{{ }}"},
-	{From: 753, To: 753, Line: 297, Col: 29, Construct: "{{ }}"},
-	{From: 756, To: 756, Line: 299, Col: 25, Construct: "set"},
-	{From: 758, To: 758, Line: 299, Col: 25, Construct: "set"},
-	{From: 760, To: 760, Line: 300, Col: 25, Construct: "set"},
-	{From: 765, To: 815, Line: 305, Col: 13, Construct: "if"},
-	{From: 768, To: 775, Line: 306, Col: 17, Construct: "if"},
-	{From: 770, To: 770, Line: 307, Col: 21, Construct: "{{ }}"},
-	{From: 774, To: 774, Line: 309, Col: 21, Construct: "{{ }}"},
-	{From: 776, To: 815, Line: 311, Col: 17, Construct: "if"},
-	{From: 779, To: 814, Line: 312, Col: 17, Construct: "for"},
-	{From: 781, To: 813, Line: 313, Col: 21, Construct: "if"},
-	{From: 784, To: 791, Line: 314, Col: 25, Construct: "if"},
-	{From: 786, To: 786, Line: 315, Col: 29, Construct: "{{ }}"},
-	{From: 790, To: 790, Line: 317, Col: 29, Construct: "{{ }}"},
-	{From: 792, To: 813, Line: 319, Col: 25, Construct: "if"},
-	{From: 796, To: 796, Line: 319, Col: 25, Construct: "set"},
-	{From: 798, To: 798, Line: 321, Col: 25, Construct: "set"},
-	{From: 799, To: 813, Line: 322, Col: 25, Construct: "if"},
-	{From: 803, To: 803, Line: 322, Col: 25, Construct: "set"},
-	{From: 805, To: 805, Line: 324, Col: 25, Construct: "set"},
-	{From: 806, To: 813, Line: 325, Col: 25, Construct: "if"},
-	{From: 810, To: 810, Line: 325, Col: 25, Construct: "set"},
-	{From: 812, To: 812, Line: 327, Col: 25, Construct: "set"},
-	{From: 817, To: 822, Line: 332, Col: 9, Construct: "if"},
-	{From: 819, To: 822, Line: 334, Col: 13, Construct: "if"},
-	{From: 826, To: 835, Line: 340, Col: 1, Construct: "if"},
-	{From: 828, To: 834, Line: 341, Col: 5, Construct: "if"},
-	{From: 831, To: 833, Line: 343, Col: 9, Construct: "if"},
-	{From: 853, To: 1087, Line: 1, Col: 1, Construct: "macro"},
-	{From: 859, To: 859, Line: 2, Col: 5, Construct: "set"},
-	{From: 861, To: 861, Line: 3, Col: 5, Construct: "set"},
-	{From: 863, To: 1086, Line: 4, Col: 5, Construct: "for"},
-	{From: 870, To: 870, Line: 5, Col: 9, Construct: "set"},
-	{From: 872, To: 1085, Line: 6, Col: 9, Construct: "if"},
-	{From: 874, To: 876, Line: 7, Col: 13, Construct: "if"},
-	{From: 878, To: 878, Line: 7, Col: 13, Construct: "set"},
-	{From: 880, To: 880, Line: 8, Col: 13, Construct: "set"},
-	{From: 882, To: 883, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 885, To: 893, Line: 10, Col: 13, Construct: "if"},
-	{From: 889, To: 890, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 892, To: 892, Line: 12, Col: 17, Construct: "set"},
-	{From: 895, To: 996, Line: 14, Col: 13, Construct: "if"},
-	{From: 898, To: 911, Line: 15, Col: 17, Construct: "if"},
-	{From: 901, To: 908, Line: 16, Col: 21, Construct: "if"},
-	{From: 906, To: 906, Line: 16, Col: 54, Construct: "set"},
-	{From: 910, To: 910, Line: 17, Col: 26, Construct: "{{ }}"},
-	{From: 912, To: 996, Line: 19, Col: 17, Construct: "if"},
-	{From: 915, To: 995, Line: 20, Col: 17, Construct: "if"},
-	{From: 918, To: 925, Line: 21, Col: 21, Construct: "if"},
-	{From: 923, To: 923, Line: 21, Col: 54, Construct: "set"},
-	{From: 927, To: 927, Line: 23, Col: 21, Construct: "set"},
-	{From: 929, To: 994, Line: 24, Col: 21, Construct: "for"},
-	{From: 934, To: 992, Line: 25, Col: 25, Construct: "if"},
-	{From: 936, To: 938, Line: 26, Col: 29, Construct: "if"},
-	{From: 940, To: 940, Line: 26, Col: 29, Construct: "set"},
-	{From: 942, To: 942, Line: 27, Col: 29, Construct: "set"},
-	{From: 944, To: 991, Line: 28, Col: 29, Construct: "if"},
-	{From: 947, To: 953, Line: 30, Col: 33, Construct: "if"},
-	{From: 949, To: 951, Line: 31, Col: 37, Construct: "{{ }}"},
-	{From: 954, To: 991, Line: 34, Col: 33, Construct: "if"},
-	{From: 958, To: 970, Line: 36, Col: 33, Construct: "for"},
-	{From: 963, To: 964, Line: 37, Col: 42, Construct: "{{ }}"},
-	{From: 966, To: 968, Line: 38, Col: 37, Construct: "if"},
-	{From: 971, To: 991, Line: 41, Col: 33, Construct: "if"},
-	{From: 974, To: 983, Line: 42, Col: 33, Construct: "if"},
-	{From: 977, To: 977, Line: 43, Col: 42, Construct: "{{ }}"},
-	{From: 982, To: 982, Line: 45, Col: 42, Construct: "{{ }}"},
-	{From: 987, To: 988, Line: 48, Col: 33, Construct: "{{ }}"},
-	{From: 990, To: 990, Line: 48, Col: 48, Construct: "{{ }}"},
-	{From: 998, To: 1008, Line: 55, Col: 13, Construct: "if"},
-	{From: 1000, To: 1007, Line: 56, Col: 17, Construct: "if"},
-	{From: 1005, To: 1005, Line: 56, Col: 50, Construct: "set"},
-	{From: 1010, To: 1072, Line: 59, Col: 13, Construct: "if"},
-	{From: 1012, To: 1044, Line: 60, Col: 17, Construct: "if"},
-	{From: 1015, To: 1022, Line: 61, Col: 21, Construct: "if"},
-	{From: 1020, To: 1020, Line: 61, Col: 54, Construct: "set"},
-	{From: 1024, To: 1027, Line: 63, Col: 21, Construct: "{{ }}"},
-	{From: 1028, To: 1044, Line: 65, Col: 21, Construct: "if"},
-	{From: 1031, To: 1038, Line: 66, Col: 21, Construct: "if"},
-	{From: 1036, To: 1036, Line: 66, Col: 54, Construct: "set"},
-	{From: 1040, To: 1043, Line: 68, Col: 21, Construct: "{{ }}"},
-	{From: 1046, To: 1071, Line: 71, Col: 17, Construct: "if"},
-	{From: 1049, To: 1056, Line: 72, Col: 21, Construct: "if"},
-	{From: 1054, To: 1054, Line: 72, Col: 54, Construct: "set"},
-	{From: 1058, To: 1070, Line: 74, Col: 21, Construct: "for"},
-	{From: 1063, To: 1064, Line: 75, Col: 30, Construct: "{{ }}"},
-	{From: 1066, To: 1068, Line: 76, Col: 25, Construct: "if"},
-	{From: 1074, To: 1081, Line: 81, Col: 13, Construct: "if"},
-	{From: 1079, To: 1079, Line: 81, Col: 46, Construct: "set"},
-	{From: 1083, To: 1084, Line: 82, Col: 23, Construct: "{{ }}"},
-	{From: 1089, To: 1167, Line: 86, Col: 1, Construct: "macro"},
-	{From: 1095, To: 1097, Line: 87, Col: 17, Construct: "{{ }}"},
-	{From: 1099, To: 1100, Line: 87, Col: 72, Construct: "{{ }}"},
-	{From: 1102, To: 1102, Line: 88, Col: 5, Construct: "set"},
-	{From: 1104, To: 1143, Line: 89, Col: 5, Construct: "if"},
-	{From: 1107, To: 1115, Line: 91, Col: 9, Construct: "if"},
-	{From: 1111, To: 1114, Line: 92, Col: 26, Construct: "{{ }}"},
-	{From: 1117, To: 1134, Line: 94, Col: 9, Construct: "if"},
-	{From: 1121, To: 1133, Line: 96, Col: 13, Construct: "for"},
-	{From: 1126, To: 1127, Line: 97, Col: 22, Construct: "{{ }}"},
-	{From: 1129, To: 1131, Line: 98, Col: 17, Construct: "{{ }}"},
-	{From: 1136, To: 1142, Line: 102, Col: 9, Construct: "if"},
-	{From: 1140, To: 1141, Line: 103, Col: 23, Construct: "{{ }}"},
-	{From: 1145, To: 1166, Line: 106, Col: 5, Construct: "if"},
-	{From: 1147, To: 1148, Line: 107, Col: 9, Construct: "set"},
-	{From: 1150, To: 1156, Line: 109, Col: 9, Construct: "if"},
-	{From: 1154, To: 1155, Line: 110, Col: 30, Construct: "{{ }}"},
-	{From: 1158, To: 1164, Line: 112, Col: 9, Construct: "if"},
-	{From: 1162, To: 1163, Line: 113, Col: 23, Construct: "{{ }}"},
-	{From: 1169, To: 1251, Line: 118, Col: 1, Construct: "macro"},
-	{From: 1177, To: 1243, Line: 119, Col: 5, Construct: "if"},
-	{From: 1179, To: 1179, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 1180, To: 1243, Line: 121, Col: 9, Construct: "if"},
-	{From: 1183, To: 1187, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 1188, To: 1243, Line: 123, Col: 9, Construct: "if"},
-	{From: 1192, To: 1192, Line: 125, Col: 9, Construct: "set"},
-	{From: 1194, To: 1221, Line: 126, Col: 9, Construct: "for"},
-	{From: 1199, To: 1201, Line: 127, Col: 13, Construct: "if"},
-	{From: 1203, To: 1203, Line: 127, Col: 13, Construct: "set"},
-	{From: 1205, To: 1205, Line: 128, Col: 13, Construct: "set"},
-	{From: 1207, To: 1215, Line: 129, Col: 13, Construct: "if"},
-	{From: 1209, To: 1209, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 1213, To: 1213, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 1217, To: 1219, Line: 134, Col: 14, Construct: "{{ }}"},
-	{From: 1222, To: 1243, Line: 137, Col: 9, Construct: "if"},
-	{From: 1226, To: 1238, Line: 139, Col: 9, Construct: "for"},
-	{From: 1230, To: 1232, Line: 140, Col: 13, Construct: "{{ }}"},
-	{From: 1234, To: 1236, Line: 141, Col: 13, Construct: "if"},
-	{From: 1242, To: 1242, Line: 145, Col: 9, Construct: "{{ }}"},
-	{From: 1253, To: 1276, Line: 148, Col: 1, Construct: "macro"},
-	{From: 1257, To: 1257, Line: 149, Col: 5, Construct: "set"},
-	{From: 1259, To: 1273, Line: 150, Col: 5, Construct: "for"},
-	{From: 1261, To: 1272, Line: 151, Col: 9, Construct: "if"},
-	{From: 1263, To: 1263, Line: 151, Col: 9, Construct: "set"},
-	{From: 1265, To: 1265, Line: 152, Col: 13, Construct: "set"},
-	{From: 1269, To: 1269, Line: 152, Col: 13, Construct: "set"},
-	{From: 1271, To: 1271, Line: 154, Col: 13, Construct: "set"},
-	{From: 1275, To: 1275, Line: 157, Col: 5, Construct: "{{ }}"},
-	{From: 1278, To: 1313, Line: 160, Col: 1, Construct: "macro"},
-	{From: 1283, To: 1312, Line: 162, Col: 5, Construct: "if"},
-	{From: 1285, To: 1285, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 1287, To: 1304, Line: 164, Col: 9, Construct: "for"},
-	{From: 1293, To: 1294, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 1296, To: 1298, Line: 165, Col: 25, Construct: "{{ }}"},
-	{From: 1300, To: 1302, Line: 166, Col: 13, Construct: "if"},
-	{From: 1308, To: 1310, Line: 170, Col: 9, Construct: "{{ }}"},
-	{From: 1315, To: 1315, Line: 175, Col: 1, Construct: "set"},
-	{From: 1317, To: 1317, Line: 176, Col: 1, Construct: "set"},
-	{From: 1319, To: 1319, Line: 177, Col: 1, Construct: "{{ }}"},
-	{From: 1321, To: 1356, Line: 179, Col: 1, Construct: "if"},
-	{From: 1324, To: 1330, Line: 183, Col: 5, Construct: "if"},
-	{From: 1327, To: 1327, Line: 183, Col: 5, Construct: "set"},
-	{From: 1329, To: 1329, Line: 185, Col: 9, Construct: "set"},
-	{From: 1332, To: 1338, Line: 188, Col: 5, Construct: "if"},
-	{From: 1335, To: 1335, Line: 189, Col: 9, Construct: "{{ }}"},
-	{From: 1337, To: 1337, Line: 190, Col: 9, Construct: "set"},
-	{From: 1340, To: 1355, Line: 193, Col: 5, Construct: "if"},
-	{From: 1342, To: 1349, Line: 194, Col: 9, Construct: "for"},
-	{From: 1345, To: 1348, Line: 196, Col: 13, Construct: "{{ }}"},
-	{From: 1351, To: 1351, Line: 196, Col: 13, Construct: "set"},
-	{From: 1353, To: 1353, Line: 199, Col: 9, Construct: "set"},
-	{From: 1358, To: 1358, Line: 206, Col: 1, Construct: "set"},
-	{From: 1360, To: 1366, Line: 207, Col: 1, Construct: "for"},
-	{From: 1362, To: 1365, Line: 208, Col: 5, Construct: "if"},
-	{From: 1364, To: 1364, Line: 209, Col: 9, Construct: "set"},
-	{From: 1368, To: 1618, Line: 214, Col: 1, Construct: "for"},
-	{From: 1375, To: 1617, Line: 215, Col: 5, Construct: "if"},
-	{From: 1377, To: 1377, Line: 215, Col: 5, Construct: "set"},
-	{From: 1379, To: 1379, Line: 216, Col: 5, Construct: "set"},
-	{From: 1381, To: 1385, Line: 217, Col: 5, Construct: "set"},
-	{From: 1387, To: 1388, Line: 219, Col: 5, Construct: "set"},
-	{From: 1390, To: 1404, Line: 220, Col: 5, Construct: "if"},
-	{From: 1392, To: 1403, Line: 221, Col: 9, Construct: "for"},
-	{From: 1394, To: 1402, Line: 222, Col: 13, Construct: "if"},
-	{From: 1396, To: 1401, Line: 223, Col: 17, Construct: "if"},
-	{From: 1398, To: 1398, Line: 224, Col: 21, Construct: "set"},
-	{From: 1400, To: 1400, Line: 225, Col: 21, Construct: "set"},
-	{From: 1406, To: 1408, Line: 230, Col: 5, Construct: "set"},
-	{From: 1410, To: 1413, Line: 231, Col: 5, Construct: "if"},
-	{From: 1412, To: 1412, Line: 232, Col: 9, Construct: "{{ }}"},
-	{From: 1415, To: 1417, Line: 236, Col: 5, Construct: "set"},
-	{From: 1419, To: 1422, Line: 237, Col: 5, Construct: "if"},
-	{From: 1421, To: 1421, Line: 238, Col: 9, Construct: "{{ }}"},
-	{From: 1424, To: 1468, Line: 241, Col: 13, Construct: "if"},
-	{From: 1427, To: 1463, Line: 242, Col: 17, Construct: "for"},
-	{From: 1430, To: 1430, Line: 243, Col: 21, Construct: "set"},
-	{From: 1432, To: 1432, Line: 244, Col: 21, Construct: "{{ }}"},
-	{From: 1434, To: 1462, Line: 245, Col: 21, Construct: "if"},
-	{From: 1437, To: 1437, Line: 246, Col: 25, Construct: "set"},
-	{From: 1439, To: 1456, Line: 247, Col: 25, Construct: "for"},
-	{From: 1444, To: 1446, Line: 248, Col: 29, Construct: "if"},
-	{From: 1448, To: 1448, Line: 249, Col: 29, Construct: "set"},
-	{From: 1450, To: 1451, Line: 250, Col: 29, Construct: "{{ }}"},
-	{From: 1453, To: 1455, Line: 250, Col: 41, Construct: "{{ }}"},
-	{From: 1457, To: 1461, Line: 252, Col: 25, Construct: "if"},
-	{From: 1460, To: 1460, Line: 253, Col: 25, Construct: "{{ }}"},
-	{From: 1465, To: 1465, Line: 253, Col: 25, Construct: "set"},
-	{From: 1467, To: 1467, Line: 257, Col: 17, Construct: "set"},
-	{From: 1470, To: 1470, Line: 260, Col: 13, Construct: "set"},
-	{From: 1472, To: 1553, Line: 261, Col: 13, Construct: "if"},
-	{From: 1474, To: 1485, Line: 263, Col: 17, Construct: "for"},
-	{From: 1476, To: 1478, Line: 264, Col: 21, Construct: "{{ }}"},
-	{From: 1480, To: 1480, Line: 265, Col: 21, Construct: "set"},
-	{From: 1482, To: 1482, Line: 265, Col: 21, Construct: "set"},
-	{From: 1484, To: 1484, Line: 266, Col: 21, Construct: "set"},
-	{From: 1486, To: 1553, Line: 268, Col: 17, Construct: "if"},
-	{From: 1489, To: 1489, Line: 270, Col: 17, Construct: "set"},
-	{From: 1491, To: 1552, Line: 271, Col: 17, Construct: "for"},
-	{From: 1495, To: 1551, Line: 272, Col: 21, Construct: "if"},
-	{From: 1496, To: 1551, Line: 273, Col: 25, Construct: "if"},
-	{From: 1499, To: 1499, Line: 274, Col: 25, Construct: "set"},
-	{From: 1503, To: 1503, Line: 276, Col: 25, Construct: "set"},
-	{From: 1505, To: 1505, Line: 278, Col: 25, Construct: "set"},
-	{From: 1507, To: 1513, Line: 279, Col: 25, Construct: "for"},
-	{From: 1509, To: 1512, Line: 280, Col: 29, Construct: "if"},
-	{From: 1511, To: 1511, Line: 281, Col: 33, Construct: "set"},
-	{From: 1515, To: 1515, Line: 285, Col: 25, Construct: "set"},
-	{From: 1517, To: 1544, Line: 286, Col: 25, Construct: "if"},
-	{From: 1519, To: 1521, Line: 287, Col: 29, Construct: "{{ }}"},
-	{From: 1522, To: 1544, Line: 288, Col: 29, Construct: "if"},
-	{From: 1525, To: 1525, Line: 289, Col: 29, Construct: "set"},
-	{From: 1527, To: 1533, Line: 290, Col: 29, Construct: "for"},
-	{From: 1529, To: 1532, Line: 291, Col: 33, Construct: "if"},
-	{From: 1531, To: 1531, Line: 292, Col: 37, Construct: "set"},
-	{From: 1535, To: 1537, Line: 295, Col: 29, Construct: "{{ }}"},
-	{From: 1541, To: 1543, Line: 297, Col: 29, Construct: "{{ }}"},
-	{From: 1546, To: 1546, Line: 299, Col: 25, Construct: "set"},
-	{From: 1548, To: 1548, Line: 299, Col: 25, Construct: "set"},
-	{From: 1550, To: 1550, Line: 300, Col: 25, Construct: "set"},
-	{From: 1555, To: 1609, Line: 305, Col: 13, Construct: "if"},
-	{From: 1558, To: 1567, Line: 306, Col: 17, Construct: "if"},
-	{From: 1560, To: 1562, Line: 307, Col: 21, Construct: "{{ }}"},
-	{From: 1566, To: 1566, Line: 309, Col: 21, Construct: "{{ }}"},
-	{From: 1568, To: 1609, Line: 311, Col: 17, Construct: "if"},
-	{From: 1571, To: 1608, Line: 312, Col: 17, Construct: "for"},
-	{From: 1573, To: 1607, Line: 313, Col: 21, Construct: "if"},
-	{From: 1576, To: 1585, Line: 314, Col: 25, Construct: "if"},
-	{From: 1578, To: 1580, Line: 315, Col: 29, Construct: "{{ }}"},
-	{From: 1584, To: 1584, Line: 317, Col: 29, Construct: "{{ }}"},
-	{From: 1586, To: 1607, Line: 319, Col: 25, Construct: "if"},
-	{From: 1590, To: 1590, Line: 319, Col: 25, Construct: "set"},
-	{From: 1592, To: 1592, Line: 321, Col: 25, Construct: "set"},
-	{From: 1593, To: 1607, Line: 322, Col: 25, Construct: "if"},
-	{From: 1597, To: 1597, Line: 322, Col: 25, Construct: "set"},
-	{From: 1599, To: 1599, Line: 324, Col: 25, Construct: "set"},
-	{From: 1600, To: 1607, Line: 325, Col: 25, Construct: "if"},
-	{From: 1604, To: 1604, Line: 325, Col: 25, Construct: "set"},
-	{From: 1606, To: 1606, Line: 327, Col: 25, Construct: "set"},
-	{From: 1611, To: 1616, Line: 332, Col: 9, Construct: "if"},
-	{From: 1613, To: 1616, Line: 334, Col: 13, Construct: "if"},
-	{From: 1620, To: 1629, Line: 340, Col: 1, Construct: "if"},
-	{From: 1622, To: 1628, Line: 341, Col: 5, Construct: "if"},
-	{From: 1625, To: 1627, Line: 343, Col: 9, Construct: "if"},
+	{From: 60, To: 294, Line: 1, Col: 1, Construct: "macro"},
+	{From: 66, To: 66, Line: 2, Col: 5, Construct: "set"},
+	{From: 68, To: 68, Line: 3, Col: 5, Construct: "set"},
+	{From: 70, To: 293, Line: 4, Col: 5, Construct: "for"},
+	{From: 77, To: 77, Line: 5, Col: 9, Construct: "set"},
+	{From: 79, To: 292, Line: 6, Col: 9, Construct: "if"},
+	{From: 81, To: 83, Line: 7, Col: 13, Construct: "if"},
+	{From: 85, To: 85, Line: 7, Col: 13, Construct: "set"},
+	{From: 87, To: 87, Line: 8, Col: 13, Construct: "set"},
+	{From: 89, To: 90, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 92, To: 100, Line: 10, Col: 13, Construct: "if"},
+	{From: 96, To: 97, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 99, To: 99, Line: 12, Col: 17, Construct: "set"},
+	{From: 102, To: 203, Line: 14, Col: 13, Construct: "if"},
+	{From: 105, To: 118, Line: 15, Col: 17, Construct: "if"},
+	{From: 108, To: 115, Line: 16, Col: 21, Construct: "if"},
+	{From: 113, To: 113, Line: 16, Col: 54, Construct: "set"},
+	{From: 117, To: 117, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 119, To: 203, Line: 19, Col: 17, Construct: "if"},
+	{From: 122, To: 202, Line: 20, Col: 17, Construct: "if"},
+	{From: 125, To: 132, Line: 21, Col: 21, Construct: "if"},
+	{From: 130, To: 130, Line: 21, Col: 54, Construct: "set"},
+	{From: 134, To: 134, Line: 23, Col: 21, Construct: "set"},
+	{From: 136, To: 201, Line: 24, Col: 21, Construct: "for"},
+	{From: 141, To: 199, Line: 25, Col: 25, Construct: "if"},
+	{From: 143, To: 145, Line: 26, Col: 29, Construct: "if"},
+	{From: 147, To: 147, Line: 26, Col: 29, Construct: "set"},
+	{From: 149, To: 149, Line: 27, Col: 29, Construct: "set"},
+	{From: 151, To: 198, Line: 28, Col: 29, Construct: "if"},
+	{From: 154, To: 160, Line: 30, Col: 33, Construct: "if"},
+	{From: 156, To: 158, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 161, To: 198, Line: 34, Col: 33, Construct: "if"},
+	{From: 165, To: 177, Line: 36, Col: 33, Construct: "for"},
+	{From: 170, To: 171, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 173, To: 175, Line: 38, Col: 37, Construct: "if"},
+	{From: 178, To: 198, Line: 41, Col: 33, Construct: "if"},
+	{From: 181, To: 190, Line: 42, Col: 33, Construct: "if"},
+	{From: 184, To: 184, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 194, To: 195, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 197, To: 197, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 205, To: 215, Line: 55, Col: 13, Construct: "if"},
+	{From: 207, To: 214, Line: 56, Col: 17, Construct: "if"},
+	{From: 212, To: 212, Line: 56, Col: 50, Construct: "set"},
+	{From: 217, To: 279, Line: 59, Col: 13, Construct: "if"},
+	{From: 219, To: 251, Line: 60, Col: 17, Construct: "if"},
+	{From: 222, To: 229, Line: 61, Col: 21, Construct: "if"},
+	{From: 227, To: 227, Line: 61, Col: 54, Construct: "set"},
+	{From: 231, To: 234, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 235, To: 251, Line: 65, Col: 21, Construct: "if"},
+	{From: 238, To: 245, Line: 66, Col: 21, Construct: "if"},
+	{From: 243, To: 243, Line: 66, Col: 54, Construct: "set"},
+	{From: 247, To: 250, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 253, To: 278, Line: 71, Col: 17, Construct: "if"},
+	{From: 256, To: 263, Line: 72, Col: 21, Construct: "if"},
+	{From: 261, To: 261, Line: 72, Col: 54, Construct: "set"},
+	{From: 265, To: 277, Line: 74, Col: 21, Construct: "for"},
+	{From: 270, To: 271, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 273, To: 275, Line: 76, Col: 25, Construct: "if"},
+	{From: 281, To: 288, Line: 81, Col: 13, Construct: "if"},
+	{From: 286, To: 286, Line: 81, Col: 46, Construct: "set"},
+	{From: 290, To: 291, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 296, To: 374, Line: 86, Col: 1, Construct: "macro"},
+	{From: 302, To: 304, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 306, To: 307, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 88, Col: 5, Construct: "set"},
+	{From: 311, To: 350, Line: 89, Col: 5, Construct: "if"},
+	{From: 314, To: 322, Line: 91, Col: 9, Construct: "if"},
+	{From: 318, To: 321, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 324, To: 341, Line: 94, Col: 9, Construct: "if"},
+	{From: 328, To: 340, Line: 96, Col: 13, Construct: "for"},
+	{From: 333, To: 334, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 336, To: 338, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 343, To: 349, Line: 102, Col: 9, Construct: "if"},
+	{From: 347, To: 348, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 352, To: 373, Line: 106, Col: 5, Construct: "if"},
+	{From: 354, To: 355, Line: 107, Col: 9, Construct: "set"},
+	{From: 357, To: 363, Line: 109, Col: 9, Construct: "if"},
+	{From: 361, To: 362, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 365, To: 371, Line: 112, Col: 9, Construct: "if"},
+	{From: 369, To: 370, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 376, To: 461, Line: 118, Col: 1, Construct: "macro"},
+	{From: 384, To: 454, Line: 119, Col: 5, Construct: "if"},
+	{From: 386, To: 388, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 389, To: 454, Line: 121, Col: 9, Construct: "if"},
+	{From: 392, To: 396, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 397, To: 454, Line: 123, Col: 9, Construct: "if"},
+	{From: 401, To: 401, Line: 125, Col: 9, Construct: "set"},
+	{From: 403, To: 432, Line: 126, Col: 9, Construct: "for"},
+	{From: 408, To: 410, Line: 127, Col: 13, Construct: "if"},
+	{From: 412, To: 412, Line: 127, Col: 13, Construct: "set"},
+	{From: 414, To: 414, Line: 128, Col: 13, Construct: "set"},
+	{From: 416, To: 426, Line: 129, Col: 13, Construct: "if"},
+	{From: 418, To: 420, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 424, To: 424, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 428, To: 430, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 433, To: 454, Line: 137, Col: 9, Construct: "if"},
+	{From: 437, To: 449, Line: 139, Col: 9, Construct: "for"},
+	{From: 441, To: 443, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 445, To: 447, Line: 141, Col: 13, Construct: "if"},
+	{From: 453, To: 453, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 463, To: 486, Line: 148, Col: 1, Construct: "macro"},
+	{From: 467, To: 467, Line: 149, Col: 5, Construct: "set"},
+	{From: 469, To: 483, Line: 150, Col: 5, Construct: "for"},
+	{From: 471, To: 482, Line: 151, Col: 9, Construct: "if"},
+	{From: 473, To: 473, Line: 151, Col: 9, Construct: "set"},
+	{From: 475, To: 475, Line: 152, Col: 13, Construct: "set"},
+	{From: 479, To: 479, Line: 152, Col: 13, Construct: "set"},
+	{From: 481, To: 481, Line: 154, Col: 13, Construct: "set"},
+	{From: 485, To: 485, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 488, To: 528, Line: 160, Col: 1, Construct: "macro"},
+	{From: 493, To: 527, Line: 162, Col: 5, Construct: "if"},
+	{From: 495, To: 497, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 499, To: 515, Line: 164, Col: 9, Construct: "for"},
+	{From: 504, To: 505, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 507, To: 509, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 511, To: 513, Line: 166, Col: 13, Construct: "if"},
+	{From: 519, To: 525, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 530, To: 530, Line: 175, Col: 1, Construct: "set"},
+	{From: 532, To: 532, Line: 176, Col: 1, Construct: "set"},
+	{From: 534, To: 534, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 536, To: 571, Line: 179, Col: 1, Construct: "if"},
+	{From: 539, To: 545, Line: 183, Col: 5, Construct: "if"},
+	{From: 542, To: 542, Line: 183, Col: 5, Construct: "set"},
+	{From: 544, To: 544, Line: 185, Col: 9, Construct: "set"},
+	{From: 547, To: 553, Line: 188, Col: 5, Construct: "if"},
+	{From: 550, To: 550, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 552, To: 552, Line: 190, Col: 9, Construct: "set"},
+	{From: 555, To: 570, Line: 193, Col: 5, Construct: "if"},
+	{From: 557, To: 564, Line: 194, Col: 9, Construct: "for"},
+	{From: 560, To: 563, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 566, To: 566, Line: 196, Col: 13, Construct: "set"},
+	{From: 568, To: 568, Line: 199, Col: 9, Construct: "set"},
+	{From: 573, To: 573, Line: 206, Col: 1, Construct: "set"},
+	{From: 575, To: 581, Line: 207, Col: 1, Construct: "for"},
+	{From: 577, To: 580, Line: 208, Col: 5, Construct: "if"},
+	{From: 579, To: 579, Line: 209, Col: 9, Construct: "set"},
+	{From: 583, To: 827, Line: 214, Col: 1, Construct: "for"},
+	{From: 590, To: 826, Line: 215, Col: 5, Construct: "if"},
+	{From: 592, To: 592, Line: 215, Col: 5, Construct: "set"},
+	{From: 594, To: 594, Line: 216, Col: 5, Construct: "set"},
+	{From: 596, To: 600, Line: 217, Col: 5, Construct: "set"},
+	{From: 602, To: 603, Line: 219, Col: 5, Construct: "set"},
+	{From: 605, To: 619, Line: 220, Col: 5, Construct: "if"},
+	{From: 607, To: 618, Line: 221, Col: 9, Construct: "for"},
+	{From: 609, To: 617, Line: 222, Col: 13, Construct: "if"},
+	{From: 611, To: 616, Line: 223, Col: 17, Construct: "if"},
+	{From: 613, To: 613, Line: 224, Col: 21, Construct: "set"},
+	{From: 615, To: 615, Line: 225, Col: 21, Construct: "set"},
+	{From: 621, To: 623, Line: 230, Col: 5, Construct: "set"},
+	{From: 625, To: 630, Line: 231, Col: 5, Construct: "if"},
+	{From: 627, To: 629, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 632, To: 634, Line: 236, Col: 5, Construct: "set"},
+	{From: 636, To: 641, Line: 237, Col: 5, Construct: "if"},
+	{From: 638, To: 640, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 643, To: 689, Line: 241, Col: 13, Construct: "if"},
+	{From: 646, To: 684, Line: 242, Col: 17, Construct: "for"},
+	{From: 649, To: 649, Line: 243, Col: 21, Construct: "set"},
+	{From: 651, To: 653, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 655, To: 683, Line: 245, Col: 21, Construct: "if"},
+	{From: 658, To: 658, Line: 246, Col: 25, Construct: "set"},
+	{From: 660, To: 677, Line: 247, Col: 25, Construct: "for"},
+	{From: 665, To: 667, Line: 248, Col: 29, Construct: "if"},
+	{From: 669, To: 669, Line: 249, Col: 29, Construct: "set"},
+	{From: 671, To: 672, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 674, To: 676, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 678, To: 682, Line: 252, Col: 25, Construct: "if"},
+	{From: 681, To: 681, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 686, To: 686, Line: 253, Col: 25, Construct: "set"},
+	{From: 688, To: 688, Line: 257, Col: 17, Construct: "set"},
+	{From: 691, To: 691, Line: 260, Col: 13, Construct: "set"},
+	{From: 693, To: 766, Line: 261, Col: 13, Construct: "if"},
+	{From: 695, To: 704, Line: 263, Col: 17, Construct: "for"},
+	{From: 697, To: 697, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 699, To: 699, Line: 265, Col: 21, Construct: "set"},
+	{From: 701, To: 701, Line: 265, Col: 21, Construct: "set"},
+	{From: 703, To: 703, Line: 266, Col: 21, Construct: "set"},
+	{From: 705, To: 766, Line: 268, Col: 17, Construct: "if"},
+	{From: 708, To: 708, Line: 270, Col: 17, Construct: "set"},
+	{From: 710, To: 765, Line: 271, Col: 17, Construct: "for"},
+	{From: 714, To: 764, Line: 272, Col: 21, Construct: "if"},
+	{From: 715, To: 764, Line: 273, Col: 25, Construct: "if"},
+	{From: 718, To: 718, Line: 274, Col: 25, Construct: "set"},
+	{From: 722, To: 722, Line: 276, Col: 25, Construct: "set"},
+	{From: 724, To: 724, Line: 278, Col: 25, Construct: "set"},
+	{From: 726, To: 732, Line: 279, Col: 25, Construct: "for"},
+	{From: 728, To: 731, Line: 280, Col: 29, Construct: "if"},
+	{From: 730, To: 730, Line: 281, Col: 33, Construct: "set"},
+	{From: 734, To: 734, Line: 285, Col: 25, Construct: "set"},
+	{From: 736, To: 757, Line: 286, Col: 25, Construct: "if"},
+	{From: 738, To: 738, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 739, To: 757, Line: 288, Col: 29, Construct: "if"},
+	{From: 742, To: 742, Line: 289, Col: 29, Construct: "set"},
+	{From: 744, To: 750, Line: 290, Col: 29, Construct: "for"},
+	{From: 746, To: 749, Line: 291, Col: 33, Construct: "if"},
+	{From: 748, To: 748, Line: 292, Col: 37, Construct: "set"},
+	{From: 752, To: 752, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 756, To: 756, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 759, To: 759, Line: 299, Col: 25, Construct: "set"},
+	{From: 761, To: 761, Line: 299, Col: 25, Construct: "set"},
+	{From: 763, To: 763, Line: 300, Col: 25, Construct: "set"},
+	{From: 768, To: 818, Line: 305, Col: 13, Construct: "if"},
+	{From: 771, To: 778, Line: 306, Col: 17, Construct: "if"},
+	{From: 773, To: 773, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 777, To: 777, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 779, To: 818, Line: 311, Col: 17, Construct: "if"},
+	{From: 782, To: 817, Line: 312, Col: 17, Construct: "for"},
+	{From: 784, To: 816, Line: 313, Col: 21, Construct: "if"},
+	{From: 787, To: 794, Line: 314, Col: 25, Construct: "if"},
+	{From: 789, To: 789, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 793, To: 793, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 795, To: 816, Line: 319, Col: 25, Construct: "if"},
+	{From: 799, To: 799, Line: 319, Col: 25, Construct: "set"},
+	{From: 801, To: 801, Line: 321, Col: 25, Construct: "set"},
+	{From: 802, To: 816, Line: 322, Col: 25, Construct: "if"},
+	{From: 806, To: 806, Line: 322, Col: 25, Construct: "set"},
+	{From: 808, To: 808, Line: 324, Col: 25, Construct: "set"},
+	{From: 809, To: 816, Line: 325, Col: 25, Construct: "if"},
+	{From: 813, To: 813, Line: 325, Col: 25, Construct: "set"},
+	{From: 815, To: 815, Line: 327, Col: 25, Construct: "set"},
+	{From: 820, To: 825, Line: 332, Col: 9, Construct: "if"},
+	{From: 822, To: 825, Line: 334, Col: 13, Construct: "if"},
+	{From: 829, To: 838, Line: 340, Col: 1, Construct: "if"},
+	{From: 831, To: 837, Line: 341, Col: 5, Construct: "if"},
+	{From: 834, To: 836, Line: 343, Col: 9, Construct: "if"},
+	{From: 856, To: 1090, Line: 1, Col: 1, Construct: "macro"},
+	{From: 862, To: 862, Line: 2, Col: 5, Construct: "set"},
+	{From: 864, To: 864, Line: 3, Col: 5, Construct: "set"},
+	{From: 866, To: 1089, Line: 4, Col: 5, Construct: "for"},
+	{From: 873, To: 873, Line: 5, Col: 9, Construct: "set"},
+	{From: 875, To: 1088, Line: 6, Col: 9, Construct: "if"},
+	{From: 877, To: 879, Line: 7, Col: 13, Construct: "if"},
+	{From: 881, To: 881, Line: 7, Col: 13, Construct: "set"},
+	{From: 883, To: 883, Line: 8, Col: 13, Construct: "set"},
+	{From: 885, To: 886, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 888, To: 896, Line: 10, Col: 13, Construct: "if"},
+	{From: 892, To: 893, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 895, To: 895, Line: 12, Col: 17, Construct: "set"},
+	{From: 898, To: 999, Line: 14, Col: 13, Construct: "if"},
+	{From: 901, To: 914, Line: 15, Col: 17, Construct: "if"},
+	{From: 904, To: 911, Line: 16, Col: 21, Construct: "if"},
+	{From: 909, To: 909, Line: 16, Col: 54, Construct: "set"},
+	{From: 913, To: 913, Line: 17, Col: 26, Construct: "{{ }}"},
+	{From: 915, To: 999, Line: 19, Col: 17, Construct: "if"},
+	{From: 918, To: 998, Line: 20, Col: 17, Construct: "if"},
+	{From: 921, To: 928, Line: 21, Col: 21, Construct: "if"},
+	{From: 926, To: 926, Line: 21, Col: 54, Construct: "set"},
+	{From: 930, To: 930, Line: 23, Col: 21, Construct: "set"},
+	{From: 932, To: 997, Line: 24, Col: 21, Construct: "for"},
+	{From: 937, To: 995, Line: 25, Col: 25, Construct: "if"},
+	{From: 939, To: 941, Line: 26, Col: 29, Construct: "if"},
+	{From: 943, To: 943, Line: 26, Col: 29, Construct: "set"},
+	{From: 945, To: 945, Line: 27, Col: 29, Construct: "set"},
+	{From: 947, To: 994, Line: 28, Col: 29, Construct: "if"},
+	{From: 950, To: 956, Line: 30, Col: 33, Construct: "if"},
+	{From: 952, To: 954, Line: 31, Col: 37, Construct: "{{ }}"},
+	{From: 957, To: 994, Line: 34, Col: 33, Construct: "if"},
+	{From: 961, To: 973, Line: 36, Col: 33, Construct: "for"},
+	{From: 966, To: 967, Line: 37, Col: 42, Construct: "{{ }}"},
+	{From: 969, To: 971, Line: 38, Col: 37, Construct: "if"},
+	{From: 974, To: 994, Line: 41, Col: 33, Construct: "if"},
+	{From: 977, To: 986, Line: 42, Col: 33, Construct: "if"},
+	{From: 980, To: 980, Line: 43, Col: 42, Construct: "{{ }}"},
+	{From: 985, To: 985, Line: 45, Col: 42, Construct: "{{ }}"},
+	{From: 990, To: 991, Line: 48, Col: 33, Construct: "{{ }}"},
+	{From: 993, To: 993, Line: 48, Col: 48, Construct: "{{ }}"},
+	{From: 1001, To: 1011, Line: 55, Col: 13, Construct: "if"},
+	{From: 1003, To: 1010, Line: 56, Col: 17, Construct: "if"},
+	{From: 1008, To: 1008, Line: 56, Col: 50, Construct: "set"},
+	{From: 1013, To: 1075, Line: 59, Col: 13, Construct: "if"},
+	{From: 1015, To: 1047, Line: 60, Col: 17, Construct: "if"},
+	{From: 1018, To: 1025, Line: 61, Col: 21, Construct: "if"},
+	{From: 1023, To: 1023, Line: 61, Col: 54, Construct: "set"},
+	{From: 1027, To: 1030, Line: 63, Col: 21, Construct: "{{ }}"},
+	{From: 1031, To: 1047, Line: 65, Col: 21, Construct: "if"},
+	{From: 1034, To: 1041, Line: 66, Col: 21, Construct: "if"},
+	{From: 1039, To: 1039, Line: 66, Col: 54, Construct: "set"},
+	{From: 1043, To: 1046, Line: 68, Col: 21, Construct: "{{ }}"},
+	{From: 1049, To: 1074, Line: 71, Col: 17, Construct: "if"},
+	{From: 1052, To: 1059, Line: 72, Col: 21, Construct: "if"},
+	{From: 1057, To: 1057, Line: 72, Col: 54, Construct: "set"},
+	{From: 1061, To: 1073, Line: 74, Col: 21, Construct: "for"},
+	{From: 1066, To: 1067, Line: 75, Col: 30, Construct: "{{ }}"},
+	{From: 1069, To: 1071, Line: 76, Col: 25, Construct: "if"},
+	{From: 1077, To: 1084, Line: 81, Col: 13, Construct: "if"},
+	{From: 1082, To: 1082, Line: 81, Col: 46, Construct: "set"},
+	{From: 1086, To: 1087, Line: 82, Col: 23, Construct: "{{ }}"},
+	{From: 1092, To: 1170, Line: 86, Col: 1, Construct: "macro"},
+	{From: 1098, To: 1100, Line: 87, Col: 17, Construct: "{{ }}"},
+	{From: 1102, To: 1103, Line: 87, Col: 72, Construct: "{{ }}"},
+	{From: 1105, To: 1105, Line: 88, Col: 5, Construct: "set"},
+	{From: 1107, To: 1146, Line: 89, Col: 5, Construct: "if"},
+	{From: 1110, To: 1118, Line: 91, Col: 9, Construct: "if"},
+	{From: 1114, To: 1117, Line: 92, Col: 26, Construct: "{{ }}"},
+	{From: 1120, To: 1137, Line: 94, Col: 9, Construct: "if"},
+	{From: 1124, To: 1136, Line: 96, Col: 13, Construct: "for"},
+	{From: 1129, To: 1130, Line: 97, Col: 22, Construct: "{{ }}"},
+	{From: 1132, To: 1134, Line: 98, Col: 17, Construct: "{{ }}"},
+	{From: 1139, To: 1145, Line: 102, Col: 9, Construct: "if"},
+	{From: 1143, To: 1144, Line: 103, Col: 23, Construct: "{{ }}"},
+	{From: 1148, To: 1169, Line: 106, Col: 5, Construct: "if"},
+	{From: 1150, To: 1151, Line: 107, Col: 9, Construct: "set"},
+	{From: 1153, To: 1159, Line: 109, Col: 9, Construct: "if"},
+	{From: 1157, To: 1158, Line: 110, Col: 30, Construct: "{{ }}"},
+	{From: 1161, To: 1167, Line: 112, Col: 9, Construct: "if"},
+	{From: 1165, To: 1166, Line: 113, Col: 23, Construct: "{{ }}"},
+	{From: 1172, To: 1254, Line: 118, Col: 1, Construct: "macro"},
+	{From: 1180, To: 1246, Line: 119, Col: 5, Construct: "if"},
+	{From: 1182, To: 1182, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 1183, To: 1246, Line: 121, Col: 9, Construct: "if"},
+	{From: 1186, To: 1190, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 1191, To: 1246, Line: 123, Col: 9, Construct: "if"},
+	{From: 1195, To: 1195, Line: 125, Col: 9, Construct: "set"},
+	{From: 1197, To: 1224, Line: 126, Col: 9, Construct: "for"},
+	{From: 1202, To: 1204, Line: 127, Col: 13, Construct: "if"},
+	{From: 1206, To: 1206, Line: 127, Col: 13, Construct: "set"},
+	{From: 1208, To: 1208, Line: 128, Col: 13, Construct: "set"},
+	{From: 1210, To: 1218, Line: 129, Col: 13, Construct: "if"},
+	{From: 1212, To: 1212, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 1216, To: 1216, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 1220, To: 1222, Line: 134, Col: 14, Construct: "{{ }}"},
+	{From: 1225, To: 1246, Line: 137, Col: 9, Construct: "if"},
+	{From: 1229, To: 1241, Line: 139, Col: 9, Construct: "for"},
+	{From: 1233, To: 1235, Line: 140, Col: 13, Construct: "{{ }}"},
+	{From: 1237, To: 1239, Line: 141, Col: 13, Construct: "if"},
+	{From: 1245, To: 1245, Line: 145, Col: 9, Construct: "{{ }}"},
+	{From: 1256, To: 1279, Line: 148, Col: 1, Construct: "macro"},
+	{From: 1260, To: 1260, Line: 149, Col: 5, Construct: "set"},
+	{From: 1262, To: 1276, Line: 150, Col: 5, Construct: "for"},
+	{From: 1264, To: 1275, Line: 151, Col: 9, Construct: "if"},
+	{From: 1266, To: 1266, Line: 151, Col: 9, Construct: "set"},
+	{From: 1268, To: 1268, Line: 152, Col: 13, Construct: "set"},
+	{From: 1272, To: 1272, Line: 152, Col: 13, Construct: "set"},
+	{From: 1274, To: 1274, Line: 154, Col: 13, Construct: "set"},
+	{From: 1278, To: 1278, Line: 157, Col: 5, Construct: "{{ }}"},
+	{From: 1281, To: 1316, Line: 160, Col: 1, Construct: "macro"},
+	{From: 1286, To: 1315, Line: 162, Col: 5, Construct: "if"},
+	{From: 1288, To: 1288, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 1290, To: 1307, Line: 164, Col: 9, Construct: "for"},
+	{From: 1296, To: 1297, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 1299, To: 1301, Line: 165, Col: 25, Construct: "{{ }}"},
+	{From: 1303, To: 1305, Line: 166, Col: 13, Construct: "if"},
+	{From: 1311, To: 1313, Line: 170, Col: 9, Construct: "{{ }}"},
+	{From: 1318, To: 1318, Line: 175, Col: 1, Construct: "set"},
+	{From: 1320, To: 1320, Line: 176, Col: 1, Construct: "set"},
+	{From: 1322, To: 1322, Line: 177, Col: 1, Construct: "{{ }}"},
+	{From: 1324, To: 1359, Line: 179, Col: 1, Construct: "if"},
+	{From: 1327, To: 1333, Line: 183, Col: 5, Construct: "if"},
+	{From: 1330, To: 1330, Line: 183, Col: 5, Construct: "set"},
+	{From: 1332, To: 1332, Line: 185, Col: 9, Construct: "set"},
+	{From: 1335, To: 1341, Line: 188, Col: 5, Construct: "if"},
+	{From: 1338, To: 1338, Line: 189, Col: 9, Construct: "{{ }}"},
+	{From: 1340, To: 1340, Line: 190, Col: 9, Construct: "set"},
+	{From: 1343, To: 1358, Line: 193, Col: 5, Construct: "if"},
+	{From: 1345, To: 1352, Line: 194, Col: 9, Construct: "for"},
+	{From: 1348, To: 1351, Line: 196, Col: 13, Construct: "{{ }}"},
+	{From: 1354, To: 1354, Line: 196, Col: 13, Construct: "set"},
+	{From: 1356, To: 1356, Line: 199, Col: 9, Construct: "set"},
+	{From: 1361, To: 1361, Line: 206, Col: 1, Construct: "set"},
+	{From: 1363, To: 1369, Line: 207, Col: 1, Construct: "for"},
+	{From: 1365, To: 1368, Line: 208, Col: 5, Construct: "if"},
+	{From: 1367, To: 1367, Line: 209, Col: 9, Construct: "set"},
+	{From: 1371, To: 1621, Line: 214, Col: 1, Construct: "for"},
+	{From: 1378, To: 1620, Line: 215, Col: 5, Construct: "if"},
+	{From: 1380, To: 1380, Line: 215, Col: 5, Construct: "set"},
+	{From: 1382, To: 1382, Line: 216, Col: 5, Construct: "set"},
+	{From: 1384, To: 1388, Line: 217, Col: 5, Construct: "set"},
+	{From: 1390, To: 1391, Line: 219, Col: 5, Construct: "set"},
+	{From: 1393, To: 1407, Line: 220, Col: 5, Construct: "if"},
+	{From: 1395, To: 1406, Line: 221, Col: 9, Construct: "for"},
+	{From: 1397, To: 1405, Line: 222, Col: 13, Construct: "if"},
+	{From: 1399, To: 1404, Line: 223, Col: 17, Construct: "if"},
+	{From: 1401, To: 1401, Line: 224, Col: 21, Construct: "set"},
+	{From: 1403, To: 1403, Line: 225, Col: 21, Construct: "set"},
+	{From: 1409, To: 1411, Line: 230, Col: 5, Construct: "set"},
+	{From: 1413, To: 1416, Line: 231, Col: 5, Construct: "if"},
+	{From: 1415, To: 1415, Line: 232, Col: 9, Construct: "{{ }}"},
+	{From: 1418, To: 1420, Line: 236, Col: 5, Construct: "set"},
+	{From: 1422, To: 1425, Line: 237, Col: 5, Construct: "if"},
+	{From: 1424, To: 1424, Line: 238, Col: 9, Construct: "{{ }}"},
+	{From: 1427, To: 1471, Line: 241, Col: 13, Construct: "if"},
+	{From: 1430, To: 1466, Line: 242, Col: 17, Construct: "for"},
+	{From: 1433, To: 1433, Line: 243, Col: 21, Construct: "set"},
+	{From: 1435, To: 1435, Line: 244, Col: 21, Construct: "{{ }}"},
+	{From: 1437, To: 1465, Line: 245, Col: 21, Construct: "if"},
+	{From: 1440, To: 1440, Line: 246, Col: 25, Construct: "set"},
+	{From: 1442, To: 1459, Line: 247, Col: 25, Construct: "for"},
+	{From: 1447, To: 1449, Line: 248, Col: 29, Construct: "if"},
+	{From: 1451, To: 1451, Line: 249, Col: 29, Construct: "set"},
+	{From: 1453, To: 1454, Line: 250, Col: 29, Construct: "{{ }}"},
+	{From: 1456, To: 1458, Line: 250, Col: 41, Construct: "{{ }}"},
+	{From: 1460, To: 1464, Line: 252, Col: 25, Construct: "if"},
+	{From: 1463, To: 1463, Line: 253, Col: 25, Construct: "{{ }}"},
+	{From: 1468, To: 1468, Line: 253, Col: 25, Construct: "set"},
+	{From: 1470, To: 1470, Line: 257, Col: 17, Construct: "set"},
+	{From: 1473, To: 1473, Line: 260, Col: 13, Construct: "set"},
+	{From: 1475, To: 1556, Line: 261, Col: 13, Construct: "if"},
+	{From: 1477, To: 1488, Line: 263, Col: 17, Construct: "for"},
+	{From: 1479, To: 1481, Line: 264, Col: 21, Construct: "{{ }}"},
+	{From: 1483, To: 1483, Line: 265, Col: 21, Construct: "set"},
+	{From: 1485, To: 1485, Line: 265, Col: 21, Construct: "set"},
+	{From: 1487, To: 1487, Line: 266, Col: 21, Construct: "set"},
+	{From: 1489, To: 1556, Line: 268, Col: 17, Construct: "if"},
+	{From: 1492, To: 1492, Line: 270, Col: 17, Construct: "set"},
+	{From: 1494, To: 1555, Line: 271, Col: 17, Construct: "for"},
+	{From: 1498, To: 1554, Line: 272, Col: 21, Construct: "if"},
+	{From: 1499, To: 1554, Line: 273, Col: 25, Construct: "if"},
+	{From: 1502, To: 1502, Line: 274, Col: 25, Construct: "set"},
+	{From: 1506, To: 1506, Line: 276, Col: 25, Construct: "set"},
+	{From: 1508, To: 1508, Line: 278, Col: 25, Construct: "set"},
+	{From: 1510, To: 1516, Line: 279, Col: 25, Construct: "for"},
+	{From: 1512, To: 1515, Line: 280, Col: 29, Construct: "if"},
+	{From: 1514, To: 1514, Line: 281, Col: 33, Construct: "set"},
+	{From: 1518, To: 1518, Line: 285, Col: 25, Construct: "set"},
+	{From: 1520, To: 1547, Line: 286, Col: 25, Construct: "if"},
+	{From: 1522, To: 1524, Line: 287, Col: 29, Construct: "{{ }}"},
+	{From: 1525, To: 1547, Line: 288, Col: 29, Construct: "if"},
+	{From: 1528, To: 1528, Line: 289, Col: 29, Construct: "set"},
+	{From: 1530, To: 1536, Line: 290, Col: 29, Construct: "for"},
+	{From: 1532, To: 1535, Line: 291, Col: 33, Construct: "if"},
+	{From: 1534, To: 1534, Line: 292, Col: 37, Construct: "set"},
+	{From: 1538, To: 1540, Line: 295, Col: 29, Construct: "{{ }}"},
+	{From: 1544, To: 1546, Line: 297, Col: 29, Construct: "{{ }}"},
+	{From: 1549, To: 1549, Line: 299, Col: 25, Construct: "set"},
+	{From: 1551, To: 1551, Line: 299, Col: 25, Construct: "set"},
+	{From: 1553, To: 1553, Line: 300, Col: 25, Construct: "set"},
+	{From: 1558, To: 1612, Line: 305, Col: 13, Construct: "if"},
+	{From: 1561, To: 1570, Line: 306, Col: 17, Construct: "if"},
+	{From: 1563, To: 1565, Line: 307, Col: 21, Construct: "{{ }}"},
+	{From: 1569, To: 1569, Line: 309, Col: 21, Construct: "{{ }}"},
+	{From: 1571, To: 1612, Line: 311, Col: 17, Construct: "if"},
+	{From: 1574, To: 1611, Line: 312, Col: 17, Construct: "for"},
+	{From: 1576, To: 1610, Line: 313, Col: 21, Construct: "if"},
+	{From: 1579, To: 1588, Line: 314, Col: 25, Construct: "if"},
+	{From: 1581, To: 1583, Line: 315, Col: 29, Construct: "{{ }}"},
+	{From: 1587, To: 1587, Line: 317, Col: 29, Construct: "{{ }}"},
+	{From: 1589, To: 1610, Line: 319, Col: 25, Construct: "if"},
+	{From: 1593, To: 1593, Line: 319, Col: 25, Construct: "set"},
+	{From: 1595, To: 1595, Line: 321, Col: 25, Construct: "set"},
+	{From: 1596, To: 1610, Line: 322, Col: 25, Construct: "if"},
+	{From: 1600, To: 1600, Line: 322, Col: 25, Construct: "set"},
+	{From: 1602, To: 1602, Line: 324, Col: 25, Construct: "set"},
+	{From: 1603, To: 1610, Line: 325, Col: 25, Construct: "if"},
+	{From: 1607, To: 1607, Line: 325, Col: 25, Construct: "set"},
+	{From: 1609, To: 1609, Line: 327, Col: 25, Construct: "set"},
+	{From: 1614, To: 1619, Line: 332, Col: 9, Construct: "if"},
+	{From: 1616, To: 1619, Line: 334, Col: 13, Construct: "if"},
+	{From: 1623, To: 1632, Line: 340, Col: 1, Construct: "if"},
+	{From: 1625, To: 1631, Line: 341, Col: 5, Construct: "if"},
+	{From: 1628, To: 1630, Line: 343, Col: 9, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GoogleGemma431BItInterleaved is the chat template llama.cpp/google-gemma-4-31B-it-interleaved.jinja.
 var GoogleGemma431BItInterleaved = &jinja2.Template{
@@ -704,7 +707,7 @@ func renderGoogleGemma431BItInterleaved(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	formatArgument2 := jinja2.Undefined("format_argument")
 	ns := jinja2.Undefined("ns")
 	messages := in.Lookup("messages")
@@ -726,37 +729,37 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		// google-gemma-4-31B-it-interleaved.jinja:4:5 {%- for key, value in properties | dictsort -%}
 		var addComma jinja2.Value
 		var nsItems jinja2.Value
-		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", properties, nil, nil))) {
+		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", properties, nil, nil))) {
 			vals := jinja2.Unpack(item, 2)
 			key := vals[0]
 			value := vals[1]
 			// google-gemma-4-31B-it-interleaved.jinja:5:9 {%- set add_comma = false -%}
 			addComma = jinja2.Bool(false)
 			// google-gemma-4-31B-it-interleaved.jinja:6:9 {%- if key not in standard_keys -%}
-			if jinja2.LlamaNotIn(key, standardKeys) {
+			if llamacpp.NotIn(key, standardKeys) {
 				// google-gemma-4-31B-it-interleaved.jinja:7:13 {%- if ns.found_first %}
-				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
+				if llamacpp.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:8:13 {%- set ns.found_first = true -%}
-				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
+				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:9:13 {{ key }}
-				jinja2.LlamaWrite(w, key)
+				llamacpp.Write(w, key)
 				w.WriteString(":{")
 				// google-gemma-4-31B-it-interleaved.jinja:10:13 {%- if value['description'] -%}
-				valueDescription := jinja2.LlamaItemStr(value, "description")
+				valueDescription := llamacpp.ItemStr(value, "description")
 				if valueDescription.Truthy() {
 					w.WriteString("description:<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:11:34 {{ value['description'] }}
-					jinja2.LlamaWrite(w, valueDescription)
+					llamacpp.Write(w, valueDescription)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:12:17 {%- set add_comma = true -%}
 					addComma = jinja2.Bool(true)
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:14:13 {%- if value['nullable'] %}
-				if jinja2.LlamaItemStr(value, "nullable").Truthy() {
+				if llamacpp.ItemStr(value, "nullable").Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:15:17 {%- if add_comma %}
 					if addComma.Truthy() {
 						w.WriteString(",")
@@ -768,10 +771,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 					w.WriteString("nullable:true")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:18:13 {%- if value['type'] | upper == 'STRING' -%}
-				valueType := jinja2.LlamaItemStr(value, "type")
-				if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "STRING") {
+				valueType := llamacpp.ItemStr(value, "type")
+				if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "STRING") {
 					// google-gemma-4-31B-it-interleaved.jinja:19:17 {%- if value['enum'] -%}
-					valueEnum := jinja2.LlamaItemStr(value, "enum")
+					valueEnum := llamacpp.ItemStr(value, "enum")
 					if valueEnum.Truthy() {
 						// google-gemma-4-31B-it-interleaved.jinja:20:21 {%- if add_comma %}
 						if addComma.Truthy() {
@@ -783,37 +786,37 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 						}
 						w.WriteString("enum:")
 						// google-gemma-4-31B-it-interleaved.jinja:21:26 {{ format_argument(value['enum']) }}
-						jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
+						llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{valueEnum}, nil))
 					}
-				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "OBJECT") {
+				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "OBJECT") {
 					// google-gemma-4-31B-it-interleaved.jinja:23:17 {%- elif value['type'] | upper == 'OBJECT' -%}
 					w.WriteString(",properties:{")
 					// google-gemma-4-31B-it-interleaved.jinja:25:17 {%- if value['properties'] is defined and value['properties'] is mapping -%}
-					valueProperties := jinja2.LlamaItemStr(value, "properties")
-					if jinja2.LlamaCallTest("defined", valueProperties, nil, nil) && jinja2.LlamaCallTest("mapping", valueProperties, nil, nil) {
+					valueProperties := llamacpp.ItemStr(value, "properties")
+					if llamacpp.CallTest("defined", valueProperties, nil, nil) && llamacpp.CallTest("mapping", valueProperties, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:26:21 {{- format_parameters(value['properties'], value['required'] | default([])) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							formatParameters(valueProperties, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+						llamacpp.Write(w, w.Capture(func() {
+							formatParameters(valueProperties, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
-					} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
+					} else if llamacpp.CallTest("mapping", value, nil, nil) {
 						// google-gemma-4-31B-it-interleaved.jinja:27:21 {%- elif value is mapping -%}
 						// google-gemma-4-31B-it-interleaved.jinja:28:21 {{- format_parameters(value, value['required'] | default([])) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							formatParameters(value, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+						llamacpp.Write(w, w.Capture(func() {
+							formatParameters(value, llamacpp.CallFilter("default", llamacpp.ItemStr(value, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 						}))
 					}
 					w.WriteString("}")
 					// google-gemma-4-31B-it-interleaved.jinja:31:17 {%- if value['required'] -%}
-					valueRequired := jinja2.LlamaItemStr(value, "required")
+					valueRequired := llamacpp.ItemStr(value, "required")
 					if valueRequired.Truthy() {
 						w.WriteString(",required:[")
 						// google-gemma-4-31B-it-interleaved.jinja:33:21 {%- for item in value['required'] | default([]) -%}
-						items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
+						items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("default", valueRequired, []jinja2.Value{jinja2.NewList()}, nil)))
 						for i := range items {
 							item := items[i]
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:34:30 {{- item -}}
-							jinja2.LlamaWrite(w, item)
+							llamacpp.Write(w, item)
 							w.WriteString("<|\"|>")
 							// google-gemma-4-31B-it-interleaved.jinja:35:25 {%- if not loop.last %}
 							if !(i == len(items)-1) {
@@ -822,37 +825,37 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 						}
 						w.WriteString("]")
 					}
-				} else if jinja2.EqStr(jinja2.LlamaCallFilter("upper", valueType, nil, nil), "ARRAY") {
+				} else if jinja2.EqStr(llamacpp.CallFilter("upper", valueType, nil, nil), "ARRAY") {
 					// google-gemma-4-31B-it-interleaved.jinja:39:17 {%- elif value['type'] | upper == 'ARRAY' -%}
 					// google-gemma-4-31B-it-interleaved.jinja:40:17 {%- if value['items'] is mapping and value['items'] -%}
-					valueItems := jinja2.LlamaItemStr(value, "items")
-					if jinja2.LlamaCallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
+					valueItems := llamacpp.ItemStr(value, "items")
+					if llamacpp.CallTest("mapping", valueItems, nil, nil) && valueItems.Truthy() {
 						w.WriteString(",items:{")
 						// google-gemma-4-31B-it-interleaved.jinja:42:21 {%- set ns_items = namespace(found_first=false) -%}
 						nsItems = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 						// google-gemma-4-31B-it-interleaved.jinja:43:21 {%- for item_key, item_value in value['items'] | dictsort -%}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", valueItems, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", valueItems, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							itemKey := vals[0]
 							itemValue := vals[1]
 							// google-gemma-4-31B-it-interleaved.jinja:44:25 {%- if item_value is not none -%}
-							if !jinja2.LlamaCallTest("none", itemValue, nil, nil) {
+							if !llamacpp.CallTest("none", itemValue, nil, nil) {
 								// google-gemma-4-31B-it-interleaved.jinja:45:29 {%- if ns_items.found_first %}
-								if jinja2.LlamaAttr(nsItems, "found_first").Truthy() {
+								if llamacpp.Attr(nsItems, "found_first").Truthy() {
 									w.WriteString(",")
 								}
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%} (the namespace check)
-								jinja2.LlamaCheckNamespace(nsItems)
+								llamacpp.CheckNamespace(nsItems)
 								// google-gemma-4-31B-it-interleaved.jinja:46:29 {%- set ns_items.found_first = true -%}
-								jinja2.LlamaSetAttr(nsItems, "found_first", jinja2.Bool(true))
+								llamacpp.SetAttr(nsItems, "found_first", jinja2.Bool(true))
 								// google-gemma-4-31B-it-interleaved.jinja:47:29 {%- if item_key == 'properties' -%}
 								if jinja2.EqStr(itemKey, "properties") {
 									w.WriteString("properties:{")
 									// google-gemma-4-31B-it-interleaved.jinja:49:33 {%- if item_value is mapping -%}
-									if jinja2.LlamaCallTest("mapping", itemValue, nil, nil) {
+									if llamacpp.CallTest("mapping", itemValue, nil, nil) {
 										// google-gemma-4-31B-it-interleaved.jinja:50:37 {{- format_parameters(item_value, value['items']['required'] | default([])) -}}
-										jinja2.LlamaWrite(w, w.Capture(func() {
-											formatParameters(itemValue, jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
+										llamacpp.Write(w, w.Capture(func() {
+											formatParameters(itemValue, llamacpp.CallFilter("default", llamacpp.ItemStr(valueItems, "required"), []jinja2.Value{jinja2.NewList()}, nil))
 										}))
 									}
 									w.WriteString("}")
@@ -860,12 +863,12 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 									// google-gemma-4-31B-it-interleaved.jinja:53:33 {%- elif item_key == 'required' -%}
 									w.WriteString("required:[")
 									// google-gemma-4-31B-it-interleaved.jinja:55:33 {%- for req_item in item_value -%}
-									items := jinja2.Iterate(w, jinja2.LlamaIterable(itemValue))
+									items := jinja2.Iterate(w, llamacpp.Iterable(itemValue))
 									for i := range items {
 										reqItem := items[i]
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:56:42 {{- req_item -}}
-										jinja2.LlamaWrite(w, reqItem)
+										llamacpp.Write(w, reqItem)
 										w.WriteString("<|\"|>")
 										// google-gemma-4-31B-it-interleaved.jinja:57:37 {%- if not loop.last %}
 										if !(i == len(items)-1) {
@@ -876,23 +879,23 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 								} else if jinja2.EqStr(itemKey, "type") {
 									// google-gemma-4-31B-it-interleaved.jinja:60:33 {%- elif item_key == 'type' -%}
 									// google-gemma-4-31B-it-interleaved.jinja:61:33 {%- if item_value is string -%}
-									if jinja2.LlamaCallTest("string", itemValue, nil, nil) {
+									if llamacpp.CallTest("string", itemValue, nil, nil) {
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:62:42 {{ format_argument(item_value | upper) }}
-										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("upper", itemValue, nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("upper", itemValue, nil, nil)}, nil))
 									} else {
 										// google-gemma-4-31B-it-interleaved.jinja:63:37 {%- else -%}
 										w.WriteString("type:")
 										// google-gemma-4-31B-it-interleaved.jinja:64:42 {{ format_argument(item_value | map('upper') | list) }}
-										jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
+										llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{llamacpp.CallFilter("list", llamacpp.CallFilter("map", itemValue, []jinja2.Value{jinja2.Str("upper")}, nil), nil, nil)}, nil))
 									}
 								} else {
 									// google-gemma-4-31B-it-interleaved.jinja:66:33 {%- else -%}
 									// google-gemma-4-31B-it-interleaved.jinja:67:33 {{ item_key }}
-									jinja2.LlamaWrite(w, itemKey)
+									llamacpp.Write(w, itemKey)
 									w.WriteString(":")
 									// google-gemma-4-31B-it-interleaved.jinja:67:48 {{ format_argument(item_value) }}
-									jinja2.LlamaWrite(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
+									llamacpp.Write(w, jinja2.Call(formatArgument2, []jinja2.Value{itemValue}, nil))
 								}
 							}
 						}
@@ -909,7 +912,7 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				}
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:75:23 {{ value['type'] | upper }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", valueType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", valueType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -921,38 +924,38 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		var responseDeclaration jinja2.Value
 		w.WriteString("declaration:")
 		// google-gemma-4-31B-it-interleaved.jinja:80:17 {{- tool_data['function']['name'] -}}
-		toolDataFunction := jinja2.LlamaItemStr(toolData, "function")
-		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "name"))
+		toolDataFunction := llamacpp.ItemStr(toolData, "function")
+		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "name"))
 		w.WriteString("{description:<|\"|>")
 		// google-gemma-4-31B-it-interleaved.jinja:80:72 {{- tool_data['function']['description'] -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaItemStr(toolDataFunction, "description"))
+		llamacpp.Write(w, llamacpp.ItemStr(toolDataFunction, "description"))
 		w.WriteString("<|\"|>")
 		// google-gemma-4-31B-it-interleaved.jinja:81:5 {%- set params = tool_data['function']['parameters'] -%}
-		params = jinja2.LlamaItemStr(toolDataFunction, "parameters")
+		params = llamacpp.ItemStr(toolDataFunction, "parameters")
 		// google-gemma-4-31B-it-interleaved.jinja:82:5 {%- if params -%}
 		if params.Truthy() {
 			w.WriteString(",parameters:{")
 			// google-gemma-4-31B-it-interleaved.jinja:84:9 {%- if params['properties'] -%}
-			paramsProperties := jinja2.LlamaItemStr(params, "properties")
+			paramsProperties := llamacpp.ItemStr(params, "properties")
 			if paramsProperties.Truthy() {
 				w.WriteString("properties:{")
 				// google-gemma-4-31B-it-interleaved.jinja:85:26 {{- format_parameters(params['properties'], params['required']) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					formatParameters(paramsProperties, jinja2.LlamaItemStr(params, "required"))
+				llamacpp.Write(w, w.Capture(func() {
+					formatParameters(paramsProperties, llamacpp.ItemStr(params, "required"))
 				}))
 				w.WriteString("},")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:87:9 {%- if params['required'] -%}
-			paramsRequired := jinja2.LlamaItemStr(params, "required")
+			paramsRequired := llamacpp.ItemStr(params, "required")
 			if paramsRequired.Truthy() {
 				w.WriteString("required:[")
 				// google-gemma-4-31B-it-interleaved.jinja:89:13 {%- for item in params['required'] -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramsRequired))
+				items := jinja2.Iterate(w, llamacpp.Iterable(paramsRequired))
 				for i := range items {
 					item := items[i]
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:90:22 {{- item -}}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 					w.WriteString("<|\"|>")
 					// google-gemma-4-31B-it-interleaved.jinja:91:17 {{- ',' if not loop.last -}}
 					if !(i == len(items)-1) {
@@ -962,33 +965,33 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				w.WriteString("],")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:95:9 {%- if params['type'] -%}
-			paramsType := jinja2.LlamaItemStr(params, "type")
+			paramsType := llamacpp.ItemStr(params, "type")
 			if paramsType.Truthy() {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:96:23 {{- params['type'] | upper -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", paramsType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", paramsType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:99:5 {%- if 'response' in tool_data['function'] -%}
-		if jinja2.LlamaIn(jinja2.Str("response"), toolDataFunction) {
+		if llamacpp.In(jinja2.Str("response"), toolDataFunction) {
 			// google-gemma-4-31B-it-interleaved.jinja:100:9 {%- set response_declaration = tool_data['function']['response'] -%}
-			responseDeclaration = jinja2.LlamaItemStr(toolDataFunction, "response")
+			responseDeclaration = llamacpp.ItemStr(toolDataFunction, "response")
 			w.WriteString(",response:{")
 			// google-gemma-4-31B-it-interleaved.jinja:102:9 {%- if response_declaration['description'] -%}
-			responseDeclarationDescription := jinja2.LlamaItemStr(responseDeclaration, "description")
+			responseDeclarationDescription := llamacpp.ItemStr(responseDeclaration, "description")
 			if responseDeclarationDescription.Truthy() {
 				w.WriteString("description:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:103:30 {{- response_declaration['description'] -}}
-				jinja2.LlamaWrite(w, responseDeclarationDescription)
+				llamacpp.Write(w, responseDeclarationDescription)
 				w.WriteString("<|\"|>,")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:105:9 {%- if response_declaration['type'] | upper == 'OBJECT' -%}
-			responseDeclarationType := jinja2.LlamaItemStr(responseDeclaration, "type")
-			if jinja2.EqStr(jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
+			responseDeclarationType := llamacpp.ItemStr(responseDeclaration, "type")
+			if jinja2.EqStr(llamacpp.CallFilter("upper", responseDeclarationType, nil, nil), "OBJECT") {
 				w.WriteString("type:<|\"|>")
 				// google-gemma-4-31B-it-interleaved.jinja:106:23 {{- response_declaration['type'] | upper -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", responseDeclarationType, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("upper", responseDeclarationType, nil, nil))
 				w.WriteString("<|\"|>}")
 			}
 		}
@@ -1003,10 +1006,10 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		}
 		var ns jinja2.Value
 		// google-gemma-4-31B-it-interleaved.jinja:112:5 {%- if argument is string -%}
-		if jinja2.LlamaCallTest("string", argument, nil, nil) {
+		if llamacpp.CallTest("string", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:113:9 {{- '<|"|>' + argument + '<|"|>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
-		} else if jinja2.LlamaCallTest("boolean", argument, nil, nil) {
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), argument, jinja2.Str("<|\"|>")))
+		} else if llamacpp.CallTest("boolean", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:114:9 {%- elif argument is boolean -%}
 			// google-gemma-4-31B-it-interleaved.jinja:115:9 {{- 'true' if argument else 'false' -}}
 			if argument.Truthy() {
@@ -1014,49 +1017,49 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 			} else {
 				w.WriteString("false")
 			}
-		} else if jinja2.LlamaCallTest("mapping", argument, nil, nil) {
+		} else if llamacpp.CallTest("mapping", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:116:9 {%- elif argument is mapping -%}
 			w.WriteString("{")
 			// google-gemma-4-31B-it-interleaved.jinja:118:9 {%- set ns = namespace(found_first=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("found_first", jinja2.Bool(false))})
 			// google-gemma-4-31B-it-interleaved.jinja:119:9 {%- for key, value in argument | dictsort -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", argument, nil, nil))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", argument, nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				key := vals[0]
 				value := vals[1]
 				// google-gemma-4-31B-it-interleaved.jinja:120:13 {%- if ns.found_first %}
-				if jinja2.LlamaAttr(ns, "found_first").Truthy() {
+				if llamacpp.Attr(ns, "found_first").Truthy() {
 					w.WriteString(",")
 				}
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:121:13 {%- set ns.found_first = true -%}
-				jinja2.LlamaSetAttr(ns, "found_first", jinja2.Bool(true))
+				llamacpp.SetAttr(ns, "found_first", jinja2.Bool(true))
 				// google-gemma-4-31B-it-interleaved.jinja:122:13 {%- if escape_keys -%}
 				if escapeKeys.Truthy() {
 					// google-gemma-4-31B-it-interleaved.jinja:123:17 {{- '<|"|>' + key + '<|"|>' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|\"|>"), key, jinja2.Str("<|\"|>")))
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:124:17 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:125:17 {{- key -}}
-					jinja2.LlamaWrite(w, key)
+					llamacpp.Write(w, key)
 				}
 				w.WriteString(":")
 				// google-gemma-4-31B-it-interleaved.jinja:127:14 {{- format_argument(value, escape_keys=escape_keys) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					formatArgument(value, escapeKeys)
 				}))
 			}
 			w.WriteString("}")
-		} else if jinja2.LlamaCallTest("sequence", argument, nil, nil) {
+		} else if llamacpp.CallTest("sequence", argument, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:130:9 {%- elif argument is sequence -%}
 			w.WriteString("[")
 			// google-gemma-4-31B-it-interleaved.jinja:132:9 {%- for item in argument -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(argument))
+			items := jinja2.Iterate(w, llamacpp.Iterable(argument))
 			for i := range items {
 				item := items[i]
 				// google-gemma-4-31B-it-interleaved.jinja:133:13 {{- format_argument(item, escape_keys=escape_keys) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					formatArgument(item, escapeKeys)
 				}))
 				// google-gemma-4-31B-it-interleaved.jinja:134:13 {%- if not loop.last %}
@@ -1068,11 +1071,11 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		} else {
 			// google-gemma-4-31B-it-interleaved.jinja:137:9 {%- else -%}
 			// google-gemma-4-31B-it-interleaved.jinja:138:9 {{- argument -}}
-			jinja2.LlamaWrite(w, argument)
+			llamacpp.Write(w, argument)
 		}
 	}
 	formatArgument2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
-		Llama:  true,
+		Bind:   llamacpp.BindMacro,
 		Name:   "format_argument",
 		Params: []string{"argument", "escape_keys"},
 	}, func(args []jinja2.Value) {
@@ -1085,125 +1088,125 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 		// google-gemma-4-31B-it-interleaved.jinja:142:5 {%- set ns = namespace(result='') -%}
 		ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 		// google-gemma-4-31B-it-interleaved.jinja:143:5 {%- for part in text.split('<channel|>') -%}
-		for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
+		for _, part := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<channel|>")}, nil))) {
 			// google-gemma-4-31B-it-interleaved.jinja:144:9 {%- if '<|channel>' in part -%}
-			if jinja2.LlamaIn(jinja2.Str("<|channel>"), part) {
+			if llamacpp.In(jinja2.Str("<|channel>"), part) {
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:145:13 {%- set ns.result = ns.result + part.split('<|channel>')[0] -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemInt(llamacpp.CallMethod(part, "split", []jinja2.Value{jinja2.Str("<|channel>")}, nil), 0)))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:146:13 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// google-gemma-4-31B-it-interleaved.jinja:147:13 {%- set ns.result = ns.result + part -%}
-				jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), part))
+				llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), part))
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:150:5 {{- ns.result | trim -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(ns, "result"), nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(ns, "result"), nil, nil))
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:153:1 {%- set ns = namespace(prev_message_type=None, last_user_message=-1) -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("prev_message_type", jinja2.None()), jinja2.KW("last_user_message", jinja2.Int(-1))})
 	// google-gemma-4-31B-it-interleaved.jinja:154:1 {%- set loop_messages = messages -%}
 	loopMessages = messages
 	// google-gemma-4-31B-it-interleaved.jinja:155:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// google-gemma-4-31B-it-interleaved.jinja:157:1 {%- if (enable_thinking is defined and enable_thinking) or tools or messages[0]['role'] in ['system'…
-	if ((jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || jinja2.LlamaInStrs(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	if ((llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy()) || tools.Truthy()) || llamacpp.InStrs(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		w.WriteString("<|turn>system\n")
 		// google-gemma-4-31B-it-interleaved.jinja:161:5 {%- if enable_thinking is defined and enable_thinking -%}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && enableThinking.Truthy() {
 			w.WriteString("<|think|>\n")
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:163:9 {%- set ns.prev_message_type = 'think' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("think"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("think"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:166:5 {%- if messages[0]['role'] in ['system', 'developer'] -%}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.LlamaInStrs(jinja2.LlamaItemStr(messages0, "role"), "system", "developer") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if llamacpp.InStrs(llamacpp.ItemStr(messages0, "role"), "system", "developer") {
 			// google-gemma-4-31B-it-interleaved.jinja:167:9 {{- messages[0]['content'] | trim -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil))
 			// google-gemma-4-31B-it-interleaved.jinja:168:9 {%- set loop_messages = messages[1:] -%}
-			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:171:5 {%- if tools -%}
 		if tools.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:172:9 {%- for tool in tools %}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 				w.WriteString("<|tool>")
 				// google-gemma-4-31B-it-interleaved.jinja:174:13 {{- format_function_declaration(tool) | trim -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", w.Capture(func() {
+				llamacpp.Write(w, llamacpp.CallFilter("trim", w.Capture(func() {
 					formatFunctionDeclaration(tool)
 				}), nil, nil))
 				w.WriteString("<tool|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:177:9 {%- set ns.prev_message_type = 'tool' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool"))
 		}
 		w.WriteString("<turn|>\n")
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:184:1 {%- for message in loop_messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// google-gemma-4-31B-it-interleaved.jinja:185:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:186:9 {%- set ns.last_user_message = loop.index0 -%}
-			jinja2.LlamaSetAttr(ns, "last_user_message", jinja2.Int(int64(i)))
+			llamacpp.SetAttr(ns, "last_user_message", jinja2.Int(int64(i)))
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:191:1 {%- for message in loop_messages -%}
 	var role jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items2 {
 		message := items2[i]
 		// google-gemma-4-31B-it-interleaved.jinja:192:5 {%- set role = 'model' if message['role'] == 'assistant' else message['role'] -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			role = jinja2.Str("model")
 		} else {
 			role = messageRole
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:193:9 {%- if not (ns.prev_message_type == 'tool_response' and message['tool_calls']) -%}
-		if !(jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") && jinja2.LlamaItemStr(message, "tool_calls").Truthy()) {
+		if !(jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") && llamacpp.ItemStr(message, "tool_calls").Truthy()) {
 			// google-gemma-4-31B-it-interleaved.jinja:194:9 {{- '<|turn>' + role + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|turn>"), role, jinja2.Str("\n")))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// google-gemma-4-31B-it-interleaved.jinja:197:9 {%- set ns.prev_message_type = None -%}
-		jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.None())
+		llamacpp.SetAttr(ns, "prev_message_type", jinja2.None())
 		// google-gemma-4-31B-it-interleaved.jinja:199:13 {%- if message['tool_calls'] -%}
-		messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
+		messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
 		if messageToolCalls.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:201:17 {%- if message['reasoning_content'] and loop.index0 > ns.last_user_message -%}
-			messageReasoningContent := jinja2.LlamaItemStr(message, "reasoning_content")
-			if messageReasoningContent.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.LlamaAttr(ns, "last_user_message")) {
+			messageReasoningContent := llamacpp.ItemStr(message, "reasoning_content")
+			if messageReasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_user_message")) {
 				w.WriteString("<|channel>thought\n")
 				// google-gemma-4-31B-it-interleaved.jinja:203:19 {{- message['reasoning_content'] -}}
-				jinja2.LlamaWrite(w, messageReasoningContent)
+				llamacpp.Write(w, messageReasoningContent)
 				w.WriteString("<channel|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:206:17 {%- for tool_call in message['tool_calls'] -%}
 			var function jinja2.Value
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 				// google-gemma-4-31B-it-interleaved.jinja:207:21 {%- set function = tool_call['function'] -%}
-				function = jinja2.LlamaItemStr(toolCall, "function")
+				function = llamacpp.ItemStr(toolCall, "function")
 				// google-gemma-4-31B-it-interleaved.jinja:208:21 {{- '<|tool_call>call:' + function['name'] + '{' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call>call:"), jinja2.LlamaItemStr(function, "name")), jinja2.Str("{")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call>call:"), llamacpp.ItemStr(function, "name")), jinja2.Str("{")))
 				// google-gemma-4-31B-it-interleaved.jinja:209:21 {%- if function['arguments'] is mapping -%}
-				functionArguments := jinja2.LlamaItemStr(function, "arguments")
-				if jinja2.LlamaCallTest("mapping", functionArguments, nil, nil) {
+				functionArguments := llamacpp.ItemStr(function, "arguments")
+				if llamacpp.CallTest("mapping", functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:210:25 {%- set ns_args = namespace(found_first=false) -%}
 					nsArgsFoundFirst := false
 					// google-gemma-4-31B-it-interleaved.jinja:211:25 {%- for key, value in function['arguments'] | dictsort -%}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", functionArguments, nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", functionArguments, nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
@@ -1214,47 +1217,47 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 						// google-gemma-4-31B-it-interleaved.jinja:213:29 {%- set ns_args.found_first = true -%}
 						nsArgsFoundFirst = true
 						// google-gemma-4-31B-it-interleaved.jinja:214:29 {{- key -}}
-						jinja2.LlamaWrite(w, key)
+						llamacpp.Write(w, key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:214:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 					}
-				} else if jinja2.LlamaCallTest("string", functionArguments, nil, nil) {
+				} else if llamacpp.CallTest("string", functionArguments, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:216:25 {%- elif function['arguments'] is string -%}
 					// google-gemma-4-31B-it-interleaved.jinja:217:25 {{- function['arguments'] -}}
-					jinja2.LlamaWrite(w, functionArguments)
+					llamacpp.Write(w, functionArguments)
 				}
 				w.WriteString("}<tool_call|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:221:17 {%- set ns.prev_message_type = 'tool_call' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_call"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:224:13 {%- if message['tool_responses'] -%}
-		messageToolResponses := jinja2.LlamaItemStr(message, "tool_responses")
+		messageToolResponses := llamacpp.ItemStr(message, "tool_responses")
 		if messageToolResponses.Truthy() {
 			// google-gemma-4-31B-it-interleaved.jinja:226:17 {%- for tool_response in message['tool_responses'] -%}
-			for _, toolResponse := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolResponses)) {
+			for _, toolResponse := range jinja2.Iterate(w, llamacpp.Iterable(messageToolResponses)) {
 				w.WriteString("<|tool_response>")
 				// google-gemma-4-31B-it-interleaved.jinja:228:21 {%- if tool_response['response'] is mapping -%}
-				toolResponseResponse := jinja2.LlamaItemStr(toolResponse, "response")
-				if jinja2.LlamaCallTest("mapping", toolResponseResponse, nil, nil) {
+				toolResponseResponse := llamacpp.ItemStr(toolResponse, "response")
+				if llamacpp.CallTest("mapping", toolResponseResponse, nil, nil) {
 					// google-gemma-4-31B-it-interleaved.jinja:229:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{")))
 					// google-gemma-4-31B-it-interleaved.jinja:230:25 {%- for key, value in tool_response['response'] | dictsort -%}
-					items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", toolResponseResponse, nil, nil)))
+					items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", toolResponseResponse, nil, nil)))
 					for i := range items {
 						vals := jinja2.Unpack(items[i], 2)
 						key := vals[0]
 						value := vals[1]
 						// google-gemma-4-31B-it-interleaved.jinja:231:29 {{- key -}}
-						jinja2.LlamaWrite(w, key)
+						llamacpp.Write(w, key)
 						w.WriteString(":")
 						// google-gemma-4-31B-it-interleaved.jinja:231:41 {{- format_argument(value, escape_keys=False) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							formatArgument(value, jinja2.Bool(false))
 						}))
 						// google-gemma-4-31B-it-interleaved.jinja:232:29 {%- if not loop.last %}
@@ -1266,86 +1269,86 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 				} else {
 					// google-gemma-4-31B-it-interleaved.jinja:235:25 {%- else -%}
 					// google-gemma-4-31B-it-interleaved.jinja:236:25 {{- 'response:' + tool_response['name'] | default('unknown') + '{value:' + format_argument(tool_resp…
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("response:"), jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("response:"), llamacpp.CallFilter("default", llamacpp.ItemStr(toolResponse, "name"), []jinja2.Value{jinja2.Str("unknown")}, nil)), jinja2.Str("{value:")), w.Capture(func() {
 						formatArgument(toolResponseResponse, jinja2.Bool(false))
 					})), jinja2.Str("}")))
 				}
 				w.WriteString("<tool_response|>")
 			}
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// google-gemma-4-31B-it-interleaved.jinja:240:17 {%- set ns.prev_message_type = 'tool_response' -%}
-			jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
+			llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("tool_response"))
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:243:13 {%- if message['content'] is string -%}
-		messageContent := jinja2.LlamaItemStr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.ItemStr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:244:17 {%- if role == 'model' -%}
 			if jinja2.EqStr(role, "model") {
 				// google-gemma-4-31B-it-interleaved.jinja:245:21 {{- strip_thinking(message['content']) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					stripThinking(messageContent)
 				}))
 			} else {
 				// google-gemma-4-31B-it-interleaved.jinja:246:21 {%- else -%}
 				// google-gemma-4-31B-it-interleaved.jinja:247:21 {{- message['content'] | trim -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 			}
-		} else if jinja2.LlamaCallTest("sequence", messageContent, nil, nil) {
+		} else if llamacpp.CallTest("sequence", messageContent, nil, nil) {
 			// google-gemma-4-31B-it-interleaved.jinja:249:17 {%- elif message['content'] is sequence -%}
 			// google-gemma-4-31B-it-interleaved.jinja:250:17 {%- for item in message['content'] -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 				// google-gemma-4-31B-it-interleaved.jinja:251:21 {%- if item['type'] == 'text' -%}
-				itemType := jinja2.LlamaItemStr(item, "type")
+				itemType := llamacpp.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// google-gemma-4-31B-it-interleaved.jinja:252:25 {%- if role == 'model' -%}
 					if jinja2.EqStr(role, "model") {
 						// google-gemma-4-31B-it-interleaved.jinja:253:29 {{- strip_thinking(item['text']) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
-							stripThinking(jinja2.LlamaItemStr(item, "text"))
+						llamacpp.Write(w, w.Capture(func() {
+							stripThinking(llamacpp.ItemStr(item, "text"))
 						}))
 					} else {
 						// google-gemma-4-31B-it-interleaved.jinja:254:29 {%- else -%}
 						// google-gemma-4-31B-it-interleaved.jinja:255:29 {{- item['text'] | trim -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(item, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(item, "text"), nil, nil))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// google-gemma-4-31B-it-interleaved.jinja:257:25 {%- elif item['type'] == 'image' -%}
 					w.WriteString("<|image|>")
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:259:25 {%- set ns.prev_message_type = 'image' -%}
-					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("image"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("image"))
 				} else if jinja2.EqStr(itemType, "audio") {
 					// google-gemma-4-31B-it-interleaved.jinja:260:25 {%- elif item['type'] == 'audio' -%}
 					w.WriteString("<|audio|>")
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:262:25 {%- set ns.prev_message_type = 'audio' -%}
-					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("audio"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("audio"))
 				} else if jinja2.EqStr(itemType, "video") {
 					// google-gemma-4-31B-it-interleaved.jinja:263:25 {%- elif item['type'] == 'video' -%}
 					w.WriteString("<|video|>")
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// google-gemma-4-31B-it-interleaved.jinja:265:25 {%- set ns.prev_message_type = 'video' -%}
-					jinja2.LlamaSetAttr(ns, "prev_message_type", jinja2.Str("video"))
+					llamacpp.SetAttr(ns, "prev_message_type", jinja2.Str("video"))
 				}
 			}
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:270:9 {%- if not (message['tool_responses'] and not message['content']) -%}
-		if !(jinja2.LlamaItemStr(message, "tool_responses").Truthy() && !jinja2.LlamaItemStr(message, "content").Truthy()) {
+		if !(llamacpp.ItemStr(message, "tool_responses").Truthy() && !llamacpp.ItemStr(message, "content").Truthy()) {
 			w.WriteString("<turn|>\n")
 		}
 	}
 	// google-gemma-4-31B-it-interleaved.jinja:275:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// google-gemma-4-31B-it-interleaved.jinja:276:5 {%- if ns.prev_message_type != 'tool_response' -%}
-		if !jinja2.EqStr(jinja2.LlamaAttr(ns, "prev_message_type"), "tool_response") {
+		if !jinja2.EqStr(llamacpp.Attr(ns, "prev_message_type"), "tool_response") {
 			w.WriteString("<|turn>model\n")
 		}
 		// google-gemma-4-31B-it-interleaved.jinja:279:5 {%- if not enable_thinking | default(false) -%}
-		if !jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
+		if !llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil).Truthy() {
 			w.WriteString("<|channel>thought\n<channel|>")
 		}
 	}
@@ -1354,360 +1357,360 @@ func renderGoogleGemma431BItInterleavedLlama(w *jinja2.Writer, in *jinja2.Input)
 // spansGoogleGemma431BItInterleaved is the position table of google-gemma-4-31B-it-interleaved.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGoogleGemma431BItInterleaved = []jinja2.Span{
-	{From: 57, To: 256, Line: 1, Col: 1, Construct: "macro"},
-	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
-	{From: 67, To: 255, Line: 4, Col: 5, Construct: "for"},
-	{From: 74, To: 74, Line: 5, Col: 9, Construct: "set"},
-	{From: 76, To: 254, Line: 6, Col: 9, Construct: "if"},
-	{From: 78, To: 80, Line: 7, Col: 13, Construct: "if"},
-	{From: 82, To: 82, Line: 7, Col: 13, Construct: "set"},
-	{From: 84, To: 84, Line: 8, Col: 13, Construct: "set"},
-	{From: 86, To: 87, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 89, To: 97, Line: 10, Col: 13, Construct: "if"},
-	{From: 93, To: 94, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 96, To: 96, Line: 12, Col: 17, Construct: "set"},
-	{From: 99, To: 109, Line: 14, Col: 13, Construct: "if"},
-	{From: 101, To: 108, Line: 15, Col: 17, Construct: "if"},
-	{From: 106, To: 106, Line: 15, Col: 50, Construct: "set"},
-	{From: 111, To: 241, Line: 18, Col: 13, Construct: "if"},
-	{From: 114, To: 127, Line: 19, Col: 17, Construct: "if"},
-	{From: 117, To: 124, Line: 20, Col: 21, Construct: "if"},
-	{From: 122, To: 122, Line: 20, Col: 54, Construct: "set"},
-	{From: 126, To: 126, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 128, To: 241, Line: 23, Col: 17, Construct: "if"},
-	{From: 132, To: 145, Line: 25, Col: 17, Construct: "if"},
-	{From: 135, To: 137, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 138, To: 144, Line: 27, Col: 21, Construct: "if"},
-	{From: 141, To: 143, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 147, To: 164, Line: 31, Col: 17, Construct: "if"},
-	{From: 151, To: 163, Line: 33, Col: 21, Construct: "for"},
-	{From: 156, To: 157, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 159, To: 161, Line: 35, Col: 25, Construct: "if"},
-	{From: 165, To: 241, Line: 39, Col: 17, Construct: "if"},
-	{From: 168, To: 240, Line: 40, Col: 17, Construct: "if"},
-	{From: 172, To: 172, Line: 42, Col: 21, Construct: "set"},
-	{From: 174, To: 239, Line: 43, Col: 21, Construct: "for"},
-	{From: 179, To: 237, Line: 44, Col: 25, Construct: "if"},
-	{From: 181, To: 183, Line: 45, Col: 29, Construct: "if"},
-	{From: 185, To: 185, Line: 45, Col: 29, Construct: "set"},
-	{From: 187, To: 187, Line: 46, Col: 29, Construct: "set"},
-	{From: 189, To: 236, Line: 47, Col: 29, Construct: "if"},
-	{From: 192, To: 198, Line: 49, Col: 33, Construct: "if"},
-	{From: 194, To: 196, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 199, To: 236, Line: 53, Col: 33, Construct: "if"},
-	{From: 203, To: 215, Line: 55, Col: 33, Construct: "for"},
-	{From: 208, To: 209, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 211, To: 213, Line: 57, Col: 37, Construct: "if"},
-	{From: 216, To: 236, Line: 60, Col: 33, Construct: "if"},
-	{From: 219, To: 228, Line: 61, Col: 33, Construct: "if"},
-	{From: 222, To: 222, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 227, To: 227, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 232, To: 233, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 235, To: 235, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 243, To: 250, Line: 74, Col: 13, Construct: "if"},
-	{From: 248, To: 248, Line: 74, Col: 46, Construct: "set"},
-	{From: 252, To: 253, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 258, To: 336, Line: 79, Col: 1, Construct: "macro"},
-	{From: 264, To: 266, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 268, To: 269, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 271, To: 271, Line: 81, Col: 5, Construct: "set"},
-	{From: 273, To: 312, Line: 82, Col: 5, Construct: "if"},
-	{From: 276, To: 284, Line: 84, Col: 9, Construct: "if"},
-	{From: 280, To: 283, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 286, To: 303, Line: 87, Col: 9, Construct: "if"},
-	{From: 290, To: 302, Line: 89, Col: 13, Construct: "for"},
-	{From: 295, To: 296, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 298, To: 300, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 305, To: 311, Line: 95, Col: 9, Construct: "if"},
-	{From: 309, To: 310, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 314, To: 335, Line: 99, Col: 5, Construct: "if"},
-	{From: 316, To: 317, Line: 100, Col: 9, Construct: "set"},
-	{From: 319, To: 325, Line: 102, Col: 9, Construct: "if"},
-	{From: 323, To: 324, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 327, To: 333, Line: 105, Col: 9, Construct: "if"},
-	{From: 331, To: 332, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 338, To: 423, Line: 111, Col: 1, Construct: "macro"},
-	{From: 346, To: 416, Line: 112, Col: 5, Construct: "if"},
-	{From: 348, To: 350, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 351, To: 416, Line: 114, Col: 9, Construct: "if"},
-	{From: 354, To: 358, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 359, To: 416, Line: 116, Col: 9, Construct: "if"},
-	{From: 363, To: 363, Line: 118, Col: 9, Construct: "set"},
-	{From: 365, To: 394, Line: 119, Col: 9, Construct: "for"},
-	{From: 370, To: 372, Line: 120, Col: 13, Construct: "if"},
-	{From: 374, To: 374, Line: 120, Col: 13, Construct: "set"},
-	{From: 376, To: 376, Line: 121, Col: 13, Construct: "set"},
-	{From: 378, To: 388, Line: 122, Col: 13, Construct: "if"},
-	{From: 380, To: 382, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 386, To: 386, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 390, To: 392, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 395, To: 416, Line: 130, Col: 9, Construct: "if"},
-	{From: 399, To: 411, Line: 132, Col: 9, Construct: "for"},
-	{From: 403, To: 405, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 407, To: 409, Line: 134, Col: 13, Construct: "if"},
-	{From: 415, To: 415, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 425, To: 448, Line: 141, Col: 1, Construct: "macro"},
-	{From: 429, To: 429, Line: 142, Col: 5, Construct: "set"},
-	{From: 431, To: 445, Line: 143, Col: 5, Construct: "for"},
-	{From: 433, To: 444, Line: 144, Col: 9, Construct: "if"},
-	{From: 435, To: 435, Line: 144, Col: 9, Construct: "set"},
-	{From: 437, To: 437, Line: 145, Col: 13, Construct: "set"},
-	{From: 441, To: 441, Line: 145, Col: 13, Construct: "set"},
-	{From: 443, To: 443, Line: 147, Col: 13, Construct: "set"},
-	{From: 447, To: 447, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 450, To: 450, Line: 153, Col: 1, Construct: "set"},
-	{From: 452, To: 452, Line: 154, Col: 1, Construct: "set"},
-	{From: 454, To: 454, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 456, To: 491, Line: 157, Col: 1, Construct: "if"},
-	{From: 459, To: 465, Line: 161, Col: 5, Construct: "if"},
-	{From: 462, To: 462, Line: 161, Col: 5, Construct: "set"},
-	{From: 464, To: 464, Line: 163, Col: 9, Construct: "set"},
-	{From: 467, To: 473, Line: 166, Col: 5, Construct: "if"},
-	{From: 470, To: 470, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 472, To: 472, Line: 168, Col: 9, Construct: "set"},
-	{From: 475, To: 490, Line: 171, Col: 5, Construct: "if"},
-	{From: 477, To: 484, Line: 172, Col: 9, Construct: "for"},
-	{From: 480, To: 483, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 486, To: 486, Line: 174, Col: 13, Construct: "set"},
-	{From: 488, To: 488, Line: 177, Col: 9, Construct: "set"},
-	{From: 493, To: 503, Line: 184, Col: 1, Construct: "for"},
-	{From: 497, To: 502, Line: 185, Col: 5, Construct: "if"},
-	{From: 499, To: 499, Line: 185, Col: 5, Construct: "set"},
-	{From: 501, To: 501, Line: 186, Col: 9, Construct: "set"},
-	{From: 505, To: 688, Line: 191, Col: 1, Construct: "for"},
-	{From: 510, To: 515, Line: 192, Col: 5, Construct: "set"},
-	{From: 517, To: 522, Line: 193, Col: 9, Construct: "if"},
-	{From: 519, To: 521, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 524, To: 524, Line: 194, Col: 9, Construct: "set"},
-	{From: 526, To: 526, Line: 197, Col: 9, Construct: "set"},
-	{From: 528, To: 582, Line: 199, Col: 13, Construct: "if"},
-	{From: 531, To: 537, Line: 201, Col: 17, Construct: "if"},
-	{From: 535, To: 536, Line: 203, Col: 19, Construct: "{{ }}"},
-	{From: 539, To: 577, Line: 206, Col: 17, Construct: "for"},
-	{From: 542, To: 542, Line: 207, Col: 21, Construct: "set"},
-	{From: 544, To: 546, Line: 208, Col: 21, Construct: "{{ }}"},
-	{From: 548, To: 576, Line: 209, Col: 21, Construct: "if"},
-	{From: 551, To: 551, Line: 210, Col: 25, Construct: "set"},
-	{From: 553, To: 570, Line: 211, Col: 25, Construct: "for"},
-	{From: 558, To: 560, Line: 212, Col: 29, Construct: "if"},
-	{From: 562, To: 562, Line: 213, Col: 29, Construct: "set"},
-	{From: 564, To: 565, Line: 214, Col: 29, Construct: "{{ }}"},
-	{From: 567, To: 569, Line: 214, Col: 41, Construct: "{{ }}"},
-	{From: 571, To: 575, Line: 216, Col: 25, Construct: "if"},
-	{From: 574, To: 574, Line: 217, Col: 25, Construct: "{{ }}"},
-	{From: 579, To: 579, Line: 217, Col: 25, Construct: "set"},
-	{From: 581, To: 581, Line: 221, Col: 17, Construct: "set"},
-	{From: 584, To: 631, Line: 224, Col: 13, Construct: "if"},
-	{From: 587, To: 626, Line: 226, Col: 17, Construct: "for"},
-	{From: 590, To: 625, Line: 228, Col: 21, Construct: "if"},
-	{From: 593, To: 595, Line: 229, Col: 25, Construct: "{{ }}"},
-	{From: 597, To: 613, Line: 230, Col: 25, Construct: "for"},
-	{From: 602, To: 603, Line: 231, Col: 29, Construct: "{{ }}"},
-	{From: 605, To: 607, Line: 231, Col: 41, Construct: "{{ }}"},
-	{From: 609, To: 611, Line: 232, Col: 29, Construct: "if"},
-	{From: 617, To: 623, Line: 236, Col: 25, Construct: "{{ }}"},
-	{From: 628, To: 628, Line: 236, Col: 25, Construct: "set"},
-	{From: 630, To: 630, Line: 240, Col: 17, Construct: "set"},
-	{From: 633, To: 683, Line: 243, Col: 13, Construct: "if"},
-	{From: 636, To: 643, Line: 244, Col: 17, Construct: "if"},
-	{From: 638, To: 638, Line: 245, Col: 21, Construct: "{{ }}"},
-	{From: 642, To: 642, Line: 247, Col: 21, Construct: "{{ }}"},
-	{From: 644, To: 683, Line: 249, Col: 17, Construct: "if"},
-	{From: 647, To: 682, Line: 250, Col: 17, Construct: "for"},
-	{From: 649, To: 681, Line: 251, Col: 21, Construct: "if"},
-	{From: 652, To: 659, Line: 252, Col: 25, Construct: "if"},
-	{From: 654, To: 654, Line: 253, Col: 29, Construct: "{{ }}"},
-	{From: 658, To: 658, Line: 255, Col: 29, Construct: "{{ }}"},
-	{From: 660, To: 681, Line: 257, Col: 25, Construct: "if"},
-	{From: 664, To: 664, Line: 257, Col: 25, Construct: "set"},
-	{From: 666, To: 666, Line: 259, Col: 25, Construct: "set"},
-	{From: 667, To: 681, Line: 260, Col: 25, Construct: "if"},
-	{From: 671, To: 671, Line: 260, Col: 25, Construct: "set"},
-	{From: 673, To: 673, Line: 262, Col: 25, Construct: "set"},
-	{From: 674, To: 681, Line: 263, Col: 25, Construct: "if"},
-	{From: 678, To: 678, Line: 263, Col: 25, Construct: "set"},
-	{From: 680, To: 680, Line: 265, Col: 25, Construct: "set"},
-	{From: 685, To: 687, Line: 270, Col: 9, Construct: "if"},
-	{From: 690, To: 699, Line: 275, Col: 1, Construct: "if"},
-	{From: 692, To: 694, Line: 276, Col: 5, Construct: "if"},
-	{From: 696, To: 698, Line: 279, Col: 5, Construct: "if"},
-	{From: 717, To: 916, Line: 1, Col: 1, Construct: "macro"},
-	{From: 723, To: 723, Line: 2, Col: 5, Construct: "set"},
-	{From: 725, To: 725, Line: 3, Col: 5, Construct: "set"},
-	{From: 727, To: 915, Line: 4, Col: 5, Construct: "for"},
-	{From: 734, To: 734, Line: 5, Col: 9, Construct: "set"},
-	{From: 736, To: 914, Line: 6, Col: 9, Construct: "if"},
-	{From: 738, To: 740, Line: 7, Col: 13, Construct: "if"},
-	{From: 742, To: 742, Line: 7, Col: 13, Construct: "set"},
-	{From: 744, To: 744, Line: 8, Col: 13, Construct: "set"},
-	{From: 746, To: 747, Line: 9, Col: 13, Construct: "{{ }}"},
-	{From: 749, To: 757, Line: 10, Col: 13, Construct: "if"},
-	{From: 753, To: 754, Line: 11, Col: 34, Construct: "{{ }}"},
-	{From: 756, To: 756, Line: 12, Col: 17, Construct: "set"},
-	{From: 759, To: 769, Line: 14, Col: 13, Construct: "if"},
-	{From: 761, To: 768, Line: 15, Col: 17, Construct: "if"},
-	{From: 766, To: 766, Line: 15, Col: 50, Construct: "set"},
-	{From: 771, To: 901, Line: 18, Col: 13, Construct: "if"},
-	{From: 774, To: 787, Line: 19, Col: 17, Construct: "if"},
-	{From: 777, To: 784, Line: 20, Col: 21, Construct: "if"},
-	{From: 782, To: 782, Line: 20, Col: 54, Construct: "set"},
-	{From: 786, To: 786, Line: 21, Col: 26, Construct: "{{ }}"},
-	{From: 788, To: 901, Line: 23, Col: 17, Construct: "if"},
-	{From: 792, To: 805, Line: 25, Col: 17, Construct: "if"},
-	{From: 795, To: 797, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 798, To: 804, Line: 27, Col: 21, Construct: "if"},
-	{From: 801, To: 803, Line: 28, Col: 21, Construct: "{{ }}"},
-	{From: 807, To: 824, Line: 31, Col: 17, Construct: "if"},
-	{From: 811, To: 823, Line: 33, Col: 21, Construct: "for"},
-	{From: 816, To: 817, Line: 34, Col: 30, Construct: "{{ }}"},
-	{From: 819, To: 821, Line: 35, Col: 25, Construct: "if"},
-	{From: 825, To: 901, Line: 39, Col: 17, Construct: "if"},
-	{From: 828, To: 900, Line: 40, Col: 17, Construct: "if"},
-	{From: 832, To: 832, Line: 42, Col: 21, Construct: "set"},
-	{From: 834, To: 899, Line: 43, Col: 21, Construct: "for"},
-	{From: 839, To: 897, Line: 44, Col: 25, Construct: "if"},
-	{From: 841, To: 843, Line: 45, Col: 29, Construct: "if"},
-	{From: 845, To: 845, Line: 45, Col: 29, Construct: "set"},
-	{From: 847, To: 847, Line: 46, Col: 29, Construct: "set"},
-	{From: 849, To: 896, Line: 47, Col: 29, Construct: "if"},
-	{From: 852, To: 858, Line: 49, Col: 33, Construct: "if"},
-	{From: 854, To: 856, Line: 50, Col: 37, Construct: "{{ }}"},
-	{From: 859, To: 896, Line: 53, Col: 33, Construct: "if"},
-	{From: 863, To: 875, Line: 55, Col: 33, Construct: "for"},
-	{From: 868, To: 869, Line: 56, Col: 42, Construct: "{{ }}"},
-	{From: 871, To: 873, Line: 57, Col: 37, Construct: "if"},
-	{From: 876, To: 896, Line: 60, Col: 33, Construct: "if"},
-	{From: 879, To: 888, Line: 61, Col: 33, Construct: "if"},
-	{From: 882, To: 882, Line: 62, Col: 42, Construct: "{{ }}"},
-	{From: 887, To: 887, Line: 64, Col: 42, Construct: "{{ }}"},
-	{From: 892, To: 893, Line: 67, Col: 33, Construct: "{{ }}"},
-	{From: 895, To: 895, Line: 67, Col: 48, Construct: "{{ }}"},
-	{From: 903, To: 910, Line: 74, Col: 13, Construct: "if"},
-	{From: 908, To: 908, Line: 74, Col: 46, Construct: "set"},
-	{From: 912, To: 913, Line: 75, Col: 23, Construct: "{{ }}"},
-	{From: 918, To: 996, Line: 79, Col: 1, Construct: "macro"},
-	{From: 924, To: 926, Line: 80, Col: 17, Construct: "{{ }}"},
-	{From: 928, To: 929, Line: 80, Col: 72, Construct: "{{ }}"},
-	{From: 931, To: 931, Line: 81, Col: 5, Construct: "set"},
-	{From: 933, To: 972, Line: 82, Col: 5, Construct: "if"},
-	{From: 936, To: 944, Line: 84, Col: 9, Construct: "if"},
-	{From: 940, To: 943, Line: 85, Col: 26, Construct: "{{ }}"},
-	{From: 946, To: 963, Line: 87, Col: 9, Construct: "if"},
-	{From: 950, To: 962, Line: 89, Col: 13, Construct: "for"},
-	{From: 955, To: 956, Line: 90, Col: 22, Construct: "{{ }}"},
-	{From: 958, To: 960, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 965, To: 971, Line: 95, Col: 9, Construct: "if"},
-	{From: 969, To: 970, Line: 96, Col: 23, Construct: "{{ }}"},
-	{From: 974, To: 995, Line: 99, Col: 5, Construct: "if"},
-	{From: 976, To: 977, Line: 100, Col: 9, Construct: "set"},
-	{From: 979, To: 985, Line: 102, Col: 9, Construct: "if"},
-	{From: 983, To: 984, Line: 103, Col: 30, Construct: "{{ }}"},
-	{From: 987, To: 993, Line: 105, Col: 9, Construct: "if"},
-	{From: 991, To: 992, Line: 106, Col: 23, Construct: "{{ }}"},
-	{From: 998, To: 1080, Line: 111, Col: 1, Construct: "macro"},
-	{From: 1006, To: 1072, Line: 112, Col: 5, Construct: "if"},
-	{From: 1008, To: 1008, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 1009, To: 1072, Line: 114, Col: 9, Construct: "if"},
-	{From: 1012, To: 1016, Line: 115, Col: 9, Construct: "{{ }}"},
-	{From: 1017, To: 1072, Line: 116, Col: 9, Construct: "if"},
-	{From: 1021, To: 1021, Line: 118, Col: 9, Construct: "set"},
-	{From: 1023, To: 1050, Line: 119, Col: 9, Construct: "for"},
-	{From: 1028, To: 1030, Line: 120, Col: 13, Construct: "if"},
-	{From: 1032, To: 1032, Line: 120, Col: 13, Construct: "set"},
-	{From: 1034, To: 1034, Line: 121, Col: 13, Construct: "set"},
-	{From: 1036, To: 1044, Line: 122, Col: 13, Construct: "if"},
-	{From: 1038, To: 1038, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 1042, To: 1042, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 1046, To: 1048, Line: 127, Col: 14, Construct: "{{ }}"},
-	{From: 1051, To: 1072, Line: 130, Col: 9, Construct: "if"},
-	{From: 1055, To: 1067, Line: 132, Col: 9, Construct: "for"},
-	{From: 1059, To: 1061, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1063, To: 1065, Line: 134, Col: 13, Construct: "if"},
-	{From: 1071, To: 1071, Line: 138, Col: 9, Construct: "{{ }}"},
-	{From: 1082, To: 1105, Line: 141, Col: 1, Construct: "macro"},
-	{From: 1086, To: 1086, Line: 142, Col: 5, Construct: "set"},
-	{From: 1088, To: 1102, Line: 143, Col: 5, Construct: "for"},
-	{From: 1090, To: 1101, Line: 144, Col: 9, Construct: "if"},
-	{From: 1092, To: 1092, Line: 144, Col: 9, Construct: "set"},
-	{From: 1094, To: 1094, Line: 145, Col: 13, Construct: "set"},
-	{From: 1098, To: 1098, Line: 145, Col: 13, Construct: "set"},
-	{From: 1100, To: 1100, Line: 147, Col: 13, Construct: "set"},
-	{From: 1104, To: 1104, Line: 150, Col: 5, Construct: "{{ }}"},
-	{From: 1107, To: 1107, Line: 153, Col: 1, Construct: "set"},
-	{From: 1109, To: 1109, Line: 154, Col: 1, Construct: "set"},
-	{From: 1111, To: 1111, Line: 155, Col: 1, Construct: "{{ }}"},
-	{From: 1113, To: 1148, Line: 157, Col: 1, Construct: "if"},
-	{From: 1116, To: 1122, Line: 161, Col: 5, Construct: "if"},
-	{From: 1119, To: 1119, Line: 161, Col: 5, Construct: "set"},
-	{From: 1121, To: 1121, Line: 163, Col: 9, Construct: "set"},
-	{From: 1124, To: 1130, Line: 166, Col: 5, Construct: "if"},
-	{From: 1127, To: 1127, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 1129, To: 1129, Line: 168, Col: 9, Construct: "set"},
-	{From: 1132, To: 1147, Line: 171, Col: 5, Construct: "if"},
-	{From: 1134, To: 1141, Line: 172, Col: 9, Construct: "for"},
-	{From: 1137, To: 1140, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 1143, To: 1143, Line: 174, Col: 13, Construct: "set"},
-	{From: 1145, To: 1145, Line: 177, Col: 9, Construct: "set"},
-	{From: 1150, To: 1160, Line: 184, Col: 1, Construct: "for"},
-	{From: 1154, To: 1159, Line: 185, Col: 5, Construct: "if"},
-	{From: 1156, To: 1156, Line: 185, Col: 5, Construct: "set"},
-	{From: 1158, To: 1158, Line: 186, Col: 9, Construct: "set"},
-	{From: 1162, To: 1340, Line: 191, Col: 1, Construct: "for"},
-	{From: 1167, To: 1172, Line: 192, Col: 5, Construct: "set"},
-	{From: 1174, To: 1177, Line: 193, Col: 9, Construct: "if"},
-	{From: 1176, To: 1176, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 1179, To: 1179, Line: 194, Col: 9, Construct: "set"},
-	{From: 1181, To: 1181, Line: 197, Col: 9, Construct: "set"},
-	{From: 1183, To: 1235, Line: 199, Col: 13, Construct: "if"},
-	{From: 1186, To: 1192, Line: 201, Col: 17, Construct: "if"},
-	{From: 1190, To: 1191, Line: 203, Col: 19, Construct: "{{ }}"},
-	{From: 1194, To: 1230, Line: 206, Col: 17, Construct: "for"},
-	{From: 1197, To: 1197, Line: 207, Col: 21, Construct: "set"},
-	{From: 1199, To: 1199, Line: 208, Col: 21, Construct: "{{ }}"},
-	{From: 1201, To: 1229, Line: 209, Col: 21, Construct: "if"},
-	{From: 1204, To: 1204, Line: 210, Col: 25, Construct: "set"},
-	{From: 1206, To: 1223, Line: 211, Col: 25, Construct: "for"},
-	{From: 1211, To: 1213, Line: 212, Col: 29, Construct: "if"},
-	{From: 1215, To: 1215, Line: 213, Col: 29, Construct: "set"},
-	{From: 1217, To: 1218, Line: 214, Col: 29, Construct: "{{ }}"},
-	{From: 1220, To: 1222, Line: 214, Col: 41, Construct: "{{ }}"},
-	{From: 1224, To: 1228, Line: 216, Col: 25, Construct: "if"},
-	{From: 1227, To: 1227, Line: 217, Col: 25, Construct: "{{ }}"},
-	{From: 1232, To: 1232, Line: 217, Col: 25, Construct: "set"},
-	{From: 1234, To: 1234, Line: 221, Col: 17, Construct: "set"},
-	{From: 1237, To: 1279, Line: 224, Col: 13, Construct: "if"},
-	{From: 1240, To: 1274, Line: 226, Col: 17, Construct: "for"},
-	{From: 1243, To: 1273, Line: 228, Col: 21, Construct: "if"},
-	{From: 1246, To: 1246, Line: 229, Col: 25, Construct: "{{ }}"},
-	{From: 1248, To: 1265, Line: 230, Col: 25, Construct: "for"},
-	{From: 1254, To: 1255, Line: 231, Col: 29, Construct: "{{ }}"},
-	{From: 1257, To: 1259, Line: 231, Col: 41, Construct: "{{ }}"},
-	{From: 1261, To: 1263, Line: 232, Col: 29, Construct: "if"},
-	{From: 1269, To: 1271, Line: 236, Col: 25, Construct: "{{ }}"},
-	{From: 1276, To: 1276, Line: 236, Col: 25, Construct: "set"},
-	{From: 1278, To: 1278, Line: 240, Col: 17, Construct: "set"},
-	{From: 1281, To: 1335, Line: 243, Col: 13, Construct: "if"},
-	{From: 1284, To: 1293, Line: 244, Col: 17, Construct: "if"},
-	{From: 1286, To: 1288, Line: 245, Col: 21, Construct: "{{ }}"},
-	{From: 1292, To: 1292, Line: 247, Col: 21, Construct: "{{ }}"},
-	{From: 1294, To: 1335, Line: 249, Col: 17, Construct: "if"},
-	{From: 1297, To: 1334, Line: 250, Col: 17, Construct: "for"},
-	{From: 1299, To: 1333, Line: 251, Col: 21, Construct: "if"},
-	{From: 1302, To: 1311, Line: 252, Col: 25, Construct: "if"},
-	{From: 1304, To: 1306, Line: 253, Col: 29, Construct: "{{ }}"},
-	{From: 1310, To: 1310, Line: 255, Col: 29, Construct: "{{ }}"},
-	{From: 1312, To: 1333, Line: 257, Col: 25, Construct: "if"},
-	{From: 1316, To: 1316, Line: 257, Col: 25, Construct: "set"},
-	{From: 1318, To: 1318, Line: 259, Col: 25, Construct: "set"},
-	{From: 1319, To: 1333, Line: 260, Col: 25, Construct: "if"},
-	{From: 1323, To: 1323, Line: 260, Col: 25, Construct: "set"},
-	{From: 1325, To: 1325, Line: 262, Col: 25, Construct: "set"},
-	{From: 1326, To: 1333, Line: 263, Col: 25, Construct: "if"},
-	{From: 1330, To: 1330, Line: 263, Col: 25, Construct: "set"},
-	{From: 1332, To: 1332, Line: 265, Col: 25, Construct: "set"},
-	{From: 1337, To: 1339, Line: 270, Col: 9, Construct: "if"},
-	{From: 1342, To: 1351, Line: 275, Col: 1, Construct: "if"},
-	{From: 1344, To: 1346, Line: 276, Col: 5, Construct: "if"},
-	{From: 1348, To: 1350, Line: 279, Col: 5, Construct: "if"},
+	{From: 60, To: 259, Line: 1, Col: 1, Construct: "macro"},
+	{From: 66, To: 66, Line: 2, Col: 5, Construct: "set"},
+	{From: 68, To: 68, Line: 3, Col: 5, Construct: "set"},
+	{From: 70, To: 258, Line: 4, Col: 5, Construct: "for"},
+	{From: 77, To: 77, Line: 5, Col: 9, Construct: "set"},
+	{From: 79, To: 257, Line: 6, Col: 9, Construct: "if"},
+	{From: 81, To: 83, Line: 7, Col: 13, Construct: "if"},
+	{From: 85, To: 85, Line: 7, Col: 13, Construct: "set"},
+	{From: 87, To: 87, Line: 8, Col: 13, Construct: "set"},
+	{From: 89, To: 90, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 92, To: 100, Line: 10, Col: 13, Construct: "if"},
+	{From: 96, To: 97, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 99, To: 99, Line: 12, Col: 17, Construct: "set"},
+	{From: 102, To: 112, Line: 14, Col: 13, Construct: "if"},
+	{From: 104, To: 111, Line: 15, Col: 17, Construct: "if"},
+	{From: 109, To: 109, Line: 15, Col: 50, Construct: "set"},
+	{From: 114, To: 244, Line: 18, Col: 13, Construct: "if"},
+	{From: 117, To: 130, Line: 19, Col: 17, Construct: "if"},
+	{From: 120, To: 127, Line: 20, Col: 21, Construct: "if"},
+	{From: 125, To: 125, Line: 20, Col: 54, Construct: "set"},
+	{From: 129, To: 129, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 131, To: 244, Line: 23, Col: 17, Construct: "if"},
+	{From: 135, To: 148, Line: 25, Col: 17, Construct: "if"},
+	{From: 138, To: 140, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 141, To: 147, Line: 27, Col: 21, Construct: "if"},
+	{From: 144, To: 146, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 150, To: 167, Line: 31, Col: 17, Construct: "if"},
+	{From: 154, To: 166, Line: 33, Col: 21, Construct: "for"},
+	{From: 159, To: 160, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 162, To: 164, Line: 35, Col: 25, Construct: "if"},
+	{From: 168, To: 244, Line: 39, Col: 17, Construct: "if"},
+	{From: 171, To: 243, Line: 40, Col: 17, Construct: "if"},
+	{From: 175, To: 175, Line: 42, Col: 21, Construct: "set"},
+	{From: 177, To: 242, Line: 43, Col: 21, Construct: "for"},
+	{From: 182, To: 240, Line: 44, Col: 25, Construct: "if"},
+	{From: 184, To: 186, Line: 45, Col: 29, Construct: "if"},
+	{From: 188, To: 188, Line: 45, Col: 29, Construct: "set"},
+	{From: 190, To: 190, Line: 46, Col: 29, Construct: "set"},
+	{From: 192, To: 239, Line: 47, Col: 29, Construct: "if"},
+	{From: 195, To: 201, Line: 49, Col: 33, Construct: "if"},
+	{From: 197, To: 199, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 202, To: 239, Line: 53, Col: 33, Construct: "if"},
+	{From: 206, To: 218, Line: 55, Col: 33, Construct: "for"},
+	{From: 211, To: 212, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 214, To: 216, Line: 57, Col: 37, Construct: "if"},
+	{From: 219, To: 239, Line: 60, Col: 33, Construct: "if"},
+	{From: 222, To: 231, Line: 61, Col: 33, Construct: "if"},
+	{From: 225, To: 225, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 230, To: 230, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 235, To: 236, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 238, To: 238, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 246, To: 253, Line: 74, Col: 13, Construct: "if"},
+	{From: 251, To: 251, Line: 74, Col: 46, Construct: "set"},
+	{From: 255, To: 256, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 261, To: 339, Line: 79, Col: 1, Construct: "macro"},
+	{From: 267, To: 269, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 271, To: 272, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 274, To: 274, Line: 81, Col: 5, Construct: "set"},
+	{From: 276, To: 315, Line: 82, Col: 5, Construct: "if"},
+	{From: 279, To: 287, Line: 84, Col: 9, Construct: "if"},
+	{From: 283, To: 286, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 289, To: 306, Line: 87, Col: 9, Construct: "if"},
+	{From: 293, To: 305, Line: 89, Col: 13, Construct: "for"},
+	{From: 298, To: 299, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 301, To: 303, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 308, To: 314, Line: 95, Col: 9, Construct: "if"},
+	{From: 312, To: 313, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 317, To: 338, Line: 99, Col: 5, Construct: "if"},
+	{From: 319, To: 320, Line: 100, Col: 9, Construct: "set"},
+	{From: 322, To: 328, Line: 102, Col: 9, Construct: "if"},
+	{From: 326, To: 327, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 330, To: 336, Line: 105, Col: 9, Construct: "if"},
+	{From: 334, To: 335, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 341, To: 426, Line: 111, Col: 1, Construct: "macro"},
+	{From: 349, To: 419, Line: 112, Col: 5, Construct: "if"},
+	{From: 351, To: 353, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 354, To: 419, Line: 114, Col: 9, Construct: "if"},
+	{From: 357, To: 361, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 362, To: 419, Line: 116, Col: 9, Construct: "if"},
+	{From: 366, To: 366, Line: 118, Col: 9, Construct: "set"},
+	{From: 368, To: 397, Line: 119, Col: 9, Construct: "for"},
+	{From: 373, To: 375, Line: 120, Col: 13, Construct: "if"},
+	{From: 377, To: 377, Line: 120, Col: 13, Construct: "set"},
+	{From: 379, To: 379, Line: 121, Col: 13, Construct: "set"},
+	{From: 381, To: 391, Line: 122, Col: 13, Construct: "if"},
+	{From: 383, To: 385, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 393, To: 395, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 398, To: 419, Line: 130, Col: 9, Construct: "if"},
+	{From: 402, To: 414, Line: 132, Col: 9, Construct: "for"},
+	{From: 406, To: 408, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 410, To: 412, Line: 134, Col: 13, Construct: "if"},
+	{From: 418, To: 418, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 428, To: 451, Line: 141, Col: 1, Construct: "macro"},
+	{From: 432, To: 432, Line: 142, Col: 5, Construct: "set"},
+	{From: 434, To: 448, Line: 143, Col: 5, Construct: "for"},
+	{From: 436, To: 447, Line: 144, Col: 9, Construct: "if"},
+	{From: 438, To: 438, Line: 144, Col: 9, Construct: "set"},
+	{From: 440, To: 440, Line: 145, Col: 13, Construct: "set"},
+	{From: 444, To: 444, Line: 145, Col: 13, Construct: "set"},
+	{From: 446, To: 446, Line: 147, Col: 13, Construct: "set"},
+	{From: 450, To: 450, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 453, To: 453, Line: 153, Col: 1, Construct: "set"},
+	{From: 455, To: 455, Line: 154, Col: 1, Construct: "set"},
+	{From: 457, To: 457, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 459, To: 494, Line: 157, Col: 1, Construct: "if"},
+	{From: 462, To: 468, Line: 161, Col: 5, Construct: "if"},
+	{From: 465, To: 465, Line: 161, Col: 5, Construct: "set"},
+	{From: 467, To: 467, Line: 163, Col: 9, Construct: "set"},
+	{From: 470, To: 476, Line: 166, Col: 5, Construct: "if"},
+	{From: 473, To: 473, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 475, To: 475, Line: 168, Col: 9, Construct: "set"},
+	{From: 478, To: 493, Line: 171, Col: 5, Construct: "if"},
+	{From: 480, To: 487, Line: 172, Col: 9, Construct: "for"},
+	{From: 483, To: 486, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 489, To: 489, Line: 174, Col: 13, Construct: "set"},
+	{From: 491, To: 491, Line: 177, Col: 9, Construct: "set"},
+	{From: 496, To: 506, Line: 184, Col: 1, Construct: "for"},
+	{From: 500, To: 505, Line: 185, Col: 5, Construct: "if"},
+	{From: 502, To: 502, Line: 185, Col: 5, Construct: "set"},
+	{From: 504, To: 504, Line: 186, Col: 9, Construct: "set"},
+	{From: 508, To: 691, Line: 191, Col: 1, Construct: "for"},
+	{From: 513, To: 518, Line: 192, Col: 5, Construct: "set"},
+	{From: 520, To: 525, Line: 193, Col: 9, Construct: "if"},
+	{From: 522, To: 524, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 527, To: 527, Line: 194, Col: 9, Construct: "set"},
+	{From: 529, To: 529, Line: 197, Col: 9, Construct: "set"},
+	{From: 531, To: 585, Line: 199, Col: 13, Construct: "if"},
+	{From: 534, To: 540, Line: 201, Col: 17, Construct: "if"},
+	{From: 538, To: 539, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 542, To: 580, Line: 206, Col: 17, Construct: "for"},
+	{From: 545, To: 545, Line: 207, Col: 21, Construct: "set"},
+	{From: 547, To: 549, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 551, To: 579, Line: 209, Col: 21, Construct: "if"},
+	{From: 554, To: 554, Line: 210, Col: 25, Construct: "set"},
+	{From: 556, To: 573, Line: 211, Col: 25, Construct: "for"},
+	{From: 561, To: 563, Line: 212, Col: 29, Construct: "if"},
+	{From: 565, To: 565, Line: 213, Col: 29, Construct: "set"},
+	{From: 567, To: 568, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 570, To: 572, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 574, To: 578, Line: 216, Col: 25, Construct: "if"},
+	{From: 577, To: 577, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 582, To: 582, Line: 217, Col: 25, Construct: "set"},
+	{From: 584, To: 584, Line: 221, Col: 17, Construct: "set"},
+	{From: 587, To: 634, Line: 224, Col: 13, Construct: "if"},
+	{From: 590, To: 629, Line: 226, Col: 17, Construct: "for"},
+	{From: 593, To: 628, Line: 228, Col: 21, Construct: "if"},
+	{From: 596, To: 598, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 600, To: 616, Line: 230, Col: 25, Construct: "for"},
+	{From: 605, To: 606, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 608, To: 610, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 612, To: 614, Line: 232, Col: 29, Construct: "if"},
+	{From: 620, To: 626, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 631, To: 631, Line: 236, Col: 25, Construct: "set"},
+	{From: 633, To: 633, Line: 240, Col: 17, Construct: "set"},
+	{From: 636, To: 686, Line: 243, Col: 13, Construct: "if"},
+	{From: 639, To: 646, Line: 244, Col: 17, Construct: "if"},
+	{From: 641, To: 641, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 645, To: 645, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 647, To: 686, Line: 249, Col: 17, Construct: "if"},
+	{From: 650, To: 685, Line: 250, Col: 17, Construct: "for"},
+	{From: 652, To: 684, Line: 251, Col: 21, Construct: "if"},
+	{From: 655, To: 662, Line: 252, Col: 25, Construct: "if"},
+	{From: 657, To: 657, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 661, To: 661, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 663, To: 684, Line: 257, Col: 25, Construct: "if"},
+	{From: 667, To: 667, Line: 257, Col: 25, Construct: "set"},
+	{From: 669, To: 669, Line: 259, Col: 25, Construct: "set"},
+	{From: 670, To: 684, Line: 260, Col: 25, Construct: "if"},
+	{From: 674, To: 674, Line: 260, Col: 25, Construct: "set"},
+	{From: 676, To: 676, Line: 262, Col: 25, Construct: "set"},
+	{From: 677, To: 684, Line: 263, Col: 25, Construct: "if"},
+	{From: 681, To: 681, Line: 263, Col: 25, Construct: "set"},
+	{From: 683, To: 683, Line: 265, Col: 25, Construct: "set"},
+	{From: 688, To: 690, Line: 270, Col: 9, Construct: "if"},
+	{From: 693, To: 702, Line: 275, Col: 1, Construct: "if"},
+	{From: 695, To: 697, Line: 276, Col: 5, Construct: "if"},
+	{From: 699, To: 701, Line: 279, Col: 5, Construct: "if"},
+	{From: 720, To: 919, Line: 1, Col: 1, Construct: "macro"},
+	{From: 726, To: 726, Line: 2, Col: 5, Construct: "set"},
+	{From: 728, To: 728, Line: 3, Col: 5, Construct: "set"},
+	{From: 730, To: 918, Line: 4, Col: 5, Construct: "for"},
+	{From: 737, To: 737, Line: 5, Col: 9, Construct: "set"},
+	{From: 739, To: 917, Line: 6, Col: 9, Construct: "if"},
+	{From: 741, To: 743, Line: 7, Col: 13, Construct: "if"},
+	{From: 745, To: 745, Line: 7, Col: 13, Construct: "set"},
+	{From: 747, To: 747, Line: 8, Col: 13, Construct: "set"},
+	{From: 749, To: 750, Line: 9, Col: 13, Construct: "{{ }}"},
+	{From: 752, To: 760, Line: 10, Col: 13, Construct: "if"},
+	{From: 756, To: 757, Line: 11, Col: 34, Construct: "{{ }}"},
+	{From: 759, To: 759, Line: 12, Col: 17, Construct: "set"},
+	{From: 762, To: 772, Line: 14, Col: 13, Construct: "if"},
+	{From: 764, To: 771, Line: 15, Col: 17, Construct: "if"},
+	{From: 769, To: 769, Line: 15, Col: 50, Construct: "set"},
+	{From: 774, To: 904, Line: 18, Col: 13, Construct: "if"},
+	{From: 777, To: 790, Line: 19, Col: 17, Construct: "if"},
+	{From: 780, To: 787, Line: 20, Col: 21, Construct: "if"},
+	{From: 785, To: 785, Line: 20, Col: 54, Construct: "set"},
+	{From: 789, To: 789, Line: 21, Col: 26, Construct: "{{ }}"},
+	{From: 791, To: 904, Line: 23, Col: 17, Construct: "if"},
+	{From: 795, To: 808, Line: 25, Col: 17, Construct: "if"},
+	{From: 798, To: 800, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 801, To: 807, Line: 27, Col: 21, Construct: "if"},
+	{From: 804, To: 806, Line: 28, Col: 21, Construct: "{{ }}"},
+	{From: 810, To: 827, Line: 31, Col: 17, Construct: "if"},
+	{From: 814, To: 826, Line: 33, Col: 21, Construct: "for"},
+	{From: 819, To: 820, Line: 34, Col: 30, Construct: "{{ }}"},
+	{From: 822, To: 824, Line: 35, Col: 25, Construct: "if"},
+	{From: 828, To: 904, Line: 39, Col: 17, Construct: "if"},
+	{From: 831, To: 903, Line: 40, Col: 17, Construct: "if"},
+	{From: 835, To: 835, Line: 42, Col: 21, Construct: "set"},
+	{From: 837, To: 902, Line: 43, Col: 21, Construct: "for"},
+	{From: 842, To: 900, Line: 44, Col: 25, Construct: "if"},
+	{From: 844, To: 846, Line: 45, Col: 29, Construct: "if"},
+	{From: 848, To: 848, Line: 45, Col: 29, Construct: "set"},
+	{From: 850, To: 850, Line: 46, Col: 29, Construct: "set"},
+	{From: 852, To: 899, Line: 47, Col: 29, Construct: "if"},
+	{From: 855, To: 861, Line: 49, Col: 33, Construct: "if"},
+	{From: 857, To: 859, Line: 50, Col: 37, Construct: "{{ }}"},
+	{From: 862, To: 899, Line: 53, Col: 33, Construct: "if"},
+	{From: 866, To: 878, Line: 55, Col: 33, Construct: "for"},
+	{From: 871, To: 872, Line: 56, Col: 42, Construct: "{{ }}"},
+	{From: 874, To: 876, Line: 57, Col: 37, Construct: "if"},
+	{From: 879, To: 899, Line: 60, Col: 33, Construct: "if"},
+	{From: 882, To: 891, Line: 61, Col: 33, Construct: "if"},
+	{From: 885, To: 885, Line: 62, Col: 42, Construct: "{{ }}"},
+	{From: 890, To: 890, Line: 64, Col: 42, Construct: "{{ }}"},
+	{From: 895, To: 896, Line: 67, Col: 33, Construct: "{{ }}"},
+	{From: 898, To: 898, Line: 67, Col: 48, Construct: "{{ }}"},
+	{From: 906, To: 913, Line: 74, Col: 13, Construct: "if"},
+	{From: 911, To: 911, Line: 74, Col: 46, Construct: "set"},
+	{From: 915, To: 916, Line: 75, Col: 23, Construct: "{{ }}"},
+	{From: 921, To: 999, Line: 79, Col: 1, Construct: "macro"},
+	{From: 927, To: 929, Line: 80, Col: 17, Construct: "{{ }}"},
+	{From: 931, To: 932, Line: 80, Col: 72, Construct: "{{ }}"},
+	{From: 934, To: 934, Line: 81, Col: 5, Construct: "set"},
+	{From: 936, To: 975, Line: 82, Col: 5, Construct: "if"},
+	{From: 939, To: 947, Line: 84, Col: 9, Construct: "if"},
+	{From: 943, To: 946, Line: 85, Col: 26, Construct: "{{ }}"},
+	{From: 949, To: 966, Line: 87, Col: 9, Construct: "if"},
+	{From: 953, To: 965, Line: 89, Col: 13, Construct: "for"},
+	{From: 958, To: 959, Line: 90, Col: 22, Construct: "{{ }}"},
+	{From: 961, To: 963, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 968, To: 974, Line: 95, Col: 9, Construct: "if"},
+	{From: 972, To: 973, Line: 96, Col: 23, Construct: "{{ }}"},
+	{From: 977, To: 998, Line: 99, Col: 5, Construct: "if"},
+	{From: 979, To: 980, Line: 100, Col: 9, Construct: "set"},
+	{From: 982, To: 988, Line: 102, Col: 9, Construct: "if"},
+	{From: 986, To: 987, Line: 103, Col: 30, Construct: "{{ }}"},
+	{From: 990, To: 996, Line: 105, Col: 9, Construct: "if"},
+	{From: 994, To: 995, Line: 106, Col: 23, Construct: "{{ }}"},
+	{From: 1001, To: 1083, Line: 111, Col: 1, Construct: "macro"},
+	{From: 1009, To: 1075, Line: 112, Col: 5, Construct: "if"},
+	{From: 1011, To: 1011, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 1012, To: 1075, Line: 114, Col: 9, Construct: "if"},
+	{From: 1015, To: 1019, Line: 115, Col: 9, Construct: "{{ }}"},
+	{From: 1020, To: 1075, Line: 116, Col: 9, Construct: "if"},
+	{From: 1024, To: 1024, Line: 118, Col: 9, Construct: "set"},
+	{From: 1026, To: 1053, Line: 119, Col: 9, Construct: "for"},
+	{From: 1031, To: 1033, Line: 120, Col: 13, Construct: "if"},
+	{From: 1035, To: 1035, Line: 120, Col: 13, Construct: "set"},
+	{From: 1037, To: 1037, Line: 121, Col: 13, Construct: "set"},
+	{From: 1039, To: 1047, Line: 122, Col: 13, Construct: "if"},
+	{From: 1041, To: 1041, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 1045, To: 1045, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 1049, To: 1051, Line: 127, Col: 14, Construct: "{{ }}"},
+	{From: 1054, To: 1075, Line: 130, Col: 9, Construct: "if"},
+	{From: 1058, To: 1070, Line: 132, Col: 9, Construct: "for"},
+	{From: 1062, To: 1064, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1066, To: 1068, Line: 134, Col: 13, Construct: "if"},
+	{From: 1074, To: 1074, Line: 138, Col: 9, Construct: "{{ }}"},
+	{From: 1085, To: 1108, Line: 141, Col: 1, Construct: "macro"},
+	{From: 1089, To: 1089, Line: 142, Col: 5, Construct: "set"},
+	{From: 1091, To: 1105, Line: 143, Col: 5, Construct: "for"},
+	{From: 1093, To: 1104, Line: 144, Col: 9, Construct: "if"},
+	{From: 1095, To: 1095, Line: 144, Col: 9, Construct: "set"},
+	{From: 1097, To: 1097, Line: 145, Col: 13, Construct: "set"},
+	{From: 1101, To: 1101, Line: 145, Col: 13, Construct: "set"},
+	{From: 1103, To: 1103, Line: 147, Col: 13, Construct: "set"},
+	{From: 1107, To: 1107, Line: 150, Col: 5, Construct: "{{ }}"},
+	{From: 1110, To: 1110, Line: 153, Col: 1, Construct: "set"},
+	{From: 1112, To: 1112, Line: 154, Col: 1, Construct: "set"},
+	{From: 1114, To: 1114, Line: 155, Col: 1, Construct: "{{ }}"},
+	{From: 1116, To: 1151, Line: 157, Col: 1, Construct: "if"},
+	{From: 1119, To: 1125, Line: 161, Col: 5, Construct: "if"},
+	{From: 1122, To: 1122, Line: 161, Col: 5, Construct: "set"},
+	{From: 1124, To: 1124, Line: 163, Col: 9, Construct: "set"},
+	{From: 1127, To: 1133, Line: 166, Col: 5, Construct: "if"},
+	{From: 1130, To: 1130, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 1132, To: 1132, Line: 168, Col: 9, Construct: "set"},
+	{From: 1135, To: 1150, Line: 171, Col: 5, Construct: "if"},
+	{From: 1137, To: 1144, Line: 172, Col: 9, Construct: "for"},
+	{From: 1140, To: 1143, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 1146, To: 1146, Line: 174, Col: 13, Construct: "set"},
+	{From: 1148, To: 1148, Line: 177, Col: 9, Construct: "set"},
+	{From: 1153, To: 1163, Line: 184, Col: 1, Construct: "for"},
+	{From: 1157, To: 1162, Line: 185, Col: 5, Construct: "if"},
+	{From: 1159, To: 1159, Line: 185, Col: 5, Construct: "set"},
+	{From: 1161, To: 1161, Line: 186, Col: 9, Construct: "set"},
+	{From: 1165, To: 1343, Line: 191, Col: 1, Construct: "for"},
+	{From: 1170, To: 1175, Line: 192, Col: 5, Construct: "set"},
+	{From: 1177, To: 1180, Line: 193, Col: 9, Construct: "if"},
+	{From: 1179, To: 1179, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 1182, To: 1182, Line: 194, Col: 9, Construct: "set"},
+	{From: 1184, To: 1184, Line: 197, Col: 9, Construct: "set"},
+	{From: 1186, To: 1238, Line: 199, Col: 13, Construct: "if"},
+	{From: 1189, To: 1195, Line: 201, Col: 17, Construct: "if"},
+	{From: 1193, To: 1194, Line: 203, Col: 19, Construct: "{{ }}"},
+	{From: 1197, To: 1233, Line: 206, Col: 17, Construct: "for"},
+	{From: 1200, To: 1200, Line: 207, Col: 21, Construct: "set"},
+	{From: 1202, To: 1202, Line: 208, Col: 21, Construct: "{{ }}"},
+	{From: 1204, To: 1232, Line: 209, Col: 21, Construct: "if"},
+	{From: 1207, To: 1207, Line: 210, Col: 25, Construct: "set"},
+	{From: 1209, To: 1226, Line: 211, Col: 25, Construct: "for"},
+	{From: 1214, To: 1216, Line: 212, Col: 29, Construct: "if"},
+	{From: 1218, To: 1218, Line: 213, Col: 29, Construct: "set"},
+	{From: 1220, To: 1221, Line: 214, Col: 29, Construct: "{{ }}"},
+	{From: 1223, To: 1225, Line: 214, Col: 41, Construct: "{{ }}"},
+	{From: 1227, To: 1231, Line: 216, Col: 25, Construct: "if"},
+	{From: 1230, To: 1230, Line: 217, Col: 25, Construct: "{{ }}"},
+	{From: 1235, To: 1235, Line: 217, Col: 25, Construct: "set"},
+	{From: 1237, To: 1237, Line: 221, Col: 17, Construct: "set"},
+	{From: 1240, To: 1282, Line: 224, Col: 13, Construct: "if"},
+	{From: 1243, To: 1277, Line: 226, Col: 17, Construct: "for"},
+	{From: 1246, To: 1276, Line: 228, Col: 21, Construct: "if"},
+	{From: 1249, To: 1249, Line: 229, Col: 25, Construct: "{{ }}"},
+	{From: 1251, To: 1268, Line: 230, Col: 25, Construct: "for"},
+	{From: 1257, To: 1258, Line: 231, Col: 29, Construct: "{{ }}"},
+	{From: 1260, To: 1262, Line: 231, Col: 41, Construct: "{{ }}"},
+	{From: 1264, To: 1266, Line: 232, Col: 29, Construct: "if"},
+	{From: 1272, To: 1274, Line: 236, Col: 25, Construct: "{{ }}"},
+	{From: 1279, To: 1279, Line: 236, Col: 25, Construct: "set"},
+	{From: 1281, To: 1281, Line: 240, Col: 17, Construct: "set"},
+	{From: 1284, To: 1338, Line: 243, Col: 13, Construct: "if"},
+	{From: 1287, To: 1296, Line: 244, Col: 17, Construct: "if"},
+	{From: 1289, To: 1291, Line: 245, Col: 21, Construct: "{{ }}"},
+	{From: 1295, To: 1295, Line: 247, Col: 21, Construct: "{{ }}"},
+	{From: 1297, To: 1338, Line: 249, Col: 17, Construct: "if"},
+	{From: 1300, To: 1337, Line: 250, Col: 17, Construct: "for"},
+	{From: 1302, To: 1336, Line: 251, Col: 21, Construct: "if"},
+	{From: 1305, To: 1314, Line: 252, Col: 25, Construct: "if"},
+	{From: 1307, To: 1309, Line: 253, Col: 29, Construct: "{{ }}"},
+	{From: 1313, To: 1313, Line: 255, Col: 29, Construct: "{{ }}"},
+	{From: 1315, To: 1336, Line: 257, Col: 25, Construct: "if"},
+	{From: 1319, To: 1319, Line: 257, Col: 25, Construct: "set"},
+	{From: 1321, To: 1321, Line: 259, Col: 25, Construct: "set"},
+	{From: 1322, To: 1336, Line: 260, Col: 25, Construct: "if"},
+	{From: 1326, To: 1326, Line: 260, Col: 25, Construct: "set"},
+	{From: 1328, To: 1328, Line: 262, Col: 25, Construct: "set"},
+	{From: 1329, To: 1336, Line: 263, Col: 25, Construct: "if"},
+	{From: 1333, To: 1333, Line: 263, Col: 25, Construct: "set"},
+	{From: 1335, To: 1335, Line: 265, Col: 25, Construct: "set"},
+	{From: 1340, To: 1342, Line: 270, Col: 9, Construct: "if"},
+	{From: 1345, To: 1354, Line: 275, Col: 1, Construct: "if"},
+	{From: 1347, To: 1349, Line: 276, Col: 5, Construct: "if"},
+	{From: 1351, To: 1353, Line: 279, Col: 5, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // GptOss is the chat template builtin/gpt-oss.jinja.
 var GptOss = &jinja2.Template{
@@ -70,11 +73,11 @@ func renderGptOss(w *jinja2.Writer, in *jinja2.Input) {
 func renderGptOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// gpt-oss.jinja:12:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// gpt-oss.jinja:13:1 {{- '<|start|>' + message['role'] + '<|message|>' + message['content'] }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|message|>")), jinja2.LlamaItemStr(message, "content")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|message|>")), llamacpp.ItemStr(message, "content")))
 		// gpt-oss.jinja:14:1 {{- '<|return|>' if message['role'] == 'assistant' else '<|end|>' }}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			w.WriteString("<|return|>")
 		} else {
 			w.WriteString("<|end|>")
@@ -86,10 +89,10 @@ func renderGptOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGptOss is the position table of gpt-oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGptOss = []jinja2.Span{
-	{From: 50, To: 64, Line: 12, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 62, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 83, Line: 12, Col: 1, Construct: "for"},
-	{From: 75, To: 75, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 81, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 67, Line: 12, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 65, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 86, Line: 12, Col: 1, Construct: "for"},
+	{From: 78, To: 78, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 84, Line: 14, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Granite is the chat template builtin/granite.jinja.
 var Granite = &jinja2.Template{
@@ -69,15 +72,15 @@ func renderGranite(w *jinja2.Writer, in *jinja2.Input) {
 func renderGraniteLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// granite.jinja:9:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_of_role|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_of_role|>")))
 		// granite.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant_tool_call") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant_tool_call") {
 			w.WriteString("<|tool_call|>")
 		}
 		// granite.jinja:13:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -85,12 +88,12 @@ func renderGraniteLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGranite is the position table of granite.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGranite = []jinja2.Span{
-	{From: 50, To: 63, Line: 8, Col: 1, Construct: "for"},
-	{From: 52, To: 55, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 59, Line: 10, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 82, Line: 8, Col: 1, Construct: "for"},
-	{From: 74, To: 74, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 78, Line: 10, Col: 1, Construct: "if"},
-	{From: 80, To: 80, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 66, Line: 8, Col: 1, Construct: "for"},
+	{From: 55, To: 58, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 62, Line: 10, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 85, Line: 8, Col: 1, Construct: "for"},
+	{From: 77, To: 77, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 81, Line: 10, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 13, Col: 1, Construct: "{{ }}"},
 }

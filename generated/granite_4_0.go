@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Granite40 is the chat template builtin/granite-4.0.jinja.
 var Granite40 = &jinja2.Template{
@@ -71,18 +74,18 @@ func renderGranite40(w *jinja2.Writer, in *jinja2.Input) {
 func renderGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// granite-4.0.jinja:9:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// granite-4.0.jinja:10:1 {%- if message['role'] == 'assistant_tool_call' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant_tool_call") {
 			w.WriteString("<|start_of_role|>assistant<|end_of_role|><|tool_call|>")
 		} else {
 			// granite-4.0.jinja:12:5 {%- else %}
 			// granite-4.0.jinja:13:1 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")))
 		}
 		// granite-4.0.jinja:15:1 {{- message['content'] + '<|end_of_text|>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_text|>\n")))
 	}
 	w.WriteString("<|start_of_role|>assistant<|end_of_role|>")
 }
@@ -90,12 +93,12 @@ func renderGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGranite40 is the position table of granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGranite40 = []jinja2.Span{
-	{From: 50, To: 65, Line: 9, Col: 1, Construct: "for"},
-	{From: 52, To: 61, Line: 10, Col: 1, Construct: "if"},
-	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 87, Line: 9, Col: 1, Construct: "for"},
-	{From: 76, To: 83, Line: 10, Col: 1, Construct: "if"},
-	{From: 82, To: 82, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 85, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 68, Line: 9, Col: 1, Construct: "for"},
+	{From: 55, To: 64, Line: 10, Col: 1, Construct: "if"},
+	{From: 61, To: 63, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 90, Line: 9, Col: 1, Construct: "for"},
+	{From: 79, To: 86, Line: 10, Col: 1, Construct: "if"},
+	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 15, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Grok2 is the chat template builtin/grok-2.jinja.
 var Grok2 = &jinja2.Template{
@@ -84,20 +87,20 @@ func renderGrok2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// grok-2.jinja:12:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// grok-2.jinja:13:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// grok-2.jinja:14:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// grok-2.jinja:15:1 {{- 'System: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("System: "), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("System: "), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// grok-2.jinja:16:5 {%- elif message['role'] == 'user' %}
 			// grok-2.jinja:17:1 {{- 'Human: ' + message['content'].strip(c_space) + '<|separator|>\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Human: "), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Human: "), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|separator|>\n\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// grok-2.jinja:18:5 {%- elif message['role'] == 'assistant' %}
 			// grok-2.jinja:19:1 {{- 'Assistant: ' + message['content'] + '<|separator|>\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Assistant: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|separator|>\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Assistant: "), llamacpp.ItemStr(message, "content")), jinja2.Str("<|separator|>\n\n")))
 		}
 	}
 	w.WriteString("Assistant:")
@@ -106,20 +109,20 @@ func renderGrok2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansGrok2 is the position table of grok-2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansGrok2 = []jinja2.Span{
-	{From: 51, To: 51, Line: 12, Col: 1, Construct: "set"},
-	{From: 53, To: 75, Line: 13, Col: 1, Construct: "for"},
-	{From: 55, To: 73, Line: 14, Col: 1, Construct: "if"},
-	{From: 58, To: 60, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 73, Line: 16, Col: 5, Construct: "if"},
-	{From: 64, To: 66, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 73, Line: 18, Col: 5, Construct: "if"},
-	{From: 70, To: 72, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 85, Line: 12, Col: 1, Construct: "set"},
-	{From: 87, To: 103, Line: 13, Col: 1, Construct: "for"},
-	{From: 89, To: 101, Line: 14, Col: 1, Construct: "if"},
-	{From: 92, To: 92, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 101, Line: 16, Col: 5, Construct: "if"},
-	{From: 96, To: 96, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 97, To: 101, Line: 18, Col: 5, Construct: "if"},
-	{From: 100, To: 100, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 12, Col: 1, Construct: "set"},
+	{From: 56, To: 78, Line: 13, Col: 1, Construct: "for"},
+	{From: 58, To: 76, Line: 14, Col: 1, Construct: "if"},
+	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 76, Line: 16, Col: 5, Construct: "if"},
+	{From: 67, To: 69, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 76, Line: 18, Col: 5, Construct: "if"},
+	{From: 73, To: 75, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 12, Col: 1, Construct: "set"},
+	{From: 90, To: 106, Line: 13, Col: 1, Construct: "for"},
+	{From: 92, To: 104, Line: 14, Col: 1, Construct: "if"},
+	{From: 95, To: 95, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 104, Line: 16, Col: 5, Construct: "if"},
+	{From: 99, To: 99, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 104, Line: 18, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // HuggingFaceTBSmolLM33B is the chat template llama.cpp/HuggingFaceTB-SmolLM3-3B.jinja.
 var HuggingFaceTBSmolLM33B = &jinja2.Template{
@@ -174,7 +177,7 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	customInstructions := in.Lookup("custom_instructions")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// HuggingFaceTB-SmolLM3-3B.jinja:5:1 {%- if enable_thinking is not defined -%}
-	if !jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
+	if !llamacpp.CallTest("defined", enableThinking, nil, nil) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:6:5 {%- set enable_thinking = true -%}
 		enableThinking = jinja2.Bool(true)
 	}
@@ -189,34 +192,34 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("<|im_start|>system\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:16:1 {%- if messages[0].role == "system" -%}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:17:5 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.LlamaAttr(messages0, "content")
+		systemMessage = llamacpp.Attr(messages0, "content")
 		// HuggingFaceTB-SmolLM3-3B.jinja:18:5 {%- if "/no_think" in system_message -%}
-		if jinja2.LlamaIn(jinja2.Str("/no_think"), systemMessage) {
+		if llamacpp.In(jinja2.Str("/no_think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:19:9 {%- set reasoning_mode = "/no_think" -%}
 			reasoningMode = jinja2.Str("/no_think")
-		} else if jinja2.LlamaIn(jinja2.Str("/think"), systemMessage) {
+		} else if llamacpp.In(jinja2.Str("/think"), systemMessage) {
 			// HuggingFaceTB-SmolLM3-3B.jinja:20:9 {%- elif "/think" in system_message -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:21:9 {%- set reasoning_mode = "/think" -%}
 			reasoningMode = jinja2.Str("/think")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:23:5 {%- set custom_instructions = system_message.replace("/no_think", "") -%}
-		customInstructions = jinja2.LlamaCallMethod(systemMessage, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil)
+		customInstructions = llamacpp.CallMethod(systemMessage, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:24:5 {%- set custom_instructions = custom_instructions.replace("/think", "") -%}
-		customInstructions = jinja2.LlamaCallMethod(customInstructions, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil)
+		customInstructions = llamacpp.CallMethod(customInstructions, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil)
 		// HuggingFaceTB-SmolLM3-3B.jinja:25:5 {%- set custom_instructions = custom_instructions.rstrip() -%}
-		customInstructions = jinja2.LlamaCallMethod(customInstructions, "rstrip", nil, nil)
+		customInstructions = llamacpp.CallMethod(customInstructions, "rstrip", nil, nil)
 	}
 	w.WriteString("## Metadata\n\nKnowledge Cutoff Date: June 2025\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:29:1 {{- "Reasoning Mode: " + reasoning_mode + "\n\n" -}}
-	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning Mode: "), reasoningMode, jinja2.Str("\n\n")))
+	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning Mode: "), reasoningMode, jinja2.Str("\n\n")))
 	w.WriteString("## Custom Instructions\n\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:31:1 {%- if custom_instructions -%}
 	if customInstructions.Truthy() {
 		// HuggingFaceTB-SmolLM3-3B.jinja:32:5 {{- custom_instructions + "\n\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(customInstructions, jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Add(customInstructions, jinja2.Str("\n\n")))
 	} else if jinja2.EqStr(reasoningMode, "/think") {
 		// HuggingFaceTB-SmolLM3-3B.jinja:33:5 {%- elif reasoning_mode == "/think" -%}
 		w.WriteString("You are a helpful AI assistant named SmolLM, trained by Hugging Face. Your role as an assistant involves thoroughly exploring questions through a systematic thinking process before providing the final precise and accurate solutions. This requires engaging in a comprehensive cycle of analysis, summarizing, exploration, reassessment, reflection, backtracking, and iteration to develop well-considered thinking process. Please structure your response into two main sections: Thought and Solution using the specified format: <think> Thought section </think> Solution section. In the Thought section, detail your reasoning process in steps. Each step should include detailed considerations such as analysing questions, summarizing relevant findings, brainstorming new ideas, verifying the accuracy of the current steps, refining any errors, and revisiting previous steps. In the Solution section, based on various attempts, explorations, and reflections from the Thought section, systematically present the final solution that you deem correct. The Solution section should be logical, accurate, and concise and detail necessary steps needed to reach the conclusion.\n\n")
@@ -227,34 +230,34 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("<|im_end|>\n")
 	// HuggingFaceTB-SmolLM3-3B.jinja:40:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// HuggingFaceTB-SmolLM3-3B.jinja:41:5 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.LlamaAttr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.Attr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
 		}
 		// HuggingFaceTB-SmolLM3-3B.jinja:42:5 {%- if message.role == "user" -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:43:9 {{ "<|im_start|>" + message.role + "\n" + content + "<|im_end|>\n" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:44:9 {%- elif message.role == "assistant" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:45:9 {%- if reasoning_mode == "/think" -%}
 			if jinja2.EqStr(reasoningMode, "/think") {
 				// HuggingFaceTB-SmolLM3-3B.jinja:46:13 {{ "<|im_start|>assistant\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>assistant\n"), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>assistant\n"), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
 			} else {
 				// HuggingFaceTB-SmolLM3-3B.jinja:47:13 {%- else -%}
 				// HuggingFaceTB-SmolLM3-3B.jinja:48:13 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" + content.lstrip("\n") + "<|im_end|>\n" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("<|im_end|>\n")))
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// HuggingFaceTB-SmolLM3-3B.jinja:50:9 {%- elif message.role == "tool" -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:51:9 {{ "<|im_start|>" + "user\n" + content + "<|im_end|>\n" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>"), jinja2.Str("user\n"), content, jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>"), jinja2.Str("user\n"), content, jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// HuggingFaceTB-SmolLM3-3B.jinja:55:1 {%- if add_generation_prompt -%}
@@ -265,7 +268,7 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// HuggingFaceTB-SmolLM3-3B.jinja:58:9 {%- else -%}
 			// HuggingFaceTB-SmolLM3-3B.jinja:59:9 {{ "<|im_start|>assistant\n" + "<think>\n\n</think>\n" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>assistant\n"), jinja2.Str("<think>\n\n</think>\n")))
 		}
 	}
 }
@@ -273,66 +276,66 @@ func renderHuggingFaceTBSmolLM33BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansHuggingFaceTBSmolLM33B is the position table of HuggingFaceTB-SmolLM3-3B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHuggingFaceTBSmolLM33B = []jinja2.Span{
-	{From: 55, To: 58, Line: 5, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 6, Col: 5, Construct: "set"},
-	{From: 60, To: 68, Line: 9, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 10, Col: 5, Construct: "set"},
-	{From: 66, To: 66, Line: 12, Col: 5, Construct: "set"},
-	{From: 70, To: 90, Line: 16, Col: 1, Construct: "if"},
-	{From: 73, To: 73, Line: 17, Col: 5, Construct: "set"},
-	{From: 75, To: 82, Line: 18, Col: 5, Construct: "if"},
-	{From: 77, To: 77, Line: 19, Col: 9, Construct: "set"},
-	{From: 78, To: 82, Line: 20, Col: 9, Construct: "if"},
-	{From: 81, To: 81, Line: 21, Col: 9, Construct: "set"},
-	{From: 84, To: 84, Line: 23, Col: 5, Construct: "set"},
-	{From: 86, To: 86, Line: 24, Col: 5, Construct: "set"},
-	{From: 88, To: 88, Line: 25, Col: 5, Construct: "set"},
-	{From: 92, To: 95, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 97, To: 107, Line: 31, Col: 1, Construct: "if"},
-	{From: 99, To: 99, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 100, To: 106, Line: 33, Col: 5, Construct: "if"},
-	{From: 109, To: 151, Line: 40, Col: 1, Construct: "for"},
-	{From: 112, To: 117, Line: 41, Col: 5, Construct: "set"},
-	{From: 119, To: 150, Line: 42, Col: 5, Construct: "if"},
-	{From: 122, To: 126, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 127, To: 150, Line: 44, Col: 9, Construct: "if"},
-	{From: 130, To: 142, Line: 45, Col: 9, Construct: "if"},
-	{From: 132, To: 134, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 138, To: 141, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 143, To: 150, Line: 50, Col: 9, Construct: "if"},
-	{From: 146, To: 149, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 153, To: 163, Line: 55, Col: 1, Construct: "if"},
-	{From: 155, To: 162, Line: 56, Col: 5, Construct: "if"},
-	{From: 160, To: 161, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 177, To: 180, Line: 5, Col: 1, Construct: "if"},
-	{From: 179, To: 179, Line: 6, Col: 5, Construct: "set"},
-	{From: 182, To: 190, Line: 9, Col: 1, Construct: "if"},
-	{From: 184, To: 184, Line: 10, Col: 5, Construct: "set"},
-	{From: 188, To: 188, Line: 12, Col: 5, Construct: "set"},
-	{From: 192, To: 212, Line: 16, Col: 1, Construct: "if"},
-	{From: 195, To: 195, Line: 17, Col: 5, Construct: "set"},
-	{From: 197, To: 204, Line: 18, Col: 5, Construct: "if"},
-	{From: 199, To: 199, Line: 19, Col: 9, Construct: "set"},
-	{From: 200, To: 204, Line: 20, Col: 9, Construct: "if"},
-	{From: 203, To: 203, Line: 21, Col: 9, Construct: "set"},
-	{From: 206, To: 206, Line: 23, Col: 5, Construct: "set"},
-	{From: 208, To: 208, Line: 24, Col: 5, Construct: "set"},
-	{From: 210, To: 210, Line: 25, Col: 5, Construct: "set"},
-	{From: 214, To: 215, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 217, To: 227, Line: 31, Col: 1, Construct: "if"},
-	{From: 219, To: 219, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 220, To: 226, Line: 33, Col: 5, Construct: "if"},
-	{From: 229, To: 259, Line: 40, Col: 1, Construct: "for"},
-	{From: 232, To: 237, Line: 41, Col: 5, Construct: "set"},
-	{From: 239, To: 258, Line: 42, Col: 5, Construct: "if"},
-	{From: 242, To: 242, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 243, To: 258, Line: 44, Col: 9, Construct: "if"},
-	{From: 246, To: 253, Line: 45, Col: 9, Construct: "if"},
-	{From: 248, To: 248, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 252, To: 252, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 254, To: 258, Line: 50, Col: 9, Construct: "if"},
-	{From: 257, To: 257, Line: 51, Col: 9, Construct: "{{ }}"},
-	{From: 261, To: 270, Line: 55, Col: 1, Construct: "if"},
-	{From: 263, To: 269, Line: 56, Col: 5, Construct: "if"},
-	{From: 268, To: 268, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 58, To: 61, Line: 5, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 6, Col: 5, Construct: "set"},
+	{From: 63, To: 71, Line: 9, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 10, Col: 5, Construct: "set"},
+	{From: 69, To: 69, Line: 12, Col: 5, Construct: "set"},
+	{From: 73, To: 93, Line: 16, Col: 1, Construct: "if"},
+	{From: 76, To: 76, Line: 17, Col: 5, Construct: "set"},
+	{From: 78, To: 85, Line: 18, Col: 5, Construct: "if"},
+	{From: 80, To: 80, Line: 19, Col: 9, Construct: "set"},
+	{From: 81, To: 85, Line: 20, Col: 9, Construct: "if"},
+	{From: 84, To: 84, Line: 21, Col: 9, Construct: "set"},
+	{From: 87, To: 87, Line: 23, Col: 5, Construct: "set"},
+	{From: 89, To: 89, Line: 24, Col: 5, Construct: "set"},
+	{From: 91, To: 91, Line: 25, Col: 5, Construct: "set"},
+	{From: 95, To: 98, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 100, To: 110, Line: 31, Col: 1, Construct: "if"},
+	{From: 102, To: 102, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 103, To: 109, Line: 33, Col: 5, Construct: "if"},
+	{From: 112, To: 154, Line: 40, Col: 1, Construct: "for"},
+	{From: 115, To: 120, Line: 41, Col: 5, Construct: "set"},
+	{From: 122, To: 153, Line: 42, Col: 5, Construct: "if"},
+	{From: 125, To: 129, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 130, To: 153, Line: 44, Col: 9, Construct: "if"},
+	{From: 133, To: 145, Line: 45, Col: 9, Construct: "if"},
+	{From: 135, To: 137, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 141, To: 144, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 146, To: 153, Line: 50, Col: 9, Construct: "if"},
+	{From: 149, To: 152, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 156, To: 166, Line: 55, Col: 1, Construct: "if"},
+	{From: 158, To: 165, Line: 56, Col: 5, Construct: "if"},
+	{From: 163, To: 164, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 180, To: 183, Line: 5, Col: 1, Construct: "if"},
+	{From: 182, To: 182, Line: 6, Col: 5, Construct: "set"},
+	{From: 185, To: 193, Line: 9, Col: 1, Construct: "if"},
+	{From: 187, To: 187, Line: 10, Col: 5, Construct: "set"},
+	{From: 191, To: 191, Line: 12, Col: 5, Construct: "set"},
+	{From: 195, To: 215, Line: 16, Col: 1, Construct: "if"},
+	{From: 198, To: 198, Line: 17, Col: 5, Construct: "set"},
+	{From: 200, To: 207, Line: 18, Col: 5, Construct: "if"},
+	{From: 202, To: 202, Line: 19, Col: 9, Construct: "set"},
+	{From: 203, To: 207, Line: 20, Col: 9, Construct: "if"},
+	{From: 206, To: 206, Line: 21, Col: 9, Construct: "set"},
+	{From: 209, To: 209, Line: 23, Col: 5, Construct: "set"},
+	{From: 211, To: 211, Line: 24, Col: 5, Construct: "set"},
+	{From: 213, To: 213, Line: 25, Col: 5, Construct: "set"},
+	{From: 217, To: 218, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 220, To: 230, Line: 31, Col: 1, Construct: "if"},
+	{From: 222, To: 222, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 223, To: 229, Line: 33, Col: 5, Construct: "if"},
+	{From: 232, To: 262, Line: 40, Col: 1, Construct: "for"},
+	{From: 235, To: 240, Line: 41, Col: 5, Construct: "set"},
+	{From: 242, To: 261, Line: 42, Col: 5, Construct: "if"},
+	{From: 245, To: 245, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 246, To: 261, Line: 44, Col: 9, Construct: "if"},
+	{From: 249, To: 256, Line: 45, Col: 9, Construct: "if"},
+	{From: 251, To: 251, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 255, To: 255, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 257, To: 261, Line: 50, Col: 9, Construct: "if"},
+	{From: 260, To: 260, Line: 51, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 273, Line: 55, Col: 1, Construct: "if"},
+	{From: 266, To: 272, Line: 56, Col: 5, Construct: "if"},
+	{From: 271, To: 271, Line: 59, Col: 9, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // HunyuanDense is the chat template builtin/hunyuan-dense.jinja.
 var HunyuanDense = &jinja2.Template{
@@ -76,21 +79,21 @@ func renderHunyuanDense(w *jinja2.Writer, in *jinja2.Input) {
 func renderHunyuanDenseLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-dense.jinja:16:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// hunyuan-dense.jinja:17:1 {%- if loop.first and message['role'] == 'system' %}
-		if (i == 0) && jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if (i == 0) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// hunyuan-dense.jinja:18:1 {{- message['content'] + '<｜hy_place▁holder▁no▁3｜>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>")))
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<｜hy_place▁holder▁no▁3｜>")))
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// hunyuan-dense.jinja:19:5 {%- elif message['role'] == 'user' %}
 			// hunyuan-dense.jinja:20:1 {{- '<｜hy_User｜>' + message['content'] + '<｜hy_Assistant｜>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜hy_User｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜hy_Assistant｜>")))
-		} else if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜hy_User｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜hy_Assistant｜>")))
+		} else if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// hunyuan-dense.jinja:21:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-dense.jinja:22:1 {{- '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜hy_Assistant｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜hy_place▁holder▁no▁2｜>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜hy_Assistant｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜hy_place▁holder▁no▁2｜>")))
 		}
 	}
 }
@@ -98,18 +101,18 @@ func renderHunyuanDenseLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansHunyuanDense is the position table of hunyuan-dense.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHunyuanDense = []jinja2.Span{
-	{From: 50, To: 70, Line: 16, Col: 1, Construct: "for"},
-	{From: 54, To: 69, Line: 17, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 69, Line: 19, Col: 5, Construct: "if"},
-	{From: 60, To: 62, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 69, Line: 21, Col: 5, Construct: "if"},
-	{From: 66, To: 68, Line: 22, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 95, Line: 16, Col: 1, Construct: "for"},
-	{From: 83, To: 94, Line: 17, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 86, To: 94, Line: 19, Col: 5, Construct: "if"},
-	{From: 89, To: 89, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 90, To: 94, Line: 21, Col: 5, Construct: "if"},
-	{From: 93, To: 93, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 73, Line: 16, Col: 1, Construct: "for"},
+	{From: 57, To: 72, Line: 17, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 72, Line: 19, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 72, Line: 21, Col: 5, Construct: "if"},
+	{From: 69, To: 71, Line: 22, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 98, Line: 16, Col: 1, Construct: "for"},
+	{From: 86, To: 97, Line: 17, Col: 1, Construct: "if"},
+	{From: 88, To: 88, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 97, Line: 19, Col: 5, Construct: "if"},
+	{From: 92, To: 92, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 93, To: 97, Line: 21, Col: 5, Construct: "if"},
+	{From: 96, To: 96, Line: 22, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // HunyuanMoe is the chat template builtin/hunyuan-moe.jinja.
 var HunyuanMoe = &jinja2.Template{
@@ -75,20 +78,20 @@ func renderHunyuanMoe(w *jinja2.Writer, in *jinja2.Input) {
 func renderHunyuanMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// hunyuan-moe.jinja:13:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// hunyuan-moe.jinja:14:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// hunyuan-moe.jinja:15:1 {{- '<|startoftext|>' + message['content'] + '<|extra_4|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|startoftext|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|extra_4|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|startoftext|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|extra_4|>")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// hunyuan-moe.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// hunyuan-moe.jinja:17:1 {{- message['content'] + '<|eos|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|eos|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|eos|>")))
 		} else {
 			// hunyuan-moe.jinja:18:5 {%- else %}
 			// hunyuan-moe.jinja:19:1 {{- '<|startoftext|>' + message['content'] + '<|extra_0|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|startoftext|>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|extra_0|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|startoftext|>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|extra_0|>")))
 		}
 	}
 }
@@ -96,16 +99,16 @@ func renderHunyuanMoeLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansHunyuanMoe is the position table of hunyuan-moe.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansHunyuanMoe = []jinja2.Span{
-	{From: 50, To: 69, Line: 13, Col: 1, Construct: "for"},
-	{From: 52, To: 68, Line: 14, Col: 1, Construct: "if"},
-	{From: 55, To: 57, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 68, Line: 16, Col: 5, Construct: "if"},
-	{From: 61, To: 61, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 67, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 93, Line: 13, Col: 1, Construct: "for"},
-	{From: 80, To: 92, Line: 14, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 92, Line: 16, Col: 5, Construct: "if"},
-	{From: 87, To: 87, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 72, Line: 13, Col: 1, Construct: "for"},
+	{From: 55, To: 71, Line: 14, Col: 1, Construct: "if"},
+	{From: 58, To: 60, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 71, Line: 16, Col: 5, Construct: "if"},
+	{From: 64, To: 64, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 70, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 96, Line: 13, Col: 1, Construct: "for"},
+	{From: 83, To: 95, Line: 14, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 16, Col: 5, Construct: "if"},
+	{From: 90, To: 90, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // IbmGraniteGranite332BInstruct is the chat template llama.cpp/ibm-granite-granite-3.3-2B-Instruct.jinja.
 var IbmGraniteGranite332BInstruct = &jinja2.Template{
@@ -172,84 +175,84 @@ func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input
 		availableTools = tools
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:5:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:6:6 {%- set system_message = messages[0]['content'] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:7:6 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:8:6 {%- else %}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:9:6 {%- set system_message = "Knowledge Cutoff Date: April 2024. Today's Date: " + strftime_now('%B %d, …
-		systemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
+		systemMessage = llamacpp.Add(llamacpp.Add(jinja2.Str("Knowledge Cutoff Date: April 2024. Today's Date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%B %d, %Y")}, nil)), jinja2.Str(". You are Granite, developed by IBM."))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:10:6 {%- if available_tools and documents %}
 		if availableTools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:11:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request. Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if availableTools.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:12:10 {%- elif available_tools %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:13:10 {%- set system_message = system_message + " You are a helpful assistant with access to the following…
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful assistant with access to the following tools. When a tool is required to answer the user's query, respond only with <|tool_call|> followed by a JSON list of tools used. If a tool does not exist in the provided list of tools, notify the user that you do not have the ability to fulfill the request."))
 		} else if documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:14:10 {%- elif documents %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:15:10 {%- set system_message = system_message + " Write the response to the user's input by strictly align…
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" Write the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data."))
 		} else if thinking.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:16:9 {%- elif thinking %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:17:5 {%- set system_message = system_message + " You are a helpful AI assistant.
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant.\nRespond to every user query in a comprehensive and detailed way. You can write down your thoughts and reasoning process before responding. In the thought process, engage in a comprehensive cycle of analysis, summarization, exploration, reassessment, reflection, backtracing, and iteration to develop well-considered thinking process. In the response section, based on various attempts, explorations, and reflections from the thoughts section, systematically present the final solution that you deem correct. The response should summarize the thought process. Write your thoughts between <think></think> and write your response between <response></response> for each user query."))
 		} else {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:19:10 {%- else %}
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:20:10 {%- set system_message = system_message + " You are a helpful AI assistant." %}
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str(" You are a helpful AI assistant."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str(" You are a helpful AI assistant."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:22:6 {%- if 'citations' in controls and documents %}
-		if jinja2.LlamaIn(jinja2.Str("citations"), controls) && documents.Truthy() {
+		if llamacpp.In(jinja2.Str("citations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:23:10 {%- set system_message = system_message + '
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str("\nUse the symbols <|start_of_cite|> and <|end_of_cite|> to indicate when a fact comes from a document in the search result, e.g <|start_of_cite|> {document_id: 1}my fact <|end_of_cite|> for a fact from document 1. Afterwards, list all the citations with their corresponding documents in an ordered list."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:26:6 {%- if 'hallucinations' in controls and documents %}
-		if jinja2.LlamaIn(jinja2.Str("hallucinations"), controls) && documents.Truthy() {
+		if llamacpp.In(jinja2.Str("hallucinations"), controls) && documents.Truthy() {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:27:10 {%- set system_message = system_message + '
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str("\nFinally, after the response is written, include a numbered list of sentences from the response with a corresponding risk value that are hallucinated and not based in the documents."))
 		}
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:30:6 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:32:2 {{- '<|start_of_role|>system<|end_of_role|>' + system_message + '<|end_of_text|>
-	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, jinja2.Str("<|end_of_text|>\n")))
+	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), systemMessage, jinja2.Str("<|end_of_text|>\n")))
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:34:2 {%- if available_tools %}
 	if availableTools.Truthy() {
 		w.WriteString("<|start_of_role|>available_tools<|end_of_role|>")
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:36:6 {{- available_tools | tojson(indent=4) }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", availableTools, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 		w.WriteString("<|end_of_text|>\n")
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:40:2 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:41:6 {%- for document in documents %}
-		for _, document := range jinja2.Iterate(w, jinja2.LlamaIterable(documents)) {
+		for _, document := range jinja2.Iterate(w, llamacpp.Iterable(documents)) {
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:42:10 {{- '<|start_of_role|>document {"document_id": "' + document['doc_id'] | string + '"}<|end_of_role|>
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>document {\"document_id\": \""), jinja2.LlamaCallFilter("string", jinja2.LlamaItemStr(document, "doc_id"), nil, nil)), jinja2.Str("\"}<|end_of_role|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>document {\"document_id\": \""), llamacpp.CallFilter("string", llamacpp.ItemStr(document, "doc_id"), nil, nil)), jinja2.Str("\"}<|end_of_role|>\n")))
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:44:10 {{- document['text'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(document, "text"))
+			llamacpp.Write(w, llamacpp.ItemStr(document, "text"))
 			w.WriteString("<|end_of_text|>\n")
 		}
 	}
 	// ibm-granite-granite-3.3-2B-Instruct.jinja:49:2 {%- for message in loop_messages %}
 	addGenerationPrompt := addGenerationPromptInput
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:50:6 {{- '<|start_of_role|>' + message['role'] + '<|end_of_role|>' + message['content'] + '<|end_of_text|…
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_of_role|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_of_role|>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end_of_text|>\n")))
 		// ibm-granite-granite-3.3-2B-Instruct.jinja:52:6 {%- if loop.last and add_generation_prompt %}
 		if (i == len(items)-1) && addGenerationPrompt.Truthy() {
 			w.WriteString("<|start_of_role|>assistant")
 			// ibm-granite-granite-3.3-2B-Instruct.jinja:54:14 {%- if controls %}
 			if controls.Truthy() {
 				// ibm-granite-granite-3.3-2B-Instruct.jinja:55:18 {{- ' ' + controls | tojson()}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaCallFilter("tojson", controls, nil, nil)))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str(" "), llamacpp.CallFilter("tojson", controls, nil, nil)))
 			}
 			w.WriteString("<|end_of_role|>")
 		}
@@ -259,68 +262,68 @@ func renderIbmGraniteGranite332BInstructLlama(w *jinja2.Writer, in *jinja2.Input
 // spansIbmGraniteGranite332BInstruct is the position table of ibm-granite-granite-3.3-2B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansIbmGraniteGranite332BInstruct = []jinja2.Span{
-	{From: 58, To: 61, Line: 2, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 3, Col: 5, Construct: "set"},
-	{From: 63, To: 106, Line: 5, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 6, Col: 6, Construct: "set"},
-	{From: 68, To: 68, Line: 7, Col: 6, Construct: "set"},
-	{From: 72, To: 72, Line: 9, Col: 6, Construct: "set"},
-	{From: 74, To: 93, Line: 10, Col: 6, Construct: "if"},
-	{From: 76, To: 76, Line: 11, Col: 10, Construct: "set"},
-	{From: 77, To: 93, Line: 12, Col: 10, Construct: "if"},
-	{From: 80, To: 80, Line: 13, Col: 10, Construct: "set"},
-	{From: 81, To: 93, Line: 14, Col: 10, Construct: "if"},
-	{From: 84, To: 84, Line: 15, Col: 10, Construct: "set"},
-	{From: 85, To: 93, Line: 16, Col: 9, Construct: "if"},
-	{From: 88, To: 88, Line: 17, Col: 5, Construct: "set"},
-	{From: 92, To: 92, Line: 20, Col: 10, Construct: "set"},
-	{From: 95, To: 98, Line: 22, Col: 6, Construct: "if"},
-	{From: 97, To: 97, Line: 23, Col: 10, Construct: "set"},
-	{From: 100, To: 103, Line: 26, Col: 6, Construct: "if"},
-	{From: 102, To: 102, Line: 27, Col: 10, Construct: "set"},
-	{From: 105, To: 105, Line: 30, Col: 6, Construct: "set"},
-	{From: 108, To: 110, Line: 32, Col: 2, Construct: "{{ }}"},
-	{From: 112, To: 117, Line: 34, Col: 2, Construct: "if"},
-	{From: 115, To: 116, Line: 36, Col: 6, Construct: "{{ }}"},
-	{From: 119, To: 130, Line: 40, Col: 2, Construct: "if"},
-	{From: 121, To: 129, Line: 41, Col: 6, Construct: "for"},
-	{From: 123, To: 125, Line: 42, Col: 10, Construct: "{{ }}"},
-	{From: 127, To: 128, Line: 44, Col: 10, Construct: "{{ }}"},
-	{From: 132, To: 153, Line: 49, Col: 2, Construct: "for"},
-	{From: 137, To: 141, Line: 50, Col: 6, Construct: "{{ }}"},
-	{From: 143, To: 152, Line: 52, Col: 6, Construct: "if"},
-	{From: 146, To: 151, Line: 54, Col: 14, Construct: "if"},
-	{From: 148, To: 149, Line: 55, Col: 18, Construct: "{{ }}"},
-	{From: 170, To: 173, Line: 2, Col: 1, Construct: "if"},
-	{From: 172, To: 172, Line: 3, Col: 5, Construct: "set"},
-	{From: 175, To: 218, Line: 5, Col: 1, Construct: "if"},
-	{From: 178, To: 178, Line: 6, Col: 6, Construct: "set"},
-	{From: 180, To: 180, Line: 7, Col: 6, Construct: "set"},
-	{From: 184, To: 184, Line: 9, Col: 6, Construct: "set"},
-	{From: 186, To: 205, Line: 10, Col: 6, Construct: "if"},
-	{From: 188, To: 188, Line: 11, Col: 10, Construct: "set"},
-	{From: 189, To: 205, Line: 12, Col: 10, Construct: "if"},
-	{From: 192, To: 192, Line: 13, Col: 10, Construct: "set"},
-	{From: 193, To: 205, Line: 14, Col: 10, Construct: "if"},
-	{From: 196, To: 196, Line: 15, Col: 10, Construct: "set"},
-	{From: 197, To: 205, Line: 16, Col: 9, Construct: "if"},
-	{From: 200, To: 200, Line: 17, Col: 5, Construct: "set"},
-	{From: 204, To: 204, Line: 20, Col: 10, Construct: "set"},
-	{From: 207, To: 210, Line: 22, Col: 6, Construct: "if"},
-	{From: 209, To: 209, Line: 23, Col: 10, Construct: "set"},
-	{From: 212, To: 215, Line: 26, Col: 6, Construct: "if"},
-	{From: 214, To: 214, Line: 27, Col: 10, Construct: "set"},
-	{From: 217, To: 217, Line: 30, Col: 6, Construct: "set"},
-	{From: 220, To: 220, Line: 32, Col: 2, Construct: "{{ }}"},
-	{From: 222, To: 227, Line: 34, Col: 2, Construct: "if"},
-	{From: 225, To: 226, Line: 36, Col: 6, Construct: "{{ }}"},
-	{From: 229, To: 238, Line: 40, Col: 2, Construct: "if"},
-	{From: 231, To: 237, Line: 41, Col: 6, Construct: "for"},
-	{From: 233, To: 233, Line: 42, Col: 10, Construct: "{{ }}"},
-	{From: 235, To: 236, Line: 44, Col: 10, Construct: "{{ }}"},
-	{From: 240, To: 256, Line: 49, Col: 2, Construct: "for"},
-	{From: 245, To: 245, Line: 50, Col: 6, Construct: "{{ }}"},
-	{From: 247, To: 255, Line: 52, Col: 6, Construct: "if"},
-	{From: 250, To: 254, Line: 54, Col: 14, Construct: "if"},
-	{From: 252, To: 252, Line: 55, Col: 18, Construct: "{{ }}"},
+	{From: 61, To: 64, Line: 2, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
+	{From: 66, To: 109, Line: 5, Col: 1, Construct: "if"},
+	{From: 69, To: 69, Line: 6, Col: 6, Construct: "set"},
+	{From: 71, To: 71, Line: 7, Col: 6, Construct: "set"},
+	{From: 75, To: 75, Line: 9, Col: 6, Construct: "set"},
+	{From: 77, To: 96, Line: 10, Col: 6, Construct: "if"},
+	{From: 79, To: 79, Line: 11, Col: 10, Construct: "set"},
+	{From: 80, To: 96, Line: 12, Col: 10, Construct: "if"},
+	{From: 83, To: 83, Line: 13, Col: 10, Construct: "set"},
+	{From: 84, To: 96, Line: 14, Col: 10, Construct: "if"},
+	{From: 87, To: 87, Line: 15, Col: 10, Construct: "set"},
+	{From: 88, To: 96, Line: 16, Col: 9, Construct: "if"},
+	{From: 91, To: 91, Line: 17, Col: 5, Construct: "set"},
+	{From: 95, To: 95, Line: 20, Col: 10, Construct: "set"},
+	{From: 98, To: 101, Line: 22, Col: 6, Construct: "if"},
+	{From: 100, To: 100, Line: 23, Col: 10, Construct: "set"},
+	{From: 103, To: 106, Line: 26, Col: 6, Construct: "if"},
+	{From: 105, To: 105, Line: 27, Col: 10, Construct: "set"},
+	{From: 108, To: 108, Line: 30, Col: 6, Construct: "set"},
+	{From: 111, To: 113, Line: 32, Col: 2, Construct: "{{ }}"},
+	{From: 115, To: 120, Line: 34, Col: 2, Construct: "if"},
+	{From: 118, To: 119, Line: 36, Col: 6, Construct: "{{ }}"},
+	{From: 122, To: 133, Line: 40, Col: 2, Construct: "if"},
+	{From: 124, To: 132, Line: 41, Col: 6, Construct: "for"},
+	{From: 126, To: 128, Line: 42, Col: 10, Construct: "{{ }}"},
+	{From: 130, To: 131, Line: 44, Col: 10, Construct: "{{ }}"},
+	{From: 135, To: 156, Line: 49, Col: 2, Construct: "for"},
+	{From: 140, To: 144, Line: 50, Col: 6, Construct: "{{ }}"},
+	{From: 146, To: 155, Line: 52, Col: 6, Construct: "if"},
+	{From: 149, To: 154, Line: 54, Col: 14, Construct: "if"},
+	{From: 151, To: 152, Line: 55, Col: 18, Construct: "{{ }}"},
+	{From: 173, To: 176, Line: 2, Col: 1, Construct: "if"},
+	{From: 175, To: 175, Line: 3, Col: 5, Construct: "set"},
+	{From: 178, To: 221, Line: 5, Col: 1, Construct: "if"},
+	{From: 181, To: 181, Line: 6, Col: 6, Construct: "set"},
+	{From: 183, To: 183, Line: 7, Col: 6, Construct: "set"},
+	{From: 187, To: 187, Line: 9, Col: 6, Construct: "set"},
+	{From: 189, To: 208, Line: 10, Col: 6, Construct: "if"},
+	{From: 191, To: 191, Line: 11, Col: 10, Construct: "set"},
+	{From: 192, To: 208, Line: 12, Col: 10, Construct: "if"},
+	{From: 195, To: 195, Line: 13, Col: 10, Construct: "set"},
+	{From: 196, To: 208, Line: 14, Col: 10, Construct: "if"},
+	{From: 199, To: 199, Line: 15, Col: 10, Construct: "set"},
+	{From: 200, To: 208, Line: 16, Col: 9, Construct: "if"},
+	{From: 203, To: 203, Line: 17, Col: 5, Construct: "set"},
+	{From: 207, To: 207, Line: 20, Col: 10, Construct: "set"},
+	{From: 210, To: 213, Line: 22, Col: 6, Construct: "if"},
+	{From: 212, To: 212, Line: 23, Col: 10, Construct: "set"},
+	{From: 215, To: 218, Line: 26, Col: 6, Construct: "if"},
+	{From: 217, To: 217, Line: 27, Col: 10, Construct: "set"},
+	{From: 220, To: 220, Line: 30, Col: 6, Construct: "set"},
+	{From: 223, To: 223, Line: 32, Col: 2, Construct: "{{ }}"},
+	{From: 225, To: 230, Line: 34, Col: 2, Construct: "if"},
+	{From: 228, To: 229, Line: 36, Col: 6, Construct: "{{ }}"},
+	{From: 232, To: 241, Line: 40, Col: 2, Construct: "if"},
+	{From: 234, To: 240, Line: 41, Col: 6, Construct: "for"},
+	{From: 236, To: 236, Line: 42, Col: 10, Construct: "{{ }}"},
+	{From: 238, To: 239, Line: 44, Col: 10, Construct: "{{ }}"},
+	{From: 243, To: 259, Line: 49, Col: 2, Construct: "for"},
+	{From: 248, To: 248, Line: 50, Col: 6, Construct: "{{ }}"},
+	{From: 250, To: 258, Line: 52, Col: 6, Construct: "if"},
+	{From: 253, To: 257, Line: 54, Col: 14, Construct: "if"},
+	{From: 255, To: 255, Line: 55, Col: 18, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // IbmGraniteGranite40 is the chat template llama.cpp/ibm-granite-granite-4.0.jinja.
 var IbmGraniteGranite40 = &jinja2.Template{
@@ -297,7 +300,7 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:5:1 {%- set g4_default_system_message = 'You are a helpful assistant. Please ensure responses are profes…
 	g4DefaultSystemMessage = jinja2.Str("You are a helpful assistant. Please ensure responses are professional, accurate, and safe.")
 	// ibm-granite-granite-4.0.jinja:6:1 {%- if available_tools is defined and available_tools %}
-	if jinja2.LlamaCallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
+	if llamacpp.CallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:7:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -309,12 +312,12 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:14:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.0.jinja:15:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// ibm-granite-granite-4.0.jinja:16:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsToolsSystemMessage, jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", tool, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:18:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		nsToolsSystemMessage = jinja2.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
+		nsToolsSystemMessage = llamacpp.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:19:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:20:5 {%- set ns.tools_system_message = '' %}
@@ -323,60 +326,60 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:22:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.0.jinja:23:5 {%- for document in documents %}
-		for _, document := range jinja2.Iterate(w, jinja2.LlamaIterable(documents)) {
+		for _, document := range jinja2.Iterate(w, llamacpp.Iterable(documents)) {
 			// ibm-granite-granite-4.0.jinja:24:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsDocumentsSystemMessage, jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", document, nil, nil))
+			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", document, nil, nil))
 		}
 		// ibm-granite-granite-4.0.jinja:26:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		nsDocumentsSystemMessage = jinja2.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
+		nsDocumentsSystemMessage = llamacpp.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.0.jinja:27:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:28:5 {%- set ns.documents_system_message = '' %}
 		nsDocumentsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.0.jinja:30:1 {%- if messages[0].role == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.0.jinja:31:5 {%- if messages[0].content is string %}
-		messages0Content := jinja2.LlamaAttr(messages0, "content")
-		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := llamacpp.Attr(messages0, "content")
+		if llamacpp.CallTest("string", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:32:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if jinja2.LlamaCallTest("iterable", messages0Content, nil, nil) {
+		} else if llamacpp.CallTest("iterable", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:33:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.0.jinja:34:9 {%- for entry in messages[0].content %}
-			for _, entry := range jinja2.Iterate(w, jinja2.LlamaIterable(messages0Content)) {
+			for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messages0Content)) {
 				// ibm-granite-granite-4.0.jinja:35:13 {%- if entry.type== 'text' %}
-				if jinja2.EqStr(jinja2.LlamaAttr(entry, "type"), "text") {
+				if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 					// ibm-granite-granite-4.0.jinja:36:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.0.jinja:37:21 {%- set ns.system_message = ns.system_message + '\n' %}
-						nsSystemMessage = jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n"))
+						nsSystemMessage = llamacpp.Add(nsSystemMessage, jinja2.Str("\n"))
 					}
 					// ibm-granite-granite-4.0.jinja:39:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = jinja2.LlamaAdd(nsSystemMessage, jinja2.LlamaAttr(entry, "text"))
+					nsSystemMessage = llamacpp.Add(nsSystemMessage, llamacpp.Attr(entry, "text"))
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:43:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:45:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:47:9 {%- elif documents %}
 			// ibm-granite-granite-4.0.jinja:48:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
 		// ibm-granite-granite-4.0.jinja:50:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:51:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.0.jinja:52:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.0.jinja:53:9 {%- elif tools %}
 			// ibm-granite-granite-4.0.jinja:54:9 {%- set ns.system_message = ns.tools_system_message %}
@@ -390,56 +393,56 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.0.jinja:59:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.0.jinja:60:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), jinja2.Str("<|end_of_text|>\n")))
 	} else {
 		// ibm-granite-granite-4.0.jinja:61:5 {%- else %}
 		// ibm-granite-granite-4.0.jinja:62:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.default_system_message + '<|end_of_text|>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsDefaultSystemMessage), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsDefaultSystemMessage), jinja2.Str("<|end_of_text|>\n")))
 	}
 	// ibm-granite-granite-4.0.jinja:64:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.0.jinja:65:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.0.jinja:66:5 {%- if message.content is string %}
-		messageContent := jinja2.LlamaAttr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.Attr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			// ibm-granite-granite-4.0.jinja:67:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.0.jinja:68:9 {%- else %}
 			// ibm-granite-granite-4.0.jinja:69:9 {%- if message.content is iterable %}
-			if jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
+			if llamacpp.CallTest("iterable", messageContent, nil, nil) {
 				// ibm-granite-granite-4.0.jinja:70:13 {%- for entry in message.content %}
-				for _, entry := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// ibm-granite-granite-4.0.jinja:71:17 {%- if entry.type== 'text' %}
-					if jinja2.EqStr(jinja2.LlamaAttr(entry, "type"), "text") {
+					if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 						// ibm-granite-granite-4.0.jinja:72:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.0.jinja:73:25 {%- set content.val = content.val + '\n' %}
-							contentVal = jinja2.LlamaAdd(contentVal, jinja2.Str("\n"))
+							contentVal = llamacpp.Add(contentVal, jinja2.Str("\n"))
 						}
 						// ibm-granite-granite-4.0.jinja:75:21 {%- set content.val = content.val + entry.text %}
-						contentVal = jinja2.LlamaAdd(contentVal, jinja2.LlamaAttr(entry, "text"))
+						contentVal = llamacpp.Add(contentVal, llamacpp.Attr(entry, "text"))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.0.jinja:80:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.0.jinja:81:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal), jinja2.Str("<|end_of_text|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal), jinja2.Str("<|end_of_text|>\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.0.jinja:82:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.0.jinja:83:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal))
 			// ibm-granite-granite-4.0.jinja:84:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.0.jinja:85:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.0.jinja:86:17 {%- if (loop.first and content.val) or (not loop.first) %}
@@ -447,24 +450,24 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.0.jinja:89:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.0.jinja:90:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.0.jinja:93:17 {{- tool_call.name }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
+					llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.0.jinja:95:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.0.jinja:96:21 {{- tool_call.arguments }}
-						jinja2.LlamaWrite(w, toolCallArguments)
+						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.0.jinja:97:21 {%- else %}
 						// ibm-granite-granite-4.0.jinja:98:21 {{- tool_call.arguments | tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -473,15 +476,15 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.0.jinja:104:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.0.jinja:105:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.0.jinja:109:9 {{- content.val }}
-			jinja2.LlamaWrite(w, contentVal)
+			llamacpp.Write(w, contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.0.jinja:111:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
@@ -495,144 +498,144 @@ func renderIbmGraniteGranite40Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansIbmGraniteGranite40 is the position table of ibm-granite-granite-4.0.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansIbmGraniteGranite40 = []jinja2.Span{
-	{From: 59, To: 59, Line: 1, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 3, Col: 1, Construct: "set"},
-	{From: 65, To: 65, Line: 4, Col: 1, Construct: "set"},
-	{From: 67, To: 67, Line: 5, Col: 1, Construct: "set"},
-	{From: 69, To: 72, Line: 6, Col: 1, Construct: "if"},
-	{From: 71, To: 71, Line: 7, Col: 5, Construct: "set"},
-	{From: 74, To: 77, Line: 9, Col: 1, Construct: "set"},
-	{From: 79, To: 91, Line: 14, Col: 1, Construct: "if"},
-	{From: 81, To: 84, Line: 15, Col: 5, Construct: "for"},
-	{From: 83, To: 83, Line: 16, Col: 9, Construct: "set"},
-	{From: 86, To: 86, Line: 18, Col: 5, Construct: "set"},
-	{From: 90, To: 90, Line: 20, Col: 5, Construct: "set"},
-	{From: 93, To: 105, Line: 22, Col: 1, Construct: "if"},
-	{From: 95, To: 98, Line: 23, Col: 5, Construct: "for"},
-	{From: 97, To: 97, Line: 24, Col: 9, Construct: "set"},
-	{From: 100, To: 100, Line: 26, Col: 5, Construct: "set"},
-	{From: 104, To: 104, Line: 28, Col: 5, Construct: "set"},
-	{From: 107, To: 158, Line: 30, Col: 1, Construct: "if"},
-	{From: 110, To: 129, Line: 31, Col: 5, Construct: "if"},
-	{From: 113, To: 113, Line: 32, Col: 9, Construct: "set"},
-	{From: 114, To: 129, Line: 33, Col: 9, Construct: "if"},
-	{From: 117, To: 128, Line: 34, Col: 9, Construct: "for"},
-	{From: 119, To: 127, Line: 35, Col: 13, Construct: "if"},
-	{From: 121, To: 124, Line: 36, Col: 17, Construct: "if"},
-	{From: 123, To: 123, Line: 37, Col: 21, Construct: "set"},
-	{From: 126, To: 126, Line: 39, Col: 17, Construct: "set"},
-	{From: 131, To: 142, Line: 43, Col: 5, Construct: "if"},
-	{From: 133, To: 133, Line: 44, Col: 9, Construct: "set"},
-	{From: 134, To: 142, Line: 45, Col: 9, Construct: "if"},
-	{From: 137, To: 137, Line: 46, Col: 9, Construct: "set"},
-	{From: 138, To: 142, Line: 47, Col: 9, Construct: "if"},
-	{From: 141, To: 141, Line: 48, Col: 9, Construct: "set"},
-	{From: 146, To: 157, Line: 51, Col: 5, Construct: "if"},
-	{From: 148, To: 148, Line: 52, Col: 9, Construct: "set"},
-	{From: 149, To: 157, Line: 53, Col: 9, Construct: "if"},
-	{From: 152, To: 152, Line: 54, Col: 9, Construct: "set"},
-	{From: 153, To: 157, Line: 55, Col: 9, Construct: "if"},
-	{From: 156, To: 156, Line: 56, Col: 9, Construct: "set"},
-	{From: 160, To: 171, Line: 59, Col: 1, Construct: "if"},
-	{From: 162, To: 164, Line: 60, Col: 5, Construct: "{{ }}"},
-	{From: 168, To: 170, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 173, To: 268, Line: 64, Col: 1, Construct: "for"},
-	{From: 177, To: 177, Line: 65, Col: 5, Construct: "set"},
-	{From: 179, To: 201, Line: 66, Col: 5, Construct: "if"},
-	{From: 182, To: 182, Line: 67, Col: 9, Construct: "set"},
-	{From: 186, To: 200, Line: 69, Col: 9, Construct: "if"},
-	{From: 188, To: 199, Line: 70, Col: 13, Construct: "for"},
-	{From: 190, To: 198, Line: 71, Col: 17, Construct: "if"},
-	{From: 192, To: 195, Line: 72, Col: 21, Construct: "if"},
-	{From: 194, To: 194, Line: 73, Col: 25, Construct: "set"},
-	{From: 197, To: 197, Line: 75, Col: 21, Construct: "set"},
-	{From: 203, To: 267, Line: 80, Col: 5, Construct: "if"},
-	{From: 206, To: 210, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 211, To: 267, Line: 82, Col: 9, Construct: "if"},
-	{From: 214, To: 217, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 219, To: 252, Line: 84, Col: 9, Construct: "if"},
-	{From: 222, To: 250, Line: 85, Col: 13, Construct: "for"},
-	{From: 226, To: 228, Line: 86, Col: 17, Construct: "if"},
-	{From: 230, To: 235, Line: 89, Col: 17, Construct: "if"},
-	{From: 233, To: 233, Line: 90, Col: 21, Construct: "set"},
-	{From: 237, To: 238, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 240, To: 249, Line: 95, Col: 17, Construct: "if"},
-	{From: 243, To: 243, Line: 96, Col: 21, Construct: "{{ }}"},
-	{From: 247, To: 247, Line: 98, Col: 21, Construct: "{{ }}"},
-	{From: 253, To: 267, Line: 104, Col: 9, Construct: "if"},
-	{From: 256, To: 259, Line: 105, Col: 9, Construct: "if"},
-	{From: 261, To: 262, Line: 109, Col: 9, Construct: "{{ }}"},
-	{From: 264, To: 266, Line: 111, Col: 9, Construct: "if"},
-	{From: 270, To: 272, Line: 116, Col: 1, Construct: "if"},
-	{From: 290, To: 290, Line: 1, Col: 1, Construct: "set"},
-	{From: 292, To: 292, Line: 2, Col: 1, Construct: "set"},
-	{From: 294, To: 294, Line: 3, Col: 1, Construct: "set"},
-	{From: 296, To: 296, Line: 4, Col: 1, Construct: "set"},
-	{From: 298, To: 298, Line: 5, Col: 1, Construct: "set"},
-	{From: 300, To: 303, Line: 6, Col: 1, Construct: "if"},
-	{From: 302, To: 302, Line: 7, Col: 5, Construct: "set"},
-	{From: 305, To: 308, Line: 9, Col: 1, Construct: "set"},
-	{From: 310, To: 322, Line: 14, Col: 1, Construct: "if"},
-	{From: 312, To: 315, Line: 15, Col: 5, Construct: "for"},
-	{From: 314, To: 314, Line: 16, Col: 9, Construct: "set"},
-	{From: 317, To: 317, Line: 18, Col: 5, Construct: "set"},
-	{From: 321, To: 321, Line: 20, Col: 5, Construct: "set"},
-	{From: 324, To: 336, Line: 22, Col: 1, Construct: "if"},
-	{From: 326, To: 329, Line: 23, Col: 5, Construct: "for"},
-	{From: 328, To: 328, Line: 24, Col: 9, Construct: "set"},
-	{From: 331, To: 331, Line: 26, Col: 5, Construct: "set"},
-	{From: 335, To: 335, Line: 28, Col: 5, Construct: "set"},
-	{From: 338, To: 389, Line: 30, Col: 1, Construct: "if"},
-	{From: 341, To: 360, Line: 31, Col: 5, Construct: "if"},
-	{From: 344, To: 344, Line: 32, Col: 9, Construct: "set"},
-	{From: 345, To: 360, Line: 33, Col: 9, Construct: "if"},
-	{From: 348, To: 359, Line: 34, Col: 9, Construct: "for"},
-	{From: 350, To: 358, Line: 35, Col: 13, Construct: "if"},
-	{From: 352, To: 355, Line: 36, Col: 17, Construct: "if"},
-	{From: 354, To: 354, Line: 37, Col: 21, Construct: "set"},
-	{From: 357, To: 357, Line: 39, Col: 17, Construct: "set"},
-	{From: 362, To: 373, Line: 43, Col: 5, Construct: "if"},
-	{From: 364, To: 364, Line: 44, Col: 9, Construct: "set"},
-	{From: 365, To: 373, Line: 45, Col: 9, Construct: "if"},
-	{From: 368, To: 368, Line: 46, Col: 9, Construct: "set"},
-	{From: 369, To: 373, Line: 47, Col: 9, Construct: "if"},
-	{From: 372, To: 372, Line: 48, Col: 9, Construct: "set"},
-	{From: 377, To: 388, Line: 51, Col: 5, Construct: "if"},
-	{From: 379, To: 379, Line: 52, Col: 9, Construct: "set"},
-	{From: 380, To: 388, Line: 53, Col: 9, Construct: "if"},
-	{From: 383, To: 383, Line: 54, Col: 9, Construct: "set"},
-	{From: 384, To: 388, Line: 55, Col: 9, Construct: "if"},
-	{From: 387, To: 387, Line: 56, Col: 9, Construct: "set"},
-	{From: 391, To: 398, Line: 59, Col: 1, Construct: "if"},
-	{From: 393, To: 393, Line: 60, Col: 5, Construct: "{{ }}"},
-	{From: 397, To: 397, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 400, To: 488, Line: 64, Col: 1, Construct: "for"},
-	{From: 404, To: 404, Line: 65, Col: 5, Construct: "set"},
-	{From: 406, To: 428, Line: 66, Col: 5, Construct: "if"},
-	{From: 409, To: 409, Line: 67, Col: 9, Construct: "set"},
-	{From: 413, To: 427, Line: 69, Col: 9, Construct: "if"},
-	{From: 415, To: 426, Line: 70, Col: 13, Construct: "for"},
-	{From: 417, To: 425, Line: 71, Col: 17, Construct: "if"},
-	{From: 419, To: 422, Line: 72, Col: 21, Construct: "if"},
-	{From: 421, To: 421, Line: 73, Col: 25, Construct: "set"},
-	{From: 424, To: 424, Line: 75, Col: 21, Construct: "set"},
-	{From: 430, To: 487, Line: 80, Col: 5, Construct: "if"},
-	{From: 433, To: 433, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 434, To: 487, Line: 82, Col: 9, Construct: "if"},
-	{From: 437, To: 437, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 439, To: 472, Line: 84, Col: 9, Construct: "if"},
-	{From: 442, To: 470, Line: 85, Col: 13, Construct: "for"},
-	{From: 446, To: 448, Line: 86, Col: 17, Construct: "if"},
-	{From: 450, To: 455, Line: 89, Col: 17, Construct: "if"},
-	{From: 453, To: 453, Line: 90, Col: 21, Construct: "set"},
-	{From: 457, To: 458, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 460, To: 469, Line: 95, Col: 17, Construct: "if"},
-	{From: 463, To: 463, Line: 96, Col: 21, Construct: "{{ }}"},
-	{From: 467, To: 467, Line: 98, Col: 21, Construct: "{{ }}"},
-	{From: 473, To: 487, Line: 104, Col: 9, Construct: "if"},
-	{From: 476, To: 479, Line: 105, Col: 9, Construct: "if"},
-	{From: 481, To: 482, Line: 109, Col: 9, Construct: "{{ }}"},
-	{From: 484, To: 486, Line: 111, Col: 9, Construct: "if"},
-	{From: 490, To: 492, Line: 116, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 1, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 2, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 3, Col: 1, Construct: "set"},
+	{From: 68, To: 68, Line: 4, Col: 1, Construct: "set"},
+	{From: 70, To: 70, Line: 5, Col: 1, Construct: "set"},
+	{From: 72, To: 75, Line: 6, Col: 1, Construct: "if"},
+	{From: 74, To: 74, Line: 7, Col: 5, Construct: "set"},
+	{From: 77, To: 80, Line: 9, Col: 1, Construct: "set"},
+	{From: 82, To: 94, Line: 14, Col: 1, Construct: "if"},
+	{From: 84, To: 87, Line: 15, Col: 5, Construct: "for"},
+	{From: 86, To: 86, Line: 16, Col: 9, Construct: "set"},
+	{From: 89, To: 89, Line: 18, Col: 5, Construct: "set"},
+	{From: 93, To: 93, Line: 20, Col: 5, Construct: "set"},
+	{From: 96, To: 108, Line: 22, Col: 1, Construct: "if"},
+	{From: 98, To: 101, Line: 23, Col: 5, Construct: "for"},
+	{From: 100, To: 100, Line: 24, Col: 9, Construct: "set"},
+	{From: 103, To: 103, Line: 26, Col: 5, Construct: "set"},
+	{From: 107, To: 107, Line: 28, Col: 5, Construct: "set"},
+	{From: 110, To: 161, Line: 30, Col: 1, Construct: "if"},
+	{From: 113, To: 132, Line: 31, Col: 5, Construct: "if"},
+	{From: 116, To: 116, Line: 32, Col: 9, Construct: "set"},
+	{From: 117, To: 132, Line: 33, Col: 9, Construct: "if"},
+	{From: 120, To: 131, Line: 34, Col: 9, Construct: "for"},
+	{From: 122, To: 130, Line: 35, Col: 13, Construct: "if"},
+	{From: 124, To: 127, Line: 36, Col: 17, Construct: "if"},
+	{From: 126, To: 126, Line: 37, Col: 21, Construct: "set"},
+	{From: 129, To: 129, Line: 39, Col: 17, Construct: "set"},
+	{From: 134, To: 145, Line: 43, Col: 5, Construct: "if"},
+	{From: 136, To: 136, Line: 44, Col: 9, Construct: "set"},
+	{From: 137, To: 145, Line: 45, Col: 9, Construct: "if"},
+	{From: 140, To: 140, Line: 46, Col: 9, Construct: "set"},
+	{From: 141, To: 145, Line: 47, Col: 9, Construct: "if"},
+	{From: 144, To: 144, Line: 48, Col: 9, Construct: "set"},
+	{From: 149, To: 160, Line: 51, Col: 5, Construct: "if"},
+	{From: 151, To: 151, Line: 52, Col: 9, Construct: "set"},
+	{From: 152, To: 160, Line: 53, Col: 9, Construct: "if"},
+	{From: 155, To: 155, Line: 54, Col: 9, Construct: "set"},
+	{From: 156, To: 160, Line: 55, Col: 9, Construct: "if"},
+	{From: 159, To: 159, Line: 56, Col: 9, Construct: "set"},
+	{From: 163, To: 174, Line: 59, Col: 1, Construct: "if"},
+	{From: 165, To: 167, Line: 60, Col: 5, Construct: "{{ }}"},
+	{From: 171, To: 173, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 176, To: 271, Line: 64, Col: 1, Construct: "for"},
+	{From: 180, To: 180, Line: 65, Col: 5, Construct: "set"},
+	{From: 182, To: 204, Line: 66, Col: 5, Construct: "if"},
+	{From: 185, To: 185, Line: 67, Col: 9, Construct: "set"},
+	{From: 189, To: 203, Line: 69, Col: 9, Construct: "if"},
+	{From: 191, To: 202, Line: 70, Col: 13, Construct: "for"},
+	{From: 193, To: 201, Line: 71, Col: 17, Construct: "if"},
+	{From: 195, To: 198, Line: 72, Col: 21, Construct: "if"},
+	{From: 197, To: 197, Line: 73, Col: 25, Construct: "set"},
+	{From: 200, To: 200, Line: 75, Col: 21, Construct: "set"},
+	{From: 206, To: 270, Line: 80, Col: 5, Construct: "if"},
+	{From: 209, To: 213, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 214, To: 270, Line: 82, Col: 9, Construct: "if"},
+	{From: 217, To: 220, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 222, To: 255, Line: 84, Col: 9, Construct: "if"},
+	{From: 225, To: 253, Line: 85, Col: 13, Construct: "for"},
+	{From: 229, To: 231, Line: 86, Col: 17, Construct: "if"},
+	{From: 233, To: 238, Line: 89, Col: 17, Construct: "if"},
+	{From: 236, To: 236, Line: 90, Col: 21, Construct: "set"},
+	{From: 240, To: 241, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 243, To: 252, Line: 95, Col: 17, Construct: "if"},
+	{From: 246, To: 246, Line: 96, Col: 21, Construct: "{{ }}"},
+	{From: 250, To: 250, Line: 98, Col: 21, Construct: "{{ }}"},
+	{From: 256, To: 270, Line: 104, Col: 9, Construct: "if"},
+	{From: 259, To: 262, Line: 105, Col: 9, Construct: "if"},
+	{From: 264, To: 265, Line: 109, Col: 9, Construct: "{{ }}"},
+	{From: 267, To: 269, Line: 111, Col: 9, Construct: "if"},
+	{From: 273, To: 275, Line: 116, Col: 1, Construct: "if"},
+	{From: 293, To: 293, Line: 1, Col: 1, Construct: "set"},
+	{From: 295, To: 295, Line: 2, Col: 1, Construct: "set"},
+	{From: 297, To: 297, Line: 3, Col: 1, Construct: "set"},
+	{From: 299, To: 299, Line: 4, Col: 1, Construct: "set"},
+	{From: 301, To: 301, Line: 5, Col: 1, Construct: "set"},
+	{From: 303, To: 306, Line: 6, Col: 1, Construct: "if"},
+	{From: 305, To: 305, Line: 7, Col: 5, Construct: "set"},
+	{From: 308, To: 311, Line: 9, Col: 1, Construct: "set"},
+	{From: 313, To: 325, Line: 14, Col: 1, Construct: "if"},
+	{From: 315, To: 318, Line: 15, Col: 5, Construct: "for"},
+	{From: 317, To: 317, Line: 16, Col: 9, Construct: "set"},
+	{From: 320, To: 320, Line: 18, Col: 5, Construct: "set"},
+	{From: 324, To: 324, Line: 20, Col: 5, Construct: "set"},
+	{From: 327, To: 339, Line: 22, Col: 1, Construct: "if"},
+	{From: 329, To: 332, Line: 23, Col: 5, Construct: "for"},
+	{From: 331, To: 331, Line: 24, Col: 9, Construct: "set"},
+	{From: 334, To: 334, Line: 26, Col: 5, Construct: "set"},
+	{From: 338, To: 338, Line: 28, Col: 5, Construct: "set"},
+	{From: 341, To: 392, Line: 30, Col: 1, Construct: "if"},
+	{From: 344, To: 363, Line: 31, Col: 5, Construct: "if"},
+	{From: 347, To: 347, Line: 32, Col: 9, Construct: "set"},
+	{From: 348, To: 363, Line: 33, Col: 9, Construct: "if"},
+	{From: 351, To: 362, Line: 34, Col: 9, Construct: "for"},
+	{From: 353, To: 361, Line: 35, Col: 13, Construct: "if"},
+	{From: 355, To: 358, Line: 36, Col: 17, Construct: "if"},
+	{From: 357, To: 357, Line: 37, Col: 21, Construct: "set"},
+	{From: 360, To: 360, Line: 39, Col: 17, Construct: "set"},
+	{From: 365, To: 376, Line: 43, Col: 5, Construct: "if"},
+	{From: 367, To: 367, Line: 44, Col: 9, Construct: "set"},
+	{From: 368, To: 376, Line: 45, Col: 9, Construct: "if"},
+	{From: 371, To: 371, Line: 46, Col: 9, Construct: "set"},
+	{From: 372, To: 376, Line: 47, Col: 9, Construct: "if"},
+	{From: 375, To: 375, Line: 48, Col: 9, Construct: "set"},
+	{From: 380, To: 391, Line: 51, Col: 5, Construct: "if"},
+	{From: 382, To: 382, Line: 52, Col: 9, Construct: "set"},
+	{From: 383, To: 391, Line: 53, Col: 9, Construct: "if"},
+	{From: 386, To: 386, Line: 54, Col: 9, Construct: "set"},
+	{From: 387, To: 391, Line: 55, Col: 9, Construct: "if"},
+	{From: 390, To: 390, Line: 56, Col: 9, Construct: "set"},
+	{From: 394, To: 401, Line: 59, Col: 1, Construct: "if"},
+	{From: 396, To: 396, Line: 60, Col: 5, Construct: "{{ }}"},
+	{From: 400, To: 400, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 403, To: 491, Line: 64, Col: 1, Construct: "for"},
+	{From: 407, To: 407, Line: 65, Col: 5, Construct: "set"},
+	{From: 409, To: 431, Line: 66, Col: 5, Construct: "if"},
+	{From: 412, To: 412, Line: 67, Col: 9, Construct: "set"},
+	{From: 416, To: 430, Line: 69, Col: 9, Construct: "if"},
+	{From: 418, To: 429, Line: 70, Col: 13, Construct: "for"},
+	{From: 420, To: 428, Line: 71, Col: 17, Construct: "if"},
+	{From: 422, To: 425, Line: 72, Col: 21, Construct: "if"},
+	{From: 424, To: 424, Line: 73, Col: 25, Construct: "set"},
+	{From: 427, To: 427, Line: 75, Col: 21, Construct: "set"},
+	{From: 433, To: 490, Line: 80, Col: 5, Construct: "if"},
+	{From: 436, To: 436, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 437, To: 490, Line: 82, Col: 9, Construct: "if"},
+	{From: 440, To: 440, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 442, To: 475, Line: 84, Col: 9, Construct: "if"},
+	{From: 445, To: 473, Line: 85, Col: 13, Construct: "for"},
+	{From: 449, To: 451, Line: 86, Col: 17, Construct: "if"},
+	{From: 453, To: 458, Line: 89, Col: 17, Construct: "if"},
+	{From: 456, To: 456, Line: 90, Col: 21, Construct: "set"},
+	{From: 460, To: 461, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 463, To: 472, Line: 95, Col: 17, Construct: "if"},
+	{From: 466, To: 466, Line: 96, Col: 21, Construct: "{{ }}"},
+	{From: 470, To: 470, Line: 98, Col: 21, Construct: "{{ }}"},
+	{From: 476, To: 490, Line: 104, Col: 9, Construct: "if"},
+	{From: 479, To: 482, Line: 105, Col: 9, Construct: "if"},
+	{From: 484, To: 485, Line: 109, Col: 9, Construct: "{{ }}"},
+	{From: 487, To: 489, Line: 111, Col: 9, Construct: "if"},
+	{From: 493, To: 495, Line: 116, Col: 1, Construct: "if"},
 }

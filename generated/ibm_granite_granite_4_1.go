@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // IbmGraniteGranite41 is the chat template llama.cpp/ibm-granite-granite-4.1.jinja.
 var IbmGraniteGranite41 = &jinja2.Template{
@@ -284,7 +287,7 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:4:1 {%- set documents_system_message_suffix = '\n</documents>\n\nWrite the response to the user\'s input…
 	documentsSystemMessageSuffix = jinja2.Str("\n</documents>\n\nWrite the response to the user's input by strictly aligning with the facts in the provided documents. If the information needed to answer the question is not available in the documents, inform the user that the question cannot be answered based on the available data.")
 	// ibm-granite-granite-4.1.jinja:5:1 {%- if available_tools is defined and available_tools %}
-	if jinja2.LlamaCallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
+	if llamacpp.CallTest("defined", availableTools, nil, nil) && availableTools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:6:5 {%- set tools = available_tools %}
 		tools = availableTools
 	}
@@ -295,12 +298,12 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:12:1 {%- if tools %}
 	if tools.Truthy() {
 		// ibm-granite-granite-4.1.jinja:13:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// ibm-granite-granite-4.1.jinja:14:9 {%- set ns.tools_system_message = ns.tools_system_message + '\n' + (tool | tojson) %}
-			nsToolsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsToolsSystemMessage, jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			nsToolsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", tool, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:16:5 {%- set ns.tools_system_message = ns.tools_system_message + tools_system_message_suffix %}
-		nsToolsSystemMessage = jinja2.LlamaAdd(nsToolsSystemMessage, toolsSystemMessageSuffix)
+		nsToolsSystemMessage = llamacpp.Add(nsToolsSystemMessage, toolsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.1.jinja:17:5 {%- else %}
 		// ibm-granite-granite-4.1.jinja:18:5 {%- set ns.tools_system_message = '' %}
@@ -309,60 +312,60 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:20:1 {%- if documents %}
 	if documents.Truthy() {
 		// ibm-granite-granite-4.1.jinja:21:5 {%- for document in documents %}
-		for _, document := range jinja2.Iterate(w, jinja2.LlamaIterable(documents)) {
+		for _, document := range jinja2.Iterate(w, llamacpp.Iterable(documents)) {
 			// ibm-granite-granite-4.1.jinja:22:9 {%- set ns.documents_system_message = ns.documents_system_message + '\n' + (document | tojson) %}
-			nsDocumentsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsDocumentsSystemMessage, jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", document, nil, nil))
+			nsDocumentsSystemMessage = llamacpp.Add(llamacpp.Add(nsDocumentsSystemMessage, jinja2.Str("\n")), llamacpp.CallFilter("tojson", document, nil, nil))
 		}
 		// ibm-granite-granite-4.1.jinja:24:5 {%- set ns.documents_system_message = ns.documents_system_message + documents_system_message_suffix …
-		nsDocumentsSystemMessage = jinja2.LlamaAdd(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
+		nsDocumentsSystemMessage = llamacpp.Add(nsDocumentsSystemMessage, documentsSystemMessageSuffix)
 	} else {
 		// ibm-granite-granite-4.1.jinja:25:5 {%- else %}
 		// ibm-granite-granite-4.1.jinja:26:5 {%- set ns.documents_system_message = '' %}
 		nsDocumentsSystemMessage = jinja2.Str("")
 	}
 	// ibm-granite-granite-4.1.jinja:28:1 {%- if messages[0].role == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 		// ibm-granite-granite-4.1.jinja:29:5 {%- if messages[0].content is string %}
-		messages0Content := jinja2.LlamaAttr(messages0, "content")
-		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := llamacpp.Attr(messages0, "content")
+		if llamacpp.CallTest("string", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:30:9 {%- set ns.system_message = messages[0].content %}
 			nsSystemMessage = messages0Content
-		} else if jinja2.LlamaCallTest("iterable", messages0Content, nil, nil) {
+		} else if llamacpp.CallTest("iterable", messages0Content, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:31:9 {%- elif messages[0].content is iterable %}
 			// ibm-granite-granite-4.1.jinja:32:9 {%- for entry in messages[0].content %}
-			for _, entry := range jinja2.Iterate(w, jinja2.LlamaIterable(messages0Content)) {
+			for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messages0Content)) {
 				// ibm-granite-granite-4.1.jinja:33:13 {%- if entry.type== 'text' %}
-				if jinja2.EqStr(jinja2.LlamaAttr(entry, "type"), "text") {
+				if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 					// ibm-granite-granite-4.1.jinja:34:17 {%- if ns.system_message != '' %}
 					if !jinja2.EqStr(nsSystemMessage, "") {
 						// ibm-granite-granite-4.1.jinja:35:21 {%- set ns.system_message = ns.system_message + '\n' %}
-						nsSystemMessage = jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n"))
+						nsSystemMessage = llamacpp.Add(nsSystemMessage, jinja2.Str("\n"))
 					}
 					// ibm-granite-granite-4.1.jinja:37:17 {%- set ns.system_message = ns.system_message + entry.text %}
-					nsSystemMessage = jinja2.LlamaAdd(nsSystemMessage, jinja2.LlamaAttr(entry, "text"))
+					nsSystemMessage = llamacpp.Add(nsSystemMessage, llamacpp.Attr(entry, "text"))
 				}
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:41:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.1.jinja:42:9 {%- set ns.system_message = ns.system_message + '\n\n' +  ns.tools_system_message + '\n\n' + ns.docu…
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage), jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.1.jinja:43:9 {%- elif tools %}
 			// ibm-granite-granite-4.1.jinja:44:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.tools_system_message %}
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsToolsSystemMessage)
 		} else if documents.Truthy() {
 			// ibm-granite-granite-4.1.jinja:45:9 {%- elif documents %}
 			// ibm-granite-granite-4.1.jinja:46:9 {%- set ns.system_message = ns.system_message + '\n\n' + ns.documents_system_message %}
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		}
 	} else {
 		// ibm-granite-granite-4.1.jinja:48:5 {%- else %}
 		// ibm-granite-granite-4.1.jinja:49:5 {%- if tools and documents %}
 		if tools.Truthy() && documents.Truthy() {
 			// ibm-granite-granite-4.1.jinja:50:9 {%- set ns.system_message = ns.tools_system_message + '\n\n' + ns.documents_system_message  %}
-			nsSystemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
+			nsSystemMessage = llamacpp.Add(llamacpp.Add(nsToolsSystemMessage, jinja2.Str("\n\n")), nsDocumentsSystemMessage)
 		} else if tools.Truthy() {
 			// ibm-granite-granite-4.1.jinja:51:9 {%- elif tools %}
 			// ibm-granite-granite-4.1.jinja:52:9 {%- set ns.system_message = ns.tools_system_message %}
@@ -376,52 +379,52 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// ibm-granite-granite-4.1.jinja:57:1 {%- if ns.system_message %}
 	if nsSystemMessage.Truthy() {
 		// ibm-granite-granite-4.1.jinja:58:5 {{- '<|start_of_role|>system<|end_of_role|>' + ns.system_message + '<|end_of_text|>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), jinja2.Str("<|end_of_text|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>system<|end_of_role|>"), nsSystemMessage), jinja2.Str("<|end_of_text|>\n")))
 	}
 	// ibm-granite-granite-4.1.jinja:60:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// ibm-granite-granite-4.1.jinja:61:5 {%- set content = namespace(val='') %}
 		contentVal := jinja2.Str("")
 		// ibm-granite-granite-4.1.jinja:62:5 {%- if message.content is string %}
-		messageContent := jinja2.LlamaAttr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.Attr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			// ibm-granite-granite-4.1.jinja:63:9 {%- set content.val = message.content %}
 			contentVal = messageContent
 		} else {
 			// ibm-granite-granite-4.1.jinja:64:9 {%- else %}
 			// ibm-granite-granite-4.1.jinja:65:9 {%- if message.content is iterable %}
-			if jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
+			if llamacpp.CallTest("iterable", messageContent, nil, nil) {
 				// ibm-granite-granite-4.1.jinja:66:13 {%- for entry in message.content %}
-				for _, entry := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, entry := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// ibm-granite-granite-4.1.jinja:67:17 {%- if entry.type== 'text' %}
-					if jinja2.EqStr(jinja2.LlamaAttr(entry, "type"), "text") {
+					if jinja2.EqStr(llamacpp.Attr(entry, "type"), "text") {
 						// ibm-granite-granite-4.1.jinja:68:21 {%- if content.val != '' %}
 						if !jinja2.EqStr(contentVal, "") {
 							// ibm-granite-granite-4.1.jinja:69:25 {%- set content.val = content.val + '\n' %}
-							contentVal = jinja2.LlamaAdd(contentVal, jinja2.Str("\n"))
+							contentVal = llamacpp.Add(contentVal, jinja2.Str("\n"))
 						}
 						// ibm-granite-granite-4.1.jinja:71:21 {%- set content.val = content.val + entry.text %}
-						contentVal = jinja2.LlamaAdd(contentVal, jinja2.LlamaAttr(entry, "text"))
+						contentVal = llamacpp.Add(contentVal, llamacpp.Attr(entry, "text"))
 					}
 				}
 			}
 		}
 		// ibm-granite-granite-4.1.jinja:76:5 {%- if (message.role == 'user') or (message.role == 'system' and not loop.first) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// ibm-granite-granite-4.1.jinja:77:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val + '<|end_of_text|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal), jinja2.Str("<|end_of_text|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal), jinja2.Str("<|end_of_text|>\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// ibm-granite-granite-4.1.jinja:78:9 {%- elif message.role == 'assistant' %}
 			// ibm-granite-granite-4.1.jinja:79:9 {{- '<|start_of_role|>' + message.role + '<|end_of_role|>' + content.val }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_of_role|>"), messageRole), jinja2.Str("<|end_of_role|>")), contentVal))
 			// ibm-granite-granite-4.1.jinja:80:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// ibm-granite-granite-4.1.jinja:81:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// ibm-granite-granite-4.1.jinja:82:17 {%- if (loop.first and content.val) or (not loop.first) %}
@@ -429,24 +432,24 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// ibm-granite-granite-4.1.jinja:85:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// ibm-granite-granite-4.1.jinja:86:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// ibm-granite-granite-4.1.jinja:89:17 {{- tool_call.name }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
+					llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// ibm-granite-granite-4.1.jinja:91:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
 						// ibm-granite-granite-4.1.jinja:92:21 {{- tool_call.arguments }}
-						jinja2.LlamaWrite(w, toolCallArguments)
+						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// ibm-granite-granite-4.1.jinja:93:21 {%- else %}
 						// ibm-granite-granite-4.1.jinja:94:21 {{- tool_call.arguments | tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -455,15 +458,15 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// ibm-granite-granite-4.1.jinja:100:9 {%- elif message.role == 'tool' %}
 			// ibm-granite-granite-4.1.jinja:101:9 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') %}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|start_of_role|>user<|end_of_role|>")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// ibm-granite-granite-4.1.jinja:105:9 {{- content.val }}
-			jinja2.LlamaWrite(w, contentVal)
+			llamacpp.Write(w, contentVal)
 			w.WriteString("\n</tool_response>")
 			// ibm-granite-granite-4.1.jinja:107:9 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|end_of_text|>\n")
 			}
 		}
@@ -477,140 +480,140 @@ func renderIbmGraniteGranite41Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansIbmGraniteGranite41 is the position table of ibm-granite-granite-4.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansIbmGraniteGranite41 = []jinja2.Span{
-	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},
-	{From: 66, To: 69, Line: 5, Col: 1, Construct: "if"},
-	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
-	{From: 71, To: 73, Line: 8, Col: 1, Construct: "set"},
-	{From: 75, To: 87, Line: 12, Col: 1, Construct: "if"},
-	{From: 77, To: 80, Line: 13, Col: 5, Construct: "for"},
-	{From: 79, To: 79, Line: 14, Col: 9, Construct: "set"},
-	{From: 82, To: 82, Line: 16, Col: 5, Construct: "set"},
-	{From: 86, To: 86, Line: 18, Col: 5, Construct: "set"},
-	{From: 89, To: 101, Line: 20, Col: 1, Construct: "if"},
-	{From: 91, To: 94, Line: 21, Col: 5, Construct: "for"},
-	{From: 93, To: 93, Line: 22, Col: 9, Construct: "set"},
-	{From: 96, To: 96, Line: 24, Col: 5, Construct: "set"},
-	{From: 100, To: 100, Line: 26, Col: 5, Construct: "set"},
-	{From: 103, To: 154, Line: 28, Col: 1, Construct: "if"},
-	{From: 106, To: 125, Line: 29, Col: 5, Construct: "if"},
-	{From: 109, To: 109, Line: 30, Col: 9, Construct: "set"},
-	{From: 110, To: 125, Line: 31, Col: 9, Construct: "if"},
-	{From: 113, To: 124, Line: 32, Col: 9, Construct: "for"},
-	{From: 115, To: 123, Line: 33, Col: 13, Construct: "if"},
-	{From: 117, To: 120, Line: 34, Col: 17, Construct: "if"},
-	{From: 119, To: 119, Line: 35, Col: 21, Construct: "set"},
-	{From: 122, To: 122, Line: 37, Col: 17, Construct: "set"},
-	{From: 127, To: 138, Line: 41, Col: 5, Construct: "if"},
-	{From: 129, To: 129, Line: 42, Col: 9, Construct: "set"},
-	{From: 130, To: 138, Line: 43, Col: 9, Construct: "if"},
-	{From: 133, To: 133, Line: 44, Col: 9, Construct: "set"},
-	{From: 134, To: 138, Line: 45, Col: 9, Construct: "if"},
-	{From: 137, To: 137, Line: 46, Col: 9, Construct: "set"},
-	{From: 142, To: 153, Line: 49, Col: 5, Construct: "if"},
-	{From: 144, To: 144, Line: 50, Col: 9, Construct: "set"},
-	{From: 145, To: 153, Line: 51, Col: 9, Construct: "if"},
-	{From: 148, To: 148, Line: 52, Col: 9, Construct: "set"},
-	{From: 149, To: 153, Line: 53, Col: 9, Construct: "if"},
-	{From: 152, To: 152, Line: 54, Col: 9, Construct: "set"},
-	{From: 156, To: 161, Line: 57, Col: 1, Construct: "if"},
-	{From: 158, To: 160, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 163, To: 258, Line: 60, Col: 1, Construct: "for"},
-	{From: 167, To: 167, Line: 61, Col: 5, Construct: "set"},
-	{From: 169, To: 191, Line: 62, Col: 5, Construct: "if"},
-	{From: 172, To: 172, Line: 63, Col: 9, Construct: "set"},
-	{From: 176, To: 190, Line: 65, Col: 9, Construct: "if"},
-	{From: 178, To: 189, Line: 66, Col: 13, Construct: "for"},
-	{From: 180, To: 188, Line: 67, Col: 17, Construct: "if"},
-	{From: 182, To: 185, Line: 68, Col: 21, Construct: "if"},
-	{From: 184, To: 184, Line: 69, Col: 25, Construct: "set"},
-	{From: 187, To: 187, Line: 71, Col: 21, Construct: "set"},
-	{From: 193, To: 257, Line: 76, Col: 5, Construct: "if"},
-	{From: 196, To: 200, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 201, To: 257, Line: 78, Col: 9, Construct: "if"},
-	{From: 204, To: 207, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 209, To: 242, Line: 80, Col: 9, Construct: "if"},
-	{From: 212, To: 240, Line: 81, Col: 13, Construct: "for"},
-	{From: 216, To: 218, Line: 82, Col: 17, Construct: "if"},
-	{From: 220, To: 225, Line: 85, Col: 17, Construct: "if"},
-	{From: 223, To: 223, Line: 86, Col: 21, Construct: "set"},
-	{From: 227, To: 228, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 230, To: 239, Line: 91, Col: 17, Construct: "if"},
-	{From: 233, To: 233, Line: 92, Col: 21, Construct: "{{ }}"},
-	{From: 237, To: 237, Line: 94, Col: 21, Construct: "{{ }}"},
-	{From: 243, To: 257, Line: 100, Col: 9, Construct: "if"},
-	{From: 246, To: 249, Line: 101, Col: 9, Construct: "if"},
-	{From: 251, To: 252, Line: 105, Col: 9, Construct: "{{ }}"},
-	{From: 254, To: 256, Line: 107, Col: 9, Construct: "if"},
-	{From: 260, To: 262, Line: 112, Col: 1, Construct: "if"},
-	{From: 279, To: 279, Line: 1, Col: 1, Construct: "set"},
-	{From: 281, To: 281, Line: 2, Col: 1, Construct: "set"},
-	{From: 283, To: 283, Line: 3, Col: 1, Construct: "set"},
-	{From: 285, To: 285, Line: 4, Col: 1, Construct: "set"},
-	{From: 287, To: 290, Line: 5, Col: 1, Construct: "if"},
-	{From: 289, To: 289, Line: 6, Col: 5, Construct: "set"},
-	{From: 292, To: 294, Line: 8, Col: 1, Construct: "set"},
-	{From: 296, To: 308, Line: 12, Col: 1, Construct: "if"},
-	{From: 298, To: 301, Line: 13, Col: 5, Construct: "for"},
-	{From: 300, To: 300, Line: 14, Col: 9, Construct: "set"},
-	{From: 303, To: 303, Line: 16, Col: 5, Construct: "set"},
-	{From: 307, To: 307, Line: 18, Col: 5, Construct: "set"},
-	{From: 310, To: 322, Line: 20, Col: 1, Construct: "if"},
-	{From: 312, To: 315, Line: 21, Col: 5, Construct: "for"},
-	{From: 314, To: 314, Line: 22, Col: 9, Construct: "set"},
-	{From: 317, To: 317, Line: 24, Col: 5, Construct: "set"},
-	{From: 321, To: 321, Line: 26, Col: 5, Construct: "set"},
-	{From: 324, To: 375, Line: 28, Col: 1, Construct: "if"},
-	{From: 327, To: 346, Line: 29, Col: 5, Construct: "if"},
-	{From: 330, To: 330, Line: 30, Col: 9, Construct: "set"},
-	{From: 331, To: 346, Line: 31, Col: 9, Construct: "if"},
-	{From: 334, To: 345, Line: 32, Col: 9, Construct: "for"},
-	{From: 336, To: 344, Line: 33, Col: 13, Construct: "if"},
-	{From: 338, To: 341, Line: 34, Col: 17, Construct: "if"},
-	{From: 340, To: 340, Line: 35, Col: 21, Construct: "set"},
-	{From: 343, To: 343, Line: 37, Col: 17, Construct: "set"},
-	{From: 348, To: 359, Line: 41, Col: 5, Construct: "if"},
-	{From: 350, To: 350, Line: 42, Col: 9, Construct: "set"},
-	{From: 351, To: 359, Line: 43, Col: 9, Construct: "if"},
-	{From: 354, To: 354, Line: 44, Col: 9, Construct: "set"},
-	{From: 355, To: 359, Line: 45, Col: 9, Construct: "if"},
-	{From: 358, To: 358, Line: 46, Col: 9, Construct: "set"},
-	{From: 363, To: 374, Line: 49, Col: 5, Construct: "if"},
-	{From: 365, To: 365, Line: 50, Col: 9, Construct: "set"},
-	{From: 366, To: 374, Line: 51, Col: 9, Construct: "if"},
-	{From: 369, To: 369, Line: 52, Col: 9, Construct: "set"},
-	{From: 370, To: 374, Line: 53, Col: 9, Construct: "if"},
-	{From: 373, To: 373, Line: 54, Col: 9, Construct: "set"},
-	{From: 377, To: 380, Line: 57, Col: 1, Construct: "if"},
-	{From: 379, To: 379, Line: 58, Col: 5, Construct: "{{ }}"},
-	{From: 382, To: 470, Line: 60, Col: 1, Construct: "for"},
-	{From: 386, To: 386, Line: 61, Col: 5, Construct: "set"},
-	{From: 388, To: 410, Line: 62, Col: 5, Construct: "if"},
-	{From: 391, To: 391, Line: 63, Col: 9, Construct: "set"},
-	{From: 395, To: 409, Line: 65, Col: 9, Construct: "if"},
-	{From: 397, To: 408, Line: 66, Col: 13, Construct: "for"},
-	{From: 399, To: 407, Line: 67, Col: 17, Construct: "if"},
-	{From: 401, To: 404, Line: 68, Col: 21, Construct: "if"},
-	{From: 403, To: 403, Line: 69, Col: 25, Construct: "set"},
-	{From: 406, To: 406, Line: 71, Col: 21, Construct: "set"},
-	{From: 412, To: 469, Line: 76, Col: 5, Construct: "if"},
-	{From: 415, To: 415, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 416, To: 469, Line: 78, Col: 9, Construct: "if"},
-	{From: 419, To: 419, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 421, To: 454, Line: 80, Col: 9, Construct: "if"},
-	{From: 424, To: 452, Line: 81, Col: 13, Construct: "for"},
-	{From: 428, To: 430, Line: 82, Col: 17, Construct: "if"},
-	{From: 432, To: 437, Line: 85, Col: 17, Construct: "if"},
-	{From: 435, To: 435, Line: 86, Col: 21, Construct: "set"},
-	{From: 439, To: 440, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 442, To: 451, Line: 91, Col: 17, Construct: "if"},
-	{From: 445, To: 445, Line: 92, Col: 21, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 94, Col: 21, Construct: "{{ }}"},
-	{From: 455, To: 469, Line: 100, Col: 9, Construct: "if"},
-	{From: 458, To: 461, Line: 101, Col: 9, Construct: "if"},
-	{From: 463, To: 464, Line: 105, Col: 9, Construct: "{{ }}"},
-	{From: 466, To: 468, Line: 107, Col: 9, Construct: "if"},
-	{From: 472, To: 474, Line: 112, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 1, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 2, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 3, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 4, Col: 1, Construct: "set"},
+	{From: 69, To: 72, Line: 5, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 6, Col: 5, Construct: "set"},
+	{From: 74, To: 76, Line: 8, Col: 1, Construct: "set"},
+	{From: 78, To: 90, Line: 12, Col: 1, Construct: "if"},
+	{From: 80, To: 83, Line: 13, Col: 5, Construct: "for"},
+	{From: 82, To: 82, Line: 14, Col: 9, Construct: "set"},
+	{From: 85, To: 85, Line: 16, Col: 5, Construct: "set"},
+	{From: 89, To: 89, Line: 18, Col: 5, Construct: "set"},
+	{From: 92, To: 104, Line: 20, Col: 1, Construct: "if"},
+	{From: 94, To: 97, Line: 21, Col: 5, Construct: "for"},
+	{From: 96, To: 96, Line: 22, Col: 9, Construct: "set"},
+	{From: 99, To: 99, Line: 24, Col: 5, Construct: "set"},
+	{From: 103, To: 103, Line: 26, Col: 5, Construct: "set"},
+	{From: 106, To: 157, Line: 28, Col: 1, Construct: "if"},
+	{From: 109, To: 128, Line: 29, Col: 5, Construct: "if"},
+	{From: 112, To: 112, Line: 30, Col: 9, Construct: "set"},
+	{From: 113, To: 128, Line: 31, Col: 9, Construct: "if"},
+	{From: 116, To: 127, Line: 32, Col: 9, Construct: "for"},
+	{From: 118, To: 126, Line: 33, Col: 13, Construct: "if"},
+	{From: 120, To: 123, Line: 34, Col: 17, Construct: "if"},
+	{From: 122, To: 122, Line: 35, Col: 21, Construct: "set"},
+	{From: 125, To: 125, Line: 37, Col: 17, Construct: "set"},
+	{From: 130, To: 141, Line: 41, Col: 5, Construct: "if"},
+	{From: 132, To: 132, Line: 42, Col: 9, Construct: "set"},
+	{From: 133, To: 141, Line: 43, Col: 9, Construct: "if"},
+	{From: 136, To: 136, Line: 44, Col: 9, Construct: "set"},
+	{From: 137, To: 141, Line: 45, Col: 9, Construct: "if"},
+	{From: 140, To: 140, Line: 46, Col: 9, Construct: "set"},
+	{From: 145, To: 156, Line: 49, Col: 5, Construct: "if"},
+	{From: 147, To: 147, Line: 50, Col: 9, Construct: "set"},
+	{From: 148, To: 156, Line: 51, Col: 9, Construct: "if"},
+	{From: 151, To: 151, Line: 52, Col: 9, Construct: "set"},
+	{From: 152, To: 156, Line: 53, Col: 9, Construct: "if"},
+	{From: 155, To: 155, Line: 54, Col: 9, Construct: "set"},
+	{From: 159, To: 164, Line: 57, Col: 1, Construct: "if"},
+	{From: 161, To: 163, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 166, To: 261, Line: 60, Col: 1, Construct: "for"},
+	{From: 170, To: 170, Line: 61, Col: 5, Construct: "set"},
+	{From: 172, To: 194, Line: 62, Col: 5, Construct: "if"},
+	{From: 175, To: 175, Line: 63, Col: 9, Construct: "set"},
+	{From: 179, To: 193, Line: 65, Col: 9, Construct: "if"},
+	{From: 181, To: 192, Line: 66, Col: 13, Construct: "for"},
+	{From: 183, To: 191, Line: 67, Col: 17, Construct: "if"},
+	{From: 185, To: 188, Line: 68, Col: 21, Construct: "if"},
+	{From: 187, To: 187, Line: 69, Col: 25, Construct: "set"},
+	{From: 190, To: 190, Line: 71, Col: 21, Construct: "set"},
+	{From: 196, To: 260, Line: 76, Col: 5, Construct: "if"},
+	{From: 199, To: 203, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 204, To: 260, Line: 78, Col: 9, Construct: "if"},
+	{From: 207, To: 210, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 212, To: 245, Line: 80, Col: 9, Construct: "if"},
+	{From: 215, To: 243, Line: 81, Col: 13, Construct: "for"},
+	{From: 219, To: 221, Line: 82, Col: 17, Construct: "if"},
+	{From: 223, To: 228, Line: 85, Col: 17, Construct: "if"},
+	{From: 226, To: 226, Line: 86, Col: 21, Construct: "set"},
+	{From: 230, To: 231, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 233, To: 242, Line: 91, Col: 17, Construct: "if"},
+	{From: 236, To: 236, Line: 92, Col: 21, Construct: "{{ }}"},
+	{From: 240, To: 240, Line: 94, Col: 21, Construct: "{{ }}"},
+	{From: 246, To: 260, Line: 100, Col: 9, Construct: "if"},
+	{From: 249, To: 252, Line: 101, Col: 9, Construct: "if"},
+	{From: 254, To: 255, Line: 105, Col: 9, Construct: "{{ }}"},
+	{From: 257, To: 259, Line: 107, Col: 9, Construct: "if"},
+	{From: 263, To: 265, Line: 112, Col: 1, Construct: "if"},
+	{From: 282, To: 282, Line: 1, Col: 1, Construct: "set"},
+	{From: 284, To: 284, Line: 2, Col: 1, Construct: "set"},
+	{From: 286, To: 286, Line: 3, Col: 1, Construct: "set"},
+	{From: 288, To: 288, Line: 4, Col: 1, Construct: "set"},
+	{From: 290, To: 293, Line: 5, Col: 1, Construct: "if"},
+	{From: 292, To: 292, Line: 6, Col: 5, Construct: "set"},
+	{From: 295, To: 297, Line: 8, Col: 1, Construct: "set"},
+	{From: 299, To: 311, Line: 12, Col: 1, Construct: "if"},
+	{From: 301, To: 304, Line: 13, Col: 5, Construct: "for"},
+	{From: 303, To: 303, Line: 14, Col: 9, Construct: "set"},
+	{From: 306, To: 306, Line: 16, Col: 5, Construct: "set"},
+	{From: 310, To: 310, Line: 18, Col: 5, Construct: "set"},
+	{From: 313, To: 325, Line: 20, Col: 1, Construct: "if"},
+	{From: 315, To: 318, Line: 21, Col: 5, Construct: "for"},
+	{From: 317, To: 317, Line: 22, Col: 9, Construct: "set"},
+	{From: 320, To: 320, Line: 24, Col: 5, Construct: "set"},
+	{From: 324, To: 324, Line: 26, Col: 5, Construct: "set"},
+	{From: 327, To: 378, Line: 28, Col: 1, Construct: "if"},
+	{From: 330, To: 349, Line: 29, Col: 5, Construct: "if"},
+	{From: 333, To: 333, Line: 30, Col: 9, Construct: "set"},
+	{From: 334, To: 349, Line: 31, Col: 9, Construct: "if"},
+	{From: 337, To: 348, Line: 32, Col: 9, Construct: "for"},
+	{From: 339, To: 347, Line: 33, Col: 13, Construct: "if"},
+	{From: 341, To: 344, Line: 34, Col: 17, Construct: "if"},
+	{From: 343, To: 343, Line: 35, Col: 21, Construct: "set"},
+	{From: 346, To: 346, Line: 37, Col: 17, Construct: "set"},
+	{From: 351, To: 362, Line: 41, Col: 5, Construct: "if"},
+	{From: 353, To: 353, Line: 42, Col: 9, Construct: "set"},
+	{From: 354, To: 362, Line: 43, Col: 9, Construct: "if"},
+	{From: 357, To: 357, Line: 44, Col: 9, Construct: "set"},
+	{From: 358, To: 362, Line: 45, Col: 9, Construct: "if"},
+	{From: 361, To: 361, Line: 46, Col: 9, Construct: "set"},
+	{From: 366, To: 377, Line: 49, Col: 5, Construct: "if"},
+	{From: 368, To: 368, Line: 50, Col: 9, Construct: "set"},
+	{From: 369, To: 377, Line: 51, Col: 9, Construct: "if"},
+	{From: 372, To: 372, Line: 52, Col: 9, Construct: "set"},
+	{From: 373, To: 377, Line: 53, Col: 9, Construct: "if"},
+	{From: 376, To: 376, Line: 54, Col: 9, Construct: "set"},
+	{From: 380, To: 383, Line: 57, Col: 1, Construct: "if"},
+	{From: 382, To: 382, Line: 58, Col: 5, Construct: "{{ }}"},
+	{From: 385, To: 473, Line: 60, Col: 1, Construct: "for"},
+	{From: 389, To: 389, Line: 61, Col: 5, Construct: "set"},
+	{From: 391, To: 413, Line: 62, Col: 5, Construct: "if"},
+	{From: 394, To: 394, Line: 63, Col: 9, Construct: "set"},
+	{From: 398, To: 412, Line: 65, Col: 9, Construct: "if"},
+	{From: 400, To: 411, Line: 66, Col: 13, Construct: "for"},
+	{From: 402, To: 410, Line: 67, Col: 17, Construct: "if"},
+	{From: 404, To: 407, Line: 68, Col: 21, Construct: "if"},
+	{From: 406, To: 406, Line: 69, Col: 25, Construct: "set"},
+	{From: 409, To: 409, Line: 71, Col: 21, Construct: "set"},
+	{From: 415, To: 472, Line: 76, Col: 5, Construct: "if"},
+	{From: 418, To: 418, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 419, To: 472, Line: 78, Col: 9, Construct: "if"},
+	{From: 422, To: 422, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 424, To: 457, Line: 80, Col: 9, Construct: "if"},
+	{From: 427, To: 455, Line: 81, Col: 13, Construct: "for"},
+	{From: 431, To: 433, Line: 82, Col: 17, Construct: "if"},
+	{From: 435, To: 440, Line: 85, Col: 17, Construct: "if"},
+	{From: 438, To: 438, Line: 86, Col: 21, Construct: "set"},
+	{From: 442, To: 443, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 445, To: 454, Line: 91, Col: 17, Construct: "if"},
+	{From: 448, To: 448, Line: 92, Col: 21, Construct: "{{ }}"},
+	{From: 452, To: 452, Line: 94, Col: 21, Construct: "{{ }}"},
+	{From: 458, To: 472, Line: 100, Col: 9, Construct: "if"},
+	{From: 461, To: 464, Line: 101, Col: 9, Construct: "if"},
+	{From: 466, To: 467, Line: 105, Col: 9, Construct: "{{ }}"},
+	{From: 469, To: 471, Line: 107, Col: 9, Construct: "if"},
+	{From: 475, To: 477, Line: 112, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // KimiK2 is the chat template builtin/kimi-k2.jinja.
 var KimiK2 = &jinja2.Template{
@@ -66,9 +69,9 @@ func renderKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// kimi-k2.jinja:11:1 {%- set headers = {
 	headers = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("<|im_system|>system<|im_middle|>"), jinja2.Str("user"), jinja2.Str("<|im_user|>user<|im_middle|>"), jinja2.Str("assistant"), jinja2.Str("<|im_assistant|>assistant<|im_middle|>"), jinja2.Str("tool"), jinja2.Str("<|im_system|>tool<|im_middle|>"))
 	// kimi-k2.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// kimi-k2.jinja:18:1 {{- headers.get(message['role'], '') + message['content'] + '<|im_end|>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallMethod(headers, "get", []jinja2.Value{jinja2.LlamaItemStr(message, "role"), jinja2.Str("")}, nil), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.CallMethod(headers, "get", []jinja2.Value{llamacpp.ItemStr(message, "role"), jinja2.Str("")}, nil), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>")))
 	}
 	w.WriteString("<|im_assistant|>assistant<|im_middle|>")
 }
@@ -76,10 +79,10 @@ func renderKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansKimiK2 is the position table of kimi-k2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK2 = []jinja2.Span{
-	{From: 51, To: 51, Line: 11, Col: 1, Construct: "set"},
-	{From: 53, To: 57, Line: 17, Col: 1, Construct: "for"},
-	{From: 55, To: 55, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 67, Line: 11, Col: 1, Construct: "set"},
-	{From: 69, To: 73, Line: 17, Col: 1, Construct: "for"},
-	{From: 71, To: 71, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 11, Col: 1, Construct: "set"},
+	{From: 56, To: 60, Line: 17, Col: 1, Construct: "for"},
+	{From: 58, To: 58, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 70, Line: 11, Col: 1, Construct: "set"},
+	{From: 72, To: 76, Line: 17, Col: 1, Construct: "for"},
+	{From: 74, To: 74, Line: 18, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // KimiK2Instruct is the chat template llama.cpp/Kimi-K2-Instruct.jinja.
 var KimiK2Instruct = &jinja2.Template{
@@ -185,7 +188,7 @@ func renderKimiK2Instruct(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	tools := in.Lookup("tools")
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
@@ -194,22 +197,22 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Instruct.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		c = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// Kimi-K2-Instruct.jinja:3:5 {%- if c is string -%}
-		if jinja2.LlamaCallTest("string", c, nil, nil) {
+		if llamacpp.CallTest("string", c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:4:7 {{ c }}
-			jinja2.LlamaWrite(w, c)
-		} else if !jinja2.LlamaCallTest("none", c, nil, nil) {
+			llamacpp.Write(w, c)
+		} else if !llamacpp.CallTest("none", c, nil, nil) {
 			// Kimi-K2-Instruct.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Instruct.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(c)) {
+			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(c)) {
 				// Kimi-K2-Instruct.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Instruct.jinja:9:12 {% else -%}
 					// Kimi-K2-Instruct.jinja:10:11 {{ content['text'] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
+					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -222,74 +225,74 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Instruct.jinja:20:41 {{ tools | tojson }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Instruct.jinja:22:1 {% for message in messages %}
 	var roleName jinja2.Value
 	var toolCallId jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// Kimi-K2-Instruct.jinja:23:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>\n")
 		}
 		// Kimi-K2-Instruct.jinja:27:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
-			return jinja2.LlamaItemStr(message, "role")
+		roleName = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+			return llamacpp.ItemStr(message, "role")
 		})
 		// Kimi-K2-Instruct.jinja:28:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Instruct.jinja:29:16 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Instruct.jinja:30:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Instruct.jinja:31:21 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// Kimi-K2-Instruct.jinja:32:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Instruct.jinja:33:18 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 		// Kimi-K2-Instruct.jinja:36:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		messageRole2 := jinja2.LlamaItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		messageRole2 := llamacpp.ItemStr(message, "role")
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Instruct.jinja:37:5 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			w.WriteString("<|tool_calls_section_begin|>")
 			// Kimi-K2-Instruct.jinja:38:5 {%- for tool_call in message['tool_calls'] -%}
 			var formattedId jinja2.Value
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 				// Kimi-K2-Instruct.jinja:39:7 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-				formattedId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
 				// Kimi-K2-Instruct.jinja:40:7 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-				toolCallCounterValue = jinja2.LlamaAdd(toolCallCounterValue, jinja2.Int(1))
+				toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
 				// Kimi-K2-Instruct.jinja:41:7 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-				_ = jinja2.LlamaCallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
+				_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 				w.WriteString("<|tool_call_begin|>")
 				// Kimi-K2-Instruct.jinja:42:26 {{ formatted_id }}
-				jinja2.LlamaWrite(w, formattedId)
+				llamacpp.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// Kimi-K2-Instruct.jinja:42:72 {% if tool_call['function']['arguments'] is string %}
-				toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
-				toolCallFunctionArguments := jinja2.LlamaItemStr(toolCallFunction, "arguments")
-				if jinja2.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
+				toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+				toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+				if llamacpp.CallTest("string", toolCallFunctionArguments, nil, nil) {
 					// Kimi-K2-Instruct.jinja:42:125 {{ tool_call['function']['arguments'] }}
-					jinja2.LlamaWrite(w, toolCallFunctionArguments)
+					llamacpp.Write(w, toolCallFunctionArguments)
 				} else {
 					// Kimi-K2-Instruct.jinja:42:168 {% else %}
 					// Kimi-K2-Instruct.jinja:42:175 {{ tool_call['function']['arguments'] | tojson }}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallFunctionArguments, nil, nil))
 				}
 				w.WriteString("<|tool_call_end|>")
 			}
@@ -299,24 +302,24 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K2-Instruct.jinja:46:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Instruct.jinja:47:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = jinja2.LlamaCallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Instruct.jinja:48:9 {%- else -%}
 				// Kimi-K2-Instruct.jinja:49:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Instruct.jinja:51:18 {{ tool_call_id }}
-			jinja2.LlamaWrite(w, toolCallId)
+			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Instruct.jinja:52:1 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Instruct.jinja:53:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Instruct.jinja:54:5 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -331,82 +334,82 @@ func renderKimiK2InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansKimiK2Instruct is the position table of Kimi-K2-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK2Instruct = []jinja2.Span{
-	{From: 52, To: 75, Line: 1, Col: 1, Construct: "macro"},
-	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
-	{From: 58, To: 74, Line: 3, Col: 5, Construct: "if"},
-	{From: 60, To: 60, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 61, To: 74, Line: 5, Col: 9, Construct: "if"},
-	{From: 64, To: 73, Line: 6, Col: 7, Construct: "for"},
-	{From: 66, To: 72, Line: 7, Col: 9, Construct: "if"},
-	{From: 71, To: 71, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 77, To: 77, Line: 16, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 17, Col: 1, Construct: "set"},
-	{From: 81, To: 86, Line: 19, Col: 1, Construct: "if"},
-	{From: 84, To: 85, Line: 20, Col: 41, Construct: "{{ }}"},
-	{From: 88, To: 176, Line: 22, Col: 1, Construct: "for"},
-	{From: 94, To: 96, Line: 23, Col: 3, Construct: "if"},
-	{From: 98, To: 100, Line: 27, Col: 3, Construct: "set"},
-	{From: 102, To: 120, Line: 28, Col: 3, Construct: "if"},
-	{From: 106, To: 107, Line: 29, Col: 16, Construct: "{{ }}"},
-	{From: 108, To: 120, Line: 30, Col: 7, Construct: "if"},
-	{From: 112, To: 113, Line: 31, Col: 21, Construct: "{{ }}"},
-	{From: 118, To: 119, Line: 33, Col: 18, Construct: "{{ }}"},
-	{From: 122, To: 175, Line: 36, Col: 3, Construct: "if"},
-	{From: 124, To: 125, Line: 37, Col: 5, Construct: "{{ }}"},
-	{From: 127, To: 152, Line: 38, Col: 5, Construct: "for"},
-	{From: 130, To: 131, Line: 39, Col: 7, Construct: "set"},
-	{From: 133, To: 133, Line: 40, Col: 7, Construct: "set"},
-	{From: 135, To: 136, Line: 41, Col: 7, Construct: "set"},
-	{From: 138, To: 139, Line: 42, Col: 26, Construct: "{{ }}"},
-	{From: 141, To: 150, Line: 42, Col: 72, Construct: "if"},
-	{From: 144, To: 144, Line: 42, Col: 125, Construct: "{{ }}"},
-	{From: 148, To: 148, Line: 42, Col: 175, Construct: "{{ }}"},
-	{From: 153, To: 174, Line: 45, Col: 7, Construct: "if"},
-	{From: 156, To: 164, Line: 46, Col: 5, Construct: "if"},
-	{From: 158, To: 158, Line: 47, Col: 7, Construct: "set"},
-	{From: 162, To: 162, Line: 49, Col: 7, Construct: "set"},
-	{From: 166, To: 167, Line: 51, Col: 18, Construct: "{{ }}"},
-	{From: 169, To: 169, Line: 52, Col: 1, Construct: "{{ }}"},
-	{From: 170, To: 174, Line: 53, Col: 7, Construct: "if"},
-	{From: 173, To: 173, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 178, To: 180, Line: 58, Col: 1, Construct: "if"},
-	{From: 193, To: 216, Line: 1, Col: 1, Construct: "macro"},
-	{From: 197, To: 197, Line: 2, Col: 5, Construct: "set"},
-	{From: 199, To: 215, Line: 3, Col: 5, Construct: "if"},
-	{From: 201, To: 201, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 202, To: 215, Line: 5, Col: 9, Construct: "if"},
-	{From: 205, To: 214, Line: 6, Col: 7, Construct: "for"},
-	{From: 207, To: 213, Line: 7, Col: 9, Construct: "if"},
-	{From: 212, To: 212, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 218, To: 218, Line: 16, Col: 1, Construct: "set"},
-	{From: 220, To: 220, Line: 17, Col: 1, Construct: "set"},
-	{From: 222, To: 227, Line: 19, Col: 1, Construct: "if"},
-	{From: 225, To: 226, Line: 20, Col: 41, Construct: "{{ }}"},
-	{From: 229, To: 324, Line: 22, Col: 1, Construct: "for"},
-	{From: 235, To: 237, Line: 23, Col: 3, Construct: "if"},
-	{From: 239, To: 241, Line: 27, Col: 3, Construct: "set"},
-	{From: 243, To: 261, Line: 28, Col: 3, Construct: "if"},
-	{From: 247, To: 248, Line: 29, Col: 16, Construct: "{{ }}"},
-	{From: 249, To: 261, Line: 30, Col: 7, Construct: "if"},
-	{From: 253, To: 254, Line: 31, Col: 21, Construct: "{{ }}"},
-	{From: 259, To: 260, Line: 33, Col: 18, Construct: "{{ }}"},
-	{From: 263, To: 323, Line: 36, Col: 3, Construct: "if"},
-	{From: 266, To: 269, Line: 37, Col: 5, Construct: "{{ }}"},
-	{From: 271, To: 296, Line: 38, Col: 5, Construct: "for"},
-	{From: 274, To: 274, Line: 39, Col: 7, Construct: "set"},
-	{From: 276, To: 276, Line: 40, Col: 7, Construct: "set"},
-	{From: 278, To: 279, Line: 41, Col: 7, Construct: "set"},
-	{From: 281, To: 282, Line: 42, Col: 26, Construct: "{{ }}"},
-	{From: 284, To: 294, Line: 42, Col: 72, Construct: "if"},
-	{From: 288, To: 288, Line: 42, Col: 125, Construct: "{{ }}"},
-	{From: 292, To: 292, Line: 42, Col: 175, Construct: "{{ }}"},
-	{From: 297, To: 322, Line: 45, Col: 7, Construct: "if"},
-	{From: 300, To: 308, Line: 46, Col: 5, Construct: "if"},
-	{From: 302, To: 302, Line: 47, Col: 7, Construct: "set"},
-	{From: 306, To: 306, Line: 49, Col: 7, Construct: "set"},
-	{From: 310, To: 311, Line: 51, Col: 18, Construct: "{{ }}"},
-	{From: 313, To: 315, Line: 52, Col: 1, Construct: "{{ }}"},
-	{From: 316, To: 322, Line: 53, Col: 7, Construct: "if"},
-	{From: 319, To: 321, Line: 54, Col: 5, Construct: "{{ }}"},
-	{From: 326, To: 328, Line: 58, Col: 1, Construct: "if"},
+	{From: 55, To: 78, Line: 1, Col: 1, Construct: "macro"},
+	{From: 59, To: 59, Line: 2, Col: 5, Construct: "set"},
+	{From: 61, To: 77, Line: 3, Col: 5, Construct: "if"},
+	{From: 63, To: 63, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 64, To: 77, Line: 5, Col: 9, Construct: "if"},
+	{From: 67, To: 76, Line: 6, Col: 7, Construct: "for"},
+	{From: 69, To: 75, Line: 7, Col: 9, Construct: "if"},
+	{From: 74, To: 74, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 80, To: 80, Line: 16, Col: 1, Construct: "set"},
+	{From: 82, To: 82, Line: 17, Col: 1, Construct: "set"},
+	{From: 84, To: 89, Line: 19, Col: 1, Construct: "if"},
+	{From: 87, To: 88, Line: 20, Col: 41, Construct: "{{ }}"},
+	{From: 91, To: 179, Line: 22, Col: 1, Construct: "for"},
+	{From: 97, To: 99, Line: 23, Col: 3, Construct: "if"},
+	{From: 101, To: 103, Line: 27, Col: 3, Construct: "set"},
+	{From: 105, To: 123, Line: 28, Col: 3, Construct: "if"},
+	{From: 109, To: 110, Line: 29, Col: 16, Construct: "{{ }}"},
+	{From: 111, To: 123, Line: 30, Col: 7, Construct: "if"},
+	{From: 115, To: 116, Line: 31, Col: 21, Construct: "{{ }}"},
+	{From: 121, To: 122, Line: 33, Col: 18, Construct: "{{ }}"},
+	{From: 125, To: 178, Line: 36, Col: 3, Construct: "if"},
+	{From: 127, To: 128, Line: 37, Col: 5, Construct: "{{ }}"},
+	{From: 130, To: 155, Line: 38, Col: 5, Construct: "for"},
+	{From: 133, To: 134, Line: 39, Col: 7, Construct: "set"},
+	{From: 136, To: 136, Line: 40, Col: 7, Construct: "set"},
+	{From: 138, To: 139, Line: 41, Col: 7, Construct: "set"},
+	{From: 141, To: 142, Line: 42, Col: 26, Construct: "{{ }}"},
+	{From: 144, To: 153, Line: 42, Col: 72, Construct: "if"},
+	{From: 147, To: 147, Line: 42, Col: 125, Construct: "{{ }}"},
+	{From: 151, To: 151, Line: 42, Col: 175, Construct: "{{ }}"},
+	{From: 156, To: 177, Line: 45, Col: 7, Construct: "if"},
+	{From: 159, To: 167, Line: 46, Col: 5, Construct: "if"},
+	{From: 161, To: 161, Line: 47, Col: 7, Construct: "set"},
+	{From: 165, To: 165, Line: 49, Col: 7, Construct: "set"},
+	{From: 169, To: 170, Line: 51, Col: 18, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 52, Col: 1, Construct: "{{ }}"},
+	{From: 173, To: 177, Line: 53, Col: 7, Construct: "if"},
+	{From: 176, To: 176, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 181, To: 183, Line: 58, Col: 1, Construct: "if"},
+	{From: 196, To: 219, Line: 1, Col: 1, Construct: "macro"},
+	{From: 200, To: 200, Line: 2, Col: 5, Construct: "set"},
+	{From: 202, To: 218, Line: 3, Col: 5, Construct: "if"},
+	{From: 204, To: 204, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 205, To: 218, Line: 5, Col: 9, Construct: "if"},
+	{From: 208, To: 217, Line: 6, Col: 7, Construct: "for"},
+	{From: 210, To: 216, Line: 7, Col: 9, Construct: "if"},
+	{From: 215, To: 215, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 221, To: 221, Line: 16, Col: 1, Construct: "set"},
+	{From: 223, To: 223, Line: 17, Col: 1, Construct: "set"},
+	{From: 225, To: 230, Line: 19, Col: 1, Construct: "if"},
+	{From: 228, To: 229, Line: 20, Col: 41, Construct: "{{ }}"},
+	{From: 232, To: 327, Line: 22, Col: 1, Construct: "for"},
+	{From: 238, To: 240, Line: 23, Col: 3, Construct: "if"},
+	{From: 242, To: 244, Line: 27, Col: 3, Construct: "set"},
+	{From: 246, To: 264, Line: 28, Col: 3, Construct: "if"},
+	{From: 250, To: 251, Line: 29, Col: 16, Construct: "{{ }}"},
+	{From: 252, To: 264, Line: 30, Col: 7, Construct: "if"},
+	{From: 256, To: 257, Line: 31, Col: 21, Construct: "{{ }}"},
+	{From: 262, To: 263, Line: 33, Col: 18, Construct: "{{ }}"},
+	{From: 266, To: 326, Line: 36, Col: 3, Construct: "if"},
+	{From: 269, To: 272, Line: 37, Col: 5, Construct: "{{ }}"},
+	{From: 274, To: 299, Line: 38, Col: 5, Construct: "for"},
+	{From: 277, To: 277, Line: 39, Col: 7, Construct: "set"},
+	{From: 279, To: 279, Line: 40, Col: 7, Construct: "set"},
+	{From: 281, To: 282, Line: 41, Col: 7, Construct: "set"},
+	{From: 284, To: 285, Line: 42, Col: 26, Construct: "{{ }}"},
+	{From: 287, To: 297, Line: 42, Col: 72, Construct: "if"},
+	{From: 291, To: 291, Line: 42, Col: 125, Construct: "{{ }}"},
+	{From: 295, To: 295, Line: 42, Col: 175, Construct: "{{ }}"},
+	{From: 300, To: 325, Line: 45, Col: 7, Construct: "if"},
+	{From: 303, To: 311, Line: 46, Col: 5, Construct: "if"},
+	{From: 305, To: 305, Line: 47, Col: 7, Construct: "set"},
+	{From: 309, To: 309, Line: 49, Col: 7, Construct: "set"},
+	{From: 313, To: 314, Line: 51, Col: 18, Construct: "{{ }}"},
+	{From: 316, To: 318, Line: 52, Col: 1, Construct: "{{ }}"},
+	{From: 319, To: 325, Line: 53, Col: 7, Construct: "if"},
+	{From: 322, To: 324, Line: 54, Col: 5, Construct: "{{ }}"},
+	{From: 329, To: 331, Line: 58, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // KimiK2Thinking is the chat template llama.cpp/Kimi-K2-Thinking.jinja.
 var KimiK2Thinking = &jinja2.Template{
@@ -262,7 +265,7 @@ func renderKimiK2Thinking(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	messages := in.Lookup("messages")
 	var histMsgs jinja2.Value
 	var suffixMsgs jinja2.Value
@@ -273,22 +276,22 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		c = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if jinja2.LlamaCallTest("string", c, nil, nil) {
+		if llamacpp.CallTest("string", c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			jinja2.LlamaWrite(w, c)
-		} else if !jinja2.LlamaCallTest("none", c, nil, nil) {
+			llamacpp.Write(w, c)
+		} else if !llamacpp.CallTest("none", c, nil, nil) {
 			// Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(c)) {
+			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(c)) {
 				// Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// Kimi-K2-Thinking.jinja:9:12 {% else -%}
 					// Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
+					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -298,27 +301,27 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		var roleName jinja2.Value
 		// Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
-			return jinja2.LlamaItemStr(message, "role")
+		roleName = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+			return llamacpp.ItemStr(message, "role")
 		})
 		// Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
@@ -332,27 +335,27 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<|tool_calls_section_begin|>")
 		// Kimi-K2-Thinking.jinja:32:3 {%- for tool_call in message['tool_calls'] -%}
 		var formattedId jinja2.Value
-		for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+		for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 			// Kimi-K2-Thinking.jinja:33:5 {%- set formatted_id = 'functions.' + tool_call['function']['name'] + ':' + (tool_call_counter.value…
-			formattedId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+			formattedId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
 			// Kimi-K2-Thinking.jinja:34:5 {%- set tool_call_counter.value = tool_call_counter.value + 1 -%}
-			toolCallCounterValue = jinja2.LlamaAdd(toolCallCounterValue, jinja2.Int(1))
+			toolCallCounterValue = llamacpp.Add(toolCallCounterValue, jinja2.Int(1))
 			// Kimi-K2-Thinking.jinja:35:5 {%- set _ = tool_response_queue.ids.append(formatted_id) -%}
-			_ = jinja2.LlamaCallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
+			_ = llamacpp.CallMethod(toolResponseQueueIds, "append", []jinja2.Value{formattedId}, nil)
 			w.WriteString("<|tool_call_begin|>")
 			// Kimi-K2-Thinking.jinja:36:24 {{ formatted_id }}
-			jinja2.LlamaWrite(w, formattedId)
+			llamacpp.Write(w, formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// Kimi-K2-Thinking.jinja:36:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
-			toolCallFunctionArguments := jinja2.LlamaItemStr(toolCallFunction, "arguments")
-			if jinja2.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
+			toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+			toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+			if llamacpp.CallTest("string", toolCallFunctionArguments, nil, nil) {
 				// Kimi-K2-Thinking.jinja:36:123 {{ tool_call['function']['arguments'] }}
-				jinja2.LlamaWrite(w, toolCallFunctionArguments)
+				llamacpp.Write(w, toolCallFunctionArguments)
 			} else {
 				// Kimi-K2-Thinking.jinja:36:166 {% else %}
 				// Kimi-K2-Thinking.jinja:36:173 {{ tool_call['function']['arguments'] | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -361,47 +364,47 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K2-Thinking.jinja:43:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// Kimi-K2-Thinking.jinja:44:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+	for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 		// Kimi-K2-Thinking.jinja:45:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, idx), "role"), "assistant") && !jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.CallMethod(llamacpp.Item(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// Kimi-K2-Thinking.jinja:46:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 		}
 	}
 	// Kimi-K2-Thinking.jinja:51:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = jinja2.LlamaSlice(messages, jinja2.Missing(), jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
+	histMsgs = llamacpp.Slice(messages, jinja2.Missing(), llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:52:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = jinja2.LlamaSlice(messages, jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
+	suffixMsgs = llamacpp.Slice(messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
 	// Kimi-K2-Thinking.jinja:54:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// Kimi-K2-Thinking.jinja:55:41 {{ tools | tojson }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:58:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// Kimi-K2-Thinking.jinja:62:1 {%- for message in hist_msgs -%}
 	var toolCallId jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(histMsgs)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(histMsgs)) {
 		// Kimi-K2-Thinking.jinja:63:3 {{set_roles(message)}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// Kimi-K2-Thinking.jinja:64:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// Kimi-K2-Thinking.jinja:65:20 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// Kimi-K2-Thinking.jinja:66:5 {%- if message.get('tool_calls') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:67:7 {{render_toolcalls(message)}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
@@ -410,24 +413,24 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K2-Thinking.jinja:70:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:71:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId = jinja2.LlamaCallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:72:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:73:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:75:18 {{ tool_call_id }}
-			jinja2.LlamaWrite(w, toolCallId)
+			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:76:1 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:77:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:78:5 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -436,28 +439,28 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K2-Thinking.jinja:83:1 {%- for message in suffix_msgs -%}
 	var rc jinja2.Value
 	var toolCallId2 jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(suffixMsgs)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(suffixMsgs)) {
 		// Kimi-K2-Thinking.jinja:84:3 {{set_roles(message)}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// Kimi-K2-Thinking.jinja:85:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// Kimi-K2-Thinking.jinja:86:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
+			rc = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
 			w.WriteString("<think>")
 			// Kimi-K2-Thinking.jinja:87:12 {{rc}}
-			jinja2.LlamaWrite(w, rc)
+			llamacpp.Write(w, rc)
 			w.WriteString("</think>")
 			// Kimi-K2-Thinking.jinja:87:26 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// Kimi-K2-Thinking.jinja:88:5 {%- if message.get('tool_calls') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// Kimi-K2-Thinking.jinja:89:6 {{render_toolcalls(message)}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
@@ -466,24 +469,24 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Kimi-K2-Thinking.jinja:92:5 {%- if tool_response_queue.ids -%}
 			if toolResponseQueueIds.Truthy() {
 				// Kimi-K2-Thinking.jinja:93:7 {%- set tool_call_id = tool_response_queue.ids.pop(0) -%}
-				toolCallId2 = jinja2.LlamaCallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
+				toolCallId2 = llamacpp.CallMethod(toolResponseQueueIds, "pop", []jinja2.Value{jinja2.Int(0)}, nil)
 			} else {
 				// Kimi-K2-Thinking.jinja:94:9 {%- else -%}
 				// Kimi-K2-Thinking.jinja:95:7 {%- set tool_call_id = 'functions.' + message.get('name', 'unknown') + ':' + (tool_call_counter.valu…
-				toolCallId2 = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), jinja2.LlamaCallFilter("string", toolCallCounterValue, nil, nil))
+				toolCallId2 = llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("unknown")}, nil)), jinja2.Str(":")), llamacpp.CallFilter("string", toolCallCounterValue, nil, nil))
 			}
 			w.WriteString("## Return of ")
 			// Kimi-K2-Thinking.jinja:97:18 {{ tool_call_id }}
-			jinja2.LlamaWrite(w, toolCallId2)
+			llamacpp.Write(w, toolCallId2)
 			w.WriteString("\n")
 			// Kimi-K2-Thinking.jinja:98:1 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// Kimi-K2-Thinking.jinja:99:7 {%- elif message['content'] is not none -%}
 			// Kimi-K2-Thinking.jinja:100:5 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -498,136 +501,136 @@ func renderKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansKimiK2Thinking is the position table of Kimi-K2-Thinking.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK2Thinking = []jinja2.Span{
-	{From: 54, To: 77, Line: 1, Col: 1, Construct: "macro"},
-	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
-	{From: 60, To: 76, Line: 3, Col: 5, Construct: "if"},
-	{From: 62, To: 62, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 63, To: 76, Line: 5, Col: 9, Construct: "if"},
-	{From: 66, To: 75, Line: 6, Col: 7, Construct: "for"},
-	{From: 68, To: 74, Line: 7, Col: 9, Construct: "if"},
-	{From: 73, To: 73, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 79, To: 106, Line: 16, Col: 1, Construct: "macro"},
-	{From: 83, To: 85, Line: 17, Col: 3, Construct: "set"},
-	{From: 87, To: 105, Line: 18, Col: 3, Construct: "if"},
-	{From: 91, To: 92, Line: 19, Col: 16, Construct: "{{ }}"},
-	{From: 93, To: 105, Line: 20, Col: 7, Construct: "if"},
-	{From: 97, To: 98, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 103, To: 104, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 108, To: 108, Line: 27, Col: 1, Construct: "set"},
-	{From: 110, To: 110, Line: 28, Col: 1, Construct: "set"},
-	{From: 112, To: 142, Line: 30, Col: 1, Construct: "macro"},
-	{From: 116, To: 141, Line: 32, Col: 3, Construct: "for"},
-	{From: 119, To: 120, Line: 33, Col: 5, Construct: "set"},
-	{From: 122, To: 122, Line: 34, Col: 5, Construct: "set"},
-	{From: 124, To: 125, Line: 35, Col: 5, Construct: "set"},
-	{From: 127, To: 128, Line: 36, Col: 24, Construct: "{{ }}"},
-	{From: 130, To: 139, Line: 36, Col: 70, Construct: "if"},
-	{From: 133, To: 133, Line: 36, Col: 123, Construct: "{{ }}"},
-	{From: 137, To: 137, Line: 36, Col: 173, Construct: "{{ }}"},
-	{From: 144, To: 144, Line: 43, Col: 1, Construct: "set"},
-	{From: 146, To: 152, Line: 44, Col: 1, Construct: "for"},
-	{From: 148, To: 151, Line: 45, Col: 5, Construct: "if"},
-	{From: 150, To: 150, Line: 46, Col: 9, Construct: "set"},
-	{From: 154, To: 154, Line: 51, Col: 1, Construct: "set"},
-	{From: 156, To: 156, Line: 52, Col: 1, Construct: "set"},
-	{From: 158, To: 163, Line: 54, Col: 1, Construct: "if"},
-	{From: 161, To: 162, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 165, To: 167, Line: 58, Col: 1, Construct: "if"},
-	{From: 169, To: 207, Line: 62, Col: 1, Construct: "for"},
-	{From: 172, To: 172, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 174, To: 206, Line: 64, Col: 3, Construct: "if"},
-	{From: 178, To: 178, Line: 65, Col: 20, Construct: "{{ }}"},
-	{From: 180, To: 183, Line: 66, Col: 5, Construct: "if"},
-	{From: 182, To: 182, Line: 67, Col: 7, Construct: "{{ }}"},
-	{From: 184, To: 205, Line: 69, Col: 7, Construct: "if"},
-	{From: 187, To: 195, Line: 70, Col: 5, Construct: "if"},
-	{From: 189, To: 189, Line: 71, Col: 7, Construct: "set"},
-	{From: 193, To: 193, Line: 73, Col: 7, Construct: "set"},
-	{From: 197, To: 198, Line: 75, Col: 18, Construct: "{{ }}"},
-	{From: 200, To: 200, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 201, To: 205, Line: 77, Col: 7, Construct: "if"},
-	{From: 204, To: 204, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 209, To: 253, Line: 83, Col: 1, Construct: "for"},
-	{From: 213, To: 213, Line: 84, Col: 3, Construct: "{{ }}"},
-	{From: 215, To: 252, Line: 85, Col: 3, Construct: "if"},
-	{From: 218, To: 219, Line: 86, Col: 5, Construct: "set"},
-	{From: 221, To: 222, Line: 87, Col: 12, Construct: "{{ }}"},
-	{From: 224, To: 224, Line: 87, Col: 26, Construct: "{{ }}"},
-	{From: 226, To: 229, Line: 88, Col: 5, Construct: "if"},
-	{From: 228, To: 228, Line: 89, Col: 6, Construct: "{{ }}"},
-	{From: 230, To: 251, Line: 91, Col: 7, Construct: "if"},
-	{From: 233, To: 241, Line: 92, Col: 5, Construct: "if"},
-	{From: 235, To: 235, Line: 93, Col: 7, Construct: "set"},
-	{From: 239, To: 239, Line: 95, Col: 7, Construct: "set"},
-	{From: 243, To: 244, Line: 97, Col: 18, Construct: "{{ }}"},
-	{From: 246, To: 246, Line: 98, Col: 1, Construct: "{{ }}"},
-	{From: 247, To: 251, Line: 99, Col: 7, Construct: "if"},
-	{From: 250, To: 250, Line: 100, Col: 5, Construct: "{{ }}"},
-	{From: 255, To: 257, Line: 106, Col: 1, Construct: "if"},
-	{From: 272, To: 295, Line: 1, Col: 1, Construct: "macro"},
-	{From: 276, To: 276, Line: 2, Col: 5, Construct: "set"},
-	{From: 278, To: 294, Line: 3, Col: 5, Construct: "if"},
-	{From: 280, To: 280, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 281, To: 294, Line: 5, Col: 9, Construct: "if"},
-	{From: 284, To: 293, Line: 6, Col: 7, Construct: "for"},
-	{From: 286, To: 292, Line: 7, Col: 9, Construct: "if"},
-	{From: 291, To: 291, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 297, To: 324, Line: 16, Col: 1, Construct: "macro"},
-	{From: 301, To: 303, Line: 17, Col: 3, Construct: "set"},
-	{From: 305, To: 323, Line: 18, Col: 3, Construct: "if"},
-	{From: 309, To: 310, Line: 19, Col: 16, Construct: "{{ }}"},
-	{From: 311, To: 323, Line: 20, Col: 7, Construct: "if"},
-	{From: 315, To: 316, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 321, To: 322, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 326, To: 326, Line: 27, Col: 1, Construct: "set"},
-	{From: 328, To: 328, Line: 28, Col: 1, Construct: "set"},
-	{From: 330, To: 360, Line: 30, Col: 1, Construct: "macro"},
-	{From: 334, To: 359, Line: 32, Col: 3, Construct: "for"},
-	{From: 337, To: 337, Line: 33, Col: 5, Construct: "set"},
-	{From: 339, To: 339, Line: 34, Col: 5, Construct: "set"},
-	{From: 341, To: 342, Line: 35, Col: 5, Construct: "set"},
-	{From: 344, To: 345, Line: 36, Col: 24, Construct: "{{ }}"},
-	{From: 347, To: 357, Line: 36, Col: 70, Construct: "if"},
-	{From: 351, To: 351, Line: 36, Col: 123, Construct: "{{ }}"},
-	{From: 355, To: 355, Line: 36, Col: 173, Construct: "{{ }}"},
-	{From: 362, To: 362, Line: 43, Col: 1, Construct: "set"},
-	{From: 364, To: 370, Line: 44, Col: 1, Construct: "for"},
-	{From: 366, To: 369, Line: 45, Col: 5, Construct: "if"},
-	{From: 368, To: 368, Line: 46, Col: 9, Construct: "set"},
-	{From: 372, To: 372, Line: 51, Col: 1, Construct: "set"},
-	{From: 374, To: 374, Line: 52, Col: 1, Construct: "set"},
-	{From: 376, To: 381, Line: 54, Col: 1, Construct: "if"},
-	{From: 379, To: 380, Line: 55, Col: 41, Construct: "{{ }}"},
-	{From: 383, To: 385, Line: 58, Col: 1, Construct: "if"},
-	{From: 387, To: 435, Line: 62, Col: 1, Construct: "for"},
-	{From: 390, To: 392, Line: 63, Col: 3, Construct: "{{ }}"},
-	{From: 394, To: 434, Line: 64, Col: 3, Construct: "if"},
-	{From: 398, To: 400, Line: 65, Col: 20, Construct: "{{ }}"},
-	{From: 402, To: 407, Line: 66, Col: 5, Construct: "if"},
-	{From: 404, To: 406, Line: 67, Col: 7, Construct: "{{ }}"},
-	{From: 408, To: 433, Line: 69, Col: 7, Construct: "if"},
-	{From: 411, To: 419, Line: 70, Col: 5, Construct: "if"},
-	{From: 413, To: 413, Line: 71, Col: 7, Construct: "set"},
-	{From: 417, To: 417, Line: 73, Col: 7, Construct: "set"},
-	{From: 421, To: 422, Line: 75, Col: 18, Construct: "{{ }}"},
-	{From: 424, To: 426, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 427, To: 433, Line: 77, Col: 7, Construct: "if"},
-	{From: 430, To: 432, Line: 78, Col: 5, Construct: "{{ }}"},
-	{From: 437, To: 491, Line: 83, Col: 1, Construct: "for"},
-	{From: 441, To: 443, Line: 84, Col: 3, Construct: "{{ }}"},
-	{From: 445, To: 490, Line: 85, Col: 3, Construct: "if"},
-	{From: 448, To: 449, Line: 86, Col: 5, Construct: "set"},
-	{From: 451, To: 452, Line: 87, Col: 12, Construct: "{{ }}"},
-	{From: 454, To: 456, Line: 87, Col: 26, Construct: "{{ }}"},
-	{From: 458, To: 463, Line: 88, Col: 5, Construct: "if"},
-	{From: 460, To: 462, Line: 89, Col: 6, Construct: "{{ }}"},
-	{From: 464, To: 489, Line: 91, Col: 7, Construct: "if"},
-	{From: 467, To: 475, Line: 92, Col: 5, Construct: "if"},
-	{From: 469, To: 469, Line: 93, Col: 7, Construct: "set"},
-	{From: 473, To: 473, Line: 95, Col: 7, Construct: "set"},
-	{From: 477, To: 478, Line: 97, Col: 18, Construct: "{{ }}"},
-	{From: 480, To: 482, Line: 98, Col: 1, Construct: "{{ }}"},
-	{From: 483, To: 489, Line: 99, Col: 7, Construct: "if"},
-	{From: 486, To: 488, Line: 100, Col: 5, Construct: "{{ }}"},
-	{From: 493, To: 495, Line: 106, Col: 1, Construct: "if"},
+	{From: 57, To: 80, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
+	{From: 63, To: 79, Line: 3, Col: 5, Construct: "if"},
+	{From: 65, To: 65, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 66, To: 79, Line: 5, Col: 9, Construct: "if"},
+	{From: 69, To: 78, Line: 6, Col: 7, Construct: "for"},
+	{From: 71, To: 77, Line: 7, Col: 9, Construct: "if"},
+	{From: 76, To: 76, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 82, To: 109, Line: 16, Col: 1, Construct: "macro"},
+	{From: 86, To: 88, Line: 17, Col: 3, Construct: "set"},
+	{From: 90, To: 108, Line: 18, Col: 3, Construct: "if"},
+	{From: 94, To: 95, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 96, To: 108, Line: 20, Col: 7, Construct: "if"},
+	{From: 100, To: 101, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 106, To: 107, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 111, To: 111, Line: 27, Col: 1, Construct: "set"},
+	{From: 113, To: 113, Line: 28, Col: 1, Construct: "set"},
+	{From: 115, To: 145, Line: 30, Col: 1, Construct: "macro"},
+	{From: 119, To: 144, Line: 32, Col: 3, Construct: "for"},
+	{From: 122, To: 123, Line: 33, Col: 5, Construct: "set"},
+	{From: 125, To: 125, Line: 34, Col: 5, Construct: "set"},
+	{From: 127, To: 128, Line: 35, Col: 5, Construct: "set"},
+	{From: 130, To: 131, Line: 36, Col: 24, Construct: "{{ }}"},
+	{From: 133, To: 142, Line: 36, Col: 70, Construct: "if"},
+	{From: 136, To: 136, Line: 36, Col: 123, Construct: "{{ }}"},
+	{From: 140, To: 140, Line: 36, Col: 173, Construct: "{{ }}"},
+	{From: 147, To: 147, Line: 43, Col: 1, Construct: "set"},
+	{From: 149, To: 155, Line: 44, Col: 1, Construct: "for"},
+	{From: 151, To: 154, Line: 45, Col: 5, Construct: "if"},
+	{From: 153, To: 153, Line: 46, Col: 9, Construct: "set"},
+	{From: 157, To: 157, Line: 51, Col: 1, Construct: "set"},
+	{From: 159, To: 159, Line: 52, Col: 1, Construct: "set"},
+	{From: 161, To: 166, Line: 54, Col: 1, Construct: "if"},
+	{From: 164, To: 165, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 168, To: 170, Line: 58, Col: 1, Construct: "if"},
+	{From: 172, To: 210, Line: 62, Col: 1, Construct: "for"},
+	{From: 175, To: 175, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 177, To: 209, Line: 64, Col: 3, Construct: "if"},
+	{From: 181, To: 181, Line: 65, Col: 20, Construct: "{{ }}"},
+	{From: 183, To: 186, Line: 66, Col: 5, Construct: "if"},
+	{From: 185, To: 185, Line: 67, Col: 7, Construct: "{{ }}"},
+	{From: 187, To: 208, Line: 69, Col: 7, Construct: "if"},
+	{From: 190, To: 198, Line: 70, Col: 5, Construct: "if"},
+	{From: 192, To: 192, Line: 71, Col: 7, Construct: "set"},
+	{From: 196, To: 196, Line: 73, Col: 7, Construct: "set"},
+	{From: 200, To: 201, Line: 75, Col: 18, Construct: "{{ }}"},
+	{From: 203, To: 203, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 204, To: 208, Line: 77, Col: 7, Construct: "if"},
+	{From: 207, To: 207, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 212, To: 256, Line: 83, Col: 1, Construct: "for"},
+	{From: 216, To: 216, Line: 84, Col: 3, Construct: "{{ }}"},
+	{From: 218, To: 255, Line: 85, Col: 3, Construct: "if"},
+	{From: 221, To: 222, Line: 86, Col: 5, Construct: "set"},
+	{From: 224, To: 225, Line: 87, Col: 12, Construct: "{{ }}"},
+	{From: 227, To: 227, Line: 87, Col: 26, Construct: "{{ }}"},
+	{From: 229, To: 232, Line: 88, Col: 5, Construct: "if"},
+	{From: 231, To: 231, Line: 89, Col: 6, Construct: "{{ }}"},
+	{From: 233, To: 254, Line: 91, Col: 7, Construct: "if"},
+	{From: 236, To: 244, Line: 92, Col: 5, Construct: "if"},
+	{From: 238, To: 238, Line: 93, Col: 7, Construct: "set"},
+	{From: 242, To: 242, Line: 95, Col: 7, Construct: "set"},
+	{From: 246, To: 247, Line: 97, Col: 18, Construct: "{{ }}"},
+	{From: 249, To: 249, Line: 98, Col: 1, Construct: "{{ }}"},
+	{From: 250, To: 254, Line: 99, Col: 7, Construct: "if"},
+	{From: 253, To: 253, Line: 100, Col: 5, Construct: "{{ }}"},
+	{From: 258, To: 260, Line: 106, Col: 1, Construct: "if"},
+	{From: 275, To: 298, Line: 1, Col: 1, Construct: "macro"},
+	{From: 279, To: 279, Line: 2, Col: 5, Construct: "set"},
+	{From: 281, To: 297, Line: 3, Col: 5, Construct: "if"},
+	{From: 283, To: 283, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 284, To: 297, Line: 5, Col: 9, Construct: "if"},
+	{From: 287, To: 296, Line: 6, Col: 7, Construct: "for"},
+	{From: 289, To: 295, Line: 7, Col: 9, Construct: "if"},
+	{From: 294, To: 294, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 300, To: 327, Line: 16, Col: 1, Construct: "macro"},
+	{From: 304, To: 306, Line: 17, Col: 3, Construct: "set"},
+	{From: 308, To: 326, Line: 18, Col: 3, Construct: "if"},
+	{From: 312, To: 313, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 314, To: 326, Line: 20, Col: 7, Construct: "if"},
+	{From: 318, To: 319, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 324, To: 325, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 329, To: 329, Line: 27, Col: 1, Construct: "set"},
+	{From: 331, To: 331, Line: 28, Col: 1, Construct: "set"},
+	{From: 333, To: 363, Line: 30, Col: 1, Construct: "macro"},
+	{From: 337, To: 362, Line: 32, Col: 3, Construct: "for"},
+	{From: 340, To: 340, Line: 33, Col: 5, Construct: "set"},
+	{From: 342, To: 342, Line: 34, Col: 5, Construct: "set"},
+	{From: 344, To: 345, Line: 35, Col: 5, Construct: "set"},
+	{From: 347, To: 348, Line: 36, Col: 24, Construct: "{{ }}"},
+	{From: 350, To: 360, Line: 36, Col: 70, Construct: "if"},
+	{From: 354, To: 354, Line: 36, Col: 123, Construct: "{{ }}"},
+	{From: 358, To: 358, Line: 36, Col: 173, Construct: "{{ }}"},
+	{From: 365, To: 365, Line: 43, Col: 1, Construct: "set"},
+	{From: 367, To: 373, Line: 44, Col: 1, Construct: "for"},
+	{From: 369, To: 372, Line: 45, Col: 5, Construct: "if"},
+	{From: 371, To: 371, Line: 46, Col: 9, Construct: "set"},
+	{From: 375, To: 375, Line: 51, Col: 1, Construct: "set"},
+	{From: 377, To: 377, Line: 52, Col: 1, Construct: "set"},
+	{From: 379, To: 384, Line: 54, Col: 1, Construct: "if"},
+	{From: 382, To: 383, Line: 55, Col: 41, Construct: "{{ }}"},
+	{From: 386, To: 388, Line: 58, Col: 1, Construct: "if"},
+	{From: 390, To: 438, Line: 62, Col: 1, Construct: "for"},
+	{From: 393, To: 395, Line: 63, Col: 3, Construct: "{{ }}"},
+	{From: 397, To: 437, Line: 64, Col: 3, Construct: "if"},
+	{From: 401, To: 403, Line: 65, Col: 20, Construct: "{{ }}"},
+	{From: 405, To: 410, Line: 66, Col: 5, Construct: "if"},
+	{From: 407, To: 409, Line: 67, Col: 7, Construct: "{{ }}"},
+	{From: 411, To: 436, Line: 69, Col: 7, Construct: "if"},
+	{From: 414, To: 422, Line: 70, Col: 5, Construct: "if"},
+	{From: 416, To: 416, Line: 71, Col: 7, Construct: "set"},
+	{From: 420, To: 420, Line: 73, Col: 7, Construct: "set"},
+	{From: 424, To: 425, Line: 75, Col: 18, Construct: "{{ }}"},
+	{From: 427, To: 429, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 430, To: 436, Line: 77, Col: 7, Construct: "if"},
+	{From: 433, To: 435, Line: 78, Col: 5, Construct: "{{ }}"},
+	{From: 440, To: 494, Line: 83, Col: 1, Construct: "for"},
+	{From: 444, To: 446, Line: 84, Col: 3, Construct: "{{ }}"},
+	{From: 448, To: 493, Line: 85, Col: 3, Construct: "if"},
+	{From: 451, To: 452, Line: 86, Col: 5, Construct: "set"},
+	{From: 454, To: 455, Line: 87, Col: 12, Construct: "{{ }}"},
+	{From: 457, To: 459, Line: 87, Col: 26, Construct: "{{ }}"},
+	{From: 461, To: 466, Line: 88, Col: 5, Construct: "if"},
+	{From: 463, To: 465, Line: 89, Col: 6, Construct: "{{ }}"},
+	{From: 467, To: 492, Line: 91, Col: 7, Construct: "if"},
+	{From: 470, To: 478, Line: 92, Col: 5, Construct: "if"},
+	{From: 472, To: 472, Line: 93, Col: 7, Construct: "set"},
+	{From: 476, To: 476, Line: 95, Col: 7, Construct: "set"},
+	{From: 480, To: 481, Line: 97, Col: 18, Construct: "{{ }}"},
+	{From: 483, To: 485, Line: 98, Col: 1, Construct: "{{ }}"},
+	{From: 486, To: 492, Line: 99, Col: 7, Construct: "if"},
+	{From: 489, To: 491, Line: 100, Col: 5, Construct: "{{ }}"},
+	{From: 496, To: 498, Line: 106, Col: 1, Construct: "if"},
 }

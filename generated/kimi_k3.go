@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // KimiK3 is the chat template llama.cpp/Kimi-K3.jinja.
 var KimiK3 = &jinja2.Template{
@@ -709,7 +712,7 @@ func renderKimiK3(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	thinking := in.Lookup("thinking")
 	thinkingEffort := in.Lookup("thinking_effort")
 	var state jinja2.Value
@@ -726,7 +729,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	escapeAttr := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:2:1 {{- value|string|replace('&', '&amp;')|replace('"', '&quot;') -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", value, nil, nil), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", llamacpp.CallFilter("string", value, nil, nil), []jinja2.Value{jinja2.Str("&"), jinja2.Str("&amp;")}, nil), []jinja2.Value{jinja2.Str("\""), jinja2.Str("&quot;")}, nil))
 	}
 	// Kimi-K3.jinja:5:1 {%- macro open_tag(tag, attrs=[]) -%}
 	openTag := func(tag, attrs jinja2.Value) {
@@ -735,14 +738,14 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			attrs = jinja2.NewList()
 		}
 		// Kimi-K3.jinja:6:1 {{- '<|open|>' + tag -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|open|>"), tag))
+		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|open|>"), tag))
 		// Kimi-K3.jinja:7:1 {%- for attr in attrs -%}
-		for _, attr := range jinja2.Iterate(w, jinja2.LlamaIterable(attrs)) {
+		for _, attr := range jinja2.Iterate(w, llamacpp.Iterable(attrs)) {
 			// Kimi-K3.jinja:8:1 {{- ' ' + attr[0] + '="' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaItemInt(attr, 0)), jinja2.Str("=\"")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.ItemInt(attr, 0)), jinja2.Str("=\"")))
 			// Kimi-K3.jinja:8:29 {{- escape_attr(attr[1]) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				escapeAttr(jinja2.LlamaItemInt(attr, 1))
+			llamacpp.Write(w, w.Capture(func() {
+				escapeAttr(llamacpp.ItemInt(attr, 1))
 			}))
 			w.WriteString("\"")
 		}
@@ -752,24 +755,24 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	closeTag := func(tag jinja2.Value) {
 		tag = jinja2.Param(tag, "tag")
 		// Kimi-K3.jinja:14:1 {{- '<|close|>' + tag + '<|sep|>' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|close|>"), tag, jinja2.Str("<|sep|>")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|close|>"), tag, jinja2.Str("<|sep|>")))
 	}
 	// Kimi-K3.jinja:17:1 {%- macro next_image(state) -%}
 	nextImage := func(state jinja2.Value) {
 		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:18:1 {%- if image_prompts is defined and image_prompts is not none -%}
-		if jinja2.LlamaCallTest("defined", imagePrompts, nil, nil) && !jinja2.LlamaCallTest("none", imagePrompts, nil, nil) {
+		if llamacpp.CallTest("defined", imagePrompts, nil, nil) && !llamacpp.CallTest("none", imagePrompts, nil, nil) {
 			// Kimi-K3.jinja:19:5 {%- if state.image_index >= image_prompts|length -%}
-			if jinja2.LlamaGe(jinja2.LlamaAttr(state, "image_index"), jinja2.LlamaCallFilter("length", imagePrompts, nil, nil)) {
+			if llamacpp.Ge(llamacpp.Attr(state, "image_index"), llamacpp.CallFilter("length", imagePrompts, nil, nil)) {
 				// Kimi-K3.jinja:20:9 {{- raise_exception('More image placeholders than image prompts.') -}}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("More image placeholders than image prompts.")))
 			}
 			// Kimi-K3.jinja:22:5 {{- image_prompts[state.image_index] -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaItem(imagePrompts, jinja2.LlamaAttr(state, "image_index")))
+			llamacpp.Write(w, llamacpp.Item(imagePrompts, llamacpp.Attr(state, "image_index")))
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(state)
+			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:23:5 {%- set state.image_index = state.image_index + 1 -%}
-			jinja2.LlamaSetAttr(state, "image_index", jinja2.LlamaAdd(jinja2.LlamaAttr(state, "image_index"), jinja2.Int(1)))
+			llamacpp.SetAttr(state, "image_index", llamacpp.Add(llamacpp.Attr(state, "image_index"), jinja2.Int(1)))
 		} else {
 			// Kimi-K3.jinja:24:5 {%- else -%}
 			w.WriteString("<|kimi_image_placeholder|>")
@@ -781,21 +784,21 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		state = jinja2.Param(state, "state")
 		var parts jinja2.Value
 		// Kimi-K3.jinja:30:1 {%- set text = text|string -%}
-		text = jinja2.LlamaCallFilter("string", text, nil, nil)
+		text = llamacpp.CallFilter("string", text, nil, nil)
 		// Kimi-K3.jinja:31:1 {%- if image_prompts is defined and image_prompts is not none and '<|kimi_image_placeholder|>' in te…
-		if (jinja2.LlamaCallTest("defined", imagePrompts, nil, nil) && !jinja2.LlamaCallTest("none", imagePrompts, nil, nil)) && jinja2.LlamaIn(jinja2.Str("<|kimi_image_placeholder|>"), text) {
+		if (llamacpp.CallTest("defined", imagePrompts, nil, nil) && !llamacpp.CallTest("none", imagePrompts, nil, nil)) && llamacpp.In(jinja2.Str("<|kimi_image_placeholder|>"), text) {
 			// Kimi-K3.jinja:32:5 {%- set parts = text.split('<|kimi_image_placeholder|>') -%}
-			parts = jinja2.LlamaCallMethod(text, "split", []jinja2.Value{jinja2.Str("<|kimi_image_placeholder|>")}, nil)
+			parts = llamacpp.CallMethod(text, "split", []jinja2.Value{jinja2.Str("<|kimi_image_placeholder|>")}, nil)
 			// Kimi-K3.jinja:33:5 {%- for part in parts -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(parts))
+			items := jinja2.Iterate(w, llamacpp.Iterable(parts))
 			for i := range items {
 				part := items[i]
 				// Kimi-K3.jinja:34:9 {{- part -}}
-				jinja2.LlamaWrite(w, part)
+				llamacpp.Write(w, part)
 				// Kimi-K3.jinja:35:9 {%- if not loop.last -%}
 				if !(i == len(items)-1) {
 					// Kimi-K3.jinja:35:33 {{- next_image(state) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						nextImage(state)
 					}))
 				}
@@ -803,7 +806,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Kimi-K3.jinja:37:5 {%- else -%}
 			// Kimi-K3.jinja:38:5 {{- text -}}
-			jinja2.LlamaWrite(w, text)
+			llamacpp.Write(w, text)
 		}
 	}
 	// Kimi-K3.jinja:42:1 {%- macro render_content(content, state) -%}
@@ -811,26 +814,26 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		content = jinja2.Param(content, "content")
 		state = jinja2.Param(state, "state")
 		// Kimi-K3.jinja:43:1 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// Kimi-K3.jinja:44:5 {{- render_text(content, state) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderText(content, state)
 			}))
-		} else if !jinja2.LlamaCallTest("none", content, nil, nil) && jinja2.LlamaCallTest("defined", content, nil, nil) {
+		} else if !llamacpp.CallTest("none", content, nil, nil) && llamacpp.CallTest("defined", content, nil, nil) {
 			// Kimi-K3.jinja:45:5 {%- elif content is not none and content is defined -%}
 			// Kimi-K3.jinja:46:5 {%- for part in content -%}
-			for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, part := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// Kimi-K3.jinja:47:9 {%- if part.type in ['image', 'image_url'] -%}
-				if jinja2.LlamaInStrs(jinja2.LlamaAttr(part, "type"), "image", "image_url") {
+				if llamacpp.InStrs(llamacpp.Attr(part, "type"), "image", "image_url") {
 					// Kimi-K3.jinja:48:13 {{- next_image(state) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						nextImage(state)
 					}))
 				} else {
 					// Kimi-K3.jinja:49:13 {%- else -%}
 					// Kimi-K3.jinja:50:13 {{- render_text(part.text, state) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderText(jinja2.LlamaAttr(part, "text"), state)
+					llamacpp.Write(w, w.Capture(func() {
+						renderText(llamacpp.Attr(part, "text"), state)
 					}))
 				}
 			}
@@ -841,13 +844,13 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		messageType = jinja2.Param(messageType, "message_type")
 		body = jinja2.Param(body, "body")
 		// Kimi-K3.jinja:57:1 {{- open_tag('message', [('role', 'system'), ('type', message_type)]) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), messageType)))
 		}))
 		// Kimi-K3.jinja:58:1 {{- body|trim -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", body, nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("trim", body, nil, nil))
 		// Kimi-K3.jinja:59:1 {{- close_tag('message') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			closeTag(jinja2.Str("message"))
 		}))
 		w.WriteString("<|end_of_msg|>")
@@ -857,10 +860,10 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	jsonSorted = func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:66:1 {%- if value is mapping -%}
-		if jinja2.LlamaCallTest("mapping", value, nil, nil) {
+		if llamacpp.CallTest("mapping", value, nil, nil) {
 			w.WriteString("{")
 			// Kimi-K3.jinja:68:1 {%- for key, item in value|dictsort -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("dictsort", value, nil, nil)))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("dictsort", value, nil, nil)))
 			for i := range items {
 				vals := jinja2.Unpack(items[i], 2)
 				key := vals[0]
@@ -870,23 +873,23 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:70:1 {{- key|tojson(ensure_ascii=false) -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", key, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 				w.WriteString(":")
 				// Kimi-K3.jinja:70:50 {{- json_sorted(item) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					jsonSorted(item)
 				}))
 			}
 			w.WriteString("}")
-		} else if ((jinja2.LlamaCallTest("string", value, nil, nil) || jinja2.LlamaCallTest("number", value, nil, nil)) || jinja2.LlamaCallTest("boolean", value, nil, nil)) || jinja2.LlamaCallTest("none", value, nil, nil) {
+		} else if ((llamacpp.CallTest("string", value, nil, nil) || llamacpp.CallTest("number", value, nil, nil)) || llamacpp.CallTest("boolean", value, nil, nil)) || llamacpp.CallTest("none", value, nil, nil) {
 			// Kimi-K3.jinja:73:5 {%- elif value is string or value is number or value is boolean or value is none -%}
 			// Kimi-K3.jinja:74:1 {{- value|tojson(ensure_ascii=false) -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		} else {
 			// Kimi-K3.jinja:75:5 {%- else -%}
 			w.WriteString("[")
 			// Kimi-K3.jinja:77:1 {%- for item in value -%}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(value))
+			items := jinja2.Iterate(w, llamacpp.Iterable(value))
 			for i := range items {
 				item := items[i]
 				// Kimi-K3.jinja:78:1 {%- if not loop.first -%}
@@ -894,7 +897,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString(",")
 				}
 				// Kimi-K3.jinja:79:1 {{- json_sorted(item) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					jsonSorted(item)
 				}))
 			}
@@ -908,7 +911,7 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			dynamic = jinja2.Bool(false)
 		}
 		// Kimi-K3.jinja:86:1 {{- open_tag('message', [('role', 'system'), ('type', 'tool-declare')]) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")), jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("tool-declare"))))
 		}))
 		// Kimi-K3.jinja:87:1 {%- if dynamic -%}
@@ -919,12 +922,12 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("# Tools\nHere are the available tools, described in JSONSchema.\n\n```json\n")
 		}
 		// Kimi-K3.jinja:92:1 {{- json_sorted(tool_list) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			jsonSorted(toolList)
 		}))
 		w.WriteString("\n```")
 		// Kimi-K3.jinja:94:1 {{- close_tag('message') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			closeTag(jinja2.Str("message"))
 		}))
 		w.WriteString("<|end_of_msg|>")
@@ -933,18 +936,18 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	xtmlType := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:99:1 {%- if value is boolean -%}
-		if jinja2.LlamaCallTest("boolean", value, nil, nil) {
+		if llamacpp.CallTest("boolean", value, nil, nil) {
 			w.WriteString("boolean")
-		} else if jinja2.LlamaCallTest("none", value, nil, nil) {
+		} else if llamacpp.CallTest("none", value, nil, nil) {
 			// Kimi-K3.jinja:100:5 {%- elif value is none -%}
 			w.WriteString("null")
-		} else if jinja2.LlamaCallTest("number", value, nil, nil) {
+		} else if llamacpp.CallTest("number", value, nil, nil) {
 			// Kimi-K3.jinja:101:5 {%- elif value is number -%}
 			w.WriteString("number")
-		} else if jinja2.LlamaCallTest("string", value, nil, nil) {
+		} else if llamacpp.CallTest("string", value, nil, nil) {
 			// Kimi-K3.jinja:102:5 {%- elif value is string -%}
 			w.WriteString("string")
-		} else if jinja2.LlamaCallTest("mapping", value, nil, nil) {
+		} else if llamacpp.CallTest("mapping", value, nil, nil) {
 			// Kimi-K3.jinja:103:5 {%- elif value is mapping -%}
 			w.WriteString("object")
 		} else {
@@ -956,13 +959,13 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	xtmlValue := func(value jinja2.Value) {
 		value = jinja2.Param(value, "value")
 		// Kimi-K3.jinja:109:1 {%- if value is string -%}
-		if jinja2.LlamaCallTest("string", value, nil, nil) {
+		if llamacpp.CallTest("string", value, nil, nil) {
 			// Kimi-K3.jinja:110:1 {{- value -}}
-			jinja2.LlamaWrite(w, value)
+			llamacpp.Write(w, value)
 		} else {
 			// Kimi-K3.jinja:111:5 {%- else -%}
 			// Kimi-K3.jinja:112:1 {{- value|tojson(ensure_ascii=false) -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 	}
 	// Kimi-K3.jinja:116:1 {%- macro render_assistant(message, state) -%}
@@ -974,141 +977,141 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// Kimi-K3.jinja:117:1 {%- if thinking -%}
 		if thinking.Truthy() {
 			// Kimi-K3.jinja:118:5 {%- set reasoning_content = message.get('reasoning_content') or message.get('reasoning') -%}
-			reasoningContent = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), func() jinja2.Value {
-				return jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil)
+			reasoningContent = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), func() jinja2.Value {
+				return llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning")}, nil)
 			})
 			// Kimi-K3.jinja:119:5 {{- open_tag('think') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				openTag(jinja2.Str("think"), jinja2.Missing())
 			}))
 			// Kimi-K3.jinja:120:5 {%- if reasoning_content is not none and reasoning_content|string|trim -%}
-			if !jinja2.LlamaCallTest("none", reasoningContent, nil, nil) && jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
+			if !llamacpp.CallTest("none", reasoningContent, nil, nil) && llamacpp.CallFilter("trim", llamacpp.CallFilter("string", reasoningContent, nil, nil), nil, nil).Truthy() {
 				// Kimi-K3.jinja:121:9 {{- render_text(reasoning_content, state) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderText(reasoningContent, state)
 				}))
 			}
 			// Kimi-K3.jinja:123:5 {{- close_tag('think') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				closeTag(jinja2.Str("think"))
 			}))
 		}
 		// Kimi-K3.jinja:125:1 {{- open_tag('response') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			openTag(jinja2.Str("response"), jinja2.Missing())
 		}))
 		// Kimi-K3.jinja:126:1 {{- render_content(message.get('content'), state) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
+		llamacpp.Write(w, w.Capture(func() {
+			renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 		}))
 		// Kimi-K3.jinja:127:1 {{- close_tag('response') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			closeTag(jinja2.Str("response"))
 		}))
 		// Kimi-K3.jinja:128:1 {%- set tool_calls = message.get('tool_calls') -%}
-		toolCalls = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
+		toolCalls = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
 		// Kimi-K3.jinja:129:1 {%- if tool_calls -%}
 		if toolCalls.Truthy() {
 			// Kimi-K3.jinja:130:5 {{- open_tag('tools') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				openTag(jinja2.Str("tools"), jinja2.Missing())
 			}))
 			// Kimi-K3.jinja:131:5 {%- for tool_call in tool_calls -%}
 			var fn jinja2.Value
 			var arguments jinja2.Value
 			var jsonBlock jinja2.Value
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls))
+			items := jinja2.Iterate(w, llamacpp.Iterable(toolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// Kimi-K3.jinja:132:9 {%- if tool_call is not mapping -%}
-				if !jinja2.LlamaCallTest("mapping", toolCall, nil, nil) {
+				if !llamacpp.CallTest("mapping", toolCall, nil, nil) {
 					// Kimi-K3.jinja:133:13 {{- raise_exception('Kimi K3 tool calls must be mappings.') -}}
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls must be mappings.")))
 				}
 				// Kimi-K3.jinja:135:9 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) && jinja2.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) && llamacpp.CallTest("mapping", toolCallFunction, nil, nil) {
 					fn = toolCallFunction
 				} else {
 					fn = toolCall
 				}
 				// Kimi-K3.jinja:136:9 {%- if fn.get('name') is none -%}
-				if jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil), nil, nil) {
+				if llamacpp.CallTest("none", llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil), nil, nil) {
 					// Kimi-K3.jinja:137:13 {{- raise_exception('Kimi K3 tool calls require a function name.') -}}
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool calls require a function name.")))
 				}
 				// Kimi-K3.jinja:139:9 {{- open_tag('call', [('tool', fn.name), ('index', loop.index)]) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), jinja2.LlamaAttr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
+				llamacpp.Write(w, w.Capture(func() {
+					openTag(jinja2.Str("call"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("tool"), llamacpp.Attr(fn, "name")), jinja2.NewTuple(jinja2.Str("index"), jinja2.Int(int64(i+1)))))
 				}))
 				// Kimi-K3.jinja:140:9 {%- set arguments = fn.get('arguments', {}) -%}
-				arguments = jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
+				arguments = llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
 				// Kimi-K3.jinja:141:9 {%- set json_block = fn.get('_xtml_json_block') -%}
-				jsonBlock = jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("_xtml_json_block")}, nil)
+				jsonBlock = llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("_xtml_json_block")}, nil)
 				// Kimi-K3.jinja:142:9 {%- if json_block is not none -%}
-				if !jinja2.LlamaCallTest("none", jsonBlock, nil, nil) {
+				if !llamacpp.CallTest("none", jsonBlock, nil, nil) {
 					// Kimi-K3.jinja:143:13 {{- open_tag('json', [('type', 'object')]) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					}))
 					// Kimi-K3.jinja:144:13 {{- render_text(json_block, state) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderText(jsonBlock, state)
 					}))
 					// Kimi-K3.jinja:145:13 {{- close_tag('json') -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						closeTag(jinja2.Str("json"))
 					}))
-				} else if jinja2.LlamaCallTest("mapping", arguments, nil, nil) {
+				} else if llamacpp.CallTest("mapping", arguments, nil, nil) {
 					// Kimi-K3.jinja:146:13 {%- elif arguments is mapping -%}
 					// Kimi-K3.jinja:147:13 {%- for key, value in arguments.items() -%}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(arguments, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(arguments, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// Kimi-K3.jinja:148:17 {{- open_tag('argument', [('key', key), ('type', xtml_type(value))]) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							openTag(jinja2.Str("argument"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("key"), key), jinja2.NewTuple(jinja2.Str("type"), w.Capture(func() {
 								xtmlType(value)
 							}))))
 						}))
 						// Kimi-K3.jinja:149:17 {{- render_text(xtml_value(value), state) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							renderText(w.Capture(func() {
 								xtmlValue(value)
 							}), state)
 						}))
 						// Kimi-K3.jinja:150:17 {{- close_tag('argument') -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							closeTag(jinja2.Str("argument"))
 						}))
 					}
-				} else if jinja2.LlamaCallTest("string", arguments, nil, nil) && jinja2.LlamaCallFilter("trim", arguments, nil, nil).Truthy() {
+				} else if llamacpp.CallTest("string", arguments, nil, nil) && llamacpp.CallFilter("trim", arguments, nil, nil).Truthy() {
 					// Kimi-K3.jinja:152:13 {%- elif arguments is string and arguments|trim -%}
 					// Kimi-K3.jinja:153:13 {{- open_tag('json', [('type', 'object')]) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						openTag(jinja2.Str("json"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("type"), jinja2.Str("object"))))
 					}))
 					// Kimi-K3.jinja:154:13 {{- render_text(arguments, state) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderText(arguments, state)
 					}))
 					// Kimi-K3.jinja:155:13 {{- close_tag('json') -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						closeTag(jinja2.Str("json"))
 					}))
-				} else if !jinja2.LlamaCallTest("none", arguments, nil, nil) && !jinja2.LlamaCallTest("string", arguments, nil, nil) {
+				} else if !llamacpp.CallTest("none", arguments, nil, nil) && !llamacpp.CallTest("string", arguments, nil, nil) {
 					// Kimi-K3.jinja:156:13 {%- elif arguments is not none and arguments is not string -%}
 					// Kimi-K3.jinja:157:13 {{- raise_exception('Kimi K3 tool call arguments must be a mapping or a JSON object string.') -}}
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool call arguments must be a mapping or a JSON object string.")))
 				}
 				// Kimi-K3.jinja:159:9 {{- close_tag('call') -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					closeTag(jinja2.Str("call"))
 				}))
 			}
 			// Kimi-K3.jinja:161:5 {{- close_tag('tools') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				closeTag(jinja2.Str("tools"))
 			}))
 		}
@@ -1124,203 +1127,203 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		var fallbackCall jinja2.Value
 		var fallbackFn jinja2.Value
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(state)
+		llamacpp.CheckNamespace(state)
 		// Kimi-K3.jinja:166:1 {%- set state.tool_index = state.tool_index + 1 -%}
-		jinja2.LlamaSetAttr(state, "tool_index", jinja2.LlamaAdd(jinja2.LlamaAttr(state, "tool_index"), jinja2.Int(1)))
+		llamacpp.SetAttr(state, "tool_index", llamacpp.Add(llamacpp.Attr(state, "tool_index"), jinja2.Int(1)))
 		// Kimi-K3.jinja:167:1 {%- if resolved_name is not none -%}
-		if !jinja2.LlamaCallTest("none", resolvedName, nil, nil) {
+		if !llamacpp.CallTest("none", resolvedName, nil, nil) {
 			// Kimi-K3.jinja:168:5 {%- set tool_name = resolved_name -%}
 			toolName = resolvedName
-		} else if jinja2.LlamaIn(jinja2.Str("tool"), message) {
+		} else if llamacpp.In(jinja2.Str("tool"), message) {
 			// Kimi-K3.jinja:169:5 {%- elif 'tool' in message -%}
 			// Kimi-K3.jinja:170:5 {%- set tool_name = message.get('tool') -%}
-			toolName = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool")}, nil)
+			toolName = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool")}, nil)
 		} else {
 			// Kimi-K3.jinja:171:5 {%- else -%}
 			// Kimi-K3.jinja:172:5 {%- set tool_name = message.get('name') -%}
-			toolName = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
+			toolName = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
 		}
 		// Kimi-K3.jinja:174:1 {%- if tool_name is none and state.tool_calls is not none and state.tool_index <= state.tool_calls|l…
-		if (jinja2.LlamaCallTest("none", toolName, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(state, "tool_calls"), nil, nil)) && jinja2.LlamaLe(jinja2.LlamaAttr(state, "tool_index"), jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(state, "tool_calls"), nil, nil)) {
+		if (llamacpp.CallTest("none", toolName, nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(state, "tool_calls"), nil, nil)) && llamacpp.Le(llamacpp.Attr(state, "tool_index"), llamacpp.CallFilter("length", llamacpp.Attr(state, "tool_calls"), nil, nil)) {
 			// Kimi-K3.jinja:175:5 {%- set fallback_call = state.tool_calls[state.tool_index - 1] -%}
-			fallbackCall = jinja2.LlamaItem(jinja2.LlamaAttr(state, "tool_calls"), jinja2.LlamaSub(jinja2.LlamaAttr(state, "tool_index"), jinja2.Int(1)))
+			fallbackCall = llamacpp.Item(llamacpp.Attr(state, "tool_calls"), llamacpp.Sub(llamacpp.Attr(state, "tool_index"), jinja2.Int(1)))
 			// Kimi-K3.jinja:176:5 {%- set fallback_fn = fallback_call.function if fallback_call.function is defined and fallback_call.…
-			fallbackCallFunction := jinja2.LlamaAttr(fallbackCall, "function")
-			if jinja2.LlamaCallTest("defined", fallbackCallFunction, nil, nil) && jinja2.LlamaCallTest("mapping", fallbackCallFunction, nil, nil) {
+			fallbackCallFunction := llamacpp.Attr(fallbackCall, "function")
+			if llamacpp.CallTest("defined", fallbackCallFunction, nil, nil) && llamacpp.CallTest("mapping", fallbackCallFunction, nil, nil) {
 				fallbackFn = fallbackCallFunction
 			} else {
 				fallbackFn = fallbackCall
 			}
 			// Kimi-K3.jinja:177:5 {%- set tool_name = fallback_fn.name -%}
-			toolName = jinja2.LlamaAttr(fallbackFn, "name")
+			toolName = llamacpp.Attr(fallbackFn, "name")
 		}
 		// Kimi-K3.jinja:179:1 {%- if tool_name is none -%}
-		if jinja2.LlamaCallTest("none", toolName, nil, nil) {
+		if llamacpp.CallTest("none", toolName, nil, nil) {
 			// Kimi-K3.jinja:180:5 {{- raise_exception('Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or matc…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 tool messages need a resolvable tool name: carry `tool`/`name`, or match a preceding assistant tool_call by order.")))
 		}
 		// Kimi-K3.jinja:182:1 {{- open_tag('message', [('role', 'tool'), ('tool', tool_name), ('index', state.tool_index)]) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), jinja2.LlamaAttr(state, "tool_index"))))
+		llamacpp.Write(w, w.Capture(func() {
+			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("tool")), jinja2.NewTuple(jinja2.Str("tool"), toolName), jinja2.NewTuple(jinja2.Str("index"), llamacpp.Attr(state, "tool_index"))))
 		}))
 		// Kimi-K3.jinja:183:1 {{- render_content(message.get('content'), state) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
+		llamacpp.Write(w, w.Capture(func() {
+			renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 		}))
 		// Kimi-K3.jinja:184:1 {{- close_tag('message') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			closeTag(jinja2.Str("message"))
 		}))
 		w.WriteString("<|end_of_msg|>")
 	}
 	// Kimi-K3.jinja:188:1 {%- if thinking is undefined -%}
-	if jinja2.LlamaCallTest("undefined", thinking, nil, nil) {
+	if llamacpp.CallTest("undefined", thinking, nil, nil) {
 		// Kimi-K3.jinja:189:5 {%- set thinking = true -%}
 		thinking = jinja2.Bool(true)
 	}
 	// Kimi-K3.jinja:191:1 {%- if thinking_effort is undefined -%}
-	if jinja2.LlamaCallTest("undefined", thinkingEffort, nil, nil) {
+	if llamacpp.CallTest("undefined", thinkingEffort, nil, nil) {
 		// Kimi-K3.jinja:192:5 {%- set thinking_effort = 'max' -%}
 		thinkingEffort = jinja2.Str("max")
 	}
 	// Kimi-K3.jinja:194:1 {%- if thinking and thinking_effort is not none and thinking_effort not in ['low', 'high', 'max'] -%…
-	if (thinking.Truthy() && !jinja2.LlamaCallTest("none", thinkingEffort, nil, nil)) && !jinja2.LlamaInStrs(thinkingEffort, "low", "high", "max") {
+	if (thinking.Truthy() && !llamacpp.CallTest("none", thinkingEffort, nil, nil)) && !llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:195:5 {{- raise_exception('Unsupported thinking_effort=' + thinking_effort|string + '; supported values ar…
-		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Unsupported thinking_effort="), jinja2.LlamaCallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("; supported values are low, high, and max."))))
+		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(jinja2.Str("Unsupported thinking_effort="), llamacpp.CallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("; supported values are low, high, and max."))))
 	}
 	// Kimi-K3.jinja:198:1 {%- set state = namespace(image_index=0, tool_calls=none, tool_index=0, response_schema=none) -%}
 	state = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("image_index", jinja2.Int(0)), jinja2.KW("tool_calls", jinja2.None()), jinja2.KW("tool_index", jinja2.Int(0)), jinja2.KW("response_schema", jinja2.None())})
 	// Kimi-K3.jinja:200:1 {%- if tools is defined and tools -%}
-	if jinja2.LlamaCallTest("defined", tools, nil, nil) && tools.Truthy() {
+	if llamacpp.CallTest("defined", tools, nil, nil) && tools.Truthy() {
 		// Kimi-K3.jinja:201:5 {{- render_tool_declare(tools) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderToolDeclare(tools, jinja2.Missing())
 		}))
 	}
 	// Kimi-K3.jinja:204:1 {%- if thinking and thinking_effort in ['low', 'high', 'max'] -%}
-	if thinking.Truthy() && jinja2.LlamaInStrs(thinkingEffort, "low", "high", "max") {
+	if thinking.Truthy() && llamacpp.InStrs(thinkingEffort, "low", "high", "max") {
 		// Kimi-K3.jinja:205:5 {{- internal_system_message(
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(jinja2.Str("thinking-effort"), jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), jinja2.LlamaCallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("`.")))
+		llamacpp.Write(w, w.Capture(func() {
+			internalSystemMessage(jinja2.Str("thinking-effort"), llamacpp.Add(llamacpp.Add(jinja2.Str("`thinking_effort` guides on how much to think in your thinking channel (not including the response channel), supported values include `low`, `medium`, `high`, and `max`.\nNow the system is invoked with `thinking_effort="), llamacpp.CallFilter("string", thinkingEffort, nil, nil)), jinja2.Str("`.")))
 		}))
 	}
 	// Kimi-K3.jinja:211:1 {%- for message in messages -%}
 	var attrs jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// Kimi-K3.jinja:212:5 {%- if message is mapping -%}
-		if jinja2.LlamaCallTest("mapping", message, nil, nil) {
+		if llamacpp.CallTest("mapping", message, nil, nil) {
 			// Kimi-K3.jinja:213:9 {%- if 'role' not in message -%}
-			if jinja2.LlamaNotIn(jinja2.Str("role"), message) {
+			if llamacpp.NotIn(jinja2.Str("role"), message) {
 				// Kimi-K3.jinja:214:13 {{- raise_exception('Kimi K3 messages require a role.') -}}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
-			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user") {
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Kimi K3 messages require a role.")))
+			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
 				// Kimi-K3.jinja:215:13 {%- elif message.role == 'user' -%}
 				// Kimi-K3.jinja:216:13 {%- set attrs = [('role', 'user')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("user")))
 				// Kimi-K3.jinja:217:13 {%- if message.get('name') -%}
-				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:217:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.LlamaAdd(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.LlamaAttr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:218:13 {{- open_tag('message', attrs) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					openTag(jinja2.Str("message"), attrs)
 				}))
 				// Kimi-K3.jinja:219:13 {{- render_content(message.get('content'), state) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
+				llamacpp.Write(w, w.Capture(func() {
+					renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 				}))
 				// Kimi-K3.jinja:220:13 {{- close_tag('message') -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					closeTag(jinja2.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "system") && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
+			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tools")}, nil).Truthy() {
 				// Kimi-K3.jinja:222:13 {%- elif message.role == 'system' and message.get('tools') -%}
 				// Kimi-K3.jinja:223:13 {{- render_tool_declare(message.tools, dynamic=true) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					renderToolDeclare(jinja2.LlamaAttr(message, "tools"), jinja2.Bool(true))
+				llamacpp.Write(w, w.Capture(func() {
+					renderToolDeclare(llamacpp.Attr(message, "tools"), jinja2.Bool(true))
 				}))
-			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "system") {
+			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") {
 				// Kimi-K3.jinja:224:13 {%- elif message.role == 'system' -%}
 				// Kimi-K3.jinja:225:13 {%- set attrs = [('role', 'system')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("system")))
 				// Kimi-K3.jinja:226:13 {%- if message.get('name') -%}
-				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:226:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.LlamaAdd(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.LlamaAttr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:227:13 {{- open_tag('message', attrs) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					openTag(jinja2.Str("message"), attrs)
 				}))
 				// Kimi-K3.jinja:228:13 {{- render_content(message.get('content'), state) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					renderContent(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
+				llamacpp.Write(w, w.Capture(func() {
+					renderContent(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil), state)
 				}))
 				// Kimi-K3.jinja:229:13 {{- close_tag('message') -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					closeTag(jinja2.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "assistant") {
+			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
 				// Kimi-K3.jinja:231:13 {%- elif message.role == 'assistant' -%}
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(state)
+				llamacpp.CheckNamespace(state)
 				// Kimi-K3.jinja:232:13 {%- set state.tool_calls = message.get('tool_calls') -%}
-				jinja2.LlamaSetAttr(state, "tool_calls", jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil))
+				llamacpp.SetAttr(state, "tool_calls", llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil))
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(state)
+				llamacpp.CheckNamespace(state)
 				// Kimi-K3.jinja:233:13 {%- set state.tool_index = 0 -%}
-				jinja2.LlamaSetAttr(state, "tool_index", jinja2.Int(0))
+				llamacpp.SetAttr(state, "tool_index", jinja2.Int(0))
 				// Kimi-K3.jinja:234:13 {%- set attrs = [('role', 'assistant')] -%}
 				attrs = jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant")))
 				// Kimi-K3.jinja:235:13 {%- if message.get('name') -%}
-				if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+				if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 					// Kimi-K3.jinja:235:43 {%- set attrs = attrs + [('name', message.name)] -%}
-					attrs = jinja2.LlamaAdd(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), jinja2.LlamaAttr(message, "name"))))
+					attrs = llamacpp.Add(attrs, jinja2.NewList(jinja2.NewTuple(jinja2.Str("name"), llamacpp.Attr(message, "name"))))
 				}
 				// Kimi-K3.jinja:236:13 {{- open_tag('message', attrs) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					openTag(jinja2.Str("message"), attrs)
 				}))
 				// Kimi-K3.jinja:237:13 {{- render_assistant(message, state) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderAssistant(message, state)
 				}))
 				// Kimi-K3.jinja:238:13 {{- close_tag('message') -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					closeTag(jinja2.Str("message"))
 				}))
 				w.WriteString("<|end_of_msg|>")
-			} else if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
+			} else if jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") && ((i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool")) {
 				// Kimi-K3.jinja:240:13 {%- elif message.role == 'tool' and (loop.first or messages[loop.index0 - 1].role != 'tool') -%}
 				// Kimi-K3.jinja:241:13 {%- set run = namespace(tool_messages=[], resolved_count=0) -%}
 				runToolMessages := jinja2.NewList()
 				runResolvedCount := jinja2.Int(0)
 				// Kimi-K3.jinja:242:13 {%- for candidate in messages[loop.index0:] -%}
 				var callId jinja2.Value
-				for _, candidate := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing()))) {
+				for _, candidate := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(messages, jinja2.Int(int64(i)), jinja2.Missing(), jinja2.Missing()))) {
 					mark := w.Mark()
 					// Kimi-K3.jinja:243:17 {%- if candidate is not mapping or candidate.role != 'tool' -%}
-					if !jinja2.LlamaCallTest("mapping", candidate, nil, nil) || !jinja2.EqStr(jinja2.LlamaAttr(candidate, "role"), "tool") {
+					if !llamacpp.CallTest("mapping", candidate, nil, nil) || !jinja2.EqStr(llamacpp.Attr(candidate, "role"), "tool") {
 						w.Drop(mark)
 						break
 					}
 					// Kimi-K3.jinja:244:17 {%- set run.tool_messages = run.tool_messages + [candidate] -%}
-					runToolMessages = jinja2.LlamaAdd(runToolMessages, jinja2.NewList(candidate))
+					runToolMessages = llamacpp.Add(runToolMessages, jinja2.NewList(candidate))
 					// Kimi-K3.jinja:245:17 {%- set call_id = candidate.get('tool_call_id', candidate.get('id')) -%}
-					callId = jinja2.LlamaCallMethod(candidate, "get", []jinja2.Value{jinja2.Str("tool_call_id"), jinja2.LlamaCallMethod(candidate, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
+					callId = llamacpp.CallMethod(candidate, "get", []jinja2.Value{jinja2.Str("tool_call_id"), llamacpp.CallMethod(candidate, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
 					// Kimi-K3.jinja:246:17 {%- set match = namespace(found=false) -%}
 					matchFound := false
 					// Kimi-K3.jinja:247:17 {%- if call_id is not none and state.tool_calls is not none -%}
-					if !jinja2.LlamaCallTest("none", callId, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(state, "tool_calls"), nil, nil) {
+					if !llamacpp.CallTest("none", callId, nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(state, "tool_calls"), nil, nil) {
 						// Kimi-K3.jinja:248:21 {%- for tool_call in state.tool_calls -%}
-						for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(state, "tool_calls"))) {
+						for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(state, "tool_calls"))) {
 							// Kimi-K3.jinja:249:25 {%- if not match.found and tool_call is mapping and tool_call.get('id') is not none and tool_call.ge…
-							if ((!matchFound && jinja2.LlamaCallTest("mapping", toolCall, nil, nil)) && !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && jinja2.Eq(jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), jinja2.LlamaCallFilter("string", callId, nil, nil)) {
+							if ((!matchFound && llamacpp.CallTest("mapping", toolCall, nil, nil)) && !llamacpp.CallTest("none", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && jinja2.Eq(llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), llamacpp.CallFilter("string", callId, nil, nil)) {
 								// Kimi-K3.jinja:250:29 {%- set match.found = true -%}
 								matchFound = true
 							}
@@ -1329,37 +1332,37 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// Kimi-K3.jinja:254:17 {%- if match.found -%}
 					if matchFound {
 						// Kimi-K3.jinja:254:39 {%- set run.resolved_count = run.resolved_count + 1 -%}
-						runResolvedCount = jinja2.LlamaAdd(runResolvedCount, jinja2.Int(1))
+						runResolvedCount = llamacpp.Add(runResolvedCount, jinja2.Int(1))
 					}
 				}
 				// Kimi-K3.jinja:256:13 {%- if run.tool_messages|length > 0 and run.resolved_count == run.tool_messages|length -%}
-				if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", runToolMessages, nil, nil), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, jinja2.LlamaCallFilter("length", runToolMessages, nil, nil)) {
+				if llamacpp.Gt(llamacpp.CallFilter("length", runToolMessages, nil, nil), jinja2.Int(0)) && jinja2.Eq(runResolvedCount, llamacpp.CallFilter("length", runToolMessages, nil, nil)) {
 					// Kimi-K3.jinja:257:17 {%- set emitted = namespace(ids=[]) -%}
 					emittedIds := jinja2.NewList()
 					// Kimi-K3.jinja:258:17 {%- for tool_call in state.tool_calls -%}
 					var fn jinja2.Value
-					for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(state, "tool_calls"))) {
+					for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(state, "tool_calls"))) {
 						// Kimi-K3.jinja:259:21 {%- if tool_call is mapping and tool_call.get('id') is not none and tool_call.get('id')|string not i…
-						if (jinja2.LlamaCallTest("mapping", toolCall, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && jinja2.LlamaNotIn(jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), emittedIds) {
+						if (llamacpp.CallTest("mapping", toolCall, nil, nil) && !llamacpp.CallTest("none", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) && llamacpp.NotIn(llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil), emittedIds) {
 							// Kimi-K3.jinja:260:25 {%- set emitted.ids = emitted.ids + [tool_call.get('id')|string] -%}
-							emittedIds = jinja2.LlamaAdd(emittedIds, jinja2.NewList(jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)))
+							emittedIds = llamacpp.Add(emittedIds, jinja2.NewList(llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)))
 							// Kimi-K3.jinja:261:25 {%- set fn = tool_call.function if tool_call.function is defined and tool_call.function is mapping e…
-							toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-							if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) && jinja2.LlamaCallTest("mapping", toolCallFunction, nil, nil) {
+							toolCallFunction := llamacpp.Attr(toolCall, "function")
+							if llamacpp.CallTest("defined", toolCallFunction, nil, nil) && llamacpp.CallTest("mapping", toolCallFunction, nil, nil) {
 								fn = toolCallFunction
 							} else {
 								fn = toolCall
 							}
 							// Kimi-K3.jinja:262:25 {%- for tool_message in run.tool_messages -%}
 							var resultId jinja2.Value
-							for _, toolMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(runToolMessages)) {
+							for _, toolMessage := range jinja2.Iterate(w, llamacpp.Iterable(runToolMessages)) {
 								// Kimi-K3.jinja:263:29 {%- set result_id = tool_message.get('tool_call_id', tool_message.get('id')) -%}
-								resultId = jinja2.LlamaCallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("tool_call_id"), jinja2.LlamaCallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
+								resultId = llamacpp.CallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("tool_call_id"), llamacpp.CallMethod(toolMessage, "get", []jinja2.Value{jinja2.Str("id")}, nil)}, nil)
 								// Kimi-K3.jinja:264:29 {%- if result_id is not none and result_id|string == tool_call.get('id')|string -%}
-								if !jinja2.LlamaCallTest("none", resultId, nil, nil) && jinja2.Eq(jinja2.LlamaCallFilter("string", resultId, nil, nil), jinja2.LlamaCallFilter("string", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) {
+								if !llamacpp.CallTest("none", resultId, nil, nil) && jinja2.Eq(llamacpp.CallFilter("string", resultId, nil, nil), llamacpp.CallFilter("string", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("id")}, nil), nil, nil)) {
 									// Kimi-K3.jinja:265:33 {{- render_tool_message(tool_message, state, fn.get('name')) -}}
-									jinja2.LlamaWrite(w, w.Capture(func() {
-										renderToolMessage(toolMessage, state, jinja2.LlamaCallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil))
+									llamacpp.Write(w, w.Capture(func() {
+										renderToolMessage(toolMessage, state, llamacpp.CallMethod(fn, "get", []jinja2.Value{jinja2.Str("name")}, nil))
 									}))
 								}
 							}
@@ -1368,9 +1371,9 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				} else {
 					// Kimi-K3.jinja:270:17 {%- else -%}
 					// Kimi-K3.jinja:271:17 {%- for tool_message in run.tool_messages -%}
-					for _, toolMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(runToolMessages)) {
+					for _, toolMessage := range jinja2.Iterate(w, llamacpp.Iterable(runToolMessages)) {
 						// Kimi-K3.jinja:272:21 {{- render_tool_message(tool_message, state) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							renderToolMessage(toolMessage, state, jinja2.Missing())
 						}))
 					}
@@ -1379,55 +1382,55 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// Kimi-K3.jinja:279:1 {%- if tool_choice is defined and tool_choice == 'required' -%}
-	if jinja2.LlamaCallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "required") {
+	if llamacpp.CallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "required") {
 		// Kimi-K3.jinja:280:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=required`.\nYou …
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=required`.\nYou MUST call tools in the next message."))
 		}))
-	} else if jinja2.LlamaCallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "none") {
+	} else if llamacpp.CallTest("defined", toolChoice, nil, nil) && jinja2.EqStr(toolChoice, "none") {
 		// Kimi-K3.jinja:281:5 {%- elif tool_choice is defined and tool_choice == 'none' -%}
 		// Kimi-K3.jinja:282:5 {{- internal_system_message('tool-choice', 'The system is invoked with `tool_choice=none`.\nYou MUST…
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			internalSystemMessage(jinja2.Str("tool-choice"), jinja2.Str("The system is invoked with `tool_choice=none`.\nYou MUST NOT call any tools in the next message."))
 		}))
 	}
 	// Kimi-K3.jinja:285:1 {%- if response_schema is defined -%}
-	if jinja2.LlamaCallTest("defined", responseSchema, nil, nil) {
+	if llamacpp.CallTest("defined", responseSchema, nil, nil) {
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(state)
+		llamacpp.CheckNamespace(state)
 		// Kimi-K3.jinja:286:5 {%- set state.response_schema = response_schema -%}
-		jinja2.LlamaSetAttr(state, "response_schema", responseSchema)
-	} else if (jinja2.LlamaCallTest("defined", responseFormat, nil, nil) && jinja2.LlamaCallTest("mapping", responseFormat, nil, nil)) && !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil), nil, nil) {
+		llamacpp.SetAttr(state, "response_schema", responseSchema)
+	} else if (llamacpp.CallTest("defined", responseFormat, nil, nil) && llamacpp.CallTest("mapping", responseFormat, nil, nil)) && !llamacpp.CallTest("none", llamacpp.CallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil), nil, nil) {
 		// Kimi-K3.jinja:287:5 {%- elif response_format is defined and response_format is mapping and response_format.get('json_sch…
 		// Kimi-K3.jinja:288:5 {%- set schema_wrapper = response_format.get('json_schema') -%}
-		schemaWrapper = jinja2.LlamaCallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil)
+		schemaWrapper = llamacpp.CallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil)
 		// Kimi-K3.jinja:289:5 {%- if schema_wrapper is mapping and 'schema' in schema_wrapper -%}
-		if jinja2.LlamaCallTest("mapping", schemaWrapper, nil, nil) && jinja2.LlamaIn(jinja2.Str("schema"), schemaWrapper) {
+		if llamacpp.CallTest("mapping", schemaWrapper, nil, nil) && llamacpp.In(jinja2.Str("schema"), schemaWrapper) {
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(state)
+			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:290:9 {%- set state.response_schema = schema_wrapper.get('schema') -%}
-			jinja2.LlamaSetAttr(state, "response_schema", jinja2.LlamaCallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("schema")}, nil))
-		} else if jinja2.LlamaCallTest("mapping", schemaWrapper, nil, nil) && jinja2.LlamaIn(jinja2.Str("json_schema"), schemaWrapper) {
+			llamacpp.SetAttr(state, "response_schema", llamacpp.CallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("schema")}, nil))
+		} else if llamacpp.CallTest("mapping", schemaWrapper, nil, nil) && llamacpp.In(jinja2.Str("json_schema"), schemaWrapper) {
 			// Kimi-K3.jinja:291:9 {%- elif schema_wrapper is mapping and 'json_schema' in schema_wrapper -%}
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(state)
+			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:292:9 {%- set state.response_schema = schema_wrapper.get('json_schema') -%}
-			jinja2.LlamaSetAttr(state, "response_schema", jinja2.LlamaCallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil))
+			llamacpp.SetAttr(state, "response_schema", llamacpp.CallMethod(schemaWrapper, "get", []jinja2.Value{jinja2.Str("json_schema")}, nil))
 		} else {
 			// Kimi-K3.jinja:293:9 {%- else -%}
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(state)
+			llamacpp.CheckNamespace(state)
 			// Kimi-K3.jinja:294:9 {%- set state.response_schema = schema_wrapper -%}
-			jinja2.LlamaSetAttr(state, "response_schema", schemaWrapper)
+			llamacpp.SetAttr(state, "response_schema", schemaWrapper)
 		}
 	}
 	// Kimi-K3.jinja:298:1 {%- set response_format_type = none -%}
 	responseFormatType = jinja2.None()
 	// Kimi-K3.jinja:299:1 {%- if response_format is defined and response_format is mapping -%}
-	if jinja2.LlamaCallTest("defined", responseFormat, nil, nil) && jinja2.LlamaCallTest("mapping", responseFormat, nil, nil) {
+	if llamacpp.CallTest("defined", responseFormat, nil, nil) && llamacpp.CallTest("mapping", responseFormat, nil, nil) {
 		// Kimi-K3.jinja:300:5 {%- set response_format_type = response_format.get('type') -%}
-		responseFormatType = jinja2.LlamaCallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("type")}, nil)
-	} else if jinja2.LlamaCallTest("defined", responseFormat, nil, nil) {
+		responseFormatType = llamacpp.CallMethod(responseFormat, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+	} else if llamacpp.CallTest("defined", responseFormat, nil, nil) {
 		// Kimi-K3.jinja:301:5 {%- elif response_format is defined -%}
 		// Kimi-K3.jinja:302:5 {%- set response_format_type = response_format -%}
 		responseFormatType = responseFormat
@@ -1435,26 +1438,26 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// Kimi-K3.jinja:304:1 {%- if response_format_type == 'json_object' -%}
 	if jinja2.EqStr(responseFormatType, "json_object") {
 		// Kimi-K3.jinja:305:5 {{- internal_system_message(
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			internalSystemMessage(jinja2.Str("response-format"), jinja2.Str("The system is invoked with `response_format=json_object`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting."))
 		}))
 	} else if jinja2.EqStr(responseFormatType, "json_schema") {
 		// Kimi-K3.jinja:309:5 {%- elif response_format_type == 'json_schema' -%}
 		// Kimi-K3.jinja:310:5 {{- internal_system_message(
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			internalSystemMessage(jinja2.Str("response-format"), jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
-				jsonSorted(jinja2.LlamaAttr(state, "response_schema"))
+		llamacpp.Write(w, w.Capture(func() {
+			internalSystemMessage(jinja2.Str("response-format"), llamacpp.Add(llamacpp.Add(jinja2.Str("The system is invoked with `response_format=json_schema`.\nYour response must be raw JSON data without markdown code blocks (```json) or any additional formatting.\nThe JSON data must match the following schema:\n```json\n"), w.Capture(func() {
+				jsonSorted(llamacpp.Attr(state, "response_schema"))
 			})), jinja2.Str("\n```")))
 		}))
 	}
 	// Kimi-K3.jinja:316:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// Kimi-K3.jinja:317:5 {{- open_tag('message', [('role', 'assistant')]) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			openTag(jinja2.Str("message"), jinja2.NewList(jinja2.NewTuple(jinja2.Str("role"), jinja2.Str("assistant"))))
 		}))
 		// Kimi-K3.jinja:318:5 {{- open_tag('think' if thinking else 'response') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			openTag(jinja2.IfElse(thinking.Truthy(), func() jinja2.Value {
 				return jinja2.Str("think")
 			}, func() jinja2.Value {
@@ -1463,447 +1466,447 @@ func renderKimiK3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}))
 	}
 	// Kimi-K3.jinja:321:1 {%- if image_prompts is defined and image_prompts is not none and state.image_index != image_prompts…
-	if (jinja2.LlamaCallTest("defined", imagePrompts, nil, nil) && !jinja2.LlamaCallTest("none", imagePrompts, nil, nil)) && jinja2.Ne(jinja2.LlamaAttr(state, "image_index"), jinja2.LlamaCallFilter("length", imagePrompts, nil, nil)) {
+	if (llamacpp.CallTest("defined", imagePrompts, nil, nil) && !llamacpp.CallTest("none", imagePrompts, nil, nil)) && jinja2.Ne(llamacpp.Attr(state, "image_index"), llamacpp.CallFilter("length", imagePrompts, nil, nil)) {
 		// Kimi-K3.jinja:322:5 {{- raise_exception('image prompt count ' + image_prompts|length|string + ' != consumed placeholder …
-		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("image prompt count "), jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("length", imagePrompts, nil, nil), nil, nil)), jinja2.Str(" != consumed placeholder count ")), jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(state, "image_index"), nil, nil))))
+		llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("image prompt count "), llamacpp.CallFilter("string", llamacpp.CallFilter("length", imagePrompts, nil, nil), nil, nil)), jinja2.Str(" != consumed placeholder count ")), llamacpp.CallFilter("string", llamacpp.Attr(state, "image_index"), nil, nil))))
 	}
 }
 
 // spansKimiK3 is the position table of Kimi-K3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansKimiK3 = []jinja2.Span{
-	{From: 61, To: 65, Line: 1, Col: 1, Construct: "macro"},
-	{From: 64, To: 64, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 86, Line: 5, Col: 1, Construct: "macro"},
-	{From: 73, To: 74, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 85, Line: 7, Col: 1, Construct: "for"},
-	{From: 78, To: 80, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 83, Line: 8, Col: 29, Construct: "{{ }}"},
-	{From: 88, To: 94, Line: 13, Col: 1, Construct: "macro"},
-	{From: 91, To: 93, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 115, Line: 17, Col: 1, Construct: "macro"},
-	{From: 99, To: 114, Line: 18, Col: 1, Construct: "if"},
-	{From: 101, To: 104, Line: 19, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 20, Col: 9, Construct: "{{ }}"},
-	{From: 106, To: 106, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 108, To: 108, Line: 22, Col: 5, Construct: "set"},
-	{From: 110, To: 110, Line: 23, Col: 5, Construct: "set"},
-	{From: 117, To: 144, Line: 29, Col: 1, Construct: "macro"},
-	{From: 122, To: 122, Line: 30, Col: 1, Construct: "set"},
-	{From: 124, To: 143, Line: 31, Col: 1, Construct: "if"},
-	{From: 126, To: 126, Line: 32, Col: 5, Construct: "set"},
-	{From: 128, To: 138, Line: 33, Col: 5, Construct: "for"},
-	{From: 132, To: 132, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 134, To: 137, Line: 35, Col: 9, Construct: "if"},
-	{From: 136, To: 136, Line: 35, Col: 33, Construct: "{{ }}"},
-	{From: 142, To: 142, Line: 38, Col: 5, Construct: "{{ }}"},
-	{From: 146, To: 168, Line: 42, Col: 1, Construct: "macro"},
-	{From: 150, To: 167, Line: 43, Col: 1, Construct: "if"},
-	{From: 152, To: 152, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 153, To: 167, Line: 45, Col: 5, Construct: "if"},
-	{From: 156, To: 166, Line: 46, Col: 5, Construct: "for"},
-	{From: 158, To: 165, Line: 47, Col: 9, Construct: "if"},
-	{From: 160, To: 160, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 164, To: 164, Line: 50, Col: 13, Construct: "{{ }}"},
-	{From: 170, To: 180, Line: 56, Col: 1, Construct: "macro"},
-	{From: 174, To: 174, Line: 57, Col: 1, Construct: "{{ }}"},
-	{From: 176, To: 176, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 178, To: 179, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 182, To: 228, Line: 63, Col: 1, Construct: "macro"},
-	{From: 186, To: 227, Line: 66, Col: 1, Construct: "if"},
-	{From: 189, To: 205, Line: 68, Col: 1, Construct: "for"},
-	{From: 194, To: 196, Line: 69, Col: 1, Construct: "if"},
-	{From: 198, To: 199, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 201, To: 203, Line: 70, Col: 50, Construct: "{{ }}"},
-	{From: 206, To: 227, Line: 73, Col: 5, Construct: "if"},
-	{From: 209, To: 209, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 214, To: 226, Line: 77, Col: 1, Construct: "for"},
-	{From: 218, To: 220, Line: 78, Col: 1, Construct: "if"},
-	{From: 222, To: 224, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 230, To: 252, Line: 85, Col: 1, Construct: "macro"},
-	{From: 236, To: 236, Line: 86, Col: 1, Construct: "{{ }}"},
-	{From: 238, To: 243, Line: 87, Col: 1, Construct: "if"},
-	{From: 245, To: 248, Line: 92, Col: 1, Construct: "{{ }}"},
-	{From: 250, To: 251, Line: 94, Col: 1, Construct: "{{ }}"},
-	{From: 254, To: 275, Line: 98, Col: 1, Construct: "macro"},
-	{From: 257, To: 274, Line: 99, Col: 1, Construct: "if"},
-	{From: 259, To: 274, Line: 100, Col: 5, Construct: "if"},
-	{From: 262, To: 274, Line: 101, Col: 5, Construct: "if"},
-	{From: 265, To: 274, Line: 102, Col: 5, Construct: "if"},
-	{From: 268, To: 274, Line: 103, Col: 5, Construct: "if"},
-	{From: 277, To: 288, Line: 108, Col: 1, Construct: "macro"},
-	{From: 280, To: 287, Line: 109, Col: 1, Construct: "if"},
-	{From: 282, To: 282, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 286, To: 286, Line: 112, Col: 1, Construct: "{{ }}"},
-	{From: 290, To: 398, Line: 116, Col: 1, Construct: "macro"},
-	{From: 296, To: 310, Line: 117, Col: 1, Construct: "if"},
-	{From: 298, To: 300, Line: 118, Col: 5, Construct: "set"},
-	{From: 302, To: 302, Line: 119, Col: 5, Construct: "{{ }}"},
-	{From: 304, To: 307, Line: 120, Col: 5, Construct: "if"},
-	{From: 306, To: 306, Line: 121, Col: 9, Construct: "{{ }}"},
-	{From: 309, To: 309, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 312, To: 312, Line: 125, Col: 1, Construct: "{{ }}"},
-	{From: 314, To: 314, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 316, To: 316, Line: 127, Col: 1, Construct: "{{ }}"},
-	{From: 318, To: 318, Line: 128, Col: 1, Construct: "set"},
-	{From: 320, To: 397, Line: 129, Col: 1, Construct: "if"},
-	{From: 322, To: 322, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 324, To: 394, Line: 131, Col: 5, Construct: "for"},
-	{From: 331, To: 334, Line: 132, Col: 9, Construct: "if"},
-	{From: 333, To: 333, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 336, To: 341, Line: 135, Col: 9, Construct: "set"},
-	{From: 343, To: 346, Line: 136, Col: 9, Construct: "if"},
-	{From: 345, To: 345, Line: 137, Col: 13, Construct: "{{ }}"},
-	{From: 348, To: 348, Line: 139, Col: 9, Construct: "{{ }}"},
-	{From: 350, To: 350, Line: 140, Col: 9, Construct: "set"},
-	{From: 352, To: 352, Line: 141, Col: 9, Construct: "set"},
-	{From: 354, To: 391, Line: 142, Col: 9, Construct: "if"},
-	{From: 356, To: 356, Line: 143, Col: 13, Construct: "{{ }}"},
-	{From: 358, To: 358, Line: 144, Col: 13, Construct: "{{ }}"},
-	{From: 360, To: 360, Line: 145, Col: 13, Construct: "{{ }}"},
-	{From: 361, To: 391, Line: 146, Col: 13, Construct: "if"},
-	{From: 364, To: 378, Line: 147, Col: 13, Construct: "for"},
-	{From: 369, To: 371, Line: 148, Col: 17, Construct: "{{ }}"},
-	{From: 373, To: 375, Line: 149, Col: 17, Construct: "{{ }}"},
-	{From: 377, To: 377, Line: 150, Col: 17, Construct: "{{ }}"},
-	{From: 379, To: 391, Line: 152, Col: 13, Construct: "if"},
-	{From: 382, To: 382, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 384, To: 384, Line: 154, Col: 13, Construct: "{{ }}"},
-	{From: 386, To: 386, Line: 155, Col: 13, Construct: "{{ }}"},
-	{From: 387, To: 391, Line: 156, Col: 13, Construct: "if"},
-	{From: 390, To: 390, Line: 157, Col: 13, Construct: "{{ }}"},
-	{From: 393, To: 393, Line: 159, Col: 9, Construct: "{{ }}"},
-	{From: 396, To: 396, Line: 161, Col: 5, Construct: "{{ }}"},
-	{From: 400, To: 452, Line: 165, Col: 1, Construct: "macro"},
-	{From: 410, To: 410, Line: 165, Col: 1, Construct: "set"},
-	{From: 412, To: 412, Line: 166, Col: 1, Construct: "set"},
-	{From: 414, To: 425, Line: 167, Col: 1, Construct: "if"},
-	{From: 416, To: 416, Line: 168, Col: 5, Construct: "set"},
-	{From: 417, To: 425, Line: 169, Col: 5, Construct: "if"},
-	{From: 420, To: 420, Line: 170, Col: 5, Construct: "set"},
-	{From: 424, To: 424, Line: 172, Col: 5, Construct: "set"},
-	{From: 427, To: 439, Line: 174, Col: 1, Construct: "if"},
-	{From: 429, To: 429, Line: 175, Col: 5, Construct: "set"},
-	{From: 431, To: 436, Line: 176, Col: 5, Construct: "set"},
-	{From: 438, To: 438, Line: 177, Col: 5, Construct: "set"},
-	{From: 441, To: 444, Line: 179, Col: 1, Construct: "if"},
-	{From: 443, To: 443, Line: 180, Col: 5, Construct: "{{ }}"},
-	{From: 446, To: 446, Line: 182, Col: 1, Construct: "{{ }}"},
-	{From: 448, To: 448, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 450, To: 451, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 454, To: 457, Line: 188, Col: 1, Construct: "if"},
-	{From: 456, To: 456, Line: 189, Col: 5, Construct: "set"},
-	{From: 459, To: 462, Line: 191, Col: 1, Construct: "if"},
-	{From: 461, To: 461, Line: 192, Col: 5, Construct: "set"},
-	{From: 464, To: 467, Line: 194, Col: 1, Construct: "if"},
-	{From: 466, To: 466, Line: 195, Col: 5, Construct: "{{ }}"},
-	{From: 469, To: 469, Line: 198, Col: 1, Construct: "set"},
-	{From: 471, To: 474, Line: 200, Col: 1, Construct: "if"},
-	{From: 473, To: 473, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 476, To: 479, Line: 204, Col: 1, Construct: "if"},
-	{From: 478, To: 478, Line: 205, Col: 5, Construct: "{{ }}"},
-	{From: 481, To: 627, Line: 211, Col: 1, Construct: "for"},
-	{From: 486, To: 626, Line: 212, Col: 5, Construct: "if"},
-	{From: 488, To: 625, Line: 213, Col: 9, Construct: "if"},
-	{From: 490, To: 490, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 491, To: 625, Line: 215, Col: 13, Construct: "if"},
-	{From: 494, To: 494, Line: 216, Col: 13, Construct: "set"},
-	{From: 496, To: 499, Line: 217, Col: 13, Construct: "if"},
-	{From: 498, To: 498, Line: 217, Col: 43, Construct: "set"},
-	{From: 501, To: 501, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 503, To: 503, Line: 219, Col: 13, Construct: "{{ }}"},
-	{From: 505, To: 506, Line: 220, Col: 13, Construct: "{{ }}"},
-	{From: 507, To: 625, Line: 222, Col: 13, Construct: "if"},
-	{From: 510, To: 510, Line: 223, Col: 13, Construct: "{{ }}"},
-	{From: 511, To: 625, Line: 224, Col: 13, Construct: "if"},
-	{From: 514, To: 514, Line: 225, Col: 13, Construct: "set"},
-	{From: 516, To: 519, Line: 226, Col: 13, Construct: "if"},
-	{From: 518, To: 518, Line: 226, Col: 43, Construct: "set"},
-	{From: 521, To: 521, Line: 227, Col: 13, Construct: "{{ }}"},
-	{From: 523, To: 523, Line: 228, Col: 13, Construct: "{{ }}"},
-	{From: 525, To: 526, Line: 229, Col: 13, Construct: "{{ }}"},
-	{From: 527, To: 625, Line: 231, Col: 13, Construct: "if"},
-	{From: 530, To: 530, Line: 231, Col: 13, Construct: "set"},
-	{From: 532, To: 532, Line: 232, Col: 13, Construct: "set"},
-	{From: 534, To: 534, Line: 232, Col: 13, Construct: "set"},
-	{From: 536, To: 536, Line: 233, Col: 13, Construct: "set"},
-	{From: 538, To: 538, Line: 234, Col: 13, Construct: "set"},
-	{From: 540, To: 543, Line: 235, Col: 13, Construct: "if"},
-	{From: 542, To: 542, Line: 235, Col: 43, Construct: "set"},
-	{From: 545, To: 545, Line: 236, Col: 13, Construct: "{{ }}"},
-	{From: 547, To: 547, Line: 237, Col: 13, Construct: "{{ }}"},
-	{From: 549, To: 550, Line: 238, Col: 13, Construct: "{{ }}"},
-	{From: 551, To: 625, Line: 240, Col: 13, Construct: "if"},
-	{From: 554, To: 555, Line: 241, Col: 13, Construct: "set"},
-	{From: 557, To: 585, Line: 242, Col: 13, Construct: "for"},
-	{From: 560, To: 562, Line: 243, Col: 17, Construct: "if"},
-	{From: 564, To: 564, Line: 244, Col: 17, Construct: "set"},
-	{From: 566, To: 566, Line: 245, Col: 17, Construct: "set"},
-	{From: 568, To: 568, Line: 246, Col: 17, Construct: "set"},
-	{From: 570, To: 579, Line: 247, Col: 17, Construct: "if"},
-	{From: 572, To: 578, Line: 248, Col: 21, Construct: "for"},
-	{From: 574, To: 577, Line: 249, Col: 25, Construct: "if"},
-	{From: 576, To: 576, Line: 250, Col: 29, Construct: "set"},
-	{From: 581, To: 584, Line: 254, Col: 17, Construct: "if"},
-	{From: 583, To: 583, Line: 254, Col: 39, Construct: "set"},
-	{From: 587, To: 624, Line: 256, Col: 13, Construct: "if"},
-	{From: 589, To: 589, Line: 257, Col: 17, Construct: "set"},
-	{From: 591, To: 616, Line: 258, Col: 17, Construct: "for"},
-	{From: 594, To: 615, Line: 259, Col: 21, Construct: "if"},
-	{From: 596, To: 596, Line: 260, Col: 25, Construct: "set"},
-	{From: 598, To: 603, Line: 261, Col: 25, Construct: "set"},
-	{From: 605, To: 614, Line: 262, Col: 25, Construct: "for"},
-	{From: 608, To: 608, Line: 263, Col: 29, Construct: "set"},
-	{From: 610, To: 613, Line: 264, Col: 29, Construct: "if"},
-	{From: 612, To: 612, Line: 265, Col: 33, Construct: "{{ }}"},
-	{From: 620, To: 623, Line: 271, Col: 17, Construct: "for"},
-	{From: 622, To: 622, Line: 272, Col: 21, Construct: "{{ }}"},
-	{From: 629, To: 636, Line: 279, Col: 1, Construct: "if"},
-	{From: 631, To: 631, Line: 280, Col: 5, Construct: "{{ }}"},
-	{From: 632, To: 636, Line: 281, Col: 5, Construct: "if"},
-	{From: 635, To: 635, Line: 282, Col: 5, Construct: "{{ }}"},
-	{From: 638, To: 666, Line: 285, Col: 1, Construct: "if"},
-	{From: 640, To: 640, Line: 285, Col: 1, Construct: "set"},
-	{From: 642, To: 642, Line: 286, Col: 5, Construct: "set"},
-	{From: 643, To: 666, Line: 287, Col: 5, Construct: "if"},
-	{From: 646, To: 646, Line: 288, Col: 5, Construct: "set"},
-	{From: 648, To: 665, Line: 289, Col: 5, Construct: "if"},
-	{From: 650, To: 650, Line: 289, Col: 5, Construct: "set"},
-	{From: 652, To: 652, Line: 290, Col: 9, Construct: "set"},
-	{From: 653, To: 665, Line: 291, Col: 9, Construct: "if"},
-	{From: 656, To: 656, Line: 291, Col: 9, Construct: "set"},
-	{From: 658, To: 658, Line: 292, Col: 9, Construct: "set"},
-	{From: 662, To: 662, Line: 292, Col: 9, Construct: "set"},
-	{From: 664, To: 664, Line: 294, Col: 9, Construct: "set"},
-	{From: 668, To: 668, Line: 298, Col: 1, Construct: "set"},
-	{From: 670, To: 677, Line: 299, Col: 1, Construct: "if"},
-	{From: 672, To: 672, Line: 300, Col: 5, Construct: "set"},
-	{From: 673, To: 677, Line: 301, Col: 5, Construct: "if"},
-	{From: 676, To: 676, Line: 302, Col: 5, Construct: "set"},
-	{From: 679, To: 688, Line: 304, Col: 1, Construct: "if"},
-	{From: 681, To: 681, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 682, To: 688, Line: 309, Col: 5, Construct: "if"},
-	{From: 685, To: 687, Line: 310, Col: 5, Construct: "{{ }}"},
-	{From: 690, To: 699, Line: 316, Col: 1, Construct: "if"},
-	{From: 692, To: 692, Line: 317, Col: 5, Construct: "{{ }}"},
-	{From: 694, To: 698, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 701, To: 704, Line: 321, Col: 1, Construct: "if"},
-	{From: 703, To: 703, Line: 322, Col: 5, Construct: "{{ }}"},
-	{From: 726, To: 730, Line: 1, Col: 1, Construct: "macro"},
-	{From: 729, To: 729, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 732, To: 750, Line: 5, Col: 1, Construct: "macro"},
-	{From: 738, To: 738, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 740, To: 749, Line: 7, Col: 1, Construct: "for"},
-	{From: 742, To: 742, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 744, To: 747, Line: 8, Col: 29, Construct: "{{ }}"},
-	{From: 752, To: 756, Line: 13, Col: 1, Construct: "macro"},
-	{From: 755, To: 755, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 758, To: 777, Line: 17, Col: 1, Construct: "macro"},
-	{From: 761, To: 776, Line: 18, Col: 1, Construct: "if"},
-	{From: 763, To: 766, Line: 19, Col: 5, Construct: "if"},
-	{From: 765, To: 765, Line: 20, Col: 9, Construct: "{{ }}"},
-	{From: 768, To: 768, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 770, To: 770, Line: 22, Col: 5, Construct: "set"},
-	{From: 772, To: 772, Line: 23, Col: 5, Construct: "set"},
-	{From: 779, To: 808, Line: 29, Col: 1, Construct: "macro"},
-	{From: 784, To: 784, Line: 30, Col: 1, Construct: "set"},
-	{From: 786, To: 807, Line: 31, Col: 1, Construct: "if"},
-	{From: 788, To: 788, Line: 32, Col: 5, Construct: "set"},
-	{From: 790, To: 802, Line: 33, Col: 5, Construct: "for"},
-	{From: 794, To: 794, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 796, To: 801, Line: 35, Col: 9, Construct: "if"},
-	{From: 798, To: 800, Line: 35, Col: 33, Construct: "{{ }}"},
-	{From: 806, To: 806, Line: 38, Col: 5, Construct: "{{ }}"},
-	{From: 810, To: 838, Line: 42, Col: 1, Construct: "macro"},
-	{From: 814, To: 837, Line: 43, Col: 1, Construct: "if"},
-	{From: 816, To: 818, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 819, To: 837, Line: 45, Col: 5, Construct: "if"},
-	{From: 822, To: 836, Line: 46, Col: 5, Construct: "for"},
-	{From: 824, To: 835, Line: 47, Col: 9, Construct: "if"},
-	{From: 826, To: 828, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 832, To: 834, Line: 50, Col: 13, Construct: "{{ }}"},
-	{From: 840, To: 854, Line: 56, Col: 1, Construct: "macro"},
-	{From: 844, To: 846, Line: 57, Col: 1, Construct: "{{ }}"},
-	{From: 848, To: 848, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 850, To: 853, Line: 59, Col: 1, Construct: "{{ }}"},
-	{From: 856, To: 903, Line: 63, Col: 1, Construct: "macro"},
-	{From: 860, To: 902, Line: 66, Col: 1, Construct: "if"},
-	{From: 863, To: 880, Line: 68, Col: 1, Construct: "for"},
-	{From: 869, To: 871, Line: 69, Col: 1, Construct: "if"},
-	{From: 873, To: 874, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 876, To: 878, Line: 70, Col: 50, Construct: "{{ }}"},
-	{From: 881, To: 902, Line: 73, Col: 5, Construct: "if"},
-	{From: 884, To: 884, Line: 74, Col: 1, Construct: "{{ }}"},
-	{From: 889, To: 901, Line: 77, Col: 1, Construct: "for"},
-	{From: 893, To: 895, Line: 78, Col: 1, Construct: "if"},
-	{From: 897, To: 899, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 905, To: 931, Line: 85, Col: 1, Construct: "macro"},
-	{From: 911, To: 913, Line: 86, Col: 1, Construct: "{{ }}"},
-	{From: 915, To: 920, Line: 87, Col: 1, Construct: "if"},
-	{From: 922, To: 925, Line: 92, Col: 1, Construct: "{{ }}"},
-	{From: 927, To: 930, Line: 94, Col: 1, Construct: "{{ }}"},
-	{From: 933, To: 954, Line: 98, Col: 1, Construct: "macro"},
-	{From: 936, To: 953, Line: 99, Col: 1, Construct: "if"},
-	{From: 938, To: 953, Line: 100, Col: 5, Construct: "if"},
-	{From: 941, To: 953, Line: 101, Col: 5, Construct: "if"},
-	{From: 944, To: 953, Line: 102, Col: 5, Construct: "if"},
-	{From: 947, To: 953, Line: 103, Col: 5, Construct: "if"},
-	{From: 956, To: 967, Line: 108, Col: 1, Construct: "macro"},
-	{From: 959, To: 966, Line: 109, Col: 1, Construct: "if"},
-	{From: 961, To: 961, Line: 110, Col: 1, Construct: "{{ }}"},
-	{From: 965, To: 965, Line: 112, Col: 1, Construct: "{{ }}"},
-	{From: 969, To: 1115, Line: 116, Col: 1, Construct: "macro"},
-	{From: 975, To: 995, Line: 117, Col: 1, Construct: "if"},
-	{From: 977, To: 979, Line: 118, Col: 5, Construct: "set"},
-	{From: 981, To: 983, Line: 119, Col: 5, Construct: "{{ }}"},
-	{From: 985, To: 990, Line: 120, Col: 5, Construct: "if"},
-	{From: 987, To: 989, Line: 121, Col: 9, Construct: "{{ }}"},
-	{From: 992, To: 994, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 997, To: 999, Line: 125, Col: 1, Construct: "{{ }}"},
-	{From: 1001, To: 1003, Line: 126, Col: 1, Construct: "{{ }}"},
-	{From: 1005, To: 1007, Line: 127, Col: 1, Construct: "{{ }}"},
-	{From: 1009, To: 1009, Line: 128, Col: 1, Construct: "set"},
-	{From: 1011, To: 1114, Line: 129, Col: 1, Construct: "if"},
-	{From: 1013, To: 1015, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 1017, To: 1109, Line: 131, Col: 5, Construct: "for"},
-	{From: 1024, To: 1027, Line: 132, Col: 9, Construct: "if"},
-	{From: 1026, To: 1026, Line: 133, Col: 13, Construct: "{{ }}"},
-	{From: 1029, To: 1034, Line: 135, Col: 9, Construct: "set"},
-	{From: 1036, To: 1039, Line: 136, Col: 9, Construct: "if"},
-	{From: 1038, To: 1038, Line: 137, Col: 13, Construct: "{{ }}"},
-	{From: 1041, To: 1043, Line: 139, Col: 9, Construct: "{{ }}"},
-	{From: 1045, To: 1045, Line: 140, Col: 9, Construct: "set"},
-	{From: 1047, To: 1047, Line: 141, Col: 9, Construct: "set"},
-	{From: 1049, To: 1104, Line: 142, Col: 9, Construct: "if"},
-	{From: 1051, To: 1053, Line: 143, Col: 13, Construct: "{{ }}"},
-	{From: 1055, To: 1057, Line: 144, Col: 13, Construct: "{{ }}"},
-	{From: 1059, To: 1061, Line: 145, Col: 13, Construct: "{{ }}"},
-	{From: 1062, To: 1104, Line: 146, Col: 13, Construct: "if"},
-	{From: 1065, To: 1085, Line: 147, Col: 13, Construct: "for"},
-	{From: 1070, To: 1074, Line: 148, Col: 17, Construct: "{{ }}"},
-	{From: 1076, To: 1080, Line: 149, Col: 17, Construct: "{{ }}"},
-	{From: 1082, To: 1084, Line: 150, Col: 17, Construct: "{{ }}"},
-	{From: 1086, To: 1104, Line: 152, Col: 13, Construct: "if"},
-	{From: 1089, To: 1091, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 1093, To: 1095, Line: 154, Col: 13, Construct: "{{ }}"},
-	{From: 1097, To: 1099, Line: 155, Col: 13, Construct: "{{ }}"},
-	{From: 1100, To: 1104, Line: 156, Col: 13, Construct: "if"},
-	{From: 1103, To: 1103, Line: 157, Col: 13, Construct: "{{ }}"},
-	{From: 1106, To: 1108, Line: 159, Col: 9, Construct: "{{ }}"},
-	{From: 1111, To: 1113, Line: 161, Col: 5, Construct: "{{ }}"},
-	{From: 1117, To: 1175, Line: 165, Col: 1, Construct: "macro"},
-	{From: 1127, To: 1127, Line: 165, Col: 1, Construct: "set"},
-	{From: 1129, To: 1129, Line: 166, Col: 1, Construct: "set"},
-	{From: 1131, To: 1142, Line: 167, Col: 1, Construct: "if"},
-	{From: 1133, To: 1133, Line: 168, Col: 5, Construct: "set"},
-	{From: 1134, To: 1142, Line: 169, Col: 5, Construct: "if"},
-	{From: 1137, To: 1137, Line: 170, Col: 5, Construct: "set"},
-	{From: 1141, To: 1141, Line: 172, Col: 5, Construct: "set"},
-	{From: 1144, To: 1156, Line: 174, Col: 1, Construct: "if"},
-	{From: 1146, To: 1146, Line: 175, Col: 5, Construct: "set"},
-	{From: 1148, To: 1153, Line: 176, Col: 5, Construct: "set"},
-	{From: 1155, To: 1155, Line: 177, Col: 5, Construct: "set"},
-	{From: 1158, To: 1161, Line: 179, Col: 1, Construct: "if"},
-	{From: 1160, To: 1160, Line: 180, Col: 5, Construct: "{{ }}"},
-	{From: 1163, To: 1165, Line: 182, Col: 1, Construct: "{{ }}"},
-	{From: 1167, To: 1169, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 1171, To: 1174, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 1177, To: 1180, Line: 188, Col: 1, Construct: "if"},
-	{From: 1179, To: 1179, Line: 189, Col: 5, Construct: "set"},
-	{From: 1182, To: 1185, Line: 191, Col: 1, Construct: "if"},
-	{From: 1184, To: 1184, Line: 192, Col: 5, Construct: "set"},
-	{From: 1187, To: 1190, Line: 194, Col: 1, Construct: "if"},
-	{From: 1189, To: 1189, Line: 195, Col: 5, Construct: "{{ }}"},
-	{From: 1192, To: 1192, Line: 198, Col: 1, Construct: "set"},
-	{From: 1194, To: 1199, Line: 200, Col: 1, Construct: "if"},
-	{From: 1196, To: 1198, Line: 201, Col: 5, Construct: "{{ }}"},
-	{From: 1201, To: 1206, Line: 204, Col: 1, Construct: "if"},
-	{From: 1203, To: 1205, Line: 205, Col: 5, Construct: "{{ }}"},
-	{From: 1208, To: 1380, Line: 211, Col: 1, Construct: "for"},
-	{From: 1213, To: 1379, Line: 212, Col: 5, Construct: "if"},
-	{From: 1215, To: 1378, Line: 213, Col: 9, Construct: "if"},
-	{From: 1217, To: 1217, Line: 214, Col: 13, Construct: "{{ }}"},
-	{From: 1218, To: 1378, Line: 215, Col: 13, Construct: "if"},
-	{From: 1221, To: 1221, Line: 216, Col: 13, Construct: "set"},
-	{From: 1223, To: 1226, Line: 217, Col: 13, Construct: "if"},
-	{From: 1225, To: 1225, Line: 217, Col: 43, Construct: "set"},
-	{From: 1228, To: 1230, Line: 218, Col: 13, Construct: "{{ }}"},
-	{From: 1232, To: 1234, Line: 219, Col: 13, Construct: "{{ }}"},
-	{From: 1236, To: 1239, Line: 220, Col: 13, Construct: "{{ }}"},
-	{From: 1240, To: 1378, Line: 222, Col: 13, Construct: "if"},
-	{From: 1243, To: 1245, Line: 223, Col: 13, Construct: "{{ }}"},
-	{From: 1246, To: 1378, Line: 224, Col: 13, Construct: "if"},
-	{From: 1249, To: 1249, Line: 225, Col: 13, Construct: "set"},
-	{From: 1251, To: 1254, Line: 226, Col: 13, Construct: "if"},
-	{From: 1253, To: 1253, Line: 226, Col: 43, Construct: "set"},
-	{From: 1256, To: 1258, Line: 227, Col: 13, Construct: "{{ }}"},
-	{From: 1260, To: 1262, Line: 228, Col: 13, Construct: "{{ }}"},
-	{From: 1264, To: 1267, Line: 229, Col: 13, Construct: "{{ }}"},
-	{From: 1268, To: 1378, Line: 231, Col: 13, Construct: "if"},
-	{From: 1271, To: 1271, Line: 231, Col: 13, Construct: "set"},
-	{From: 1273, To: 1273, Line: 232, Col: 13, Construct: "set"},
-	{From: 1275, To: 1275, Line: 232, Col: 13, Construct: "set"},
-	{From: 1277, To: 1277, Line: 233, Col: 13, Construct: "set"},
-	{From: 1279, To: 1279, Line: 234, Col: 13, Construct: "set"},
-	{From: 1281, To: 1284, Line: 235, Col: 13, Construct: "if"},
-	{From: 1283, To: 1283, Line: 235, Col: 43, Construct: "set"},
-	{From: 1286, To: 1288, Line: 236, Col: 13, Construct: "{{ }}"},
-	{From: 1290, To: 1292, Line: 237, Col: 13, Construct: "{{ }}"},
-	{From: 1294, To: 1297, Line: 238, Col: 13, Construct: "{{ }}"},
-	{From: 1298, To: 1378, Line: 240, Col: 13, Construct: "if"},
-	{From: 1301, To: 1302, Line: 241, Col: 13, Construct: "set"},
-	{From: 1304, To: 1334, Line: 242, Col: 13, Construct: "for"},
-	{From: 1308, To: 1311, Line: 243, Col: 17, Construct: "if"},
-	{From: 1313, To: 1313, Line: 244, Col: 17, Construct: "set"},
-	{From: 1315, To: 1315, Line: 245, Col: 17, Construct: "set"},
-	{From: 1317, To: 1317, Line: 246, Col: 17, Construct: "set"},
-	{From: 1319, To: 1328, Line: 247, Col: 17, Construct: "if"},
-	{From: 1321, To: 1327, Line: 248, Col: 21, Construct: "for"},
-	{From: 1323, To: 1326, Line: 249, Col: 25, Construct: "if"},
-	{From: 1325, To: 1325, Line: 250, Col: 29, Construct: "set"},
-	{From: 1330, To: 1333, Line: 254, Col: 17, Construct: "if"},
-	{From: 1332, To: 1332, Line: 254, Col: 39, Construct: "set"},
-	{From: 1336, To: 1377, Line: 256, Col: 13, Construct: "if"},
-	{From: 1338, To: 1338, Line: 257, Col: 17, Construct: "set"},
-	{From: 1340, To: 1367, Line: 258, Col: 17, Construct: "for"},
-	{From: 1343, To: 1366, Line: 259, Col: 21, Construct: "if"},
-	{From: 1345, To: 1345, Line: 260, Col: 25, Construct: "set"},
-	{From: 1347, To: 1352, Line: 261, Col: 25, Construct: "set"},
-	{From: 1354, To: 1365, Line: 262, Col: 25, Construct: "for"},
-	{From: 1357, To: 1357, Line: 263, Col: 29, Construct: "set"},
-	{From: 1359, To: 1364, Line: 264, Col: 29, Construct: "if"},
-	{From: 1361, To: 1363, Line: 265, Col: 33, Construct: "{{ }}"},
-	{From: 1371, To: 1376, Line: 271, Col: 17, Construct: "for"},
-	{From: 1373, To: 1375, Line: 272, Col: 21, Construct: "{{ }}"},
-	{From: 1382, To: 1393, Line: 279, Col: 1, Construct: "if"},
-	{From: 1384, To: 1386, Line: 280, Col: 5, Construct: "{{ }}"},
-	{From: 1387, To: 1393, Line: 281, Col: 5, Construct: "if"},
-	{From: 1390, To: 1392, Line: 282, Col: 5, Construct: "{{ }}"},
-	{From: 1395, To: 1423, Line: 285, Col: 1, Construct: "if"},
-	{From: 1397, To: 1397, Line: 285, Col: 1, Construct: "set"},
-	{From: 1399, To: 1399, Line: 286, Col: 5, Construct: "set"},
-	{From: 1400, To: 1423, Line: 287, Col: 5, Construct: "if"},
-	{From: 1403, To: 1403, Line: 288, Col: 5, Construct: "set"},
-	{From: 1405, To: 1422, Line: 289, Col: 5, Construct: "if"},
-	{From: 1407, To: 1407, Line: 289, Col: 5, Construct: "set"},
-	{From: 1409, To: 1409, Line: 290, Col: 9, Construct: "set"},
-	{From: 1410, To: 1422, Line: 291, Col: 9, Construct: "if"},
-	{From: 1413, To: 1413, Line: 291, Col: 9, Construct: "set"},
-	{From: 1415, To: 1415, Line: 292, Col: 9, Construct: "set"},
-	{From: 1419, To: 1419, Line: 292, Col: 9, Construct: "set"},
-	{From: 1421, To: 1421, Line: 294, Col: 9, Construct: "set"},
-	{From: 1425, To: 1425, Line: 298, Col: 1, Construct: "set"},
-	{From: 1427, To: 1434, Line: 299, Col: 1, Construct: "if"},
-	{From: 1429, To: 1429, Line: 300, Col: 5, Construct: "set"},
-	{From: 1430, To: 1434, Line: 301, Col: 5, Construct: "if"},
-	{From: 1433, To: 1433, Line: 302, Col: 5, Construct: "set"},
-	{From: 1436, To: 1449, Line: 304, Col: 1, Construct: "if"},
-	{From: 1438, To: 1440, Line: 305, Col: 5, Construct: "{{ }}"},
-	{From: 1441, To: 1449, Line: 309, Col: 5, Construct: "if"},
-	{From: 1444, To: 1448, Line: 310, Col: 5, Construct: "{{ }}"},
-	{From: 1451, To: 1464, Line: 316, Col: 1, Construct: "if"},
-	{From: 1453, To: 1455, Line: 317, Col: 5, Construct: "{{ }}"},
-	{From: 1457, To: 1463, Line: 318, Col: 5, Construct: "{{ }}"},
-	{From: 1466, To: 1469, Line: 321, Col: 1, Construct: "if"},
-	{From: 1468, To: 1468, Line: 322, Col: 5, Construct: "{{ }}"},
+	{From: 64, To: 68, Line: 1, Col: 1, Construct: "macro"},
+	{From: 67, To: 67, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 89, Line: 5, Col: 1, Construct: "macro"},
+	{From: 76, To: 77, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 88, Line: 7, Col: 1, Construct: "for"},
+	{From: 81, To: 83, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 86, Line: 8, Col: 29, Construct: "{{ }}"},
+	{From: 91, To: 97, Line: 13, Col: 1, Construct: "macro"},
+	{From: 94, To: 96, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 99, To: 118, Line: 17, Col: 1, Construct: "macro"},
+	{From: 102, To: 117, Line: 18, Col: 1, Construct: "if"},
+	{From: 104, To: 107, Line: 19, Col: 5, Construct: "if"},
+	{From: 106, To: 106, Line: 20, Col: 9, Construct: "{{ }}"},
+	{From: 109, To: 109, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 111, To: 111, Line: 22, Col: 5, Construct: "set"},
+	{From: 113, To: 113, Line: 23, Col: 5, Construct: "set"},
+	{From: 120, To: 147, Line: 29, Col: 1, Construct: "macro"},
+	{From: 125, To: 125, Line: 30, Col: 1, Construct: "set"},
+	{From: 127, To: 146, Line: 31, Col: 1, Construct: "if"},
+	{From: 129, To: 129, Line: 32, Col: 5, Construct: "set"},
+	{From: 131, To: 141, Line: 33, Col: 5, Construct: "for"},
+	{From: 135, To: 135, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 137, To: 140, Line: 35, Col: 9, Construct: "if"},
+	{From: 139, To: 139, Line: 35, Col: 33, Construct: "{{ }}"},
+	{From: 145, To: 145, Line: 38, Col: 5, Construct: "{{ }}"},
+	{From: 149, To: 171, Line: 42, Col: 1, Construct: "macro"},
+	{From: 153, To: 170, Line: 43, Col: 1, Construct: "if"},
+	{From: 155, To: 155, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 156, To: 170, Line: 45, Col: 5, Construct: "if"},
+	{From: 159, To: 169, Line: 46, Col: 5, Construct: "for"},
+	{From: 161, To: 168, Line: 47, Col: 9, Construct: "if"},
+	{From: 163, To: 163, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 167, To: 167, Line: 50, Col: 13, Construct: "{{ }}"},
+	{From: 173, To: 183, Line: 56, Col: 1, Construct: "macro"},
+	{From: 177, To: 177, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 179, To: 179, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 181, To: 182, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 185, To: 231, Line: 63, Col: 1, Construct: "macro"},
+	{From: 189, To: 230, Line: 66, Col: 1, Construct: "if"},
+	{From: 192, To: 208, Line: 68, Col: 1, Construct: "for"},
+	{From: 197, To: 199, Line: 69, Col: 1, Construct: "if"},
+	{From: 201, To: 202, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 204, To: 206, Line: 70, Col: 50, Construct: "{{ }}"},
+	{From: 209, To: 230, Line: 73, Col: 5, Construct: "if"},
+	{From: 212, To: 212, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 217, To: 229, Line: 77, Col: 1, Construct: "for"},
+	{From: 221, To: 223, Line: 78, Col: 1, Construct: "if"},
+	{From: 225, To: 227, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 233, To: 255, Line: 85, Col: 1, Construct: "macro"},
+	{From: 239, To: 239, Line: 86, Col: 1, Construct: "{{ }}"},
+	{From: 241, To: 246, Line: 87, Col: 1, Construct: "if"},
+	{From: 248, To: 251, Line: 92, Col: 1, Construct: "{{ }}"},
+	{From: 253, To: 254, Line: 94, Col: 1, Construct: "{{ }}"},
+	{From: 257, To: 278, Line: 98, Col: 1, Construct: "macro"},
+	{From: 260, To: 277, Line: 99, Col: 1, Construct: "if"},
+	{From: 262, To: 277, Line: 100, Col: 5, Construct: "if"},
+	{From: 265, To: 277, Line: 101, Col: 5, Construct: "if"},
+	{From: 268, To: 277, Line: 102, Col: 5, Construct: "if"},
+	{From: 271, To: 277, Line: 103, Col: 5, Construct: "if"},
+	{From: 280, To: 291, Line: 108, Col: 1, Construct: "macro"},
+	{From: 283, To: 290, Line: 109, Col: 1, Construct: "if"},
+	{From: 285, To: 285, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 289, To: 289, Line: 112, Col: 1, Construct: "{{ }}"},
+	{From: 293, To: 401, Line: 116, Col: 1, Construct: "macro"},
+	{From: 299, To: 313, Line: 117, Col: 1, Construct: "if"},
+	{From: 301, To: 303, Line: 118, Col: 5, Construct: "set"},
+	{From: 305, To: 305, Line: 119, Col: 5, Construct: "{{ }}"},
+	{From: 307, To: 310, Line: 120, Col: 5, Construct: "if"},
+	{From: 309, To: 309, Line: 121, Col: 9, Construct: "{{ }}"},
+	{From: 312, To: 312, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 315, To: 315, Line: 125, Col: 1, Construct: "{{ }}"},
+	{From: 317, To: 317, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 319, To: 319, Line: 127, Col: 1, Construct: "{{ }}"},
+	{From: 321, To: 321, Line: 128, Col: 1, Construct: "set"},
+	{From: 323, To: 400, Line: 129, Col: 1, Construct: "if"},
+	{From: 325, To: 325, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 327, To: 397, Line: 131, Col: 5, Construct: "for"},
+	{From: 334, To: 337, Line: 132, Col: 9, Construct: "if"},
+	{From: 336, To: 336, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 339, To: 344, Line: 135, Col: 9, Construct: "set"},
+	{From: 346, To: 349, Line: 136, Col: 9, Construct: "if"},
+	{From: 348, To: 348, Line: 137, Col: 13, Construct: "{{ }}"},
+	{From: 351, To: 351, Line: 139, Col: 9, Construct: "{{ }}"},
+	{From: 353, To: 353, Line: 140, Col: 9, Construct: "set"},
+	{From: 355, To: 355, Line: 141, Col: 9, Construct: "set"},
+	{From: 357, To: 394, Line: 142, Col: 9, Construct: "if"},
+	{From: 359, To: 359, Line: 143, Col: 13, Construct: "{{ }}"},
+	{From: 361, To: 361, Line: 144, Col: 13, Construct: "{{ }}"},
+	{From: 363, To: 363, Line: 145, Col: 13, Construct: "{{ }}"},
+	{From: 364, To: 394, Line: 146, Col: 13, Construct: "if"},
+	{From: 367, To: 381, Line: 147, Col: 13, Construct: "for"},
+	{From: 372, To: 374, Line: 148, Col: 17, Construct: "{{ }}"},
+	{From: 376, To: 378, Line: 149, Col: 17, Construct: "{{ }}"},
+	{From: 380, To: 380, Line: 150, Col: 17, Construct: "{{ }}"},
+	{From: 382, To: 394, Line: 152, Col: 13, Construct: "if"},
+	{From: 385, To: 385, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 387, To: 387, Line: 154, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 155, Col: 13, Construct: "{{ }}"},
+	{From: 390, To: 394, Line: 156, Col: 13, Construct: "if"},
+	{From: 393, To: 393, Line: 157, Col: 13, Construct: "{{ }}"},
+	{From: 396, To: 396, Line: 159, Col: 9, Construct: "{{ }}"},
+	{From: 399, To: 399, Line: 161, Col: 5, Construct: "{{ }}"},
+	{From: 403, To: 455, Line: 165, Col: 1, Construct: "macro"},
+	{From: 413, To: 413, Line: 165, Col: 1, Construct: "set"},
+	{From: 415, To: 415, Line: 166, Col: 1, Construct: "set"},
+	{From: 417, To: 428, Line: 167, Col: 1, Construct: "if"},
+	{From: 419, To: 419, Line: 168, Col: 5, Construct: "set"},
+	{From: 420, To: 428, Line: 169, Col: 5, Construct: "if"},
+	{From: 423, To: 423, Line: 170, Col: 5, Construct: "set"},
+	{From: 427, To: 427, Line: 172, Col: 5, Construct: "set"},
+	{From: 430, To: 442, Line: 174, Col: 1, Construct: "if"},
+	{From: 432, To: 432, Line: 175, Col: 5, Construct: "set"},
+	{From: 434, To: 439, Line: 176, Col: 5, Construct: "set"},
+	{From: 441, To: 441, Line: 177, Col: 5, Construct: "set"},
+	{From: 444, To: 447, Line: 179, Col: 1, Construct: "if"},
+	{From: 446, To: 446, Line: 180, Col: 5, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 182, Col: 1, Construct: "{{ }}"},
+	{From: 451, To: 451, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 453, To: 454, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 457, To: 460, Line: 188, Col: 1, Construct: "if"},
+	{From: 459, To: 459, Line: 189, Col: 5, Construct: "set"},
+	{From: 462, To: 465, Line: 191, Col: 1, Construct: "if"},
+	{From: 464, To: 464, Line: 192, Col: 5, Construct: "set"},
+	{From: 467, To: 470, Line: 194, Col: 1, Construct: "if"},
+	{From: 469, To: 469, Line: 195, Col: 5, Construct: "{{ }}"},
+	{From: 472, To: 472, Line: 198, Col: 1, Construct: "set"},
+	{From: 474, To: 477, Line: 200, Col: 1, Construct: "if"},
+	{From: 476, To: 476, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 479, To: 482, Line: 204, Col: 1, Construct: "if"},
+	{From: 481, To: 481, Line: 205, Col: 5, Construct: "{{ }}"},
+	{From: 484, To: 630, Line: 211, Col: 1, Construct: "for"},
+	{From: 489, To: 629, Line: 212, Col: 5, Construct: "if"},
+	{From: 491, To: 628, Line: 213, Col: 9, Construct: "if"},
+	{From: 493, To: 493, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 494, To: 628, Line: 215, Col: 13, Construct: "if"},
+	{From: 497, To: 497, Line: 216, Col: 13, Construct: "set"},
+	{From: 499, To: 502, Line: 217, Col: 13, Construct: "if"},
+	{From: 501, To: 501, Line: 217, Col: 43, Construct: "set"},
+	{From: 504, To: 504, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 508, To: 509, Line: 220, Col: 13, Construct: "{{ }}"},
+	{From: 510, To: 628, Line: 222, Col: 13, Construct: "if"},
+	{From: 513, To: 513, Line: 223, Col: 13, Construct: "{{ }}"},
+	{From: 514, To: 628, Line: 224, Col: 13, Construct: "if"},
+	{From: 517, To: 517, Line: 225, Col: 13, Construct: "set"},
+	{From: 519, To: 522, Line: 226, Col: 13, Construct: "if"},
+	{From: 521, To: 521, Line: 226, Col: 43, Construct: "set"},
+	{From: 524, To: 524, Line: 227, Col: 13, Construct: "{{ }}"},
+	{From: 526, To: 526, Line: 228, Col: 13, Construct: "{{ }}"},
+	{From: 528, To: 529, Line: 229, Col: 13, Construct: "{{ }}"},
+	{From: 530, To: 628, Line: 231, Col: 13, Construct: "if"},
+	{From: 533, To: 533, Line: 231, Col: 13, Construct: "set"},
+	{From: 535, To: 535, Line: 232, Col: 13, Construct: "set"},
+	{From: 537, To: 537, Line: 232, Col: 13, Construct: "set"},
+	{From: 539, To: 539, Line: 233, Col: 13, Construct: "set"},
+	{From: 541, To: 541, Line: 234, Col: 13, Construct: "set"},
+	{From: 543, To: 546, Line: 235, Col: 13, Construct: "if"},
+	{From: 545, To: 545, Line: 235, Col: 43, Construct: "set"},
+	{From: 548, To: 548, Line: 236, Col: 13, Construct: "{{ }}"},
+	{From: 550, To: 550, Line: 237, Col: 13, Construct: "{{ }}"},
+	{From: 552, To: 553, Line: 238, Col: 13, Construct: "{{ }}"},
+	{From: 554, To: 628, Line: 240, Col: 13, Construct: "if"},
+	{From: 557, To: 558, Line: 241, Col: 13, Construct: "set"},
+	{From: 560, To: 588, Line: 242, Col: 13, Construct: "for"},
+	{From: 563, To: 565, Line: 243, Col: 17, Construct: "if"},
+	{From: 567, To: 567, Line: 244, Col: 17, Construct: "set"},
+	{From: 569, To: 569, Line: 245, Col: 17, Construct: "set"},
+	{From: 571, To: 571, Line: 246, Col: 17, Construct: "set"},
+	{From: 573, To: 582, Line: 247, Col: 17, Construct: "if"},
+	{From: 575, To: 581, Line: 248, Col: 21, Construct: "for"},
+	{From: 577, To: 580, Line: 249, Col: 25, Construct: "if"},
+	{From: 579, To: 579, Line: 250, Col: 29, Construct: "set"},
+	{From: 584, To: 587, Line: 254, Col: 17, Construct: "if"},
+	{From: 586, To: 586, Line: 254, Col: 39, Construct: "set"},
+	{From: 590, To: 627, Line: 256, Col: 13, Construct: "if"},
+	{From: 592, To: 592, Line: 257, Col: 17, Construct: "set"},
+	{From: 594, To: 619, Line: 258, Col: 17, Construct: "for"},
+	{From: 597, To: 618, Line: 259, Col: 21, Construct: "if"},
+	{From: 599, To: 599, Line: 260, Col: 25, Construct: "set"},
+	{From: 601, To: 606, Line: 261, Col: 25, Construct: "set"},
+	{From: 608, To: 617, Line: 262, Col: 25, Construct: "for"},
+	{From: 611, To: 611, Line: 263, Col: 29, Construct: "set"},
+	{From: 613, To: 616, Line: 264, Col: 29, Construct: "if"},
+	{From: 615, To: 615, Line: 265, Col: 33, Construct: "{{ }}"},
+	{From: 623, To: 626, Line: 271, Col: 17, Construct: "for"},
+	{From: 625, To: 625, Line: 272, Col: 21, Construct: "{{ }}"},
+	{From: 632, To: 639, Line: 279, Col: 1, Construct: "if"},
+	{From: 634, To: 634, Line: 280, Col: 5, Construct: "{{ }}"},
+	{From: 635, To: 639, Line: 281, Col: 5, Construct: "if"},
+	{From: 638, To: 638, Line: 282, Col: 5, Construct: "{{ }}"},
+	{From: 641, To: 669, Line: 285, Col: 1, Construct: "if"},
+	{From: 643, To: 643, Line: 285, Col: 1, Construct: "set"},
+	{From: 645, To: 645, Line: 286, Col: 5, Construct: "set"},
+	{From: 646, To: 669, Line: 287, Col: 5, Construct: "if"},
+	{From: 649, To: 649, Line: 288, Col: 5, Construct: "set"},
+	{From: 651, To: 668, Line: 289, Col: 5, Construct: "if"},
+	{From: 653, To: 653, Line: 289, Col: 5, Construct: "set"},
+	{From: 655, To: 655, Line: 290, Col: 9, Construct: "set"},
+	{From: 656, To: 668, Line: 291, Col: 9, Construct: "if"},
+	{From: 659, To: 659, Line: 291, Col: 9, Construct: "set"},
+	{From: 661, To: 661, Line: 292, Col: 9, Construct: "set"},
+	{From: 665, To: 665, Line: 292, Col: 9, Construct: "set"},
+	{From: 667, To: 667, Line: 294, Col: 9, Construct: "set"},
+	{From: 671, To: 671, Line: 298, Col: 1, Construct: "set"},
+	{From: 673, To: 680, Line: 299, Col: 1, Construct: "if"},
+	{From: 675, To: 675, Line: 300, Col: 5, Construct: "set"},
+	{From: 676, To: 680, Line: 301, Col: 5, Construct: "if"},
+	{From: 679, To: 679, Line: 302, Col: 5, Construct: "set"},
+	{From: 682, To: 691, Line: 304, Col: 1, Construct: "if"},
+	{From: 684, To: 684, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 685, To: 691, Line: 309, Col: 5, Construct: "if"},
+	{From: 688, To: 690, Line: 310, Col: 5, Construct: "{{ }}"},
+	{From: 693, To: 702, Line: 316, Col: 1, Construct: "if"},
+	{From: 695, To: 695, Line: 317, Col: 5, Construct: "{{ }}"},
+	{From: 697, To: 701, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 704, To: 707, Line: 321, Col: 1, Construct: "if"},
+	{From: 706, To: 706, Line: 322, Col: 5, Construct: "{{ }}"},
+	{From: 729, To: 733, Line: 1, Col: 1, Construct: "macro"},
+	{From: 732, To: 732, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 735, To: 753, Line: 5, Col: 1, Construct: "macro"},
+	{From: 741, To: 741, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 743, To: 752, Line: 7, Col: 1, Construct: "for"},
+	{From: 745, To: 745, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 747, To: 750, Line: 8, Col: 29, Construct: "{{ }}"},
+	{From: 755, To: 759, Line: 13, Col: 1, Construct: "macro"},
+	{From: 758, To: 758, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 761, To: 780, Line: 17, Col: 1, Construct: "macro"},
+	{From: 764, To: 779, Line: 18, Col: 1, Construct: "if"},
+	{From: 766, To: 769, Line: 19, Col: 5, Construct: "if"},
+	{From: 768, To: 768, Line: 20, Col: 9, Construct: "{{ }}"},
+	{From: 771, To: 771, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 773, To: 773, Line: 22, Col: 5, Construct: "set"},
+	{From: 775, To: 775, Line: 23, Col: 5, Construct: "set"},
+	{From: 782, To: 811, Line: 29, Col: 1, Construct: "macro"},
+	{From: 787, To: 787, Line: 30, Col: 1, Construct: "set"},
+	{From: 789, To: 810, Line: 31, Col: 1, Construct: "if"},
+	{From: 791, To: 791, Line: 32, Col: 5, Construct: "set"},
+	{From: 793, To: 805, Line: 33, Col: 5, Construct: "for"},
+	{From: 797, To: 797, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 799, To: 804, Line: 35, Col: 9, Construct: "if"},
+	{From: 801, To: 803, Line: 35, Col: 33, Construct: "{{ }}"},
+	{From: 809, To: 809, Line: 38, Col: 5, Construct: "{{ }}"},
+	{From: 813, To: 841, Line: 42, Col: 1, Construct: "macro"},
+	{From: 817, To: 840, Line: 43, Col: 1, Construct: "if"},
+	{From: 819, To: 821, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 822, To: 840, Line: 45, Col: 5, Construct: "if"},
+	{From: 825, To: 839, Line: 46, Col: 5, Construct: "for"},
+	{From: 827, To: 838, Line: 47, Col: 9, Construct: "if"},
+	{From: 829, To: 831, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 835, To: 837, Line: 50, Col: 13, Construct: "{{ }}"},
+	{From: 843, To: 857, Line: 56, Col: 1, Construct: "macro"},
+	{From: 847, To: 849, Line: 57, Col: 1, Construct: "{{ }}"},
+	{From: 851, To: 851, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 853, To: 856, Line: 59, Col: 1, Construct: "{{ }}"},
+	{From: 859, To: 906, Line: 63, Col: 1, Construct: "macro"},
+	{From: 863, To: 905, Line: 66, Col: 1, Construct: "if"},
+	{From: 866, To: 883, Line: 68, Col: 1, Construct: "for"},
+	{From: 872, To: 874, Line: 69, Col: 1, Construct: "if"},
+	{From: 876, To: 877, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 879, To: 881, Line: 70, Col: 50, Construct: "{{ }}"},
+	{From: 884, To: 905, Line: 73, Col: 5, Construct: "if"},
+	{From: 887, To: 887, Line: 74, Col: 1, Construct: "{{ }}"},
+	{From: 892, To: 904, Line: 77, Col: 1, Construct: "for"},
+	{From: 896, To: 898, Line: 78, Col: 1, Construct: "if"},
+	{From: 900, To: 902, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 908, To: 934, Line: 85, Col: 1, Construct: "macro"},
+	{From: 914, To: 916, Line: 86, Col: 1, Construct: "{{ }}"},
+	{From: 918, To: 923, Line: 87, Col: 1, Construct: "if"},
+	{From: 925, To: 928, Line: 92, Col: 1, Construct: "{{ }}"},
+	{From: 930, To: 933, Line: 94, Col: 1, Construct: "{{ }}"},
+	{From: 936, To: 957, Line: 98, Col: 1, Construct: "macro"},
+	{From: 939, To: 956, Line: 99, Col: 1, Construct: "if"},
+	{From: 941, To: 956, Line: 100, Col: 5, Construct: "if"},
+	{From: 944, To: 956, Line: 101, Col: 5, Construct: "if"},
+	{From: 947, To: 956, Line: 102, Col: 5, Construct: "if"},
+	{From: 950, To: 956, Line: 103, Col: 5, Construct: "if"},
+	{From: 959, To: 970, Line: 108, Col: 1, Construct: "macro"},
+	{From: 962, To: 969, Line: 109, Col: 1, Construct: "if"},
+	{From: 964, To: 964, Line: 110, Col: 1, Construct: "{{ }}"},
+	{From: 968, To: 968, Line: 112, Col: 1, Construct: "{{ }}"},
+	{From: 972, To: 1118, Line: 116, Col: 1, Construct: "macro"},
+	{From: 978, To: 998, Line: 117, Col: 1, Construct: "if"},
+	{From: 980, To: 982, Line: 118, Col: 5, Construct: "set"},
+	{From: 984, To: 986, Line: 119, Col: 5, Construct: "{{ }}"},
+	{From: 988, To: 993, Line: 120, Col: 5, Construct: "if"},
+	{From: 990, To: 992, Line: 121, Col: 9, Construct: "{{ }}"},
+	{From: 995, To: 997, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 1000, To: 1002, Line: 125, Col: 1, Construct: "{{ }}"},
+	{From: 1004, To: 1006, Line: 126, Col: 1, Construct: "{{ }}"},
+	{From: 1008, To: 1010, Line: 127, Col: 1, Construct: "{{ }}"},
+	{From: 1012, To: 1012, Line: 128, Col: 1, Construct: "set"},
+	{From: 1014, To: 1117, Line: 129, Col: 1, Construct: "if"},
+	{From: 1016, To: 1018, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 1020, To: 1112, Line: 131, Col: 5, Construct: "for"},
+	{From: 1027, To: 1030, Line: 132, Col: 9, Construct: "if"},
+	{From: 1029, To: 1029, Line: 133, Col: 13, Construct: "{{ }}"},
+	{From: 1032, To: 1037, Line: 135, Col: 9, Construct: "set"},
+	{From: 1039, To: 1042, Line: 136, Col: 9, Construct: "if"},
+	{From: 1041, To: 1041, Line: 137, Col: 13, Construct: "{{ }}"},
+	{From: 1044, To: 1046, Line: 139, Col: 9, Construct: "{{ }}"},
+	{From: 1048, To: 1048, Line: 140, Col: 9, Construct: "set"},
+	{From: 1050, To: 1050, Line: 141, Col: 9, Construct: "set"},
+	{From: 1052, To: 1107, Line: 142, Col: 9, Construct: "if"},
+	{From: 1054, To: 1056, Line: 143, Col: 13, Construct: "{{ }}"},
+	{From: 1058, To: 1060, Line: 144, Col: 13, Construct: "{{ }}"},
+	{From: 1062, To: 1064, Line: 145, Col: 13, Construct: "{{ }}"},
+	{From: 1065, To: 1107, Line: 146, Col: 13, Construct: "if"},
+	{From: 1068, To: 1088, Line: 147, Col: 13, Construct: "for"},
+	{From: 1073, To: 1077, Line: 148, Col: 17, Construct: "{{ }}"},
+	{From: 1079, To: 1083, Line: 149, Col: 17, Construct: "{{ }}"},
+	{From: 1085, To: 1087, Line: 150, Col: 17, Construct: "{{ }}"},
+	{From: 1089, To: 1107, Line: 152, Col: 13, Construct: "if"},
+	{From: 1092, To: 1094, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 1096, To: 1098, Line: 154, Col: 13, Construct: "{{ }}"},
+	{From: 1100, To: 1102, Line: 155, Col: 13, Construct: "{{ }}"},
+	{From: 1103, To: 1107, Line: 156, Col: 13, Construct: "if"},
+	{From: 1106, To: 1106, Line: 157, Col: 13, Construct: "{{ }}"},
+	{From: 1109, To: 1111, Line: 159, Col: 9, Construct: "{{ }}"},
+	{From: 1114, To: 1116, Line: 161, Col: 5, Construct: "{{ }}"},
+	{From: 1120, To: 1178, Line: 165, Col: 1, Construct: "macro"},
+	{From: 1130, To: 1130, Line: 165, Col: 1, Construct: "set"},
+	{From: 1132, To: 1132, Line: 166, Col: 1, Construct: "set"},
+	{From: 1134, To: 1145, Line: 167, Col: 1, Construct: "if"},
+	{From: 1136, To: 1136, Line: 168, Col: 5, Construct: "set"},
+	{From: 1137, To: 1145, Line: 169, Col: 5, Construct: "if"},
+	{From: 1140, To: 1140, Line: 170, Col: 5, Construct: "set"},
+	{From: 1144, To: 1144, Line: 172, Col: 5, Construct: "set"},
+	{From: 1147, To: 1159, Line: 174, Col: 1, Construct: "if"},
+	{From: 1149, To: 1149, Line: 175, Col: 5, Construct: "set"},
+	{From: 1151, To: 1156, Line: 176, Col: 5, Construct: "set"},
+	{From: 1158, To: 1158, Line: 177, Col: 5, Construct: "set"},
+	{From: 1161, To: 1164, Line: 179, Col: 1, Construct: "if"},
+	{From: 1163, To: 1163, Line: 180, Col: 5, Construct: "{{ }}"},
+	{From: 1166, To: 1168, Line: 182, Col: 1, Construct: "{{ }}"},
+	{From: 1170, To: 1172, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 1174, To: 1177, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 1180, To: 1183, Line: 188, Col: 1, Construct: "if"},
+	{From: 1182, To: 1182, Line: 189, Col: 5, Construct: "set"},
+	{From: 1185, To: 1188, Line: 191, Col: 1, Construct: "if"},
+	{From: 1187, To: 1187, Line: 192, Col: 5, Construct: "set"},
+	{From: 1190, To: 1193, Line: 194, Col: 1, Construct: "if"},
+	{From: 1192, To: 1192, Line: 195, Col: 5, Construct: "{{ }}"},
+	{From: 1195, To: 1195, Line: 198, Col: 1, Construct: "set"},
+	{From: 1197, To: 1202, Line: 200, Col: 1, Construct: "if"},
+	{From: 1199, To: 1201, Line: 201, Col: 5, Construct: "{{ }}"},
+	{From: 1204, To: 1209, Line: 204, Col: 1, Construct: "if"},
+	{From: 1206, To: 1208, Line: 205, Col: 5, Construct: "{{ }}"},
+	{From: 1211, To: 1383, Line: 211, Col: 1, Construct: "for"},
+	{From: 1216, To: 1382, Line: 212, Col: 5, Construct: "if"},
+	{From: 1218, To: 1381, Line: 213, Col: 9, Construct: "if"},
+	{From: 1220, To: 1220, Line: 214, Col: 13, Construct: "{{ }}"},
+	{From: 1221, To: 1381, Line: 215, Col: 13, Construct: "if"},
+	{From: 1224, To: 1224, Line: 216, Col: 13, Construct: "set"},
+	{From: 1226, To: 1229, Line: 217, Col: 13, Construct: "if"},
+	{From: 1228, To: 1228, Line: 217, Col: 43, Construct: "set"},
+	{From: 1231, To: 1233, Line: 218, Col: 13, Construct: "{{ }}"},
+	{From: 1235, To: 1237, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 1239, To: 1242, Line: 220, Col: 13, Construct: "{{ }}"},
+	{From: 1243, To: 1381, Line: 222, Col: 13, Construct: "if"},
+	{From: 1246, To: 1248, Line: 223, Col: 13, Construct: "{{ }}"},
+	{From: 1249, To: 1381, Line: 224, Col: 13, Construct: "if"},
+	{From: 1252, To: 1252, Line: 225, Col: 13, Construct: "set"},
+	{From: 1254, To: 1257, Line: 226, Col: 13, Construct: "if"},
+	{From: 1256, To: 1256, Line: 226, Col: 43, Construct: "set"},
+	{From: 1259, To: 1261, Line: 227, Col: 13, Construct: "{{ }}"},
+	{From: 1263, To: 1265, Line: 228, Col: 13, Construct: "{{ }}"},
+	{From: 1267, To: 1270, Line: 229, Col: 13, Construct: "{{ }}"},
+	{From: 1271, To: 1381, Line: 231, Col: 13, Construct: "if"},
+	{From: 1274, To: 1274, Line: 231, Col: 13, Construct: "set"},
+	{From: 1276, To: 1276, Line: 232, Col: 13, Construct: "set"},
+	{From: 1278, To: 1278, Line: 232, Col: 13, Construct: "set"},
+	{From: 1280, To: 1280, Line: 233, Col: 13, Construct: "set"},
+	{From: 1282, To: 1282, Line: 234, Col: 13, Construct: "set"},
+	{From: 1284, To: 1287, Line: 235, Col: 13, Construct: "if"},
+	{From: 1286, To: 1286, Line: 235, Col: 43, Construct: "set"},
+	{From: 1289, To: 1291, Line: 236, Col: 13, Construct: "{{ }}"},
+	{From: 1293, To: 1295, Line: 237, Col: 13, Construct: "{{ }}"},
+	{From: 1297, To: 1300, Line: 238, Col: 13, Construct: "{{ }}"},
+	{From: 1301, To: 1381, Line: 240, Col: 13, Construct: "if"},
+	{From: 1304, To: 1305, Line: 241, Col: 13, Construct: "set"},
+	{From: 1307, To: 1337, Line: 242, Col: 13, Construct: "for"},
+	{From: 1311, To: 1314, Line: 243, Col: 17, Construct: "if"},
+	{From: 1316, To: 1316, Line: 244, Col: 17, Construct: "set"},
+	{From: 1318, To: 1318, Line: 245, Col: 17, Construct: "set"},
+	{From: 1320, To: 1320, Line: 246, Col: 17, Construct: "set"},
+	{From: 1322, To: 1331, Line: 247, Col: 17, Construct: "if"},
+	{From: 1324, To: 1330, Line: 248, Col: 21, Construct: "for"},
+	{From: 1326, To: 1329, Line: 249, Col: 25, Construct: "if"},
+	{From: 1328, To: 1328, Line: 250, Col: 29, Construct: "set"},
+	{From: 1333, To: 1336, Line: 254, Col: 17, Construct: "if"},
+	{From: 1335, To: 1335, Line: 254, Col: 39, Construct: "set"},
+	{From: 1339, To: 1380, Line: 256, Col: 13, Construct: "if"},
+	{From: 1341, To: 1341, Line: 257, Col: 17, Construct: "set"},
+	{From: 1343, To: 1370, Line: 258, Col: 17, Construct: "for"},
+	{From: 1346, To: 1369, Line: 259, Col: 21, Construct: "if"},
+	{From: 1348, To: 1348, Line: 260, Col: 25, Construct: "set"},
+	{From: 1350, To: 1355, Line: 261, Col: 25, Construct: "set"},
+	{From: 1357, To: 1368, Line: 262, Col: 25, Construct: "for"},
+	{From: 1360, To: 1360, Line: 263, Col: 29, Construct: "set"},
+	{From: 1362, To: 1367, Line: 264, Col: 29, Construct: "if"},
+	{From: 1364, To: 1366, Line: 265, Col: 33, Construct: "{{ }}"},
+	{From: 1374, To: 1379, Line: 271, Col: 17, Construct: "for"},
+	{From: 1376, To: 1378, Line: 272, Col: 21, Construct: "{{ }}"},
+	{From: 1385, To: 1396, Line: 279, Col: 1, Construct: "if"},
+	{From: 1387, To: 1389, Line: 280, Col: 5, Construct: "{{ }}"},
+	{From: 1390, To: 1396, Line: 281, Col: 5, Construct: "if"},
+	{From: 1393, To: 1395, Line: 282, Col: 5, Construct: "{{ }}"},
+	{From: 1398, To: 1426, Line: 285, Col: 1, Construct: "if"},
+	{From: 1400, To: 1400, Line: 285, Col: 1, Construct: "set"},
+	{From: 1402, To: 1402, Line: 286, Col: 5, Construct: "set"},
+	{From: 1403, To: 1426, Line: 287, Col: 5, Construct: "if"},
+	{From: 1406, To: 1406, Line: 288, Col: 5, Construct: "set"},
+	{From: 1408, To: 1425, Line: 289, Col: 5, Construct: "if"},
+	{From: 1410, To: 1410, Line: 289, Col: 5, Construct: "set"},
+	{From: 1412, To: 1412, Line: 290, Col: 9, Construct: "set"},
+	{From: 1413, To: 1425, Line: 291, Col: 9, Construct: "if"},
+	{From: 1416, To: 1416, Line: 291, Col: 9, Construct: "set"},
+	{From: 1418, To: 1418, Line: 292, Col: 9, Construct: "set"},
+	{From: 1422, To: 1422, Line: 292, Col: 9, Construct: "set"},
+	{From: 1424, To: 1424, Line: 294, Col: 9, Construct: "set"},
+	{From: 1428, To: 1428, Line: 298, Col: 1, Construct: "set"},
+	{From: 1430, To: 1437, Line: 299, Col: 1, Construct: "if"},
+	{From: 1432, To: 1432, Line: 300, Col: 5, Construct: "set"},
+	{From: 1433, To: 1437, Line: 301, Col: 5, Construct: "if"},
+	{From: 1436, To: 1436, Line: 302, Col: 5, Construct: "set"},
+	{From: 1439, To: 1452, Line: 304, Col: 1, Construct: "if"},
+	{From: 1441, To: 1443, Line: 305, Col: 5, Construct: "{{ }}"},
+	{From: 1444, To: 1452, Line: 309, Col: 5, Construct: "if"},
+	{From: 1447, To: 1451, Line: 310, Col: 5, Construct: "{{ }}"},
+	{From: 1454, To: 1467, Line: 316, Col: 1, Construct: "if"},
+	{From: 1456, To: 1458, Line: 317, Col: 5, Construct: "{{ }}"},
+	{From: 1460, To: 1466, Line: 318, Col: 5, Construct: "{{ }}"},
+	{From: 1469, To: 1472, Line: 321, Col: 1, Construct: "if"},
+	{From: 1471, To: 1471, Line: 322, Col: 5, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // LFM258BA1B is the chat template llama.cpp/LFM2.5-8B-A1B.jinja.
 var LFM258BA1B = &jinja2.Template{
@@ -304,31 +307,31 @@ func renderLFM258BA1B(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	preserveThinking := in.Lookup("preserve_thinking")
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-8B-A1B.jinja:1:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// LFM2.5-8B-A1B.jinja:2:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = jinja2.LlamaCallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	preserveThinking = llamacpp.CallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-8B-A1B.jinja:4:1 {%- macro format_arg_value(arg_value) -%}
 	formatArgValue := func(argValue jinja2.Value) {
 		argValue = jinja2.Param(argValue, "arg_value")
 		// LFM2.5-8B-A1B.jinja:5:5 {%- if arg_value is string -%}
-		if jinja2.LlamaCallTest("string", argValue, nil, nil) {
+		if llamacpp.CallTest("string", argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:6:9 {{- "'" + arg_value + "'" -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("'"), argValue, jinja2.Str("'")))
-		} else if jinja2.LlamaCallTest("mapping", argValue, nil, nil) {
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("'"), argValue, jinja2.Str("'")))
+		} else if llamacpp.CallTest("mapping", argValue, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:7:9 {%- elif arg_value is mapping -%}
 			// LFM2.5-8B-A1B.jinja:8:9 {{- arg_value | tojson -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", argValue, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", argValue, nil, nil))
 		} else {
 			// LFM2.5-8B-A1B.jinja:9:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:10:9 {{- arg_value | string -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", argValue, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("string", argValue, nil, nil))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:14:1 {%- macro parse_content(content) -%}
@@ -336,38 +339,38 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		content = jinja2.Param(content, "content")
 		var ns jinja2.Value
 		// LFM2.5-8B-A1B.jinja:15:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// LFM2.5-8B-A1B.jinja:16:9 {{- content -}}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		} else {
 			// LFM2.5-8B-A1B.jinja:17:9 {%- else -%}
 			// LFM2.5-8B-A1B.jinja:18:9 {%- set _ns = namespace(result="") -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("result", jinja2.Str(""))})
 			// LFM2.5-8B-A1B.jinja:19:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// LFM2.5-8B-A1B.jinja:20:13 {%- if item["type"] == "image" -%}
-				itemType := jinja2.LlamaItemStr(item, "type")
+				itemType := llamacpp.ItemStr(item, "type")
 				if jinja2.EqStr(itemType, "image") {
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:21:17 {%- set _ns.result = _ns.result + "<image>" -%}
-					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.Str("<image>")))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), jinja2.Str("<image>")))
 				} else if jinja2.EqStr(itemType, "text") {
 					// LFM2.5-8B-A1B.jinja:22:17 {%- elif item["type"] == "text" -%}
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:23:17 {%- set _ns.result = _ns.result + item["text"] -%}
-					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaItemStr(item, "text")))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.ItemStr(item, "text")))
 				} else {
 					// LFM2.5-8B-A1B.jinja:24:17 {%- else -%}
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// LFM2.5-8B-A1B.jinja:25:17 {%- set _ns.result = _ns.result + item | tojson -%}
-					jinja2.LlamaSetAttr(ns, "result", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "result"), jinja2.LlamaCallFilter("tojson", item, nil, nil)))
+					llamacpp.SetAttr(ns, "result", llamacpp.Add(llamacpp.Attr(ns, "result"), llamacpp.CallFilter("tojson", item, nil, nil)))
 				}
 			}
 			// LFM2.5-8B-A1B.jinja:28:9 {{- _ns.result -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "result"))
+			llamacpp.Write(w, llamacpp.Attr(ns, "result"))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:32:1 {%- macro render_tool_calls(tool_calls) -%}
@@ -380,100 +383,100 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var funcName jinja2.Value
 		var funcArgs jinja2.Value
 		var argsNs jinja2.Value
-		for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls)) {
+		for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(toolCalls)) {
 			// LFM2.5-8B-A1B.jinja:35:9 {%- set func_name = tool_call["function"]["name"] -%}
-			funcName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")
+			funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
 			// LFM2.5-8B-A1B.jinja:36:9 {%- set func_args = tool_call["function"]["arguments"] -%}
-			funcArgs = jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "arguments")
+			funcArgs = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments")
 			// LFM2.5-8B-A1B.jinja:37:9 {%- set args_ns = namespace(arg_strings=[]) -%}
 			argsNs = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("arg_strings", jinja2.NewList())})
 			// LFM2.5-8B-A1B.jinja:38:9 {%- for arg_name, arg_value in func_args.items() -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(funcArgs, "items", nil, nil))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(funcArgs, "items", nil, nil))) {
 				vals := jinja2.Unpack(item, 2)
 				argName := vals[0]
 				argValue := vals[1]
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -… (the namespace check)
-				jinja2.LlamaCheckNamespace(argsNs)
+				llamacpp.CheckNamespace(argsNs)
 				// LFM2.5-8B-A1B.jinja:39:13 {%- set args_ns.arg_strings = args_ns.arg_strings + [arg_name + "=" + format_arg_value(arg_value)] -…
-				jinja2.LlamaSetAttr(argsNs, "arg_strings", jinja2.LlamaAdd(jinja2.LlamaAttr(argsNs, "arg_strings"), jinja2.NewList(jinja2.LlamaAdd(jinja2.LlamaAdd(argName, jinja2.Str("=")), w.Capture(func() {
+				llamacpp.SetAttr(argsNs, "arg_strings", llamacpp.Add(llamacpp.Attr(argsNs, "arg_strings"), jinja2.NewList(llamacpp.Add(llamacpp.Add(argName, jinja2.Str("=")), w.Capture(func() {
 					formatArgValue(argValue)
 				})))))
 			}
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string… (the namespace check)
-			jinja2.LlamaCheckNamespace(toolCallsNs)
+			llamacpp.CheckNamespace(toolCallsNs)
 			// LFM2.5-8B-A1B.jinja:41:9 {%- set tool_calls_ns.tool_calls = tool_calls_ns.tool_calls + [func_name + "(" + (args_ns.arg_string…
-			jinja2.LlamaSetAttr(toolCallsNs, "tool_calls", jinja2.LlamaAdd(jinja2.LlamaAttr(toolCallsNs, "tool_calls"), jinja2.NewList(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(funcName, jinja2.Str("(")), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
+			llamacpp.SetAttr(toolCallsNs, "tool_calls", llamacpp.Add(llamacpp.Attr(toolCallsNs, "tool_calls"), jinja2.NewList(llamacpp.Add(llamacpp.Add(llamacpp.Add(funcName, jinja2.Str("(")), llamacpp.CallFilter("join", llamacpp.Attr(argsNs, "arg_strings"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(")")))))
 		}
 		// LFM2.5-8B-A1B.jinja:43:5 {{- "<|tool_call_start|>[" + (tool_calls_ns.tool_calls | join(", ")) + "]<|tool_call_end|>" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call_start|>["), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]<|tool_call_end|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call_start|>["), llamacpp.CallFilter("join", llamacpp.Attr(toolCallsNs, "tool_calls"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("]<|tool_call_end|>")))
 	}
 	// LFM2.5-8B-A1B.jinja:46:1 {%- set ns = namespace(system_prompt="", last_user_index=-1) -%}
 	nsSystemPrompt := jinja2.Str("")
 	nsLastUserIndex := jinja2.Int(-1)
 	// LFM2.5-8B-A1B.jinja:47:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-8B-A1B.jinja:48:5 {%- if messages[0].get("content") -%}
-		if jinja2.LlamaCallMethod(messages0, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
+		if llamacpp.CallMethod(messages0, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
 			// LFM2.5-8B-A1B.jinja:49:9 {%- set ns.system_prompt = parse_content(messages[0]["content"]) -%}
 			nsSystemPrompt = w.Capture(func() {
-				parseContent(jinja2.LlamaItemStr(messages0, "content"))
+				parseContent(llamacpp.ItemStr(messages0, "content"))
 			})
 		}
 		// LFM2.5-8B-A1B.jinja:51:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-8B-A1B.jinja:53:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2.5-8B-A1B.jinja:54:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
 			return jinja2.Str("\n")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: ["))
 		// LFM2.5-8B-A1B.jinja:55:5 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-8B-A1B.jinja:56:9 {%- if tool is not string -%}
-			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
+			if !llamacpp.CallTest("string", tool, nil, nil) {
 				// LFM2.5-8B-A1B.jinja:57:13 {%- set tool = tool | tojson -%}
-				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2.5-8B-A1B.jinja:59:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, tool)
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, tool)
 			// LFM2.5-8B-A1B.jinja:60:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-8B-A1B.jinja:61:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// LFM2.5-8B-A1B.jinja:64:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("]"))
+		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("]"))
 	}
 	// LFM2.5-8B-A1B.jinja:66:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2.5-8B-A1B.jinja:67:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2.5-8B-A1B.jinja:69:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// LFM2.5-8B-A1B.jinja:70:5 {%- if message["role"] == "user" -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// LFM2.5-8B-A1B.jinja:71:9 {%- set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// LFM2.5-8B-A1B.jinja:74:1 {%- for message in messages -%}
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-8B-A1B.jinja:75:5 {{- "<|im_start|>" + message.role + "\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaAttr(message, "role")), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.Attr(message, "role")), jinja2.Str("\n")))
 		// LFM2.5-8B-A1B.jinja:76:5 {%- if message.role == "assistant" -%}
-		if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.Attr(message, "role"), "assistant") {
 			// LFM2.5-8B-A1B.jinja:77:9 {%- generation -%}
 			{
 				var cfmTag jinja2.Value
@@ -481,65 +484,65 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 				var content jinja2.Value
 				var truncLen jinja2.Value
 				// LFM2.5-8B-A1B.jinja:78:9 {%- if message.thinking is defined and (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-				messageThinking := jinja2.LlamaAttr(message, "thinking")
-				if jinja2.LlamaCallTest("defined", messageThinking, nil, nil) && (preserveThinking.Truthy() || jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex)) {
+				messageThinking := llamacpp.Attr(message, "thinking")
+				if llamacpp.CallTest("defined", messageThinking, nil, nil) && (preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 					// LFM2.5-8B-A1B.jinja:79:13 {{- "<think>" + message.thinking + "</think>" -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<think>"), messageThinking), jinja2.Str("</think>")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>"), messageThinking), jinja2.Str("</think>")))
 				}
 				// LFM2.5-8B-A1B.jinja:81:9 {%- set _cfm_tag = "CONTINUE_FINAL_MESSAGE_TAG " -%}
 				cfmTag = jinja2.Str("CONTINUE_FINAL_MESSAGE_TAG ")
 				// LFM2.5-8B-A1B.jinja:82:9 {%- set _has_cfm = false -%}
 				hasCfm = jinja2.Bool(false)
 				// LFM2.5-8B-A1B.jinja:83:9 {%- if message.content is defined -%}
-				messageContent := jinja2.LlamaAttr(message, "content")
-				if jinja2.LlamaCallTest("defined", messageContent, nil, nil) {
+				messageContent := llamacpp.Attr(message, "content")
+				if llamacpp.CallTest("defined", messageContent, nil, nil) {
 					// LFM2.5-8B-A1B.jinja:84:13 {%- set content = parse_content(message.content) -%}
 					content = w.Capture(func() {
 						parseContent(messageContent)
 					})
 					// LFM2.5-8B-A1B.jinja:85:13 {%- if not (preserve_thinking or loop.index0 > ns.last_user_index) -%}
-					if !(preserveThinking.Truthy() || jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex)) {
+					if !(preserveThinking.Truthy() || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex)) {
 						// LFM2.5-8B-A1B.jinja:86:17 {%- if "</think>" in content -%}
-						if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+						if llamacpp.In(jinja2.Str("</think>"), content) {
 							// LFM2.5-8B-A1B.jinja:87:21 {%- set content = content.split("</think>")[-1] | trim -%}
-							content = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
+							content = llamacpp.CallFilter("trim", llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
 						}
 					}
 					// LFM2.5-8B-A1B.jinja:90:13 {%- if message.tool_calls is defined and content.endswith(_cfm_tag) -%}
-					if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && jinja2.LlamaCallMethod(content, "endswith", []jinja2.Value{cfmTag}, nil).Truthy() {
+					if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && llamacpp.CallMethod(content, "endswith", []jinja2.Value{cfmTag}, nil).Truthy() {
 						// LFM2.5-8B-A1B.jinja:91:17 {%- set _has_cfm = true -%}
 						hasCfm = jinja2.Bool(true)
 						// LFM2.5-8B-A1B.jinja:92:17 {%- set _trunc_len = (content | length) - (_cfm_tag | length) -%}
-						truncLen = jinja2.LlamaSub(jinja2.LlamaCallFilter("length", content, nil, nil), jinja2.LlamaCallFilter("length", cfmTag, nil, nil))
+						truncLen = llamacpp.Sub(llamacpp.CallFilter("length", content, nil, nil), llamacpp.CallFilter("length", cfmTag, nil, nil))
 						// LFM2.5-8B-A1B.jinja:93:17 {{- content[:_trunc_len] -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaSlice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
+						llamacpp.Write(w, llamacpp.Slice(content, jinja2.Missing(), truncLen, jinja2.Missing()))
 					} else {
 						// LFM2.5-8B-A1B.jinja:94:17 {%- else -%}
 						// LFM2.5-8B-A1B.jinja:95:17 {{- content -}}
-						jinja2.LlamaWrite(w, content)
+						llamacpp.Write(w, content)
 					}
 				}
 				// LFM2.5-8B-A1B.jinja:98:9 {%- if message.tool_calls is defined -%}
-				if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
+				if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) {
 					// LFM2.5-8B-A1B.jinja:99:13 {{- render_tool_calls(message.tool_calls) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderToolCalls(jinja2.LlamaAttr(message, "tool_calls"))
+					llamacpp.Write(w, w.Capture(func() {
+						renderToolCalls(llamacpp.Attr(message, "tool_calls"))
 					}))
 				}
 				// LFM2.5-8B-A1B.jinja:101:9 {%- if _has_cfm -%}
 				if hasCfm.Truthy() {
 					// LFM2.5-8B-A1B.jinja:102:13 {{- _cfm_tag -}}
-					jinja2.LlamaWrite(w, cfmTag)
+					llamacpp.Write(w, cfmTag)
 				}
 				w.WriteString("<|im_end|>\n")
 			}
 		} else {
 			// LFM2.5-8B-A1B.jinja:106:9 {%- else %}
 			// LFM2.5-8B-A1B.jinja:107:9 {%- if message.get("content") -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil).Truthy() {
 				// LFM2.5-8B-A1B.jinja:108:13 {{- parse_content(message["content"]) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					parseContent(jinja2.LlamaItemStr(message, "content"))
+				llamacpp.Write(w, w.Capture(func() {
+					parseContent(llamacpp.ItemStr(message, "content"))
 				}))
 			}
 			w.WriteString("<|im_end|>\n")
@@ -554,160 +557,160 @@ func renderLFM258BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLFM258BA1B is the position table of LFM2.5-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLFM258BA1B = []jinja2.Span{
-	{From: 54, To: 54, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
-	{From: 58, To: 75, Line: 4, Col: 1, Construct: "macro"},
-	{From: 61, To: 74, Line: 5, Col: 5, Construct: "if"},
-	{From: 63, To: 65, Line: 6, Col: 9, Construct: "{{ }}"},
-	{From: 66, To: 74, Line: 7, Col: 9, Construct: "if"},
-	{From: 69, To: 69, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 77, To: 114, Line: 14, Col: 1, Construct: "macro"},
-	{From: 81, To: 113, Line: 15, Col: 5, Construct: "if"},
-	{From: 83, To: 83, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 18, Col: 9, Construct: "set"},
-	{From: 89, To: 110, Line: 19, Col: 9, Construct: "for"},
-	{From: 91, To: 109, Line: 20, Col: 13, Construct: "if"},
-	{From: 94, To: 94, Line: 20, Col: 13, Construct: "set"},
-	{From: 96, To: 96, Line: 21, Col: 17, Construct: "set"},
-	{From: 97, To: 109, Line: 22, Col: 17, Construct: "if"},
-	{From: 100, To: 100, Line: 22, Col: 17, Construct: "set"},
-	{From: 102, To: 102, Line: 23, Col: 17, Construct: "set"},
-	{From: 106, To: 106, Line: 23, Col: 17, Construct: "set"},
-	{From: 108, To: 108, Line: 25, Col: 17, Construct: "set"},
-	{From: 112, To: 112, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 116, To: 154, Line: 32, Col: 1, Construct: "macro"},
-	{From: 120, To: 120, Line: 33, Col: 5, Construct: "set"},
-	{From: 122, To: 149, Line: 34, Col: 5, Construct: "for"},
-	{From: 127, To: 128, Line: 35, Col: 9, Construct: "set"},
-	{From: 130, To: 130, Line: 36, Col: 9, Construct: "set"},
-	{From: 132, To: 132, Line: 37, Col: 9, Construct: "set"},
-	{From: 134, To: 144, Line: 38, Col: 9, Construct: "for"},
-	{From: 139, To: 139, Line: 38, Col: 9, Construct: "set"},
-	{From: 141, To: 143, Line: 39, Col: 13, Construct: "set"},
-	{From: 146, To: 146, Line: 39, Col: 13, Construct: "set"},
-	{From: 148, To: 148, Line: 41, Col: 9, Construct: "set"},
-	{From: 151, To: 153, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 156, To: 157, Line: 46, Col: 1, Construct: "set"},
-	{From: 159, To: 170, Line: 47, Col: 1, Construct: "if"},
-	{From: 162, To: 167, Line: 48, Col: 5, Construct: "if"},
-	{From: 164, To: 166, Line: 49, Col: 9, Construct: "set"},
-	{From: 169, To: 169, Line: 51, Col: 5, Construct: "set"},
-	{From: 172, To: 198, Line: 53, Col: 1, Construct: "if"},
-	{From: 174, To: 178, Line: 54, Col: 5, Construct: "set"},
-	{From: 180, To: 195, Line: 55, Col: 5, Construct: "for"},
-	{From: 184, To: 187, Line: 56, Col: 9, Construct: "if"},
-	{From: 186, To: 186, Line: 57, Col: 13, Construct: "set"},
-	{From: 189, To: 189, Line: 59, Col: 9, Construct: "set"},
-	{From: 191, To: 194, Line: 60, Col: 9, Construct: "if"},
-	{From: 193, To: 193, Line: 61, Col: 13, Construct: "set"},
-	{From: 197, To: 197, Line: 64, Col: 5, Construct: "set"},
-	{From: 200, To: 205, Line: 66, Col: 1, Construct: "if"},
-	{From: 202, To: 204, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 207, To: 215, Line: 69, Col: 1, Construct: "for"},
-	{From: 211, To: 214, Line: 70, Col: 5, Construct: "if"},
-	{From: 213, To: 213, Line: 71, Col: 9, Construct: "set"},
-	{From: 217, To: 295, Line: 74, Col: 1, Construct: "for"},
-	{From: 221, To: 224, Line: 75, Col: 5, Construct: "{{ }}"},
-	{From: 226, To: 294, Line: 76, Col: 5, Construct: "if"},
-	{From: 228, To: 285, Line: 76, Col: 5, Construct: "with"},
-	{From: 234, To: 240, Line: 78, Col: 9, Construct: "if"},
-	{From: 237, To: 239, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 242, To: 242, Line: 81, Col: 9, Construct: "set"},
-	{From: 244, To: 244, Line: 82, Col: 9, Construct: "set"},
-	{From: 246, To: 273, Line: 83, Col: 9, Construct: "if"},
-	{From: 249, To: 251, Line: 84, Col: 13, Construct: "set"},
-	{From: 253, To: 259, Line: 85, Col: 13, Construct: "if"},
-	{From: 255, To: 258, Line: 86, Col: 17, Construct: "if"},
-	{From: 257, To: 257, Line: 87, Col: 21, Construct: "set"},
-	{From: 261, To: 272, Line: 90, Col: 13, Construct: "if"},
-	{From: 263, To: 263, Line: 91, Col: 17, Construct: "set"},
-	{From: 265, To: 265, Line: 92, Col: 17, Construct: "set"},
-	{From: 267, To: 267, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 271, To: 271, Line: 95, Col: 17, Construct: "{{ }}"},
-	{From: 275, To: 278, Line: 98, Col: 9, Construct: "if"},
-	{From: 277, To: 277, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 280, To: 284, Line: 101, Col: 9, Construct: "if"},
-	{From: 282, To: 282, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 289, To: 293, Line: 107, Col: 9, Construct: "if"},
-	{From: 291, To: 291, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 297, To: 299, Line: 113, Col: 1, Construct: "if"},
-	{From: 314, To: 314, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 316, To: 316, Line: 2, Col: 1, Construct: "set"},
-	{From: 318, To: 333, Line: 4, Col: 1, Construct: "macro"},
-	{From: 321, To: 332, Line: 5, Col: 5, Construct: "if"},
-	{From: 323, To: 323, Line: 6, Col: 9, Construct: "{{ }}"},
-	{From: 324, To: 332, Line: 7, Col: 9, Construct: "if"},
-	{From: 327, To: 327, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 331, To: 331, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 335, To: 372, Line: 14, Col: 1, Construct: "macro"},
-	{From: 339, To: 371, Line: 15, Col: 5, Construct: "if"},
-	{From: 341, To: 341, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 345, To: 345, Line: 18, Col: 9, Construct: "set"},
-	{From: 347, To: 368, Line: 19, Col: 9, Construct: "for"},
-	{From: 349, To: 367, Line: 20, Col: 13, Construct: "if"},
-	{From: 352, To: 352, Line: 20, Col: 13, Construct: "set"},
-	{From: 354, To: 354, Line: 21, Col: 17, Construct: "set"},
-	{From: 355, To: 367, Line: 22, Col: 17, Construct: "if"},
-	{From: 358, To: 358, Line: 22, Col: 17, Construct: "set"},
-	{From: 360, To: 360, Line: 23, Col: 17, Construct: "set"},
-	{From: 364, To: 364, Line: 23, Col: 17, Construct: "set"},
-	{From: 366, To: 366, Line: 25, Col: 17, Construct: "set"},
-	{From: 370, To: 370, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 374, To: 409, Line: 32, Col: 1, Construct: "macro"},
-	{From: 378, To: 378, Line: 33, Col: 5, Construct: "set"},
-	{From: 380, To: 406, Line: 34, Col: 5, Construct: "for"},
-	{From: 385, To: 385, Line: 35, Col: 9, Construct: "set"},
-	{From: 387, To: 387, Line: 36, Col: 9, Construct: "set"},
-	{From: 389, To: 389, Line: 37, Col: 9, Construct: "set"},
-	{From: 391, To: 401, Line: 38, Col: 9, Construct: "for"},
-	{From: 396, To: 396, Line: 38, Col: 9, Construct: "set"},
-	{From: 398, To: 400, Line: 39, Col: 13, Construct: "set"},
-	{From: 403, To: 403, Line: 39, Col: 13, Construct: "set"},
-	{From: 405, To: 405, Line: 41, Col: 9, Construct: "set"},
-	{From: 408, To: 408, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 411, To: 412, Line: 46, Col: 1, Construct: "set"},
-	{From: 414, To: 425, Line: 47, Col: 1, Construct: "if"},
-	{From: 417, To: 422, Line: 48, Col: 5, Construct: "if"},
-	{From: 419, To: 421, Line: 49, Col: 9, Construct: "set"},
-	{From: 424, To: 424, Line: 51, Col: 5, Construct: "set"},
-	{From: 427, To: 453, Line: 53, Col: 1, Construct: "if"},
-	{From: 429, To: 433, Line: 54, Col: 5, Construct: "set"},
-	{From: 435, To: 450, Line: 55, Col: 5, Construct: "for"},
-	{From: 439, To: 442, Line: 56, Col: 9, Construct: "if"},
-	{From: 441, To: 441, Line: 57, Col: 13, Construct: "set"},
-	{From: 444, To: 444, Line: 59, Col: 9, Construct: "set"},
-	{From: 446, To: 449, Line: 60, Col: 9, Construct: "if"},
-	{From: 448, To: 448, Line: 61, Col: 13, Construct: "set"},
-	{From: 452, To: 452, Line: 64, Col: 5, Construct: "set"},
-	{From: 455, To: 458, Line: 66, Col: 1, Construct: "if"},
-	{From: 457, To: 457, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 460, To: 468, Line: 69, Col: 1, Construct: "for"},
-	{From: 464, To: 467, Line: 70, Col: 5, Construct: "if"},
-	{From: 466, To: 466, Line: 71, Col: 9, Construct: "set"},
-	{From: 470, To: 547, Line: 74, Col: 1, Construct: "for"},
-	{From: 474, To: 474, Line: 75, Col: 5, Construct: "{{ }}"},
-	{From: 476, To: 546, Line: 76, Col: 5, Construct: "if"},
-	{From: 478, To: 535, Line: 76, Col: 5, Construct: "with"},
-	{From: 484, To: 488, Line: 78, Col: 9, Construct: "if"},
-	{From: 487, To: 487, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 490, To: 490, Line: 81, Col: 9, Construct: "set"},
-	{From: 492, To: 492, Line: 82, Col: 9, Construct: "set"},
-	{From: 494, To: 521, Line: 83, Col: 9, Construct: "if"},
-	{From: 497, To: 499, Line: 84, Col: 13, Construct: "set"},
-	{From: 501, To: 507, Line: 85, Col: 13, Construct: "if"},
-	{From: 503, To: 506, Line: 86, Col: 17, Construct: "if"},
-	{From: 505, To: 505, Line: 87, Col: 21, Construct: "set"},
-	{From: 509, To: 520, Line: 90, Col: 13, Construct: "if"},
-	{From: 511, To: 511, Line: 91, Col: 17, Construct: "set"},
-	{From: 513, To: 513, Line: 92, Col: 17, Construct: "set"},
-	{From: 515, To: 515, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 519, To: 519, Line: 95, Col: 17, Construct: "{{ }}"},
-	{From: 523, To: 528, Line: 98, Col: 9, Construct: "if"},
-	{From: 525, To: 527, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 530, To: 534, Line: 101, Col: 9, Construct: "if"},
-	{From: 532, To: 532, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 539, To: 545, Line: 107, Col: 9, Construct: "if"},
-	{From: 541, To: 543, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 549, To: 551, Line: 113, Col: 1, Construct: "if"},
+	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
+	{From: 61, To: 78, Line: 4, Col: 1, Construct: "macro"},
+	{From: 64, To: 77, Line: 5, Col: 5, Construct: "if"},
+	{From: 66, To: 68, Line: 6, Col: 9, Construct: "{{ }}"},
+	{From: 69, To: 77, Line: 7, Col: 9, Construct: "if"},
+	{From: 72, To: 72, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 76, To: 76, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 80, To: 117, Line: 14, Col: 1, Construct: "macro"},
+	{From: 84, To: 116, Line: 15, Col: 5, Construct: "if"},
+	{From: 86, To: 86, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 18, Col: 9, Construct: "set"},
+	{From: 92, To: 113, Line: 19, Col: 9, Construct: "for"},
+	{From: 94, To: 112, Line: 20, Col: 13, Construct: "if"},
+	{From: 97, To: 97, Line: 20, Col: 13, Construct: "set"},
+	{From: 99, To: 99, Line: 21, Col: 17, Construct: "set"},
+	{From: 100, To: 112, Line: 22, Col: 17, Construct: "if"},
+	{From: 103, To: 103, Line: 22, Col: 17, Construct: "set"},
+	{From: 105, To: 105, Line: 23, Col: 17, Construct: "set"},
+	{From: 109, To: 109, Line: 23, Col: 17, Construct: "set"},
+	{From: 111, To: 111, Line: 25, Col: 17, Construct: "set"},
+	{From: 115, To: 115, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 119, To: 157, Line: 32, Col: 1, Construct: "macro"},
+	{From: 123, To: 123, Line: 33, Col: 5, Construct: "set"},
+	{From: 125, To: 152, Line: 34, Col: 5, Construct: "for"},
+	{From: 130, To: 131, Line: 35, Col: 9, Construct: "set"},
+	{From: 133, To: 133, Line: 36, Col: 9, Construct: "set"},
+	{From: 135, To: 135, Line: 37, Col: 9, Construct: "set"},
+	{From: 137, To: 147, Line: 38, Col: 9, Construct: "for"},
+	{From: 142, To: 142, Line: 38, Col: 9, Construct: "set"},
+	{From: 144, To: 146, Line: 39, Col: 13, Construct: "set"},
+	{From: 149, To: 149, Line: 39, Col: 13, Construct: "set"},
+	{From: 151, To: 151, Line: 41, Col: 9, Construct: "set"},
+	{From: 154, To: 156, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 159, To: 160, Line: 46, Col: 1, Construct: "set"},
+	{From: 162, To: 173, Line: 47, Col: 1, Construct: "if"},
+	{From: 165, To: 170, Line: 48, Col: 5, Construct: "if"},
+	{From: 167, To: 169, Line: 49, Col: 9, Construct: "set"},
+	{From: 172, To: 172, Line: 51, Col: 5, Construct: "set"},
+	{From: 175, To: 201, Line: 53, Col: 1, Construct: "if"},
+	{From: 177, To: 181, Line: 54, Col: 5, Construct: "set"},
+	{From: 183, To: 198, Line: 55, Col: 5, Construct: "for"},
+	{From: 187, To: 190, Line: 56, Col: 9, Construct: "if"},
+	{From: 189, To: 189, Line: 57, Col: 13, Construct: "set"},
+	{From: 192, To: 192, Line: 59, Col: 9, Construct: "set"},
+	{From: 194, To: 197, Line: 60, Col: 9, Construct: "if"},
+	{From: 196, To: 196, Line: 61, Col: 13, Construct: "set"},
+	{From: 200, To: 200, Line: 64, Col: 5, Construct: "set"},
+	{From: 203, To: 208, Line: 66, Col: 1, Construct: "if"},
+	{From: 205, To: 207, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 210, To: 218, Line: 69, Col: 1, Construct: "for"},
+	{From: 214, To: 217, Line: 70, Col: 5, Construct: "if"},
+	{From: 216, To: 216, Line: 71, Col: 9, Construct: "set"},
+	{From: 220, To: 298, Line: 74, Col: 1, Construct: "for"},
+	{From: 224, To: 227, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 229, To: 297, Line: 76, Col: 5, Construct: "if"},
+	{From: 231, To: 288, Line: 76, Col: 5, Construct: "with"},
+	{From: 237, To: 243, Line: 78, Col: 9, Construct: "if"},
+	{From: 240, To: 242, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 245, To: 245, Line: 81, Col: 9, Construct: "set"},
+	{From: 247, To: 247, Line: 82, Col: 9, Construct: "set"},
+	{From: 249, To: 276, Line: 83, Col: 9, Construct: "if"},
+	{From: 252, To: 254, Line: 84, Col: 13, Construct: "set"},
+	{From: 256, To: 262, Line: 85, Col: 13, Construct: "if"},
+	{From: 258, To: 261, Line: 86, Col: 17, Construct: "if"},
+	{From: 260, To: 260, Line: 87, Col: 21, Construct: "set"},
+	{From: 264, To: 275, Line: 90, Col: 13, Construct: "if"},
+	{From: 266, To: 266, Line: 91, Col: 17, Construct: "set"},
+	{From: 268, To: 268, Line: 92, Col: 17, Construct: "set"},
+	{From: 270, To: 270, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 274, To: 274, Line: 95, Col: 17, Construct: "{{ }}"},
+	{From: 278, To: 281, Line: 98, Col: 9, Construct: "if"},
+	{From: 280, To: 280, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 283, To: 287, Line: 101, Col: 9, Construct: "if"},
+	{From: 285, To: 285, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 292, To: 296, Line: 107, Col: 9, Construct: "if"},
+	{From: 294, To: 294, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 300, To: 302, Line: 113, Col: 1, Construct: "if"},
+	{From: 317, To: 317, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 319, To: 319, Line: 2, Col: 1, Construct: "set"},
+	{From: 321, To: 336, Line: 4, Col: 1, Construct: "macro"},
+	{From: 324, To: 335, Line: 5, Col: 5, Construct: "if"},
+	{From: 326, To: 326, Line: 6, Col: 9, Construct: "{{ }}"},
+	{From: 327, To: 335, Line: 7, Col: 9, Construct: "if"},
+	{From: 330, To: 330, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 338, To: 375, Line: 14, Col: 1, Construct: "macro"},
+	{From: 342, To: 374, Line: 15, Col: 5, Construct: "if"},
+	{From: 344, To: 344, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 348, To: 348, Line: 18, Col: 9, Construct: "set"},
+	{From: 350, To: 371, Line: 19, Col: 9, Construct: "for"},
+	{From: 352, To: 370, Line: 20, Col: 13, Construct: "if"},
+	{From: 355, To: 355, Line: 20, Col: 13, Construct: "set"},
+	{From: 357, To: 357, Line: 21, Col: 17, Construct: "set"},
+	{From: 358, To: 370, Line: 22, Col: 17, Construct: "if"},
+	{From: 361, To: 361, Line: 22, Col: 17, Construct: "set"},
+	{From: 363, To: 363, Line: 23, Col: 17, Construct: "set"},
+	{From: 367, To: 367, Line: 23, Col: 17, Construct: "set"},
+	{From: 369, To: 369, Line: 25, Col: 17, Construct: "set"},
+	{From: 373, To: 373, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 377, To: 412, Line: 32, Col: 1, Construct: "macro"},
+	{From: 381, To: 381, Line: 33, Col: 5, Construct: "set"},
+	{From: 383, To: 409, Line: 34, Col: 5, Construct: "for"},
+	{From: 388, To: 388, Line: 35, Col: 9, Construct: "set"},
+	{From: 390, To: 390, Line: 36, Col: 9, Construct: "set"},
+	{From: 392, To: 392, Line: 37, Col: 9, Construct: "set"},
+	{From: 394, To: 404, Line: 38, Col: 9, Construct: "for"},
+	{From: 399, To: 399, Line: 38, Col: 9, Construct: "set"},
+	{From: 401, To: 403, Line: 39, Col: 13, Construct: "set"},
+	{From: 406, To: 406, Line: 39, Col: 13, Construct: "set"},
+	{From: 408, To: 408, Line: 41, Col: 9, Construct: "set"},
+	{From: 411, To: 411, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 414, To: 415, Line: 46, Col: 1, Construct: "set"},
+	{From: 417, To: 428, Line: 47, Col: 1, Construct: "if"},
+	{From: 420, To: 425, Line: 48, Col: 5, Construct: "if"},
+	{From: 422, To: 424, Line: 49, Col: 9, Construct: "set"},
+	{From: 427, To: 427, Line: 51, Col: 5, Construct: "set"},
+	{From: 430, To: 456, Line: 53, Col: 1, Construct: "if"},
+	{From: 432, To: 436, Line: 54, Col: 5, Construct: "set"},
+	{From: 438, To: 453, Line: 55, Col: 5, Construct: "for"},
+	{From: 442, To: 445, Line: 56, Col: 9, Construct: "if"},
+	{From: 444, To: 444, Line: 57, Col: 13, Construct: "set"},
+	{From: 447, To: 447, Line: 59, Col: 9, Construct: "set"},
+	{From: 449, To: 452, Line: 60, Col: 9, Construct: "if"},
+	{From: 451, To: 451, Line: 61, Col: 13, Construct: "set"},
+	{From: 455, To: 455, Line: 64, Col: 5, Construct: "set"},
+	{From: 458, To: 461, Line: 66, Col: 1, Construct: "if"},
+	{From: 460, To: 460, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 463, To: 471, Line: 69, Col: 1, Construct: "for"},
+	{From: 467, To: 470, Line: 70, Col: 5, Construct: "if"},
+	{From: 469, To: 469, Line: 71, Col: 9, Construct: "set"},
+	{From: 473, To: 550, Line: 74, Col: 1, Construct: "for"},
+	{From: 477, To: 477, Line: 75, Col: 5, Construct: "{{ }}"},
+	{From: 479, To: 549, Line: 76, Col: 5, Construct: "if"},
+	{From: 481, To: 538, Line: 76, Col: 5, Construct: "with"},
+	{From: 487, To: 491, Line: 78, Col: 9, Construct: "if"},
+	{From: 490, To: 490, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 493, To: 493, Line: 81, Col: 9, Construct: "set"},
+	{From: 495, To: 495, Line: 82, Col: 9, Construct: "set"},
+	{From: 497, To: 524, Line: 83, Col: 9, Construct: "if"},
+	{From: 500, To: 502, Line: 84, Col: 13, Construct: "set"},
+	{From: 504, To: 510, Line: 85, Col: 13, Construct: "if"},
+	{From: 506, To: 509, Line: 86, Col: 17, Construct: "if"},
+	{From: 508, To: 508, Line: 87, Col: 21, Construct: "set"},
+	{From: 512, To: 523, Line: 90, Col: 13, Construct: "if"},
+	{From: 514, To: 514, Line: 91, Col: 17, Construct: "set"},
+	{From: 516, To: 516, Line: 92, Col: 17, Construct: "set"},
+	{From: 518, To: 518, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 522, To: 522, Line: 95, Col: 17, Construct: "{{ }}"},
+	{From: 526, To: 531, Line: 98, Col: 9, Construct: "if"},
+	{From: 528, To: 530, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 533, To: 537, Line: 101, Col: 9, Construct: "if"},
+	{From: 535, To: 535, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 542, To: 548, Line: 107, Col: 9, Construct: "if"},
+	{From: 544, To: 546, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 552, To: 554, Line: 113, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // LFM25Instruct is the chat template llama.cpp/LFM2.5-Instruct.jinja.
 var LFM25Instruct = &jinja2.Template{
@@ -165,7 +168,7 @@ func renderLFM25Instruct(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	bosToken := in.Lookup("bos_token")
 	keepPastThinking := in.Lookup("keep_past_thinking")
 	var ns jinja2.Value
@@ -173,102 +176,102 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2.5-Instruct.jinja:1:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// LFM2.5-Instruct.jinja:2:1 {%- set keep_past_thinking = keep_past_thinking | default(false) -%}
-	keepPastThinking = jinja2.LlamaCallFilter("default", keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	keepPastThinking = llamacpp.CallFilter("default", keepPastThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// LFM2.5-Instruct.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("system_prompt", jinja2.Str(""))})
 	// LFM2.5-Instruct.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:5:5 {%- set ns.system_prompt = messages[0]["content"] -%}
-		jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaItemStr(messages0, "content"))
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.ItemStr(messages0, "content"))
 		// LFM2.5-Instruct.jinja:6:5 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2.5-Instruct.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: [… (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:9:5 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: […
-		jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), jinja2.IfElse(jinja2.LlamaAttr(ns, "system_prompt").Truthy(), func() jinja2.Value {
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.IfElse(llamacpp.Attr(ns, "system_prompt").Truthy(), func() jinja2.Value {
 			return jinja2.Str("\n")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: [")))
 		// LFM2.5-Instruct.jinja:10:5 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// LFM2.5-Instruct.jinja:11:9 {%- if tool is not string -%}
-			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
+			if !llamacpp.CallTest("string", tool, nil, nil) {
 				// LFM2.5-Instruct.jinja:12:13 {%- set tool = tool | tojson -%}
-				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:14:9 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), tool))
+			llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), tool))
 			// LFM2.5-Instruct.jinja:15:9 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// LFM2.5-Instruct.jinja:16:13 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), jinja2.Str(", ")))
+				llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Str(", ")))
 			}
 		}
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// LFM2.5-Instruct.jinja:19:5 {%- set ns.system_prompt = ns.system_prompt + "]" -%}
-		jinja2.LlamaSetAttr(ns, "system_prompt", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "system_prompt"), jinja2.Str("]")))
+		llamacpp.SetAttr(ns, "system_prompt", llamacpp.Add(llamacpp.Attr(ns, "system_prompt"), jinja2.Str("]")))
 	}
 	// LFM2.5-Instruct.jinja:21:1 {%- if ns.system_prompt -%}
-	if jinja2.LlamaAttr(ns, "system_prompt").Truthy() {
+	if llamacpp.Attr(ns, "system_prompt").Truthy() {
 		// LFM2.5-Instruct.jinja:22:5 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaAttr(ns, "system_prompt")), jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.Attr(ns, "system_prompt")), jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%} (the namespace check)
-	jinja2.LlamaCheckNamespace(ns)
+	llamacpp.CheckNamespace(ns)
 	// LFM2.5-Instruct.jinja:24:1 {%- set ns.last_assistant_index = -1 -%}
-	jinja2.LlamaSetAttr(ns, "last_assistant_index", jinja2.Int(-1))
+	llamacpp.SetAttr(ns, "last_assistant_index", jinja2.Int(-1))
 	// LFM2.5-Instruct.jinja:25:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// LFM2.5-Instruct.jinja:26:5 {%- if message["role"] == "assistant" -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// LFM2.5-Instruct.jinja:27:9 {%- set ns.last_assistant_index = loop.index0 -%}
-			jinja2.LlamaSetAttr(ns, "last_assistant_index", jinja2.Int(int64(i)))
+			llamacpp.SetAttr(ns, "last_assistant_index", jinja2.Int(int64(i)))
 		}
 	}
 	// LFM2.5-Instruct.jinja:30:1 {%- for message in messages -%}
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// LFM2.5-Instruct.jinja:31:5 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")))
 		// LFM2.5-Instruct.jinja:32:5 {%- set content = message["content"] -%}
-		content = jinja2.LlamaItemStr(message, "content")
+		content = llamacpp.ItemStr(message, "content")
 		// LFM2.5-Instruct.jinja:33:5 {%- if content is not string -%}
-		if !jinja2.LlamaCallTest("string", content, nil, nil) {
+		if !llamacpp.CallTest("string", content, nil, nil) {
 			// LFM2.5-Instruct.jinja:34:9 {%- set content = content | tojson -%}
-			content = jinja2.LlamaCallFilter("tojson", content, nil, nil)
+			content = llamacpp.CallFilter("tojson", content, nil, nil)
 		}
 		// LFM2.5-Instruct.jinja:36:5 {%- if message["role"] == "assistant" and not keep_past_thinking and loop.index0 != ns.last_assistan…
-		if (jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), jinja2.LlamaAttr(ns, "last_assistant_index")) {
+		if (jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !keepPastThinking.Truthy()) && jinja2.Ne(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_assistant_index")) {
 			// LFM2.5-Instruct.jinja:37:9 {%- if "</think>" in content -%}
-			if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+			if llamacpp.In(jinja2.Str("</think>"), content) {
 				// LFM2.5-Instruct.jinja:38:13 {%- set content = content.split("</think>")[-1] | trim -%}
-				content = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
+				content = llamacpp.CallFilter("trim", llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), nil, nil)
 			}
 		}
 		// LFM2.5-Instruct.jinja:41:5 {{- content + "<|im_end|>\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2.5-Instruct.jinja:43:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -279,80 +282,80 @@ func renderLFM25InstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLFM25Instruct is the position table of LFM2.5-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLFM25Instruct = []jinja2.Span{
-	{From: 55, To: 55, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},
-	{From: 61, To: 69, Line: 4, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 5, Col: 5, Construct: "set"},
-	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
-	{From: 71, To: 105, Line: 8, Col: 1, Construct: "if"},
-	{From: 73, To: 73, Line: 8, Col: 1, Construct: "set"},
-	{From: 75, To: 79, Line: 9, Col: 5, Construct: "set"},
-	{From: 81, To: 100, Line: 10, Col: 5, Construct: "for"},
-	{From: 85, To: 88, Line: 11, Col: 9, Construct: "if"},
-	{From: 87, To: 87, Line: 12, Col: 13, Construct: "set"},
+	{From: 58, To: 58, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
+	{From: 64, To: 72, Line: 4, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 4, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 5, Col: 5, Construct: "set"},
+	{From: 71, To: 71, Line: 6, Col: 5, Construct: "set"},
+	{From: 74, To: 108, Line: 8, Col: 1, Construct: "if"},
+	{From: 76, To: 76, Line: 8, Col: 1, Construct: "set"},
+	{From: 78, To: 82, Line: 9, Col: 5, Construct: "set"},
+	{From: 84, To: 103, Line: 10, Col: 5, Construct: "for"},
+	{From: 88, To: 91, Line: 11, Col: 9, Construct: "if"},
 	{From: 90, To: 90, Line: 12, Col: 13, Construct: "set"},
-	{From: 92, To: 92, Line: 14, Col: 9, Construct: "set"},
-	{From: 94, To: 99, Line: 15, Col: 9, Construct: "if"},
-	{From: 96, To: 96, Line: 15, Col: 9, Construct: "set"},
-	{From: 98, To: 98, Line: 16, Col: 13, Construct: "set"},
-	{From: 102, To: 102, Line: 16, Col: 13, Construct: "set"},
-	{From: 104, To: 104, Line: 19, Col: 5, Construct: "set"},
-	{From: 107, To: 112, Line: 21, Col: 1, Construct: "if"},
-	{From: 109, To: 111, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 114, To: 114, Line: 22, Col: 5, Construct: "set"},
-	{From: 116, To: 116, Line: 24, Col: 1, Construct: "set"},
-	{From: 118, To: 128, Line: 25, Col: 1, Construct: "for"},
-	{From: 122, To: 127, Line: 26, Col: 5, Construct: "if"},
-	{From: 124, To: 124, Line: 26, Col: 5, Construct: "set"},
-	{From: 126, To: 126, Line: 27, Col: 9, Construct: "set"},
-	{From: 130, To: 156, Line: 30, Col: 1, Construct: "for"},
-	{From: 135, To: 138, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 140, To: 140, Line: 32, Col: 5, Construct: "set"},
-	{From: 142, To: 145, Line: 33, Col: 5, Construct: "if"},
-	{From: 144, To: 144, Line: 34, Col: 9, Construct: "set"},
-	{From: 147, To: 153, Line: 36, Col: 5, Construct: "if"},
-	{From: 149, To: 152, Line: 37, Col: 9, Construct: "if"},
-	{From: 151, To: 151, Line: 38, Col: 13, Construct: "set"},
-	{From: 155, To: 155, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 158, To: 160, Line: 43, Col: 1, Construct: "if"},
-	{From: 176, To: 176, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 178, To: 178, Line: 2, Col: 1, Construct: "set"},
-	{From: 180, To: 180, Line: 3, Col: 1, Construct: "set"},
-	{From: 182, To: 190, Line: 4, Col: 1, Construct: "if"},
-	{From: 185, To: 185, Line: 4, Col: 1, Construct: "set"},
-	{From: 187, To: 187, Line: 5, Col: 5, Construct: "set"},
-	{From: 189, To: 189, Line: 6, Col: 5, Construct: "set"},
-	{From: 192, To: 226, Line: 8, Col: 1, Construct: "if"},
-	{From: 194, To: 194, Line: 8, Col: 1, Construct: "set"},
-	{From: 196, To: 200, Line: 9, Col: 5, Construct: "set"},
-	{From: 202, To: 221, Line: 10, Col: 5, Construct: "for"},
-	{From: 206, To: 209, Line: 11, Col: 9, Construct: "if"},
-	{From: 208, To: 208, Line: 12, Col: 13, Construct: "set"},
+	{From: 93, To: 93, Line: 12, Col: 13, Construct: "set"},
+	{From: 95, To: 95, Line: 14, Col: 9, Construct: "set"},
+	{From: 97, To: 102, Line: 15, Col: 9, Construct: "if"},
+	{From: 99, To: 99, Line: 15, Col: 9, Construct: "set"},
+	{From: 101, To: 101, Line: 16, Col: 13, Construct: "set"},
+	{From: 105, To: 105, Line: 16, Col: 13, Construct: "set"},
+	{From: 107, To: 107, Line: 19, Col: 5, Construct: "set"},
+	{From: 110, To: 115, Line: 21, Col: 1, Construct: "if"},
+	{From: 112, To: 114, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 117, To: 117, Line: 22, Col: 5, Construct: "set"},
+	{From: 119, To: 119, Line: 24, Col: 1, Construct: "set"},
+	{From: 121, To: 131, Line: 25, Col: 1, Construct: "for"},
+	{From: 125, To: 130, Line: 26, Col: 5, Construct: "if"},
+	{From: 127, To: 127, Line: 26, Col: 5, Construct: "set"},
+	{From: 129, To: 129, Line: 27, Col: 9, Construct: "set"},
+	{From: 133, To: 159, Line: 30, Col: 1, Construct: "for"},
+	{From: 138, To: 141, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 143, To: 143, Line: 32, Col: 5, Construct: "set"},
+	{From: 145, To: 148, Line: 33, Col: 5, Construct: "if"},
+	{From: 147, To: 147, Line: 34, Col: 9, Construct: "set"},
+	{From: 150, To: 156, Line: 36, Col: 5, Construct: "if"},
+	{From: 152, To: 155, Line: 37, Col: 9, Construct: "if"},
+	{From: 154, To: 154, Line: 38, Col: 13, Construct: "set"},
+	{From: 158, To: 158, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 161, To: 163, Line: 43, Col: 1, Construct: "if"},
+	{From: 179, To: 179, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 181, To: 181, Line: 2, Col: 1, Construct: "set"},
+	{From: 183, To: 183, Line: 3, Col: 1, Construct: "set"},
+	{From: 185, To: 193, Line: 4, Col: 1, Construct: "if"},
+	{From: 188, To: 188, Line: 4, Col: 1, Construct: "set"},
+	{From: 190, To: 190, Line: 5, Col: 5, Construct: "set"},
+	{From: 192, To: 192, Line: 6, Col: 5, Construct: "set"},
+	{From: 195, To: 229, Line: 8, Col: 1, Construct: "if"},
+	{From: 197, To: 197, Line: 8, Col: 1, Construct: "set"},
+	{From: 199, To: 203, Line: 9, Col: 5, Construct: "set"},
+	{From: 205, To: 224, Line: 10, Col: 5, Construct: "for"},
+	{From: 209, To: 212, Line: 11, Col: 9, Construct: "if"},
 	{From: 211, To: 211, Line: 12, Col: 13, Construct: "set"},
-	{From: 213, To: 213, Line: 14, Col: 9, Construct: "set"},
-	{From: 215, To: 220, Line: 15, Col: 9, Construct: "if"},
-	{From: 217, To: 217, Line: 15, Col: 9, Construct: "set"},
-	{From: 219, To: 219, Line: 16, Col: 13, Construct: "set"},
-	{From: 223, To: 223, Line: 16, Col: 13, Construct: "set"},
-	{From: 225, To: 225, Line: 19, Col: 5, Construct: "set"},
-	{From: 228, To: 231, Line: 21, Col: 1, Construct: "if"},
-	{From: 230, To: 230, Line: 22, Col: 5, Construct: "{{ }}"},
-	{From: 233, To: 233, Line: 22, Col: 5, Construct: "set"},
-	{From: 235, To: 235, Line: 24, Col: 1, Construct: "set"},
-	{From: 237, To: 247, Line: 25, Col: 1, Construct: "for"},
-	{From: 241, To: 246, Line: 26, Col: 5, Construct: "if"},
-	{From: 243, To: 243, Line: 26, Col: 5, Construct: "set"},
-	{From: 245, To: 245, Line: 27, Col: 9, Construct: "set"},
-	{From: 249, To: 272, Line: 30, Col: 1, Construct: "for"},
-	{From: 254, To: 254, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 256, To: 256, Line: 32, Col: 5, Construct: "set"},
-	{From: 258, To: 261, Line: 33, Col: 5, Construct: "if"},
-	{From: 260, To: 260, Line: 34, Col: 9, Construct: "set"},
-	{From: 263, To: 269, Line: 36, Col: 5, Construct: "if"},
-	{From: 265, To: 268, Line: 37, Col: 9, Construct: "if"},
-	{From: 267, To: 267, Line: 38, Col: 13, Construct: "set"},
-	{From: 271, To: 271, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 274, To: 276, Line: 43, Col: 1, Construct: "if"},
+	{From: 214, To: 214, Line: 12, Col: 13, Construct: "set"},
+	{From: 216, To: 216, Line: 14, Col: 9, Construct: "set"},
+	{From: 218, To: 223, Line: 15, Col: 9, Construct: "if"},
+	{From: 220, To: 220, Line: 15, Col: 9, Construct: "set"},
+	{From: 222, To: 222, Line: 16, Col: 13, Construct: "set"},
+	{From: 226, To: 226, Line: 16, Col: 13, Construct: "set"},
+	{From: 228, To: 228, Line: 19, Col: 5, Construct: "set"},
+	{From: 231, To: 234, Line: 21, Col: 1, Construct: "if"},
+	{From: 233, To: 233, Line: 22, Col: 5, Construct: "{{ }}"},
+	{From: 236, To: 236, Line: 22, Col: 5, Construct: "set"},
+	{From: 238, To: 238, Line: 24, Col: 1, Construct: "set"},
+	{From: 240, To: 250, Line: 25, Col: 1, Construct: "for"},
+	{From: 244, To: 249, Line: 26, Col: 5, Construct: "if"},
+	{From: 246, To: 246, Line: 26, Col: 5, Construct: "set"},
+	{From: 248, To: 248, Line: 27, Col: 9, Construct: "set"},
+	{From: 252, To: 275, Line: 30, Col: 1, Construct: "for"},
+	{From: 257, To: 257, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 259, To: 259, Line: 32, Col: 5, Construct: "set"},
+	{From: 261, To: 264, Line: 33, Col: 5, Construct: "if"},
+	{From: 263, To: 263, Line: 34, Col: 9, Construct: "set"},
+	{From: 266, To: 272, Line: 36, Col: 5, Construct: "if"},
+	{From: 268, To: 271, Line: 37, Col: 9, Construct: "if"},
+	{From: 270, To: 270, Line: 38, Col: 13, Construct: "set"},
+	{From: 274, To: 274, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 277, To: 279, Line: 43, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // LFM28BA1B is the chat template llama.cpp/LFM2-8B-A1B.jinja.
 var LFM28BA1B = &jinja2.Template{
@@ -136,71 +139,71 @@ func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// LFM2-8B-A1B.jinja:1:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// LFM2-8B-A1B.jinja:2:1 {%- set system_prompt = "" -%}
 	_ = jinja2.Str("")
 	// LFM2-8B-A1B.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	nsSystemPrompt := jinja2.Str("")
 	// LFM2-8B-A1B.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// LFM2-8B-A1B.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = jinja2.LlamaItemStr(messages0, "content")
+		nsSystemPrompt = llamacpp.ItemStr(messages0, "content")
 		// LFM2-8B-A1B.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// LFM2-8B-A1B.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// LFM2-8B-A1B.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
 			return jinja2.Str("\n")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// LFM2-8B-A1B.jinja:10:2 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// LFM2-8B-A1B.jinja:11:3 {%- if tool is not string -%}
-			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
+			if !llamacpp.CallTest("string", tool, nil, nil) {
 				// LFM2-8B-A1B.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
 			}
 			// LFM2-8B-A1B.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, tool)
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, tool)
 			// LFM2-8B-A1B.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// LFM2-8B-A1B.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// LFM2-8B-A1B.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
 	}
 	// LFM2-8B-A1B.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// LFM2-8B-A1B.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2-8B-A1B.jinja:24:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// LFM2-8B-A1B.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")))
 		// LFM2-8B-A1B.jinja:26:2 {%- set content = message["content"] -%}
-		content = jinja2.LlamaItemStr(message, "content")
+		content = llamacpp.ItemStr(message, "content")
 		// LFM2-8B-A1B.jinja:27:2 {%- if content is not string -%}
-		if !jinja2.LlamaCallTest("string", content, nil, nil) {
+		if !llamacpp.CallTest("string", content, nil, nil) {
 			// LFM2-8B-A1B.jinja:28:3 {%- set content = content | tojson -%}
-			content = jinja2.LlamaCallFilter("tojson", content, nil, nil)
+			content = llamacpp.CallFilter("tojson", content, nil, nil)
 		}
 		// LFM2-8B-A1B.jinja:30:2 {%- if message["role"] == "tool" -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// LFM2-8B-A1B.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = jinja2.LlamaSum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
+			content = llamacpp.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
 		}
 		// LFM2-8B-A1B.jinja:33:2 {{- content + "<|im_end|>\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<|im_end|>\n")))
 	}
 	// LFM2-8B-A1B.jinja:35:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -211,56 +214,56 @@ func renderLFM28BA1BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLFM28BA1B is the position table of LFM2-8B-A1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLFM28BA1B = []jinja2.Span{
-	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
-	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
-	{From: 59, To: 65, Line: 4, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 5, Col: 2, Construct: "set"},
-	{From: 64, To: 64, Line: 6, Col: 2, Construct: "set"},
-	{From: 67, To: 93, Line: 8, Col: 1, Construct: "if"},
-	{From: 69, To: 73, Line: 9, Col: 2, Construct: "set"},
-	{From: 75, To: 90, Line: 10, Col: 2, Construct: "for"},
-	{From: 79, To: 82, Line: 11, Col: 3, Construct: "if"},
-	{From: 81, To: 81, Line: 12, Col: 4, Construct: "set"},
-	{From: 84, To: 84, Line: 14, Col: 3, Construct: "set"},
-	{From: 86, To: 89, Line: 15, Col: 3, Construct: "if"},
-	{From: 88, To: 88, Line: 16, Col: 4, Construct: "set"},
-	{From: 92, To: 92, Line: 19, Col: 2, Construct: "set"},
-	{From: 95, To: 100, Line: 21, Col: 1, Construct: "if"},
-	{From: 97, To: 99, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 102, To: 123, Line: 24, Col: 1, Construct: "for"},
-	{From: 105, To: 108, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 110, To: 110, Line: 26, Col: 2, Construct: "set"},
-	{From: 112, To: 115, Line: 27, Col: 2, Construct: "if"},
-	{From: 114, To: 114, Line: 28, Col: 3, Construct: "set"},
-	{From: 117, To: 120, Line: 30, Col: 2, Construct: "if"},
-	{From: 119, To: 119, Line: 31, Col: 3, Construct: "set"},
-	{From: 122, To: 122, Line: 33, Col: 2, Construct: "{{ }}"},
-	{From: 125, To: 127, Line: 35, Col: 1, Construct: "if"},
-	{From: 139, To: 139, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 141, To: 141, Line: 2, Col: 1, Construct: "set"},
-	{From: 143, To: 143, Line: 3, Col: 1, Construct: "set"},
-	{From: 145, To: 151, Line: 4, Col: 1, Construct: "if"},
-	{From: 148, To: 148, Line: 5, Col: 2, Construct: "set"},
-	{From: 150, To: 150, Line: 6, Col: 2, Construct: "set"},
-	{From: 153, To: 179, Line: 8, Col: 1, Construct: "if"},
-	{From: 155, To: 159, Line: 9, Col: 2, Construct: "set"},
-	{From: 161, To: 176, Line: 10, Col: 2, Construct: "for"},
-	{From: 165, To: 168, Line: 11, Col: 3, Construct: "if"},
-	{From: 167, To: 167, Line: 12, Col: 4, Construct: "set"},
-	{From: 170, To: 170, Line: 14, Col: 3, Construct: "set"},
-	{From: 172, To: 175, Line: 15, Col: 3, Construct: "if"},
-	{From: 174, To: 174, Line: 16, Col: 4, Construct: "set"},
-	{From: 178, To: 178, Line: 19, Col: 2, Construct: "set"},
-	{From: 181, To: 184, Line: 21, Col: 1, Construct: "if"},
-	{From: 183, To: 183, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 186, To: 204, Line: 24, Col: 1, Construct: "for"},
-	{From: 189, To: 189, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 191, To: 191, Line: 26, Col: 2, Construct: "set"},
-	{From: 193, To: 196, Line: 27, Col: 2, Construct: "if"},
-	{From: 195, To: 195, Line: 28, Col: 3, Construct: "set"},
-	{From: 198, To: 201, Line: 30, Col: 2, Construct: "if"},
-	{From: 200, To: 200, Line: 31, Col: 3, Construct: "set"},
-	{From: 203, To: 203, Line: 33, Col: 2, Construct: "{{ }}"},
-	{From: 206, To: 208, Line: 35, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 68, Line: 4, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 5, Col: 2, Construct: "set"},
+	{From: 67, To: 67, Line: 6, Col: 2, Construct: "set"},
+	{From: 70, To: 96, Line: 8, Col: 1, Construct: "if"},
+	{From: 72, To: 76, Line: 9, Col: 2, Construct: "set"},
+	{From: 78, To: 93, Line: 10, Col: 2, Construct: "for"},
+	{From: 82, To: 85, Line: 11, Col: 3, Construct: "if"},
+	{From: 84, To: 84, Line: 12, Col: 4, Construct: "set"},
+	{From: 87, To: 87, Line: 14, Col: 3, Construct: "set"},
+	{From: 89, To: 92, Line: 15, Col: 3, Construct: "if"},
+	{From: 91, To: 91, Line: 16, Col: 4, Construct: "set"},
+	{From: 95, To: 95, Line: 19, Col: 2, Construct: "set"},
+	{From: 98, To: 103, Line: 21, Col: 1, Construct: "if"},
+	{From: 100, To: 102, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 105, To: 126, Line: 24, Col: 1, Construct: "for"},
+	{From: 108, To: 111, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 113, To: 113, Line: 26, Col: 2, Construct: "set"},
+	{From: 115, To: 118, Line: 27, Col: 2, Construct: "if"},
+	{From: 117, To: 117, Line: 28, Col: 3, Construct: "set"},
+	{From: 120, To: 123, Line: 30, Col: 2, Construct: "if"},
+	{From: 122, To: 122, Line: 31, Col: 3, Construct: "set"},
+	{From: 125, To: 125, Line: 33, Col: 2, Construct: "{{ }}"},
+	{From: 128, To: 130, Line: 35, Col: 1, Construct: "if"},
+	{From: 142, To: 142, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 144, To: 144, Line: 2, Col: 1, Construct: "set"},
+	{From: 146, To: 146, Line: 3, Col: 1, Construct: "set"},
+	{From: 148, To: 154, Line: 4, Col: 1, Construct: "if"},
+	{From: 151, To: 151, Line: 5, Col: 2, Construct: "set"},
+	{From: 153, To: 153, Line: 6, Col: 2, Construct: "set"},
+	{From: 156, To: 182, Line: 8, Col: 1, Construct: "if"},
+	{From: 158, To: 162, Line: 9, Col: 2, Construct: "set"},
+	{From: 164, To: 179, Line: 10, Col: 2, Construct: "for"},
+	{From: 168, To: 171, Line: 11, Col: 3, Construct: "if"},
+	{From: 170, To: 170, Line: 12, Col: 4, Construct: "set"},
+	{From: 173, To: 173, Line: 14, Col: 3, Construct: "set"},
+	{From: 175, To: 178, Line: 15, Col: 3, Construct: "if"},
+	{From: 177, To: 177, Line: 16, Col: 4, Construct: "set"},
+	{From: 181, To: 181, Line: 19, Col: 2, Construct: "set"},
+	{From: 184, To: 187, Line: 21, Col: 1, Construct: "if"},
+	{From: 186, To: 186, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 189, To: 207, Line: 24, Col: 1, Construct: "for"},
+	{From: 192, To: 192, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 194, To: 194, Line: 26, Col: 2, Construct: "set"},
+	{From: 196, To: 199, Line: 27, Col: 2, Construct: "if"},
+	{From: 198, To: 198, Line: 28, Col: 3, Construct: "set"},
+	{From: 201, To: 204, Line: 30, Col: 2, Construct: "if"},
+	{From: 203, To: 203, Line: 31, Col: 3, Construct: "set"},
+	{From: 206, To: 206, Line: 33, Col: 2, Construct: "{{ }}"},
+	{From: 209, To: 211, Line: 35, Col: 1, Construct: "if"},
 }

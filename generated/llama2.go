@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Llama2 is the chat template builtin/llama2.jinja.
 var Llama2 = &jinja2.Template{
@@ -85,7 +88,7 @@ func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama2.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -93,18 +96,18 @@ func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// llama2.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2.jinja:23:1 {{- message['content'] + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str(" [/INST]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]")))
 		} else {
 			// llama2.jinja:26:5 {%- else %}
 			// llama2.jinja:27:1 {{- message['content'] + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
 			// llama2.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -114,24 +117,24 @@ func renderLlama2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlama2 is the position table of llama2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2 = []jinja2.Span{
-	{From: 50, To: 51, Line: 15, Col: 1, Construct: "set"},
-	{From: 53, To: 76, Line: 17, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 18, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 20, Col: 1, Construct: "set"},
-	{From: 61, To: 75, Line: 22, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 65, To: 75, Line: 24, Col: 5, Construct: "if"},
-	{From: 68, To: 68, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 72, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 74, Line: 28, Col: 1, Construct: "set"},
-	{From: 85, To: 86, Line: 15, Col: 1, Construct: "set"},
-	{From: 88, To: 111, Line: 17, Col: 1, Construct: "for"},
-	{From: 90, To: 94, Line: 18, Col: 1, Construct: "if"},
-	{From: 93, To: 93, Line: 20, Col: 1, Construct: "set"},
-	{From: 96, To: 110, Line: 22, Col: 1, Construct: "if"},
-	{From: 99, To: 99, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 110, Line: 24, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 109, Line: 28, Col: 1, Construct: "set"},
+	{From: 53, To: 54, Line: 15, Col: 1, Construct: "set"},
+	{From: 56, To: 79, Line: 17, Col: 1, Construct: "for"},
+	{From: 58, To: 62, Line: 18, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 20, Col: 1, Construct: "set"},
+	{From: 64, To: 78, Line: 22, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 68, To: 78, Line: 24, Col: 5, Construct: "if"},
+	{From: 71, To: 71, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 75, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 77, Line: 28, Col: 1, Construct: "set"},
+	{From: 88, To: 89, Line: 15, Col: 1, Construct: "set"},
+	{From: 91, To: 114, Line: 17, Col: 1, Construct: "for"},
+	{From: 93, To: 97, Line: 18, Col: 1, Construct: "if"},
+	{From: 96, To: 96, Line: 20, Col: 1, Construct: "set"},
+	{From: 99, To: 113, Line: 22, Col: 1, Construct: "if"},
+	{From: 102, To: 102, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 113, Line: 24, Col: 5, Construct: "if"},
+	{From: 106, To: 106, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 110, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 112, Line: 28, Col: 1, Construct: "set"},
 }

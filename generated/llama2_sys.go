@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Llama2Sys is the chat template builtin/llama2-sys.jinja.
 var Llama2Sys = &jinja2.Template{
@@ -87,7 +90,7 @@ func renderLlama2SysLlama(w *jinja2.Writer, in *jinja2.Input) {
 	nsInsideTurn := true
 	w.WriteString("[INST] ")
 	// llama2-sys.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama2-sys.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -95,18 +98,18 @@ func renderLlama2SysLlama(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// llama2-sys.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys.jinja:23:1 {{- '<<SYS>>\n' + message['content'] + '\n<</SYS>>\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<<SYS>>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n<</SYS>>\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<<SYS>>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("\n<</SYS>>\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str(" [/INST]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]")))
 		} else {
 			// llama2-sys.jinja:26:5 {%- else %}
 			// llama2-sys.jinja:27:1 {{- message['content'] + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
 			// llama2-sys.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -116,24 +119,24 @@ func renderLlama2SysLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlama2Sys is the position table of llama2-sys.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2Sys = []jinja2.Span{
-	{From: 50, To: 51, Line: 15, Col: 1, Construct: "set"},
-	{From: 53, To: 78, Line: 17, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 18, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 20, Col: 1, Construct: "set"},
-	{From: 61, To: 77, Line: 22, Col: 1, Construct: "if"},
-	{From: 64, To: 66, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 77, Line: 24, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 74, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 76, Line: 28, Col: 1, Construct: "set"},
-	{From: 87, To: 88, Line: 15, Col: 1, Construct: "set"},
-	{From: 90, To: 113, Line: 17, Col: 1, Construct: "for"},
-	{From: 92, To: 96, Line: 18, Col: 1, Construct: "if"},
-	{From: 95, To: 95, Line: 20, Col: 1, Construct: "set"},
-	{From: 98, To: 112, Line: 22, Col: 1, Construct: "if"},
-	{From: 101, To: 101, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 102, To: 112, Line: 24, Col: 5, Construct: "if"},
-	{From: 105, To: 105, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 109, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 111, Line: 28, Col: 1, Construct: "set"},
+	{From: 53, To: 54, Line: 15, Col: 1, Construct: "set"},
+	{From: 56, To: 81, Line: 17, Col: 1, Construct: "for"},
+	{From: 58, To: 62, Line: 18, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 20, Col: 1, Construct: "set"},
+	{From: 64, To: 80, Line: 22, Col: 1, Construct: "if"},
+	{From: 67, To: 69, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 80, Line: 24, Col: 5, Construct: "if"},
+	{From: 73, To: 73, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 77, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 79, Line: 28, Col: 1, Construct: "set"},
+	{From: 90, To: 91, Line: 15, Col: 1, Construct: "set"},
+	{From: 93, To: 116, Line: 17, Col: 1, Construct: "for"},
+	{From: 95, To: 99, Line: 18, Col: 1, Construct: "if"},
+	{From: 98, To: 98, Line: 20, Col: 1, Construct: "set"},
+	{From: 101, To: 115, Line: 22, Col: 1, Construct: "if"},
+	{From: 104, To: 104, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 105, To: 115, Line: 24, Col: 5, Construct: "if"},
+	{From: 108, To: 108, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 112, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 114, Line: 28, Col: 1, Construct: "set"},
 }

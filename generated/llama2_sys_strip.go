@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Llama2SysStrip is the chat template builtin/llama2-sys-strip.jinja.
 var Llama2SysStrip = &jinja2.Template{
@@ -97,9 +100,9 @@ func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("[INST] ")
 	// llama2-sys-strip.jinja:21:1 {%- for message in messages %}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama2-sys-strip.jinja:22:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// llama2-sys-strip.jinja:23:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -107,18 +110,18 @@ func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// llama2-sys-strip.jinja:27:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// llama2-sys-strip.jinja:28:1 {{- '<<SYS>>\n' + content + '\n<</SYS>>\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<<SYS>>\n"), content, jinja2.Str("\n<</SYS>>\n\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<<SYS>>\n"), content, jinja2.Str("\n<</SYS>>\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// llama2-sys-strip.jinja:29:5 {%- elif message['role'] == 'user' %}
 			// llama2-sys-strip.jinja:30:1 {{- content + ' [/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str(" [/INST]")))
+			llamacpp.Write(w, llamacpp.Add(content, jinja2.Str(" [/INST]")))
 		} else {
 			// llama2-sys-strip.jinja:31:5 {%- else %}
 			// llama2-sys-strip.jinja:32:1 {{- content + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("</s>")))
 			// llama2-sys-strip.jinja:33:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -128,28 +131,28 @@ func renderLlama2SysStripLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlama2SysStrip is the position table of llama2-sys-strip.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama2SysStrip = []jinja2.Span{
-	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
-	{From: 53, To: 54, Line: 19, Col: 1, Construct: "set"},
-	{From: 56, To: 84, Line: 21, Col: 1, Construct: "for"},
-	{From: 59, To: 59, Line: 22, Col: 1, Construct: "set"},
-	{From: 61, To: 65, Line: 23, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 25, Col: 1, Construct: "set"},
-	{From: 67, To: 83, Line: 27, Col: 1, Construct: "if"},
-	{From: 70, To: 72, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 83, Line: 29, Col: 5, Construct: "if"},
-	{From: 76, To: 76, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 80, To: 80, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 82, Line: 33, Col: 1, Construct: "set"},
-	{From: 94, To: 94, Line: 18, Col: 1, Construct: "set"},
-	{From: 96, To: 97, Line: 19, Col: 1, Construct: "set"},
-	{From: 99, To: 125, Line: 21, Col: 1, Construct: "for"},
-	{From: 102, To: 102, Line: 22, Col: 1, Construct: "set"},
-	{From: 104, To: 108, Line: 23, Col: 1, Construct: "if"},
-	{From: 107, To: 107, Line: 25, Col: 1, Construct: "set"},
-	{From: 110, To: 124, Line: 27, Col: 1, Construct: "if"},
-	{From: 113, To: 113, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 114, To: 124, Line: 29, Col: 5, Construct: "if"},
-	{From: 117, To: 117, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 121, To: 121, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 123, Line: 33, Col: 1, Construct: "set"},
+	{From: 54, To: 54, Line: 18, Col: 1, Construct: "set"},
+	{From: 56, To: 57, Line: 19, Col: 1, Construct: "set"},
+	{From: 59, To: 87, Line: 21, Col: 1, Construct: "for"},
+	{From: 62, To: 62, Line: 22, Col: 1, Construct: "set"},
+	{From: 64, To: 68, Line: 23, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 25, Col: 1, Construct: "set"},
+	{From: 70, To: 86, Line: 27, Col: 1, Construct: "if"},
+	{From: 73, To: 75, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 86, Line: 29, Col: 5, Construct: "if"},
+	{From: 79, To: 79, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 83, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 33, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 18, Col: 1, Construct: "set"},
+	{From: 99, To: 100, Line: 19, Col: 1, Construct: "set"},
+	{From: 102, To: 128, Line: 21, Col: 1, Construct: "for"},
+	{From: 105, To: 105, Line: 22, Col: 1, Construct: "set"},
+	{From: 107, To: 111, Line: 23, Col: 1, Construct: "if"},
+	{From: 110, To: 110, Line: 25, Col: 1, Construct: "set"},
+	{From: 113, To: 127, Line: 27, Col: 1, Construct: "if"},
+	{From: 116, To: 116, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 117, To: 127, Line: 29, Col: 5, Construct: "if"},
+	{From: 120, To: 120, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 124, To: 124, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 126, To: 126, Line: 33, Col: 1, Construct: "set"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Llama3 is the chat template builtin/llama3.jinja.
 var Llama3 = &jinja2.Template{
@@ -70,9 +73,9 @@ func renderLlama3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// llama3.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama3.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama3.jinja:12:1 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'].strip(c_s…
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|eot_id|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|eot_id|>")))
 	}
 	w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 }
@@ -80,10 +83,10 @@ func renderLlama3Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlama3 is the position table of llama3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama3 = []jinja2.Span{
-	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
-	{From: 53, To: 61, Line: 11, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 10, Col: 1, Construct: "set"},
-	{From: 73, To: 77, Line: 11, Col: 1, Construct: "for"},
-	{From: 75, To: 75, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 10, Col: 1, Construct: "set"},
+	{From: 56, To: 64, Line: 11, Col: 1, Construct: "for"},
+	{From: 58, To: 62, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 10, Col: 1, Construct: "set"},
+	{From: 76, To: 80, Line: 11, Col: 1, Construct: "for"},
+	{From: 78, To: 78, Line: 12, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Llama4 is the chat template builtin/llama4.jinja.
 var Llama4 = &jinja2.Template{
@@ -70,9 +73,9 @@ func renderLlama4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// llama4.jinja:10:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// llama4.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama4.jinja:12:1 {{- '<|header_start|>' + message['role'] + '<|header_end|>\n\n' + message['content'].strip(c_space) …
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|header_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|header_end|>\n\n")), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|eot|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|header_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|header_end|>\n\n")), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<|eot|>")))
 	}
 	w.WriteString("<|header_start|>assistant<|header_end|>\n\n")
 }
@@ -80,10 +83,10 @@ func renderLlama4Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlama4 is the position table of llama4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlama4 = []jinja2.Span{
-	{From: 51, To: 51, Line: 10, Col: 1, Construct: "set"},
-	{From: 53, To: 61, Line: 11, Col: 1, Construct: "for"},
-	{From: 55, To: 59, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 10, Col: 1, Construct: "set"},
-	{From: 73, To: 77, Line: 11, Col: 1, Construct: "for"},
-	{From: 75, To: 75, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 10, Col: 1, Construct: "set"},
+	{From: 56, To: 64, Line: 11, Col: 1, Construct: "for"},
+	{From: 58, To: 62, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 10, Col: 1, Construct: "set"},
+	{From: 76, To: 80, Line: 11, Col: 1, Construct: "for"},
+	{From: 78, To: 78, Line: 12, Col: 1, Construct: "{{ }}"},
 }

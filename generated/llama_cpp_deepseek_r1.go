@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // LlamaCppDeepseekR1 is the chat template llama.cpp/llama-cpp-deepseek-r1.jinja.
 var LlamaCppDeepseekR1 = &jinja2.Template{
@@ -191,7 +194,7 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
 	// llama-cpp-deepseek-r1.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// llama-cpp-deepseek-r1.jinja:2:5 {%- set add_generation_prompt = false -%}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
@@ -201,24 +204,24 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	nsIsOutputFirst := true
 	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-deepseek-r1.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama-cpp-deepseek-r1.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// llama-cpp-deepseek-r1.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = jinja2.LlamaItemStr(message, "content")
+			nsSystemPrompt = llamacpp.ItemStr(message, "content")
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:10:1 {{bos_token}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// llama-cpp-deepseek-r1.jinja:11:1 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("You can call any of the following function tools to satisfy the user's requests: ")
 		// llama-cpp-deepseek-r1.jinja:12:82 {{tools | map(attribute='function') | tojson(indent=2)}}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaCallFilter("map", tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.CallFilter("map", tools, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("function"))}), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
 		w.WriteString("\n\nExample function tool call syntax:\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>example_function_name\n```json\n{\n  \"arg1\": \"some_value\"\n  ...\n}\n```\n<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n\n")
 	}
 	// llama-cpp-deepseek-r1.jinja:26:1 {{ns.system_prompt}}
-	jinja2.LlamaWrite(w, nsSystemPrompt)
+	llamacpp.Write(w, nsSystemPrompt)
 	// llama-cpp-deepseek-r1.jinja:27:1 {%- macro flush_tool_outputs() -%}
 	flushToolOutputs := func() {
 		// llama-cpp-deepseek-r1.jinja:28:5 {%- if ns.is_tool_outputs -%}
@@ -229,33 +232,33 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:33:1 {{- flush_tool_outputs() -}}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		flushToolOutputs()
 	}))
 	// llama-cpp-deepseek-r1.jinja:34:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama-cpp-deepseek-r1.jinja:35:5 {%- if message['role'] != 'tool' -%}
-		if !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:36:9 {{- flush_tool_outputs() -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				flushToolOutputs()
 			}))
 		}
 		// llama-cpp-deepseek-r1.jinja:38:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// llama-cpp-deepseek-r1.jinja:39:9 {{- '<｜User｜>' + message['content'] + '<｜end▁of▁sentence｜>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<｜User｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<｜User｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜end▁of▁sentence｜>")))
 		}
 		// llama-cpp-deepseek-r1.jinja:41:5 {%- if message['role'] == 'assistant' and not message['content'] -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.ItemStr(message, "content").Truthy() {
 			w.WriteString("<｜Assistant｜><｜tool▁calls▁begin｜>")
 			// llama-cpp-deepseek-r1.jinja:43:9 {%- set ns.is_first = true -%}
 			nsIsFirst = true
 			// llama-cpp-deepseek-r1.jinja:44:9 {%- for tc in message['tool_calls'] -%}
 			var toolName jinja2.Value
 			var toolArgs jinja2.Value
-			for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+			for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 				// llama-cpp-deepseek-r1.jinja:45:13 {%- if ns.is_first -%}
 				if nsIsFirst {
 					// llama-cpp-deepseek-r1.jinja:46:17 {%- set ns.is_first = false -%}
@@ -265,32 +268,32 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 					w.WriteString("\n")
 				}
 				// llama-cpp-deepseek-r1.jinja:50:13 {%- set tool_name = tc['function']['name'] -%}
-				toolName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name")
+				toolName = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")
 				// llama-cpp-deepseek-r1.jinja:51:13 {%- set tool_args = tc['function']['arguments'] -%}
-				toolArgs = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "arguments")
+				toolArgs = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments")
 				// llama-cpp-deepseek-r1.jinja:52:13 {{- '<｜tool▁call▁begin｜>' + tc['type'] + '<｜tool▁sep｜>' + tool_name + '\n' + '```json' + '\n' + tool…
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<｜tool▁call▁begin｜>"), jinja2.LlamaItemStr(tc, "type")), jinja2.Str("<｜tool▁sep｜>"), toolName, jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), jinja2.LlamaCallFilter("tojson", toolArgs, nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Sum(llamacpp.Add(jinja2.Str("<｜tool▁call▁begin｜>"), llamacpp.ItemStr(tc, "type")), jinja2.Str("<｜tool▁sep｜>"), toolName, jinja2.Str("\n"), jinja2.Str("```json"), jinja2.Str("\n")), llamacpp.CallFilter("tojson", toolArgs, nil, nil)), jinja2.Str("\n"), jinja2.Str("```"), jinja2.Str("<｜tool▁call▁end｜>")))
 			}
 			w.WriteString("<｜tool▁calls▁end｜><｜end▁of▁sentence｜>")
 		}
 		// llama-cpp-deepseek-r1.jinja:56:5 {%- if message['role'] == 'assistant' and message['content'] -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && jinja2.LlamaItemStr(message, "content").Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && llamacpp.ItemStr(message, "content").Truthy() {
 			// llama-cpp-deepseek-r1.jinja:57:9 {{- flush_tool_outputs() -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				flushToolOutputs()
 			}))
 			// llama-cpp-deepseek-r1.jinja:58:9 {%- set content = message['content'] -%}
-			content = jinja2.LlamaItemStr(message, "content")
+			content = llamacpp.ItemStr(message, "content")
 			// llama-cpp-deepseek-r1.jinja:59:9 {%- if '</think>' in content -%}
-			if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+			if llamacpp.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-deepseek-r1.jinja:60:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+				content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
 			}
 			// llama-cpp-deepseek-r1.jinja:62:9 {{- '<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<｜Assistant｜>"), content, jinja2.Str("<｜end▁of▁sentence｜>")))
 		}
 		// llama-cpp-deepseek-r1.jinja:64:5 {%- if message['role'] == 'tool' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// llama-cpp-deepseek-r1.jinja:65:9 {%- set ns.is_tool_outputs = true -%}
 			nsIsToolOutputs = true
 			// llama-cpp-deepseek-r1.jinja:66:9 {%- if ns.is_output_first -%}
@@ -300,11 +303,11 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				nsIsOutputFirst = false
 			}
 			// llama-cpp-deepseek-r1.jinja:70:9 {{- '\n<｜tool▁output▁begin｜>' + message['content'] + '<｜tool▁output▁end｜>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<｜tool▁output▁begin｜>"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<｜tool▁output▁begin｜>"), llamacpp.ItemStr(message, "content")), jinja2.Str("<｜tool▁output▁end｜>")))
 		}
 	}
 	// llama-cpp-deepseek-r1.jinja:73:1 {{- flush_tool_outputs() -}}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		flushToolOutputs()
 	}))
 	// llama-cpp-deepseek-r1.jinja:74:1 {%- if add_generation_prompt and not ns.is_tool_outputs -%}
@@ -316,84 +319,84 @@ func renderLlamaCppDeepseekR1Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlamaCppDeepseekR1 is the position table of llama-cpp-deepseek-r1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppDeepseekR1 = []jinja2.Span{
-	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
-	{From: 58, To: 61, Line: 4, Col: 1, Construct: "set"},
-	{From: 63, To: 69, Line: 5, Col: 1, Construct: "for"},
-	{From: 65, To: 68, Line: 6, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 7, Col: 9, Construct: "set"},
-	{From: 71, To: 71, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 78, Line: 11, Col: 1, Construct: "if"},
-	{From: 76, To: 77, Line: 12, Col: 82, Construct: "{{ }}"},
-	{From: 80, To: 80, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 89, Line: 27, Col: 1, Construct: "macro"},
-	{From: 84, To: 88, Line: 28, Col: 5, Construct: "if"},
-	{From: 87, To: 87, Line: 30, Col: 9, Construct: "set"},
-	{From: 91, To: 91, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 176, Line: 34, Col: 1, Construct: "for"},
-	{From: 96, To: 100, Line: 35, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 102, To: 107, Line: 38, Col: 5, Construct: "if"},
-	{From: 104, To: 106, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 109, To: 144, Line: 41, Col: 5, Construct: "if"},
-	{From: 112, To: 112, Line: 43, Col: 9, Construct: "set"},
-	{From: 114, To: 143, Line: 44, Col: 9, Construct: "for"},
-	{From: 118, To: 124, Line: 45, Col: 13, Construct: "if"},
-	{From: 120, To: 120, Line: 46, Col: 17, Construct: "set"},
-	{From: 126, To: 127, Line: 50, Col: 13, Construct: "set"},
-	{From: 129, To: 129, Line: 51, Col: 13, Construct: "set"},
-	{From: 131, To: 141, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 146, To: 160, Line: 56, Col: 5, Construct: "if"},
-	{From: 148, To: 148, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 150, To: 150, Line: 58, Col: 9, Construct: "set"},
-	{From: 152, To: 155, Line: 59, Col: 9, Construct: "if"},
-	{From: 154, To: 154, Line: 60, Col: 13, Construct: "set"},
-	{From: 157, To: 159, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 162, To: 175, Line: 64, Col: 5, Construct: "if"},
-	{From: 164, To: 164, Line: 65, Col: 9, Construct: "set"},
-	{From: 166, To: 170, Line: 66, Col: 9, Construct: "if"},
-	{From: 169, To: 169, Line: 68, Col: 13, Construct: "set"},
-	{From: 172, To: 174, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 178, To: 178, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 180, To: 182, Line: 74, Col: 1, Construct: "if"},
-	{From: 194, To: 197, Line: 1, Col: 1, Construct: "if"},
-	{From: 196, To: 196, Line: 2, Col: 5, Construct: "set"},
-	{From: 199, To: 202, Line: 4, Col: 1, Construct: "set"},
-	{From: 204, To: 210, Line: 5, Col: 1, Construct: "for"},
-	{From: 206, To: 209, Line: 6, Col: 5, Construct: "if"},
-	{From: 208, To: 208, Line: 7, Col: 9, Construct: "set"},
-	{From: 212, To: 212, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 214, To: 219, Line: 11, Col: 1, Construct: "if"},
-	{From: 217, To: 218, Line: 12, Col: 82, Construct: "{{ }}"},
-	{From: 221, To: 221, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 223, To: 230, Line: 27, Col: 1, Construct: "macro"},
-	{From: 225, To: 229, Line: 28, Col: 5, Construct: "if"},
-	{From: 228, To: 228, Line: 30, Col: 9, Construct: "set"},
-	{From: 232, To: 234, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 236, To: 305, Line: 34, Col: 1, Construct: "for"},
-	{From: 239, To: 244, Line: 35, Col: 5, Construct: "if"},
-	{From: 241, To: 243, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 246, To: 249, Line: 38, Col: 5, Construct: "if"},
-	{From: 248, To: 248, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 251, To: 275, Line: 41, Col: 5, Construct: "if"},
-	{From: 254, To: 254, Line: 43, Col: 9, Construct: "set"},
-	{From: 256, To: 274, Line: 44, Col: 9, Construct: "for"},
-	{From: 260, To: 266, Line: 45, Col: 13, Construct: "if"},
-	{From: 262, To: 262, Line: 46, Col: 17, Construct: "set"},
-	{From: 268, To: 268, Line: 50, Col: 13, Construct: "set"},
-	{From: 270, To: 270, Line: 51, Col: 13, Construct: "set"},
-	{From: 272, To: 272, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 277, To: 291, Line: 56, Col: 5, Construct: "if"},
-	{From: 279, To: 281, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 283, To: 283, Line: 58, Col: 9, Construct: "set"},
-	{From: 285, To: 288, Line: 59, Col: 9, Construct: "if"},
-	{From: 287, To: 287, Line: 60, Col: 13, Construct: "set"},
-	{From: 290, To: 290, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 293, To: 304, Line: 64, Col: 5, Construct: "if"},
-	{From: 295, To: 295, Line: 65, Col: 9, Construct: "set"},
-	{From: 297, To: 301, Line: 66, Col: 9, Construct: "if"},
-	{From: 300, To: 300, Line: 68, Col: 13, Construct: "set"},
-	{From: 303, To: 303, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 307, To: 309, Line: 73, Col: 1, Construct: "{{ }}"},
-	{From: 311, To: 313, Line: 74, Col: 1, Construct: "if"},
+	{From: 56, To: 59, Line: 1, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
+	{From: 61, To: 64, Line: 4, Col: 1, Construct: "set"},
+	{From: 66, To: 72, Line: 5, Col: 1, Construct: "for"},
+	{From: 68, To: 71, Line: 6, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 7, Col: 9, Construct: "set"},
+	{From: 74, To: 74, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 81, Line: 11, Col: 1, Construct: "if"},
+	{From: 79, To: 80, Line: 12, Col: 82, Construct: "{{ }}"},
+	{From: 83, To: 83, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 92, Line: 27, Col: 1, Construct: "macro"},
+	{From: 87, To: 91, Line: 28, Col: 5, Construct: "if"},
+	{From: 90, To: 90, Line: 30, Col: 9, Construct: "set"},
+	{From: 94, To: 94, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 179, Line: 34, Col: 1, Construct: "for"},
+	{From: 99, To: 103, Line: 35, Col: 5, Construct: "if"},
+	{From: 102, To: 102, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 105, To: 110, Line: 38, Col: 5, Construct: "if"},
+	{From: 107, To: 109, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 112, To: 147, Line: 41, Col: 5, Construct: "if"},
+	{From: 115, To: 115, Line: 43, Col: 9, Construct: "set"},
+	{From: 117, To: 146, Line: 44, Col: 9, Construct: "for"},
+	{From: 121, To: 127, Line: 45, Col: 13, Construct: "if"},
+	{From: 123, To: 123, Line: 46, Col: 17, Construct: "set"},
+	{From: 129, To: 130, Line: 50, Col: 13, Construct: "set"},
+	{From: 132, To: 132, Line: 51, Col: 13, Construct: "set"},
+	{From: 134, To: 144, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 149, To: 163, Line: 56, Col: 5, Construct: "if"},
+	{From: 151, To: 151, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 153, To: 153, Line: 58, Col: 9, Construct: "set"},
+	{From: 155, To: 158, Line: 59, Col: 9, Construct: "if"},
+	{From: 157, To: 157, Line: 60, Col: 13, Construct: "set"},
+	{From: 160, To: 162, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 165, To: 178, Line: 64, Col: 5, Construct: "if"},
+	{From: 167, To: 167, Line: 65, Col: 9, Construct: "set"},
+	{From: 169, To: 173, Line: 66, Col: 9, Construct: "if"},
+	{From: 172, To: 172, Line: 68, Col: 13, Construct: "set"},
+	{From: 175, To: 177, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 181, To: 181, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 183, To: 185, Line: 74, Col: 1, Construct: "if"},
+	{From: 197, To: 200, Line: 1, Col: 1, Construct: "if"},
+	{From: 199, To: 199, Line: 2, Col: 5, Construct: "set"},
+	{From: 202, To: 205, Line: 4, Col: 1, Construct: "set"},
+	{From: 207, To: 213, Line: 5, Col: 1, Construct: "for"},
+	{From: 209, To: 212, Line: 6, Col: 5, Construct: "if"},
+	{From: 211, To: 211, Line: 7, Col: 9, Construct: "set"},
+	{From: 215, To: 215, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 217, To: 222, Line: 11, Col: 1, Construct: "if"},
+	{From: 220, To: 221, Line: 12, Col: 82, Construct: "{{ }}"},
+	{From: 224, To: 224, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 226, To: 233, Line: 27, Col: 1, Construct: "macro"},
+	{From: 228, To: 232, Line: 28, Col: 5, Construct: "if"},
+	{From: 231, To: 231, Line: 30, Col: 9, Construct: "set"},
+	{From: 235, To: 237, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 239, To: 308, Line: 34, Col: 1, Construct: "for"},
+	{From: 242, To: 247, Line: 35, Col: 5, Construct: "if"},
+	{From: 244, To: 246, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 249, To: 252, Line: 38, Col: 5, Construct: "if"},
+	{From: 251, To: 251, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 254, To: 278, Line: 41, Col: 5, Construct: "if"},
+	{From: 257, To: 257, Line: 43, Col: 9, Construct: "set"},
+	{From: 259, To: 277, Line: 44, Col: 9, Construct: "for"},
+	{From: 263, To: 269, Line: 45, Col: 13, Construct: "if"},
+	{From: 265, To: 265, Line: 46, Col: 17, Construct: "set"},
+	{From: 271, To: 271, Line: 50, Col: 13, Construct: "set"},
+	{From: 273, To: 273, Line: 51, Col: 13, Construct: "set"},
+	{From: 275, To: 275, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 280, To: 294, Line: 56, Col: 5, Construct: "if"},
+	{From: 282, To: 284, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 286, To: 286, Line: 58, Col: 9, Construct: "set"},
+	{From: 288, To: 291, Line: 59, Col: 9, Construct: "if"},
+	{From: 290, To: 290, Line: 60, Col: 13, Construct: "set"},
+	{From: 293, To: 293, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 296, To: 307, Line: 64, Col: 5, Construct: "if"},
+	{From: 298, To: 298, Line: 65, Col: 9, Construct: "set"},
+	{From: 300, To: 304, Line: 66, Col: 9, Construct: "if"},
+	{From: 303, To: 303, Line: 68, Col: 13, Construct: "set"},
+	{From: 306, To: 306, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 310, To: 312, Line: 73, Col: 1, Construct: "{{ }}"},
+	{From: 314, To: 316, Line: 74, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // LlamaCppLfm2 is the chat template llama.cpp/llama-cpp-lfm2.jinja.
 var LlamaCppLfm2 = &jinja2.Template{
@@ -179,114 +182,114 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// llama-cpp-lfm2.jinja:1:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// llama-cpp-lfm2.jinja:2:1 {%- set system_prompt = "" -%}
 	_ = jinja2.Str("")
 	// llama-cpp-lfm2.jinja:3:1 {%- set ns = namespace(system_prompt="") -%}
 	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-lfm2.jinja:4:1 {%- if messages[0]["role"] == "system" -%}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// llama-cpp-lfm2.jinja:5:2 {%- set ns.system_prompt = messages[0]["content"] -%}
-		nsSystemPrompt = jinja2.LlamaItemStr(messages0, "content")
+		nsSystemPrompt = llamacpp.ItemStr(messages0, "content")
 		// llama-cpp-lfm2.jinja:6:2 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// llama-cpp-lfm2.jinja:8:1 {%- if tools -%}
 	if tools.Truthy() {
 		// llama-cpp-lfm2.jinja:9:2 {%- set ns.system_prompt = ns.system_prompt + ("\n" if ns.system_prompt else "") + "List of tools: <…
-		nsSystemPrompt = jinja2.LlamaAdd(jinja2.LlamaAdd(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
+		nsSystemPrompt = llamacpp.Add(llamacpp.Add(nsSystemPrompt, jinja2.IfElse(nsSystemPrompt.Truthy(), func() jinja2.Value {
 			return jinja2.Str("\n")
 		}, func() jinja2.Value {
 			return jinja2.Str("")
 		})), jinja2.Str("List of tools: <|tool_list_start|>["))
 		// llama-cpp-lfm2.jinja:10:2 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// llama-cpp-lfm2.jinja:11:3 {%- if tool is not string -%}
-			if !jinja2.LlamaCallTest("string", tool, nil, nil) {
+			if !llamacpp.CallTest("string", tool, nil, nil) {
 				// llama-cpp-lfm2.jinja:12:4 {%- set tool = tool | tojson -%}
-				tool = jinja2.LlamaCallFilter("tojson", tool, nil, nil)
+				tool = llamacpp.CallFilter("tojson", tool, nil, nil)
 			}
 			// llama-cpp-lfm2.jinja:14:3 {%- set ns.system_prompt = ns.system_prompt + tool -%}
-			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, tool)
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, tool)
 			// llama-cpp-lfm2.jinja:15:3 {%- if not loop.last -%}
 			if !(i == len(items)-1) {
 				// llama-cpp-lfm2.jinja:16:4 {%- set ns.system_prompt = ns.system_prompt + ", " -%}
-				nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str(", "))
+				nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str(", "))
 			}
 		}
 		// llama-cpp-lfm2.jinja:19:2 {%- set ns.system_prompt = ns.system_prompt + "]<|tool_list_end|>" -%}
-		nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
+		nsSystemPrompt = llamacpp.Add(nsSystemPrompt, jinja2.Str("]<|tool_list_end|>"))
 	}
 	// llama-cpp-lfm2.jinja:21:1 {%- if ns.system_prompt -%}
 	if nsSystemPrompt.Truthy() {
 		// llama-cpp-lfm2.jinja:22:2 {{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), nsSystemPrompt), jinja2.Str("<|im_end|>\n")))
 	}
 	// llama-cpp-lfm2.jinja:24:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama-cpp-lfm2.jinja:25:2 {{- "<|im_start|>" + message["role"] + "\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")))
 		// llama-cpp-lfm2.jinja:26:2 {%- set content = message["content"] if message["content"] else "" -%}
-		messageContent := jinja2.LlamaItemStr(message, "content")
+		messageContent := llamacpp.ItemStr(message, "content")
 		if messageContent.Truthy() {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
 		}
 		// llama-cpp-lfm2.jinja:27:2 {%- if content is not string -%}
-		if !jinja2.LlamaCallTest("string", content, nil, nil) {
+		if !llamacpp.CallTest("string", content, nil, nil) {
 			// llama-cpp-lfm2.jinja:28:3 {%- set content = content | tojson -%}
-			content = jinja2.LlamaCallFilter("tojson", content, nil, nil)
+			content = llamacpp.CallFilter("tojson", content, nil, nil)
 		}
 		// llama-cpp-lfm2.jinja:30:2 {%- if message["role"] == "tool" -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-lfm2.jinja:31:3 {%- set content = "<|tool_response_start|>" + content + "<|tool_response_end|>" -%}
-			content = jinja2.LlamaSum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
-		} else if (jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
+			content = llamacpp.Sum(jinja2.Str("<|tool_response_start|>"), content, jinja2.Str("<|tool_response_end|>"))
+		} else if (jinja2.EqStr(messageRole, "assistant") && llamacpp.In(jinja2.Str("tool_calls"), message)) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 			// llama-cpp-lfm2.jinja:32:6 {%- elif message["role"] == "assistant" and "tool_calls" in message and message["tool_calls"] -%}
 			// llama-cpp-lfm2.jinja:33:3 {%- set ns_tc = namespace(result="") -%}
 			nsTcResult := jinja2.Str("")
 			// llama-cpp-lfm2.jinja:34:3 {%- for tc in message["tool_calls"] -%}
 			var args jinja2.Value
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls")))
 			for i := range items {
 				tc := items[i]
 				// llama-cpp-lfm2.jinja:35:4 {%- if not loop.first -%}
 				if !(i == 0) {
 					// llama-cpp-lfm2.jinja:35:29 {%- set ns_tc.result = ns_tc.result + ", " -%}
-					nsTcResult = jinja2.LlamaAdd(nsTcResult, jinja2.Str(", "))
+					nsTcResult = llamacpp.Add(nsTcResult, jinja2.Str(", "))
 				}
 				// llama-cpp-lfm2.jinja:36:4 {%- set args = tc["function"]["arguments"] -%}
-				args = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "arguments")
+				args = llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "arguments")
 				// llama-cpp-lfm2.jinja:37:4 {%- set ns_tc.result = ns_tc.result + '{"name": "' + tc["function"]["name"] + '", "arguments": ' -%}
-				nsTcResult = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsTcResult, jinja2.Str("{\"name\": \"")), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tc, "function"), "name")), jinja2.Str("\", \"arguments\": "))
+				nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Str("{\"name\": \"")), llamacpp.ItemStr(llamacpp.ItemStr(tc, "function"), "name")), jinja2.Str("\", \"arguments\": "))
 				// llama-cpp-lfm2.jinja:38:4 {%- if args is string -%}
-				if jinja2.LlamaCallTest("string", args, nil, nil) {
+				if llamacpp.CallTest("string", args, nil, nil) {
 					// llama-cpp-lfm2.jinja:39:5 {%- set ns_tc.result = ns_tc.result + args -%}
-					nsTcResult = jinja2.LlamaAdd(nsTcResult, args)
+					nsTcResult = llamacpp.Add(nsTcResult, args)
 				} else {
 					// llama-cpp-lfm2.jinja:40:8 {%- else -%}
 					// llama-cpp-lfm2.jinja:41:5 {%- set ns_tc.result = ns_tc.result + (args | tojson) -%}
-					nsTcResult = jinja2.LlamaAdd(nsTcResult, jinja2.LlamaCallFilter("tojson", args, nil, nil))
+					nsTcResult = llamacpp.Add(nsTcResult, llamacpp.CallFilter("tojson", args, nil, nil))
 				}
 				// llama-cpp-lfm2.jinja:43:4 {%- if tc.get("id") -%}
-				if jinja2.LlamaCallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil).Truthy() {
+				if llamacpp.CallMethod(tc, "get", []jinja2.Value{jinja2.Str("id")}, nil).Truthy() {
 					// llama-cpp-lfm2.jinja:44:5 {%- set ns_tc.result = ns_tc.result + ', "id": "' + tc["id"] + '"' -%}
-					nsTcResult = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsTcResult, jinja2.Str(", \"id\": \"")), jinja2.LlamaItemStr(tc, "id")), jinja2.Str("\""))
+					nsTcResult = llamacpp.Add(llamacpp.Add(llamacpp.Add(nsTcResult, jinja2.Str(", \"id\": \"")), llamacpp.ItemStr(tc, "id")), jinja2.Str("\""))
 				}
 				// llama-cpp-lfm2.jinja:46:4 {%- set ns_tc.result = ns_tc.result + "}" -%}
-				nsTcResult = jinja2.LlamaAdd(nsTcResult, jinja2.Str("}"))
+				nsTcResult = llamacpp.Add(nsTcResult, jinja2.Str("}"))
 			}
 			// llama-cpp-lfm2.jinja:48:3 {%- set content = "<|tool_call_start|>[" + ns_tc.result + "]<|tool_call_end|>" + content -%}
-			content = jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
+			content = llamacpp.Sum(llamacpp.Add(jinja2.Str("<|tool_call_start|>["), nsTcResult), jinja2.Str("]<|tool_call_end|>"), content)
 		}
 		// llama-cpp-lfm2.jinja:50:2 {{- content + "<|im_end|>\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(content, jinja2.Str("<|im_end|>\n")))
 	}
 	// llama-cpp-lfm2.jinja:52:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
@@ -297,84 +300,84 @@ func renderLlamaCppLfm2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlamaCppLfm2 is the position table of llama-cpp-lfm2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppLfm2 = []jinja2.Span{
-	{From: 53, To: 53, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 55, To: 55, Line: 2, Col: 1, Construct: "set"},
-	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
-	{From: 59, To: 65, Line: 4, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 5, Col: 2, Construct: "set"},
-	{From: 64, To: 64, Line: 6, Col: 2, Construct: "set"},
-	{From: 67, To: 93, Line: 8, Col: 1, Construct: "if"},
-	{From: 69, To: 73, Line: 9, Col: 2, Construct: "set"},
-	{From: 75, To: 90, Line: 10, Col: 2, Construct: "for"},
-	{From: 79, To: 82, Line: 11, Col: 3, Construct: "if"},
-	{From: 81, To: 81, Line: 12, Col: 4, Construct: "set"},
-	{From: 84, To: 84, Line: 14, Col: 3, Construct: "set"},
-	{From: 86, To: 89, Line: 15, Col: 3, Construct: "if"},
-	{From: 88, To: 88, Line: 16, Col: 4, Construct: "set"},
-	{From: 92, To: 92, Line: 19, Col: 2, Construct: "set"},
-	{From: 95, To: 100, Line: 21, Col: 1, Construct: "if"},
-	{From: 97, To: 99, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 102, To: 166, Line: 24, Col: 1, Construct: "for"},
-	{From: 105, To: 108, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 110, To: 115, Line: 26, Col: 2, Construct: "set"},
-	{From: 117, To: 120, Line: 27, Col: 2, Construct: "if"},
-	{From: 119, To: 119, Line: 28, Col: 3, Construct: "set"},
-	{From: 122, To: 163, Line: 30, Col: 2, Construct: "if"},
-	{From: 124, To: 124, Line: 31, Col: 3, Construct: "set"},
-	{From: 125, To: 163, Line: 32, Col: 6, Construct: "if"},
-	{From: 128, To: 128, Line: 33, Col: 3, Construct: "set"},
-	{From: 130, To: 160, Line: 34, Col: 3, Construct: "for"},
-	{From: 135, To: 138, Line: 35, Col: 4, Construct: "if"},
-	{From: 137, To: 137, Line: 35, Col: 29, Construct: "set"},
-	{From: 140, To: 141, Line: 36, Col: 4, Construct: "set"},
-	{From: 143, To: 143, Line: 37, Col: 4, Construct: "set"},
-	{From: 145, To: 152, Line: 38, Col: 4, Construct: "if"},
-	{From: 147, To: 147, Line: 39, Col: 5, Construct: "set"},
-	{From: 151, To: 151, Line: 41, Col: 5, Construct: "set"},
-	{From: 154, To: 157, Line: 43, Col: 4, Construct: "if"},
-	{From: 156, To: 156, Line: 44, Col: 5, Construct: "set"},
-	{From: 159, To: 159, Line: 46, Col: 4, Construct: "set"},
-	{From: 162, To: 162, Line: 48, Col: 3, Construct: "set"},
-	{From: 165, To: 165, Line: 50, Col: 2, Construct: "{{ }}"},
-	{From: 168, To: 170, Line: 52, Col: 1, Construct: "if"},
-	{From: 182, To: 182, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 184, To: 184, Line: 2, Col: 1, Construct: "set"},
-	{From: 186, To: 186, Line: 3, Col: 1, Construct: "set"},
-	{From: 188, To: 194, Line: 4, Col: 1, Construct: "if"},
-	{From: 191, To: 191, Line: 5, Col: 2, Construct: "set"},
-	{From: 193, To: 193, Line: 6, Col: 2, Construct: "set"},
-	{From: 196, To: 222, Line: 8, Col: 1, Construct: "if"},
-	{From: 198, To: 202, Line: 9, Col: 2, Construct: "set"},
-	{From: 204, To: 219, Line: 10, Col: 2, Construct: "for"},
-	{From: 208, To: 211, Line: 11, Col: 3, Construct: "if"},
-	{From: 210, To: 210, Line: 12, Col: 4, Construct: "set"},
-	{From: 213, To: 213, Line: 14, Col: 3, Construct: "set"},
-	{From: 215, To: 218, Line: 15, Col: 3, Construct: "if"},
-	{From: 217, To: 217, Line: 16, Col: 4, Construct: "set"},
-	{From: 221, To: 221, Line: 19, Col: 2, Construct: "set"},
-	{From: 224, To: 227, Line: 21, Col: 1, Construct: "if"},
-	{From: 226, To: 226, Line: 22, Col: 2, Construct: "{{ }}"},
-	{From: 229, To: 290, Line: 24, Col: 1, Construct: "for"},
-	{From: 232, To: 232, Line: 25, Col: 2, Construct: "{{ }}"},
-	{From: 234, To: 239, Line: 26, Col: 2, Construct: "set"},
-	{From: 241, To: 244, Line: 27, Col: 2, Construct: "if"},
-	{From: 243, To: 243, Line: 28, Col: 3, Construct: "set"},
-	{From: 246, To: 287, Line: 30, Col: 2, Construct: "if"},
-	{From: 249, To: 249, Line: 31, Col: 3, Construct: "set"},
-	{From: 250, To: 287, Line: 32, Col: 6, Construct: "if"},
-	{From: 253, To: 253, Line: 33, Col: 3, Construct: "set"},
-	{From: 255, To: 284, Line: 34, Col: 3, Construct: "for"},
-	{From: 260, To: 263, Line: 35, Col: 4, Construct: "if"},
-	{From: 262, To: 262, Line: 35, Col: 29, Construct: "set"},
-	{From: 265, To: 265, Line: 36, Col: 4, Construct: "set"},
-	{From: 267, To: 267, Line: 37, Col: 4, Construct: "set"},
-	{From: 269, To: 276, Line: 38, Col: 4, Construct: "if"},
-	{From: 271, To: 271, Line: 39, Col: 5, Construct: "set"},
-	{From: 275, To: 275, Line: 41, Col: 5, Construct: "set"},
-	{From: 278, To: 281, Line: 43, Col: 4, Construct: "if"},
-	{From: 280, To: 280, Line: 44, Col: 5, Construct: "set"},
-	{From: 283, To: 283, Line: 46, Col: 4, Construct: "set"},
-	{From: 286, To: 286, Line: 48, Col: 3, Construct: "set"},
-	{From: 289, To: 289, Line: 50, Col: 2, Construct: "{{ }}"},
-	{From: 292, To: 294, Line: 52, Col: 1, Construct: "if"},
+	{From: 56, To: 56, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 68, Line: 4, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 5, Col: 2, Construct: "set"},
+	{From: 67, To: 67, Line: 6, Col: 2, Construct: "set"},
+	{From: 70, To: 96, Line: 8, Col: 1, Construct: "if"},
+	{From: 72, To: 76, Line: 9, Col: 2, Construct: "set"},
+	{From: 78, To: 93, Line: 10, Col: 2, Construct: "for"},
+	{From: 82, To: 85, Line: 11, Col: 3, Construct: "if"},
+	{From: 84, To: 84, Line: 12, Col: 4, Construct: "set"},
+	{From: 87, To: 87, Line: 14, Col: 3, Construct: "set"},
+	{From: 89, To: 92, Line: 15, Col: 3, Construct: "if"},
+	{From: 91, To: 91, Line: 16, Col: 4, Construct: "set"},
+	{From: 95, To: 95, Line: 19, Col: 2, Construct: "set"},
+	{From: 98, To: 103, Line: 21, Col: 1, Construct: "if"},
+	{From: 100, To: 102, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 105, To: 169, Line: 24, Col: 1, Construct: "for"},
+	{From: 108, To: 111, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 113, To: 118, Line: 26, Col: 2, Construct: "set"},
+	{From: 120, To: 123, Line: 27, Col: 2, Construct: "if"},
+	{From: 122, To: 122, Line: 28, Col: 3, Construct: "set"},
+	{From: 125, To: 166, Line: 30, Col: 2, Construct: "if"},
+	{From: 127, To: 127, Line: 31, Col: 3, Construct: "set"},
+	{From: 128, To: 166, Line: 32, Col: 6, Construct: "if"},
+	{From: 131, To: 131, Line: 33, Col: 3, Construct: "set"},
+	{From: 133, To: 163, Line: 34, Col: 3, Construct: "for"},
+	{From: 138, To: 141, Line: 35, Col: 4, Construct: "if"},
+	{From: 140, To: 140, Line: 35, Col: 29, Construct: "set"},
+	{From: 143, To: 144, Line: 36, Col: 4, Construct: "set"},
+	{From: 146, To: 146, Line: 37, Col: 4, Construct: "set"},
+	{From: 148, To: 155, Line: 38, Col: 4, Construct: "if"},
+	{From: 150, To: 150, Line: 39, Col: 5, Construct: "set"},
+	{From: 154, To: 154, Line: 41, Col: 5, Construct: "set"},
+	{From: 157, To: 160, Line: 43, Col: 4, Construct: "if"},
+	{From: 159, To: 159, Line: 44, Col: 5, Construct: "set"},
+	{From: 162, To: 162, Line: 46, Col: 4, Construct: "set"},
+	{From: 165, To: 165, Line: 48, Col: 3, Construct: "set"},
+	{From: 168, To: 168, Line: 50, Col: 2, Construct: "{{ }}"},
+	{From: 171, To: 173, Line: 52, Col: 1, Construct: "if"},
+	{From: 185, To: 185, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 187, To: 187, Line: 2, Col: 1, Construct: "set"},
+	{From: 189, To: 189, Line: 3, Col: 1, Construct: "set"},
+	{From: 191, To: 197, Line: 4, Col: 1, Construct: "if"},
+	{From: 194, To: 194, Line: 5, Col: 2, Construct: "set"},
+	{From: 196, To: 196, Line: 6, Col: 2, Construct: "set"},
+	{From: 199, To: 225, Line: 8, Col: 1, Construct: "if"},
+	{From: 201, To: 205, Line: 9, Col: 2, Construct: "set"},
+	{From: 207, To: 222, Line: 10, Col: 2, Construct: "for"},
+	{From: 211, To: 214, Line: 11, Col: 3, Construct: "if"},
+	{From: 213, To: 213, Line: 12, Col: 4, Construct: "set"},
+	{From: 216, To: 216, Line: 14, Col: 3, Construct: "set"},
+	{From: 218, To: 221, Line: 15, Col: 3, Construct: "if"},
+	{From: 220, To: 220, Line: 16, Col: 4, Construct: "set"},
+	{From: 224, To: 224, Line: 19, Col: 2, Construct: "set"},
+	{From: 227, To: 230, Line: 21, Col: 1, Construct: "if"},
+	{From: 229, To: 229, Line: 22, Col: 2, Construct: "{{ }}"},
+	{From: 232, To: 293, Line: 24, Col: 1, Construct: "for"},
+	{From: 235, To: 235, Line: 25, Col: 2, Construct: "{{ }}"},
+	{From: 237, To: 242, Line: 26, Col: 2, Construct: "set"},
+	{From: 244, To: 247, Line: 27, Col: 2, Construct: "if"},
+	{From: 246, To: 246, Line: 28, Col: 3, Construct: "set"},
+	{From: 249, To: 290, Line: 30, Col: 2, Construct: "if"},
+	{From: 252, To: 252, Line: 31, Col: 3, Construct: "set"},
+	{From: 253, To: 290, Line: 32, Col: 6, Construct: "if"},
+	{From: 256, To: 256, Line: 33, Col: 3, Construct: "set"},
+	{From: 258, To: 287, Line: 34, Col: 3, Construct: "for"},
+	{From: 263, To: 266, Line: 35, Col: 4, Construct: "if"},
+	{From: 265, To: 265, Line: 35, Col: 29, Construct: "set"},
+	{From: 268, To: 268, Line: 36, Col: 4, Construct: "set"},
+	{From: 270, To: 270, Line: 37, Col: 4, Construct: "set"},
+	{From: 272, To: 279, Line: 38, Col: 4, Construct: "if"},
+	{From: 274, To: 274, Line: 39, Col: 5, Construct: "set"},
+	{From: 278, To: 278, Line: 41, Col: 5, Construct: "set"},
+	{From: 281, To: 284, Line: 43, Col: 4, Construct: "if"},
+	{From: 283, To: 283, Line: 44, Col: 5, Construct: "set"},
+	{From: 286, To: 286, Line: 46, Col: 4, Construct: "set"},
+	{From: 289, To: 289, Line: 48, Col: 3, Construct: "set"},
+	{From: 292, To: 292, Line: 50, Col: 2, Construct: "{{ }}"},
+	{From: 295, To: 297, Line: 52, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // LlamaCppMicrosoftPhi4MiniInstruct is the chat template llama.cpp/llama-cpp-microsoft-Phi-4-mini-instruct.jinja.
 var LlamaCppMicrosoftPhi4MiniInstruct = &jinja2.Template{
@@ -131,11 +134,11 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:1:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
-	} else if jinja2.LlamaCallTest("defined", tools, nil, nil) {
+		systemMessage = llamacpp.ItemStr(messages0, "content")
+	} else if llamacpp.CallTest("defined", tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:3:4 {% elif tools is defined -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:4:5 {%- set system_message = "You are a helpful assistant with access to tools." -%}
 		systemMessage = jinja2.Str("You are a helpful assistant with access to tools.")
@@ -145,40 +148,40 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 		systemMessage = jinja2.Str("")
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:8:1 {%- if tools is defined -%}
-	if jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if llamacpp.CallTest("defined", tools, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:9:5 {%- set system_message = system_message + '<|tool|>' + (tools | tojson) + '<|/tool|>' -%}
-		systemMessage = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(systemMessage, jinja2.Str("<|tool|>")), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("<|/tool|>"))
+		systemMessage = llamacpp.Add(llamacpp.Add(llamacpp.Add(systemMessage, jinja2.Str("<|tool|>")), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("<|/tool|>"))
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:10:5 {%- if '<|tool_call|>' not in system_message -%}
-		if jinja2.LlamaNotIn(jinja2.Str("<|tool_call|>"), systemMessage) {
+		if llamacpp.NotIn(jinja2.Str("<|tool_call|>"), systemMessage) {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:11:9 {%- set system_message = system_message + "\nTo use a tool, respond in this format: <|tool_call|>{\"…
-			systemMessage = jinja2.LlamaAdd(systemMessage, jinja2.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
+			systemMessage = llamacpp.Add(systemMessage, jinja2.Str("\nTo use a tool, respond in this format: <|tool_call|>{\"name\": \"foo\", \"arguments\": {\"a\": 1}}<|/tool_call|>"))
 		}
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:14:1 {%- if system_message is defined -%}
-	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:15:5 {{- '<|system|>' + system_message + '<|end|>' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>"), systemMessage, jinja2.Str("<|end|>")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>"), systemMessage, jinja2.Str("<|end|>")))
 	}
 	// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:17:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:18:5 {%- if message['role'] == 'tool' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "tool") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:19:9 {{- '<|tool_response|>' + (message['content'] | tojson) + '<|/tool_response|>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_response|>"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<|/tool_response|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_response|>"), llamacpp.CallFilter("tojson", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<|/tool_response|>")))
 		} else if !jinja2.EqStr(messageRole, "system") {
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:20:9 {%- elif message['role'] != 'system' -%}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:21:9 {{- '<|' + message['role'] + '|>' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|"), messageRole), jinja2.Str("|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|"), messageRole), jinja2.Str("|>")))
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:22:9 {%- if message.content -%}
-			if jinja2.LlamaAttr(message, "content").Truthy() {
+			if llamacpp.Attr(message, "content").Truthy() {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:23:13 {{- message['content'] -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
+				llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 			}
 			// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:25:9 {%- for tool_call in message.tool_calls -%}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 				// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:26:13 {{- '<|tool_call|>' + (tool_call | tojson) + '<|/tool_call|>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call|>"), jinja2.LlamaCallFilter("tojson", toolCall, nil, nil)), jinja2.Str("<|/tool_call|>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call|>"), llamacpp.CallFilter("tojson", toolCall, nil, nil)), jinja2.Str("<|/tool_call|>")))
 			}
 			w.WriteString("<|end|>")
 		}
@@ -189,55 +192,55 @@ func renderLlamaCppMicrosoftPhi4MiniInstructLlama(w *jinja2.Writer, in *jinja2.I
 	} else {
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:33:5 {%- else -%}
 		// llama-cpp-microsoft-Phi-4-mini-instruct.jinja:34:4 {{- eos_token -}}
-		jinja2.LlamaWrite(w, eosToken)
+		llamacpp.Write(w, eosToken)
 	}
 }
 
 // spansLlamaCppMicrosoftPhi4MiniInstruct is the position table of llama-cpp-microsoft-Phi-4-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppMicrosoftPhi4MiniInstruct = []jinja2.Span{
-	{From: 54, To: 66, Line: 1, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 2, Col: 5, Construct: "set"},
-	{From: 58, To: 66, Line: 3, Col: 4, Construct: "if"},
-	{From: 61, To: 61, Line: 4, Col: 5, Construct: "set"},
-	{From: 65, To: 65, Line: 6, Col: 5, Construct: "set"},
-	{From: 68, To: 76, Line: 8, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 9, Col: 5, Construct: "set"},
-	{From: 72, To: 75, Line: 10, Col: 5, Construct: "if"},
-	{From: 74, To: 74, Line: 11, Col: 9, Construct: "set"},
-	{From: 78, To: 83, Line: 14, Col: 1, Construct: "if"},
-	{From: 80, To: 82, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 85, To: 113, Line: 17, Col: 1, Construct: "for"},
-	{From: 87, To: 112, Line: 18, Col: 5, Construct: "if"},
-	{From: 90, To: 92, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 93, To: 112, Line: 20, Col: 9, Construct: "if"},
-	{From: 96, To: 98, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 100, To: 103, Line: 22, Col: 9, Construct: "if"},
-	{From: 102, To: 102, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 105, To: 111, Line: 25, Col: 9, Construct: "for"},
-	{From: 107, To: 109, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 115, To: 121, Line: 31, Col: 1, Construct: "if"},
-	{From: 120, To: 120, Line: 34, Col: 4, Construct: "{{ }}"},
-	{From: 134, To: 146, Line: 1, Col: 1, Construct: "if"},
-	{From: 137, To: 137, Line: 2, Col: 5, Construct: "set"},
-	{From: 138, To: 146, Line: 3, Col: 4, Construct: "if"},
-	{From: 141, To: 141, Line: 4, Col: 5, Construct: "set"},
-	{From: 145, To: 145, Line: 6, Col: 5, Construct: "set"},
-	{From: 148, To: 156, Line: 8, Col: 1, Construct: "if"},
-	{From: 150, To: 150, Line: 9, Col: 5, Construct: "set"},
-	{From: 152, To: 155, Line: 10, Col: 5, Construct: "if"},
-	{From: 154, To: 154, Line: 11, Col: 9, Construct: "set"},
-	{From: 158, To: 161, Line: 14, Col: 1, Construct: "if"},
-	{From: 160, To: 160, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 163, To: 185, Line: 17, Col: 1, Construct: "for"},
-	{From: 165, To: 184, Line: 18, Col: 5, Construct: "if"},
-	{From: 168, To: 168, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 169, To: 184, Line: 20, Col: 9, Construct: "if"},
-	{From: 172, To: 172, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 174, To: 177, Line: 22, Col: 9, Construct: "if"},
-	{From: 176, To: 176, Line: 23, Col: 13, Construct: "{{ }}"},
-	{From: 179, To: 183, Line: 25, Col: 9, Construct: "for"},
-	{From: 181, To: 181, Line: 26, Col: 13, Construct: "{{ }}"},
-	{From: 187, To: 193, Line: 31, Col: 1, Construct: "if"},
-	{From: 192, To: 192, Line: 34, Col: 4, Construct: "{{ }}"},
+	{From: 57, To: 69, Line: 1, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 2, Col: 5, Construct: "set"},
+	{From: 61, To: 69, Line: 3, Col: 4, Construct: "if"},
+	{From: 64, To: 64, Line: 4, Col: 5, Construct: "set"},
+	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
+	{From: 71, To: 79, Line: 8, Col: 1, Construct: "if"},
+	{From: 73, To: 73, Line: 9, Col: 5, Construct: "set"},
+	{From: 75, To: 78, Line: 10, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 11, Col: 9, Construct: "set"},
+	{From: 81, To: 86, Line: 14, Col: 1, Construct: "if"},
+	{From: 83, To: 85, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 88, To: 116, Line: 17, Col: 1, Construct: "for"},
+	{From: 90, To: 115, Line: 18, Col: 5, Construct: "if"},
+	{From: 93, To: 95, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 96, To: 115, Line: 20, Col: 9, Construct: "if"},
+	{From: 99, To: 101, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 103, To: 106, Line: 22, Col: 9, Construct: "if"},
+	{From: 105, To: 105, Line: 23, Col: 13, Construct: "{{ }}"},
+	{From: 108, To: 114, Line: 25, Col: 9, Construct: "for"},
+	{From: 110, To: 112, Line: 26, Col: 13, Construct: "{{ }}"},
+	{From: 118, To: 124, Line: 31, Col: 1, Construct: "if"},
+	{From: 123, To: 123, Line: 34, Col: 4, Construct: "{{ }}"},
+	{From: 137, To: 149, Line: 1, Col: 1, Construct: "if"},
+	{From: 140, To: 140, Line: 2, Col: 5, Construct: "set"},
+	{From: 141, To: 149, Line: 3, Col: 4, Construct: "if"},
+	{From: 144, To: 144, Line: 4, Col: 5, Construct: "set"},
+	{From: 148, To: 148, Line: 6, Col: 5, Construct: "set"},
+	{From: 151, To: 159, Line: 8, Col: 1, Construct: "if"},
+	{From: 153, To: 153, Line: 9, Col: 5, Construct: "set"},
+	{From: 155, To: 158, Line: 10, Col: 5, Construct: "if"},
+	{From: 157, To: 157, Line: 11, Col: 9, Construct: "set"},
+	{From: 161, To: 164, Line: 14, Col: 1, Construct: "if"},
+	{From: 163, To: 163, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 166, To: 188, Line: 17, Col: 1, Construct: "for"},
+	{From: 168, To: 187, Line: 18, Col: 5, Construct: "if"},
+	{From: 171, To: 171, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 172, To: 187, Line: 20, Col: 9, Construct: "if"},
+	{From: 175, To: 175, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 177, To: 180, Line: 22, Col: 9, Construct: "if"},
+	{From: 179, To: 179, Line: 23, Col: 13, Construct: "{{ }}"},
+	{From: 182, To: 186, Line: 25, Col: 9, Construct: "for"},
+	{From: 184, To: 184, Line: 26, Col: 13, Construct: "{{ }}"},
+	{From: 190, To: 196, Line: 31, Col: 1, Construct: "if"},
+	{From: 195, To: 195, Line: 34, Col: 4, Construct: "{{ }}"},
 }

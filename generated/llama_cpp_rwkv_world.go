@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // LlamaCppRwkvWorld is the chat template llama.cpp/llama-cpp-rwkv-world.jinja.
 var LlamaCppRwkvWorld = &jinja2.Template{
@@ -122,57 +125,57 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	bosToken := in.Lookup("bos_token")
 	enableThinking := in.Lookup("enable_thinking")
 	// llama-cpp-rwkv-world.jinja:1:1 {%- if not add_generation_prompt is defined -%}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// llama-cpp-rwkv-world.jinja:2:5 {%- set add_generation_prompt = true -%}
 		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// llama-cpp-rwkv-world.jinja:4:1 {%- set ns = namespace(system_prompt='') -%}
 	nsSystemPrompt := jinja2.Str("")
 	// llama-cpp-rwkv-world.jinja:5:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama-cpp-rwkv-world.jinja:6:5 {%- if message['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// llama-cpp-rwkv-world.jinja:7:9 {%- set ns.system_prompt = message['content'] -%}
-			nsSystemPrompt = jinja2.LlamaItemStr(message, "content")
+			nsSystemPrompt = llamacpp.ItemStr(message, "content")
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:10:1 {{bos_token}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// llama-cpp-rwkv-world.jinja:11:1 {%- if ns.system_prompt != '' -%}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// llama-cpp-rwkv-world.jinja:12:1 {{- 'System: ' + ns.system_prompt + '\n\n' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("System: "), nsSystemPrompt), jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("System: "), nsSystemPrompt), jinja2.Str("\n\n")))
 	}
 	// llama-cpp-rwkv-world.jinja:14:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// llama-cpp-rwkv-world.jinja:15:5 {%- if message['role'] == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// llama-cpp-rwkv-world.jinja:16:9 {{- 'User: ' + message['content']|trim + '\n\n' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("User: "), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("User: "), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("\n\n")))
 		}
 		// llama-cpp-rwkv-world.jinja:18:5 {%- if message['role'] == 'assistant' and message['content'] is  not none -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// llama-cpp-rwkv-world.jinja:19:9 {%- set content = message['content'] -%}
-			content = jinja2.LlamaItemStr(message, "content")
+			content = llamacpp.ItemStr(message, "content")
 			// llama-cpp-rwkv-world.jinja:20:9 {%- if '</think>' in content -%}
-			if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+			if llamacpp.In(jinja2.Str("</think>"), content) {
 				// llama-cpp-rwkv-world.jinja:21:13 {%- set content = content.split('</think>')[-1] -%}
-				content = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+				content = llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
 			}
 			// llama-cpp-rwkv-world.jinja:23:9 {{- 'Assistant: ' + content|trim + '\n\n' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Assistant: "), jinja2.LlamaCallFilter("trim", content, nil, nil)), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Assistant: "), llamacpp.CallFilter("trim", content, nil, nil)), jinja2.Str("\n\n")))
 		}
 	}
 	// llama-cpp-rwkv-world.jinja:26:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("Assistant:")
 		// llama-cpp-rwkv-world.jinja:28:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("false", enableThinking, nil, nil) {
 			w.WriteString(" <think>\n</think>")
 		}
 		// llama-cpp-rwkv-world.jinja:31:5 {%- if enable_thinking is defined and enable_thinking is true %}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("true", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("true", enableThinking, nil, nil) {
 			w.WriteString(" <think>")
 		}
 	}
@@ -181,44 +184,44 @@ func renderLlamaCppRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansLlamaCppRwkvWorld is the position table of llama-cpp-rwkv-world.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLlamaCppRwkvWorld = []jinja2.Span{
-	{From: 53, To: 56, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 2, Col: 5, Construct: "set"},
-	{From: 58, To: 58, Line: 4, Col: 1, Construct: "set"},
-	{From: 60, To: 66, Line: 5, Col: 1, Construct: "for"},
-	{From: 62, To: 65, Line: 6, Col: 5, Construct: "if"},
-	{From: 64, To: 64, Line: 7, Col: 9, Construct: "set"},
-	{From: 68, To: 68, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 70, To: 75, Line: 11, Col: 1, Construct: "if"},
-	{From: 72, To: 74, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 77, To: 101, Line: 14, Col: 1, Construct: "for"},
-	{From: 80, To: 86, Line: 15, Col: 5, Construct: "if"},
-	{From: 83, To: 85, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 88, To: 100, Line: 18, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 19, Col: 9, Construct: "set"},
-	{From: 92, To: 95, Line: 20, Col: 9, Construct: "if"},
-	{From: 94, To: 94, Line: 21, Col: 13, Construct: "set"},
-	{From: 97, To: 99, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 103, To: 113, Line: 26, Col: 1, Construct: "if"},
-	{From: 106, To: 108, Line: 28, Col: 5, Construct: "if"},
-	{From: 110, To: 112, Line: 31, Col: 5, Construct: "if"},
-	{From: 125, To: 128, Line: 1, Col: 1, Construct: "if"},
-	{From: 127, To: 127, Line: 2, Col: 5, Construct: "set"},
-	{From: 130, To: 130, Line: 4, Col: 1, Construct: "set"},
-	{From: 132, To: 138, Line: 5, Col: 1, Construct: "for"},
-	{From: 134, To: 137, Line: 6, Col: 5, Construct: "if"},
-	{From: 136, To: 136, Line: 7, Col: 9, Construct: "set"},
-	{From: 140, To: 140, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 142, To: 145, Line: 11, Col: 1, Construct: "if"},
-	{From: 144, To: 144, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 147, To: 166, Line: 14, Col: 1, Construct: "for"},
-	{From: 150, To: 153, Line: 15, Col: 5, Construct: "if"},
-	{From: 152, To: 152, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 155, To: 165, Line: 18, Col: 5, Construct: "if"},
-	{From: 157, To: 157, Line: 19, Col: 9, Construct: "set"},
-	{From: 159, To: 162, Line: 20, Col: 9, Construct: "if"},
-	{From: 161, To: 161, Line: 21, Col: 13, Construct: "set"},
-	{From: 164, To: 164, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 168, To: 178, Line: 26, Col: 1, Construct: "if"},
-	{From: 171, To: 173, Line: 28, Col: 5, Construct: "if"},
-	{From: 175, To: 177, Line: 31, Col: 5, Construct: "if"},
+	{From: 56, To: 59, Line: 1, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
+	{From: 61, To: 61, Line: 4, Col: 1, Construct: "set"},
+	{From: 63, To: 69, Line: 5, Col: 1, Construct: "for"},
+	{From: 65, To: 68, Line: 6, Col: 5, Construct: "if"},
+	{From: 67, To: 67, Line: 7, Col: 9, Construct: "set"},
+	{From: 71, To: 71, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 73, To: 78, Line: 11, Col: 1, Construct: "if"},
+	{From: 75, To: 77, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 80, To: 104, Line: 14, Col: 1, Construct: "for"},
+	{From: 83, To: 89, Line: 15, Col: 5, Construct: "if"},
+	{From: 86, To: 88, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 91, To: 103, Line: 18, Col: 5, Construct: "if"},
+	{From: 93, To: 93, Line: 19, Col: 9, Construct: "set"},
+	{From: 95, To: 98, Line: 20, Col: 9, Construct: "if"},
+	{From: 97, To: 97, Line: 21, Col: 13, Construct: "set"},
+	{From: 100, To: 102, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 106, To: 116, Line: 26, Col: 1, Construct: "if"},
+	{From: 109, To: 111, Line: 28, Col: 5, Construct: "if"},
+	{From: 113, To: 115, Line: 31, Col: 5, Construct: "if"},
+	{From: 128, To: 131, Line: 1, Col: 1, Construct: "if"},
+	{From: 130, To: 130, Line: 2, Col: 5, Construct: "set"},
+	{From: 133, To: 133, Line: 4, Col: 1, Construct: "set"},
+	{From: 135, To: 141, Line: 5, Col: 1, Construct: "for"},
+	{From: 137, To: 140, Line: 6, Col: 5, Construct: "if"},
+	{From: 139, To: 139, Line: 7, Col: 9, Construct: "set"},
+	{From: 143, To: 143, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 145, To: 148, Line: 11, Col: 1, Construct: "if"},
+	{From: 147, To: 147, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 150, To: 169, Line: 14, Col: 1, Construct: "for"},
+	{From: 153, To: 156, Line: 15, Col: 5, Construct: "if"},
+	{From: 155, To: 155, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 158, To: 168, Line: 18, Col: 5, Construct: "if"},
+	{From: 160, To: 160, Line: 19, Col: 9, Construct: "set"},
+	{From: 162, To: 165, Line: 20, Col: 9, Construct: "if"},
+	{From: 164, To: 164, Line: 21, Col: 13, Construct: "set"},
+	{From: 167, To: 167, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 171, To: 181, Line: 26, Col: 1, Construct: "if"},
+	{From: 174, To: 176, Line: 28, Col: 5, Construct: "if"},
+	{From: 178, To: 180, Line: 31, Col: 5, Construct: "if"},
 }

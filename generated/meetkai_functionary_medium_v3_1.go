@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MeetkaiFunctionaryMediumV31 is the chat template llama.cpp/meetkai-functionary-medium-v3.1.jinja.
 var MeetkaiFunctionaryMediumV31 = &jinja2.Template{
@@ -151,19 +154,19 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	messages := in.Lookup("messages")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meetkai-functionary-medium-v3.1.jinja:1:26 {%- if not tools is defined -%}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// meetkai-functionary-medium-v3.1.jinja:2:5 {%- set tools = none -%}
 		tools = jinja2.None()
 	}
 	// meetkai-functionary-medium-v3.1.jinja:5:1 {%- set has_code_interpreter = tools | selectattr("type", "equalto", "code_interpreter") | list | le…
-	hasCodeInterpreter = jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)))
+	hasCodeInterpreter = jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)))
 	// meetkai-functionary-medium-v3.1.jinja:6:1 {%- if has_code_interpreter -%}
 	if hasCodeInterpreter.Truthy() {
 		// meetkai-functionary-medium-v3.1.jinja:7:5 {%- set tools = tools | rejectattr("type", "equalto", "code_interpreter") | list -%}
-		tools = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("rejectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil)
+		tools = llamacpp.CallFilter("list", llamacpp.CallFilter("rejectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil)
 	}
 	// meetkai-functionary-medium-v3.1.jinja:11:1 {{- bos_token + "<|start_header_id|>system<|end_header_id|>\n\n" }}
-	jinja2.LlamaWrite(w, jinja2.LlamaAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
+	llamacpp.Write(w, llamacpp.Add(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\n")))
 	// meetkai-functionary-medium-v3.1.jinja:12:1 {%- if has_code_interpreter %}
 	if hasCodeInterpreter.Truthy() {
 		w.WriteString("Environment: ipython\n\n")
@@ -176,15 +179,15 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	if tools.Truthy() {
 		w.WriteString("\nYou have access to the following functions:\n\n")
 		// meetkai-functionary-medium-v3.1.jinja:20:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// meetkai-functionary-medium-v3.1.jinja:21:9 {%- if "type" in t -%}
-			if jinja2.LlamaIn(jinja2.Str("type"), t) {
+			if llamacpp.In(jinja2.Str("type"), t) {
 				// meetkai-functionary-medium-v3.1.jinja:22:13 {{ "Use the function '"|safe + t["function"]["name"] + "' to '"|safe + t["function"]["description"] …
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallFilter("safe", jinja2.Str("Use the function '"), nil, nil), jinja2.LlamaItemStr(jinja2.LlamaItemStr(t, "function"), "name")), jinja2.LlamaCallFilter("safe", jinja2.Str("' to '"), nil, nil)), jinja2.LlamaItemStr(jinja2.LlamaItemStr(t, "function"), "description")), jinja2.LlamaCallFilter("safe", jinja2.Str("'\n"), nil, nil)), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(t, "function"), nil, nil)))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.CallFilter("safe", jinja2.Str("Use the function '"), nil, nil), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "name")), llamacpp.CallFilter("safe", jinja2.Str("' to '"), nil, nil)), llamacpp.ItemStr(llamacpp.ItemStr(t, "function"), "description")), llamacpp.CallFilter("safe", jinja2.Str("'\n"), nil, nil)), llamacpp.CallFilter("tojson", llamacpp.ItemStr(t, "function"), nil, nil)))
 			} else {
 				// meetkai-functionary-medium-v3.1.jinja:23:13 {%- else -%}
 				// meetkai-functionary-medium-v3.1.jinja:24:13 {{ "Use the function '"|safe + t["name"] + "' to '"|safe + t["description"] + "'\n"|safe + t | tojso…
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaCallFilter("safe", jinja2.Str("Use the function '"), nil, nil), jinja2.LlamaItemStr(t, "name")), jinja2.LlamaCallFilter("safe", jinja2.Str("' to '"), nil, nil)), jinja2.LlamaItemStr(t, "description")), jinja2.LlamaCallFilter("safe", jinja2.Str("'\n"), nil, nil)), jinja2.LlamaCallFilter("tojson", t, nil, nil)))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.CallFilter("safe", jinja2.Str("Use the function '"), nil, nil), llamacpp.ItemStr(t, "name")), llamacpp.CallFilter("safe", jinja2.Str("' to '"), nil, nil)), llamacpp.ItemStr(t, "description")), llamacpp.CallFilter("safe", jinja2.Str("'\n"), nil, nil)), llamacpp.CallFilter("tojson", t, nil, nil)))
 			}
 			w.WriteString("\n\n")
 		}
@@ -192,40 +195,40 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 	w.WriteString("<|eot_id|>")
 	// meetkai-functionary-medium-v3.1.jinja:32:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// meetkai-functionary-medium-v3.1.jinja:33:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.1.jinja:34:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.1.jinja:35:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.1.jinja:36:9 {{ '<|start_header_id|>ipython<|end_header_id|>\n\n' + message['content'] + '<|eot_id|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>ipython<|end_header_id|>\n\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
 		} else {
 			// meetkai-functionary-medium-v3.1.jinja:37:9 {%- else -%}
 			// meetkai-functionary-medium-v3.1.jinja:38:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
 			// meetkai-functionary-medium-v3.1.jinja:39:9 {%- if message['content'] -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
+			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:40:13 {{ message['content'] }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			// meetkai-functionary-medium-v3.1.jinja:42:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.1.jinja:43:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 					// meetkai-functionary-medium-v3.1.jinja:44:17 {%- if tool_call["function"]["name"] == "python" -%}
-					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
-					toolCallFunctionName := jinja2.LlamaItemStr(toolCallFunction, "name")
+					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+					toolCallFunctionName := llamacpp.ItemStr(toolCallFunction, "name")
 					if jinja2.EqStr(toolCallFunctionName, "python") {
 						// meetkai-functionary-medium-v3.1.jinja:45:21 {{ '<|python_tag|>' + tool_call['function']['arguments'] | tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|python_tag|>"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+						llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|python_tag|>"), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)))
 					} else {
 						// meetkai-functionary-medium-v3.1.jinja:46:21 {%- else -%}
 						// meetkai-functionary-medium-v3.1.jinja:47:21 {{ '<function=' + tool_call['function']['name'] + '>' + tool_call['function']['arguments'] | tojson …
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<function="), toolCallFunctionName), jinja2.Str(">")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("</function>")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<function="), toolCallFunctionName), jinja2.Str(">")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("</function>")))
 					}
 				}
 				w.WriteString("<|eom_id|>")
@@ -244,56 +247,56 @@ func renderMeetkaiFunctionaryMediumV31Llama(w *jinja2.Writer, in *jinja2.Input) 
 // spansMeetkaiFunctionaryMediumV31 is the position table of meetkai-functionary-medium-v3.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMeetkaiFunctionaryMediumV31 = []jinja2.Span{
-	{From: 54, To: 57, Line: 1, Col: 26, Construct: "if"},
-	{From: 56, To: 56, Line: 2, Col: 5, Construct: "set"},
-	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
-	{From: 61, To: 64, Line: 6, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 7, Col: 5, Construct: "set"},
-	{From: 66, To: 66, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 68, To: 74, Line: 12, Col: 1, Construct: "if"},
-	{From: 76, To: 93, Line: 18, Col: 1, Construct: "if"},
-	{From: 79, To: 91, Line: 20, Col: 5, Construct: "for"},
-	{From: 81, To: 89, Line: 21, Col: 9, Construct: "if"},
-	{From: 83, To: 83, Line: 22, Col: 13, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 24, Col: 13, Construct: "{{ }}"},
-	{From: 95, To: 137, Line: 32, Col: 1, Construct: "for"},
-	{From: 97, To: 136, Line: 33, Col: 5, Construct: "if"},
-	{From: 100, To: 100, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 101, To: 136, Line: 35, Col: 9, Construct: "if"},
-	{From: 104, To: 104, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 108, To: 108, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 110, To: 114, Line: 39, Col: 9, Construct: "if"},
-	{From: 113, To: 113, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 116, To: 135, Line: 42, Col: 9, Construct: "if"},
-	{From: 118, To: 131, Line: 43, Col: 13, Construct: "for"},
-	{From: 120, To: 129, Line: 44, Col: 17, Construct: "if"},
-	{From: 124, To: 124, Line: 45, Col: 21, Construct: "{{ }}"},
-	{From: 128, To: 128, Line: 47, Col: 21, Construct: "{{ }}"},
-	{From: 139, To: 141, Line: 56, Col: 1, Construct: "if"},
-	{From: 154, To: 157, Line: 1, Col: 26, Construct: "if"},
-	{From: 156, To: 156, Line: 2, Col: 5, Construct: "set"},
-	{From: 159, To: 159, Line: 5, Col: 1, Construct: "set"},
-	{From: 161, To: 164, Line: 6, Col: 1, Construct: "if"},
-	{From: 163, To: 163, Line: 7, Col: 5, Construct: "set"},
-	{From: 166, To: 166, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 168, To: 174, Line: 12, Col: 1, Construct: "if"},
-	{From: 176, To: 193, Line: 18, Col: 1, Construct: "if"},
-	{From: 179, To: 191, Line: 20, Col: 5, Construct: "for"},
-	{From: 181, To: 189, Line: 21, Col: 9, Construct: "if"},
-	{From: 183, To: 183, Line: 22, Col: 13, Construct: "{{ }}"},
-	{From: 187, To: 187, Line: 24, Col: 13, Construct: "{{ }}"},
-	{From: 195, To: 237, Line: 32, Col: 1, Construct: "for"},
-	{From: 197, To: 236, Line: 33, Col: 5, Construct: "if"},
-	{From: 200, To: 200, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 201, To: 236, Line: 35, Col: 9, Construct: "if"},
-	{From: 204, To: 204, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 208, To: 208, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 210, To: 214, Line: 39, Col: 9, Construct: "if"},
-	{From: 213, To: 213, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 216, To: 235, Line: 42, Col: 9, Construct: "if"},
-	{From: 218, To: 231, Line: 43, Col: 13, Construct: "for"},
-	{From: 220, To: 229, Line: 44, Col: 17, Construct: "if"},
-	{From: 224, To: 224, Line: 45, Col: 21, Construct: "{{ }}"},
-	{From: 228, To: 228, Line: 47, Col: 21, Construct: "{{ }}"},
-	{From: 239, To: 241, Line: 56, Col: 1, Construct: "if"},
+	{From: 57, To: 60, Line: 1, Col: 26, Construct: "if"},
+	{From: 59, To: 59, Line: 2, Col: 5, Construct: "set"},
+	{From: 62, To: 62, Line: 5, Col: 1, Construct: "set"},
+	{From: 64, To: 67, Line: 6, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 7, Col: 5, Construct: "set"},
+	{From: 69, To: 69, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 71, To: 77, Line: 12, Col: 1, Construct: "if"},
+	{From: 79, To: 96, Line: 18, Col: 1, Construct: "if"},
+	{From: 82, To: 94, Line: 20, Col: 5, Construct: "for"},
+	{From: 84, To: 92, Line: 21, Col: 9, Construct: "if"},
+	{From: 86, To: 86, Line: 22, Col: 13, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 24, Col: 13, Construct: "{{ }}"},
+	{From: 98, To: 140, Line: 32, Col: 1, Construct: "for"},
+	{From: 100, To: 139, Line: 33, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 104, To: 139, Line: 35, Col: 9, Construct: "if"},
+	{From: 107, To: 107, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 111, To: 111, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 113, To: 117, Line: 39, Col: 9, Construct: "if"},
+	{From: 116, To: 116, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 119, To: 138, Line: 42, Col: 9, Construct: "if"},
+	{From: 121, To: 134, Line: 43, Col: 13, Construct: "for"},
+	{From: 123, To: 132, Line: 44, Col: 17, Construct: "if"},
+	{From: 127, To: 127, Line: 45, Col: 21, Construct: "{{ }}"},
+	{From: 131, To: 131, Line: 47, Col: 21, Construct: "{{ }}"},
+	{From: 142, To: 144, Line: 56, Col: 1, Construct: "if"},
+	{From: 157, To: 160, Line: 1, Col: 26, Construct: "if"},
+	{From: 159, To: 159, Line: 2, Col: 5, Construct: "set"},
+	{From: 162, To: 162, Line: 5, Col: 1, Construct: "set"},
+	{From: 164, To: 167, Line: 6, Col: 1, Construct: "if"},
+	{From: 166, To: 166, Line: 7, Col: 5, Construct: "set"},
+	{From: 169, To: 169, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 171, To: 177, Line: 12, Col: 1, Construct: "if"},
+	{From: 179, To: 196, Line: 18, Col: 1, Construct: "if"},
+	{From: 182, To: 194, Line: 20, Col: 5, Construct: "for"},
+	{From: 184, To: 192, Line: 21, Col: 9, Construct: "if"},
+	{From: 186, To: 186, Line: 22, Col: 13, Construct: "{{ }}"},
+	{From: 190, To: 190, Line: 24, Col: 13, Construct: "{{ }}"},
+	{From: 198, To: 240, Line: 32, Col: 1, Construct: "for"},
+	{From: 200, To: 239, Line: 33, Col: 5, Construct: "if"},
+	{From: 203, To: 203, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 204, To: 239, Line: 35, Col: 9, Construct: "if"},
+	{From: 207, To: 207, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 211, To: 211, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 213, To: 217, Line: 39, Col: 9, Construct: "if"},
+	{From: 216, To: 216, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 219, To: 238, Line: 42, Col: 9, Construct: "if"},
+	{From: 221, To: 234, Line: 43, Col: 13, Construct: "for"},
+	{From: 223, To: 232, Line: 44, Col: 17, Construct: "if"},
+	{From: 227, To: 227, Line: 45, Col: 21, Construct: "{{ }}"},
+	{From: 231, To: 231, Line: 47, Col: 21, Construct: "{{ }}"},
+	{From: 242, To: 244, Line: 56, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MeetkaiFunctionaryMediumV32 is the chat template llama.cpp/meetkai-functionary-medium-v3.2.jinja.
 var MeetkaiFunctionaryMediumV32 = &jinja2.Template{
@@ -690,25 +693,25 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		// meetkai-functionary-medium-v3.2.jinja:2:5 {%- set offset = "" -%}
 		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:3:5 {%- if depth >= 1 -%}
-		if jinja2.LlamaGe(depth, jinja2.Int(1)) {
+		if llamacpp.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:4:9 {%- set offset = "    " * depth -%}
-			offset = jinja2.LlamaMul(jinja2.Str("    "), depth)
+			offset = llamacpp.Mul(jinja2.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:6:5 {%- if comment_info != "<|NONE|>" -%}
 		if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 			// meetkai-functionary-medium-v3.2.jinja:7:9 {{ "\n" + offset + comment_info }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, commentInfo))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, commentInfo))
 			// meetkai-functionary-medium-v3.2.jinja:8:9 {%- if examples_info | length > 0 -%}
-			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
+			if llamacpp.Gt(llamacpp.CallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
 				// meetkai-functionary-medium-v3.2.jinja:10:13 {%- for example in examples_info -%}
-				for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(examplesInfo)) {
+				for _, example := range jinja2.Iterate(w, llamacpp.Iterable(examplesInfo)) {
 					// meetkai-functionary-medium-v3.2.jinja:11:17 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("// ")), jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("// ")), llamacpp.CallFilter("replace", llamacpp.CallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
 				}
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:15:5 {{ "\n" + offset + param_declaration }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramDeclaration))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramDeclaration))
 	}
 	// meetkai-functionary-medium-v3.2.jinja:18:1 {%- macro convert_data_type(param_type) -%}
 	convertDataType := func(paramType jinja2.Value) {
@@ -719,7 +722,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:21:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:22:9 {{ param_type }}
-			jinja2.LlamaWrite(w, paramType)
+			llamacpp.Write(w, paramType)
 		}
 	}
 	// meetkai-functionary-medium-v3.2.jinja:26:1 {%- macro get_param_type(param) -%}
@@ -731,31 +734,31 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		// meetkai-functionary-medium-v3.2.jinja:27:5 {%- set param_type = "any" -%}
 		paramType = jinja2.Str("any")
 		// meetkai-functionary-medium-v3.2.jinja:29:5 {%- if "type" in param -%}
-		if jinja2.LlamaIn(jinja2.Str("type"), param) {
+		if llamacpp.In(jinja2.Str("type"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:30:9 {%- set raw_param_type = param["type"] -%}
-			rawParamType = jinja2.LlamaItemStr(param, "type")
+			rawParamType = llamacpp.ItemStr(param, "type")
 			// meetkai-functionary-medium-v3.2.jinja:31:9 {%- if raw_param_type is iterable and raw_param_type is not string -%}
-			if jinja2.LlamaCallTest("iterable", rawParamType, nil, nil) && !jinja2.LlamaCallTest("string", rawParamType, nil, nil) {
+			if llamacpp.CallTest("iterable", rawParamType, nil, nil) && !llamacpp.CallTest("string", rawParamType, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:32:13 {%- set param_type = raw_param_type | join(" | ") -%}
-				paramType = jinja2.LlamaCallFilter("join", rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
+				paramType = llamacpp.CallFilter("join", rawParamType, []jinja2.Value{jinja2.Str(" | ")}, nil)
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:33:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:34:13 {%- set param_type = raw_param_type -%}
 				paramType = rawParamType
 			}
 			// meetkai-functionary-medium-v3.2.jinja:36:9 {{ convert_data_type(param_type) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				convertDataType(paramType)
 			}))
-		} else if jinja2.LlamaIn(jinja2.Str("oneOf"), param) {
+		} else if llamacpp.In(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:37:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:38:9 {%- set one_of_types = param["oneOf"]|selectattr("type", "defined")|list -%}
-			oneOfTypes = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", jinja2.LlamaItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil), nil, nil)
+			oneOfTypes = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", llamacpp.ItemStr(param, "oneOf"), []jinja2.Value{jinja2.Str("type"), jinja2.Str("defined")}, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:39:9 {%- set one_of_types = one_of_types|map(attribute="type")|unique|list -%}
-			oneOfTypes = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("unique", jinja2.LlamaCallFilter("map", oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil), nil, nil)
+			oneOfTypes = llamacpp.CallFilter("list", llamacpp.CallFilter("unique", llamacpp.CallFilter("map", oneOfTypes, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))}), nil, nil), nil, nil)
 			// meetkai-functionary-medium-v3.2.jinja:40:9 {{ convert_data_type(one_of_types | join(" | ")) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				convertDataType(jinja2.LlamaCallFilter("join", oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
+			llamacpp.Write(w, w.Capture(func() {
+				convertDataType(llamacpp.CallFilter("join", oneOfTypes, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			}))
 		}
 	}
@@ -763,27 +766,27 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 	getFormatParam := func(param jinja2.Value) {
 		param = jinja2.Param(param, "param")
 		// meetkai-functionary-medium-v3.2.jinja:45:5 {%- if "format" in param -%}
-		if jinja2.LlamaIn(jinja2.Str("format"), param) {
+		if llamacpp.In(jinja2.Str("format"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:46:9 {{ param["format"] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(param, "format"))
-		} else if jinja2.LlamaIn(jinja2.Str("oneOf"), param) {
+			llamacpp.Write(w, llamacpp.ItemStr(param, "format"))
+		} else if llamacpp.In(jinja2.Str("oneOf"), param) {
 			// meetkai-functionary-medium-v3.2.jinja:47:9 {%- elif "oneOf" in param -%}
 			// meetkai-functionary-medium-v3.2.jinja:48:9 {%- set formats = [] -%}
 			_ = jinja2.NewList()
 			// meetkai-functionary-medium-v3.2.jinja:49:9 {%- for item in param["oneOf"] -%}
-			paramOneOf := jinja2.LlamaItemStr(param, "oneOf")
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(paramOneOf)) {
+			paramOneOf := llamacpp.ItemStr(param, "oneOf")
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(paramOneOf)) {
 				// meetkai-functionary-medium-v3.2.jinja:50:13 {%- if "format" in item -%}
-				if jinja2.LlamaIn(jinja2.Str("format"), item) {
+				if llamacpp.In(jinja2.Str("format"), item) {
 					// meetkai-functionary-medium-v3.2.jinja:51:17 {%- if item["format"] == param["oneOf"][-1]["format"] -%}
-					itemFormat := jinja2.LlamaItemStr(item, "format")
-					if jinja2.Eq(itemFormat, jinja2.LlamaItemStr(jinja2.LlamaItemInt(paramOneOf, -1), "format")) {
+					itemFormat := llamacpp.ItemStr(item, "format")
+					if jinja2.Eq(itemFormat, llamacpp.ItemStr(llamacpp.ItemInt(paramOneOf, -1), "format")) {
 						// meetkai-functionary-medium-v3.2.jinja:52:21 {{ item["format"] }}
-						jinja2.LlamaWrite(w, itemFormat)
+						llamacpp.Write(w, itemFormat)
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:53:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:54:21 {{ item["format"] + " or "}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(itemFormat, jinja2.Str(" or ")))
+						llamacpp.Write(w, llamacpp.Add(itemFormat, jinja2.Str(" or ")))
 					}
 				}
 			}
@@ -800,37 +803,37 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		var desc jinja2.Value
 		var defaultValue jinja2.Value
 		// meetkai-functionary-medium-v3.2.jinja:64:5 {%- set param_type = param.get("type", "any") -%}
-		paramType = jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("type"), jinja2.Str("any")}, nil)
+		paramType = llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("type"), jinja2.Str("any")}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:65:5 {%- set format_param = get_format_param(param) -%}
 		formatParam = w.Capture(func() {
 			getFormatParam(param)
 		})
 		// meetkai-functionary-medium-v3.2.jinja:67:5 {%- if "description" in param or "default" in param or format_param != "<|NONE|>" or param["maximum"…
-		if (((((jinja2.LlamaIn(jinja2.Str("description"), param) || jinja2.LlamaIn(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || jinja2.LlamaItemStr(param, "maximum").Truthy()) || jinja2.LlamaItemStr(param, "minimum").Truthy()) || jinja2.LlamaItemStr(param, "maxLength").Truthy()) || jinja2.LlamaItemStr(param, "minLength").Truthy() {
+		if (((((llamacpp.In(jinja2.Str("description"), param) || llamacpp.In(jinja2.Str("default"), param)) || !jinja2.EqStr(formatParam, "<|NONE|>")) || llamacpp.ItemStr(param, "maximum").Truthy()) || llamacpp.ItemStr(param, "minimum").Truthy()) || llamacpp.ItemStr(param, "maxLength").Truthy()) || llamacpp.ItemStr(param, "minLength").Truthy() {
 			w.WriteString("//")
 			// meetkai-functionary-medium-v3.2.jinja:69:9 {%- if "description" in param -%}
-			if jinja2.LlamaIn(jinja2.Str("description"), param) {
+			if llamacpp.In(jinja2.Str("description"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:70:13 {%- set desc = param["description"] -%}
-				desc = jinja2.LlamaItemStr(param, "description")
+				desc = llamacpp.ItemStr(param, "description")
 				// meetkai-functionary-medium-v3.2.jinja:71:13 {%- if not desc.endswith(".") -%}
-				if !jinja2.LlamaCallMethod(desc, "endswith", []jinja2.Value{jinja2.Str(".")}, nil).Truthy() {
+				if !llamacpp.CallMethod(desc, "endswith", []jinja2.Value{jinja2.Str(".")}, nil).Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:72:17 {%- set desc = desc + "." -%}
-					desc = jinja2.LlamaAdd(desc, jinja2.Str("."))
+					desc = llamacpp.Add(desc, jinja2.Str("."))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:74:13 {{ " " + desc }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" "), desc))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str(" "), desc))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:77:9 {%- if "default" in param -%}
-			if jinja2.LlamaIn(jinja2.Str("default"), param) {
+			if llamacpp.In(jinja2.Str("default"), param) {
 				// meetkai-functionary-medium-v3.2.jinja:78:13 {%- set default_value = param["default"] -%}
-				defaultValue = jinja2.LlamaItemStr(param, "default")
+				defaultValue = llamacpp.ItemStr(param, "default")
 				// meetkai-functionary-medium-v3.2.jinja:79:13 {%- if param_type == "string" -%}
 				if jinja2.EqStr(paramType, "string") {
 					// meetkai-functionary-medium-v3.2.jinja:80:17 {%- set default_value = '"' ~ default_value ~ '"' -%}
-					defaultValue = jinja2.LlamaConcat(jinja2.Str("\""), defaultValue, jinja2.Str("\""))
+					defaultValue = llamacpp.Concat(jinja2.Str("\""), defaultValue, jinja2.Str("\""))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:82:13 {{ " Default=" ~ default_value ~ "." }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" Default="), defaultValue, jinja2.Str(".")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" Default="), defaultValue, jinja2.Str(".")))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:85:9 {%- set format_param = get_format_param(param) -%}
 			formatParam = w.Capture(func() {
@@ -839,17 +842,17 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 			// meetkai-functionary-medium-v3.2.jinja:86:9 {%- if format_param != "<|NONE|>" -%}
 			if !jinja2.EqStr(formatParam, "<|NONE|>") {
 				// meetkai-functionary-medium-v3.2.jinja:87:13 {{ " Format=" ~ format_param }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str(" Format="), formatParam))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str(" Format="), formatParam))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:90:9 {%- for field, field_name in [("maximum", "Maximum"), ("minimum", "Minimum"), ("maxLength", "Maximum…
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length"))))) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.NewList(jinja2.NewTuple(jinja2.Str("maximum"), jinja2.Str("Maximum")), jinja2.NewTuple(jinja2.Str("minimum"), jinja2.Str("Minimum")), jinja2.NewTuple(jinja2.Str("maxLength"), jinja2.Str("Maximum length")), jinja2.NewTuple(jinja2.Str("minLength"), jinja2.Str("Minimum length"))))) {
 				vals := jinja2.Unpack(item, 2)
 				field := vals[0]
 				fieldName := vals[1]
 				// meetkai-functionary-medium-v3.2.jinja:91:13 {%- if field in param -%}
-				if jinja2.LlamaIn(field, param) {
+				if llamacpp.In(field, param) {
 					// meetkai-functionary-medium-v3.2.jinja:92:17 {{ " " + field_name ~ "=" ~ param[field] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaAdd(jinja2.Str(" "), fieldName), jinja2.Str("="), jinja2.LlamaItem(param, field)))
+					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(jinja2.Str(" "), fieldName), jinja2.Str("="), llamacpp.Item(param, field)))
 				}
 			}
 		} else {
@@ -861,18 +864,18 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 	getEnumOptionStr := func(enumOptions jinja2.Value) {
 		enumOptions = jinja2.Param(enumOptions, "enum_options")
 		// meetkai-functionary-medium-v3.2.jinja:101:5 {%- for v in enum_options -%}
-		for _, v := range jinja2.Iterate(w, jinja2.LlamaIterable(enumOptions)) {
+		for _, v := range jinja2.Iterate(w, llamacpp.Iterable(enumOptions)) {
 			// meetkai-functionary-medium-v3.2.jinja:102:9 {%- if v is string -%}
-			if jinja2.LlamaCallTest("string", v, nil, nil) {
+			if llamacpp.CallTest("string", v, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:103:13 {{ '"' + v + '"' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\""), v, jinja2.Str("\"")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\""), v, jinja2.Str("\"")))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:104:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:105:13 {{ v }}
-				jinja2.LlamaWrite(w, v)
+				llamacpp.Write(w, v)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:107:9 {%- if enum_options|length > 0 and v != enum_options[-1] -%}
-			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", enumOptions, nil, nil), jinja2.Int(0)) && jinja2.Ne(v, jinja2.LlamaItemInt(enumOptions, -1)) {
+			if llamacpp.Gt(llamacpp.CallFilter("length", enumOptions, nil, nil), jinja2.Int(0)) && jinja2.Ne(v, llamacpp.ItemInt(enumOptions, -1)) {
 				w.WriteString(" | ")
 			}
 		}
@@ -891,22 +894,22 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		// meetkai-functionary-medium-v3.2.jinja:114:5 {%- set offset = '' -%}
 		offset = jinja2.Str("")
 		// meetkai-functionary-medium-v3.2.jinja:115:5 {%- if depth >= 1 -%}
-		if jinja2.LlamaGe(depth, jinja2.Int(1)) {
+		if llamacpp.Ge(depth, jinja2.Int(1)) {
 			// meetkai-functionary-medium-v3.2.jinja:116:9 {%- set offset = "    " * depth -%}
-			offset = jinja2.LlamaMul(jinja2.Str("    "), depth)
+			offset = llamacpp.Mul(jinja2.Str("    "), depth)
 		}
 		// meetkai-functionary-medium-v3.2.jinja:118:5 {%- set items_info = param_dic.get('items', {}) -%}
-		itemsInfo = jinja2.LlamaCallMethod(paramDic, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
+		itemsInfo = llamacpp.CallMethod(paramDic, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
 		// meetkai-functionary-medium-v3.2.jinja:120:5 {%- if items_info|length == 0 -%}
-		if jinja2.Eq(jinja2.LlamaCallFilter("length", itemsInfo, nil, nil), jinja2.Int(0)) {
+		if jinja2.Eq(llamacpp.CallFilter("length", itemsInfo, nil, nil), jinja2.Int(0)) {
 			// meetkai-functionary-medium-v3.2.jinja:121:9 {%- if param_name -%}
 			if paramName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:122:13 {{ "\n" + offset + param_name + ": []" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": []")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": []")))
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:123:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:124:13 {{ "\n" + offset + "[]" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("[]")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("[]")))
 			}
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:126:9 {%- else -%}
@@ -919,58 +922,58 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 				// meetkai-functionary-medium-v3.2.jinja:129:13 {%- if param_name -%}
 				if paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:130:17 {{ "\n" + offset + param_name + ": {" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": {")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": {")))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:131:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:132:17 {{ "\n" + offset + "{" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("{")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("{")))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:134:13 {{ get_parameter_typescript(items_info.get('properties', {}), items_info.get('required', []), depth …
-				jinja2.LlamaWrite(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{jinja2.LlamaCallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), jinja2.LlamaCallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.LlamaAdd(depth, jinja2.Int(1))}, nil))
+				llamacpp.Write(w, jinja2.Call(getParameterTypescript2, []jinja2.Value{llamacpp.CallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), llamacpp.CallMethod(itemsInfo, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), llamacpp.Add(depth, jinja2.Int(1))}, nil))
 				// meetkai-functionary-medium-v3.2.jinja:135:13 {{- "\n" + offset + "}[]" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("}[]")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("}[]")))
 			} else if jinja2.EqStr(arrayType, "array") {
 				// meetkai-functionary-medium-v3.2.jinja:136:13 {%- elif array_type == 'array' -%}
 				// meetkai-functionary-medium-v3.2.jinja:137:13 {%- set item_info = get_array_typescript(None, items_info, depth + 1) -%}
 				itemInfo = w.Capture(func() {
-					getArrayTypescript(jinja2.None(), itemsInfo, jinja2.LlamaAdd(depth, jinja2.Int(1)))
+					getArrayTypescript(jinja2.None(), itemsInfo, llamacpp.Add(depth, jinja2.Int(1)))
 				})
 				// meetkai-functionary-medium-v3.2.jinja:138:13 {%- if not param_name -%}
 				if !paramName.Truthy() {
 					// meetkai-functionary-medium-v3.2.jinja:139:17 {{ "\n" + item_info + "[]" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), itemInfo, jinja2.Str("[]")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), itemInfo, jinja2.Str("[]")))
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:140:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:141:17 {{ "\n" + offset + param_name + ": " + item_info|trim + "[]" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ")), jinja2.LlamaCallFilter("trim", itemInfo, nil, nil)), jinja2.Str("[]")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ")), llamacpp.CallFilter("trim", itemInfo, nil, nil)), jinja2.Str("[]")))
 				}
 			} else {
 				// meetkai-functionary-medium-v3.2.jinja:143:13 {%- else -%}
 				// meetkai-functionary-medium-v3.2.jinja:144:13 {%- if 'enum' in items_info -%}
-				if jinja2.LlamaIn(jinja2.Str("enum"), itemsInfo) {
+				if llamacpp.In(jinja2.Str("enum"), itemsInfo) {
 					// meetkai-functionary-medium-v3.2.jinja:145:17 {%- set item_type = get_enum_option_str(items_info['enum']) -%}
 					itemType = w.Capture(func() {
-						getEnumOptionStr(jinja2.LlamaItemStr(itemsInfo, "enum"))
+						getEnumOptionStr(llamacpp.ItemStr(itemsInfo, "enum"))
 					})
 					// meetkai-functionary-medium-v3.2.jinja:146:17 {%- if param_name is none -%}
-					if jinja2.LlamaCallTest("none", paramName, nil, nil) {
+					if llamacpp.CallTest("none", paramName, nil, nil) {
 						// meetkai-functionary-medium-v3.2.jinja:147:21 {{ "(" + item_type + ")[]"}}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("("), itemType, jinja2.Str(")[]")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("("), itemType, jinja2.Str(")[]")))
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:148:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:149:21 {{ "\n" + offset + param_name + ": (" + item_type + ")[]" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ("), itemType, jinja2.Str(")[]")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": ("), itemType, jinja2.Str(")[]")))
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:151:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:152:17 {%- if param_name is none -%}
-					if jinja2.LlamaCallTest("none", paramName, nil, nil) {
+					if llamacpp.CallTest("none", paramName, nil, nil) {
 						// meetkai-functionary-medium-v3.2.jinja:153:21 {{ "\n" + array_type + "[]" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), arrayType, jinja2.Str("[]")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), arrayType, jinja2.Str("[]")))
 					} else {
 						// meetkai-functionary-medium-v3.2.jinja:154:21 {%- else -%}
 						// meetkai-functionary-medium-v3.2.jinja:155:21 {{ "\n" + offset + param_name + ": " + array_type + "[]," }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": "), arrayType, jinja2.Str("[],")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramName, jinja2.Str(": "), arrayType, jinja2.Str("[],")))
 					}
 				}
 			}
@@ -994,12 +997,12 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		var offset jinja2.Value
 		var itemInfo jinja2.Value
 		var arrayDeclaration jinja2.Value
-		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(properties, "items", nil, nil))) {
+		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(properties, "items", nil, nil))) {
 			vals := jinja2.Unpack(item, 2)
 			paramName := vals[0]
 			param := vals[1]
 			// meetkai-functionary-medium-v3.2.jinja:165:9 {%- if param is mapping -%}
-			if jinja2.LlamaCallTest("mapping", param, nil, nil) {
+			if llamacpp.CallTest("mapping", param, nil, nil) {
 				// meetkai-functionary-medium-v3.2.jinja:166:13 {%- set comment_info = get_param_info(param) -%}
 				commentInfo = w.Capture(func() {
 					getParamInfo(param)
@@ -1007,18 +1010,18 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 				// meetkai-functionary-medium-v3.2.jinja:168:13 {%- set examples_info = [] -%}
 				examplesInfo = jinja2.NewList()
 				// meetkai-functionary-medium-v3.2.jinja:169:13 {%- if "examples" in param -%}
-				if jinja2.LlamaIn(jinja2.Str("examples"), param) {
+				if llamacpp.In(jinja2.Str("examples"), param) {
 					// meetkai-functionary-medium-v3.2.jinja:170:17 {%- set examples_info = ["Example " + param_name + ":"] -%}
-					examplesInfo = jinja2.NewList(jinja2.LlamaSum(jinja2.Str("Example "), paramName, jinja2.Str(":")))
+					examplesInfo = jinja2.NewList(llamacpp.Sum(jinja2.Str("Example "), paramName, jinja2.Str(":")))
 					// meetkai-functionary-medium-v3.2.jinja:171:17 {%- set examples_info = examples_info + param["examples"] -%}
-					examplesInfo = jinja2.LlamaAdd(examplesInfo, jinja2.LlamaItemStr(param, "examples"))
+					examplesInfo = llamacpp.Add(examplesInfo, llamacpp.ItemStr(param, "examples"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:175:13 {%- set param_declaration = param_name -%}
 				paramDeclaration = paramName
 				// meetkai-functionary-medium-v3.2.jinja:176:13 {%- if required_params is iterable and param_name not in required_params -%}
-				if jinja2.LlamaCallTest("iterable", requiredParams, nil, nil) && jinja2.LlamaNotIn(paramName, requiredParams) {
+				if llamacpp.CallTest("iterable", requiredParams, nil, nil) && llamacpp.NotIn(paramName, requiredParams) {
 					// meetkai-functionary-medium-v3.2.jinja:177:17 {%- set param_declaration = param_declaration + "?" -%}
-					paramDeclaration = jinja2.LlamaAdd(paramDeclaration, jinja2.Str("?"))
+					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str("?"))
 				}
 				// meetkai-functionary-medium-v3.2.jinja:180:13 {%- set param_type = get_param_type(param) -%}
 				paramType = w.Capture(func() {
@@ -1027,45 +1030,45 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 				// meetkai-functionary-medium-v3.2.jinja:183:13 {%- set offset = "" -%}
 				offset = jinja2.Str("")
 				// meetkai-functionary-medium-v3.2.jinja:184:13 {%- if depth >= 1 -%}
-				if jinja2.LlamaGe(depth, jinja2.Int(1)) {
+				if llamacpp.Ge(depth, jinja2.Int(1)) {
 					// meetkai-functionary-medium-v3.2.jinja:185:17 {%- set offset = "    " * depth -%}
-					offset = jinja2.LlamaMul(jinja2.Str("    "), depth)
+					offset = llamacpp.Mul(jinja2.Str("    "), depth)
 				}
 				// meetkai-functionary-medium-v3.2.jinja:188:13 {%- if param_type == "object" -%}
 				if jinja2.EqStr(paramType, "object") {
 					// meetkai-functionary-medium-v3.2.jinja:189:17 {%- if comment_info != "<|NONE|>" -%}
 					if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 						// meetkai-functionary-medium-v3.2.jinja:190:21 {{ "\n" + offset + comment_info }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, commentInfo))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, commentInfo))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:192:17 {%- if examples_info|length > 0 -%}
-					if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
+					if llamacpp.Gt(llamacpp.CallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
 						// meetkai-functionary-medium-v3.2.jinja:193:21 {%- for example in examples_info -%}
-						for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(examplesInfo)) {
+						for _, example := range jinja2.Iterate(w, llamacpp.Iterable(examplesInfo)) {
 							// meetkai-functionary-medium-v3.2.jinja:194:25 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("// ")), jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
+							llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("// ")), llamacpp.CallFilter("replace", llamacpp.CallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
 						}
 					}
 					// meetkai-functionary-medium-v3.2.jinja:197:17 {%- set param_declaration = param_declaration + ": {" -%}
-					paramDeclaration = jinja2.LlamaAdd(paramDeclaration, jinja2.Str(": {"))
+					paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str(": {"))
 					// meetkai-functionary-medium-v3.2.jinja:198:17 {{ "\n" + offset + param_declaration -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, paramDeclaration))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, paramDeclaration))
 					// meetkai-functionary-medium-v3.2.jinja:199:17 {{- get_parameter_typescript(param.get("properties", {}), param.get("required", []), depth + 1) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						getParameterTypescript(jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), jinja2.LlamaAdd(depth, jinja2.Int(1)))
+					llamacpp.Write(w, w.Capture(func() {
+						getParameterTypescript(llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("properties"), jinja2.DictOf()}, nil), llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil), llamacpp.Add(depth, jinja2.Int(1)))
 					}))
 					// meetkai-functionary-medium-v3.2.jinja:200:17 {{- "\n" + offset + "}," }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("},")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("},")))
 				} else if jinja2.EqStr(paramType, "array") {
 					// meetkai-functionary-medium-v3.2.jinja:201:17 {%- elif param_type == "array" -%}
 					// meetkai-functionary-medium-v3.2.jinja:202:17 {%- set item_info = param.get("items", {}) -%}
-					itemInfo = jinja2.LlamaCallMethod(param, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
+					itemInfo = llamacpp.CallMethod(param, "get", []jinja2.Value{jinja2.Str("items"), jinja2.DictOf()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:203:17 {%- if "type" not in item_info -%}
-					if jinja2.LlamaNotIn(jinja2.Str("type"), itemInfo) {
+					if llamacpp.NotIn(jinja2.Str("type"), itemInfo) {
 						// meetkai-functionary-medium-v3.2.jinja:204:21 {%- set param_declaration = param_declaration + ": []," -%}
-						paramDeclaration = jinja2.LlamaAdd(paramDeclaration, jinja2.Str(": [],"))
+						paramDeclaration = llamacpp.Add(paramDeclaration, jinja2.Str(": [],"))
 						// meetkai-functionary-medium-v3.2.jinja:205:21 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 						}))
 					} else {
@@ -1073,14 +1076,14 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 						// meetkai-functionary-medium-v3.2.jinja:207:21 {%- if comment_info != "<|NONE|>" -%}
 						if !jinja2.EqStr(commentInfo, "<|NONE|>") {
 							// meetkai-functionary-medium-v3.2.jinja:208:25 {{ "\n" + offset + comment_info }}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\n"), offset, commentInfo))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\n"), offset, commentInfo))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:210:21 {%- if examples_info|length > 0 -%}
-						if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
+						if llamacpp.Gt(llamacpp.CallFilter("length", examplesInfo, nil, nil), jinja2.Int(0)) {
 							// meetkai-functionary-medium-v3.2.jinja:211:25 {%- for example in examples_info -%}
-							for _, example := range jinja2.Iterate(w, jinja2.LlamaIterable(examplesInfo)) {
+							for _, example := range jinja2.Iterate(w, llamacpp.Iterable(examplesInfo)) {
 								// meetkai-functionary-medium-v3.2.jinja:212:29 {{ "\n" + offset + "// " + example|string|replace("'", '"') }}
-								jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\n"), offset, jinja2.Str("// ")), jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
+								llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\n"), offset, jinja2.Str("// ")), llamacpp.CallFilter("replace", llamacpp.CallFilter("string", example, nil, nil), []jinja2.Value{jinja2.Str("'"), jinja2.Str("\"")}, nil)))
 							}
 						}
 						// meetkai-functionary-medium-v3.2.jinja:215:21 {%- set array_declaration = get_array_typescript(param_declaration, param, depth) -%}
@@ -1088,31 +1091,31 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 							getArrayTypescript(paramDeclaration, param, depth)
 						})
 						// meetkai-functionary-medium-v3.2.jinja:216:21 {%- if not array_declaration.endswith(",") -%}
-						if !jinja2.LlamaCallMethod(arrayDeclaration, "endswith", []jinja2.Value{jinja2.Str(",")}, nil).Truthy() {
+						if !llamacpp.CallMethod(arrayDeclaration, "endswith", []jinja2.Value{jinja2.Str(",")}, nil).Truthy() {
 							// meetkai-functionary-medium-v3.2.jinja:217:25 {%- set array_declaration = array_declaration + "," -%}
-							arrayDeclaration = jinja2.LlamaAdd(arrayDeclaration, jinja2.Str(","))
+							arrayDeclaration = llamacpp.Add(arrayDeclaration, jinja2.Str(","))
 						}
 						// meetkai-functionary-medium-v3.2.jinja:219:21 {{ array_declaration}}
-						jinja2.LlamaWrite(w, arrayDeclaration)
+						llamacpp.Write(w, arrayDeclaration)
 					}
 				} else {
 					// meetkai-functionary-medium-v3.2.jinja:221:17 {%- else -%}
 					// meetkai-functionary-medium-v3.2.jinja:222:17 {%- if "enum" in param -%}
-					if jinja2.LlamaIn(jinja2.Str("enum"), param) {
+					if llamacpp.In(jinja2.Str("enum"), param) {
 						// meetkai-functionary-medium-v3.2.jinja:223:21 {%- set param_type = get_enum_option_str(param["enum"]) -%}
 						paramType = w.Capture(func() {
-							getEnumOptionStr(jinja2.LlamaItemStr(param, "enum"))
+							getEnumOptionStr(llamacpp.ItemStr(param, "enum"))
 						})
 					}
 					// meetkai-functionary-medium-v3.2.jinja:225:17 {%- if "nullable" in param and param["nullable"] -%}
-					if jinja2.LlamaIn(jinja2.Str("nullable"), param) && jinja2.LlamaItemStr(param, "nullable").Truthy() {
+					if llamacpp.In(jinja2.Str("nullable"), param) && llamacpp.ItemStr(param, "nullable").Truthy() {
 						// meetkai-functionary-medium-v3.2.jinja:226:21 {%- set param_type = param_type + " | null" -%}
-						paramType = jinja2.LlamaAdd(paramType, jinja2.Str(" | null"))
+						paramType = llamacpp.Add(paramType, jinja2.Str(" | null"))
 					}
 					// meetkai-functionary-medium-v3.2.jinja:228:17 {%- set param_declaration = param_declaration + ": " + param_type + "," -%}
-					paramDeclaration = jinja2.LlamaSum(paramDeclaration, jinja2.Str(": "), paramType, jinja2.Str(","))
+					paramDeclaration = llamacpp.Sum(paramDeclaration, jinja2.Str(": "), paramType, jinja2.Str(","))
 					// meetkai-functionary-medium-v3.2.jinja:229:17 {{ append_new_param_info(param_declaration, comment_info, examples_info, depth) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						appendNewParamInfo(paramDeclaration, commentInfo, examplesInfo, depth)
 					}))
 				}
@@ -1120,7 +1123,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		}
 	}
 	getParameterTypescript2 = jinja2.NewMacro(w, &jinja2.MacroSpec{
-		Llama:  true,
+		Bind:   llamacpp.BindMacro,
 		Name:   "get_parameter_typescript",
 		Params: []string{"properties", "required_params", "depth"},
 	}, func(args []jinja2.Value) {
@@ -1134,38 +1137,38 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		}
 		w.WriteString("// Supported function definitions that should be called when necessary.\n")
 		// meetkai-functionary-medium-v3.2.jinja:237:5 {{- "namespace " + namespace + " {\n\n" -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("namespace "), namespace, jinja2.Str(" {\n\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("namespace "), namespace, jinja2.Str(" {\n\n")))
 		// meetkai-functionary-medium-v3.2.jinja:239:5 {%- for function in functions -%}
 		var functionName jinja2.Value
 		var description jinja2.Value
 		var parameters jinja2.Value
 		var requiredParams jinja2.Value
-		for _, function := range jinja2.Iterate(w, jinja2.LlamaIterable(functions)) {
+		for _, function := range jinja2.Iterate(w, llamacpp.Iterable(functions)) {
 			// meetkai-functionary-medium-v3.2.jinja:240:9 {%- if function.get("function") -%}
-			if jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy() {
+			if llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil).Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:241:13 {%- set function = function.get("function") -%}
-				function = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil)
+				function = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("function")}, nil)
 			}
 			// meetkai-functionary-medium-v3.2.jinja:244:9 {%- set function_name = function.get("name") -%}
-			functionName = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("name")}, nil)
+			functionName = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("name")}, nil)
 			// meetkai-functionary-medium-v3.2.jinja:245:9 {%- if function_name -%}
 			if functionName.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:246:13 {%- set description = function.get('description', '') -%}
-				description = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("description"), jinja2.Str("")}, nil)
+				description = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("description"), jinja2.Str("")}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:247:13 {%- set parameters = function.get('parameters', {}) -%}
-				parameters = jinja2.LlamaCallMethod(function, "get", []jinja2.Value{jinja2.Str("parameters"), jinja2.DictOf()}, nil)
+				parameters = llamacpp.CallMethod(function, "get", []jinja2.Value{jinja2.Str("parameters"), jinja2.DictOf()}, nil)
 				// meetkai-functionary-medium-v3.2.jinja:248:13 {{- "// " + description + "\n" -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("// "), description, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("// "), description, jinja2.Str("\n")))
 				// meetkai-functionary-medium-v3.2.jinja:249:13 {{- "type " + function_name -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("type "), functionName))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("type "), functionName))
 				// meetkai-functionary-medium-v3.2.jinja:250:13 {%- if parameters and parameters.get("properties") -%}
-				if parameters.Truthy() && jinja2.LlamaCallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
+				if parameters.Truthy() && llamacpp.CallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil).Truthy() {
 					w.WriteString(" = (_: {")
 					// meetkai-functionary-medium-v3.2.jinja:252:17 {%- set required_params = parameters.get("required", []) -%}
-					requiredParams = jinja2.LlamaCallMethod(parameters, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
+					requiredParams = llamacpp.CallMethod(parameters, "get", []jinja2.Value{jinja2.Str("required"), jinja2.NewList()}, nil)
 					// meetkai-functionary-medium-v3.2.jinja:253:17 {{ get_parameter_typescript(parameters.get("properties"), required_params, 0) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						getParameterTypescript(jinja2.LlamaCallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil), requiredParams, jinja2.Int(0))
+					llamacpp.Write(w, w.Capture(func() {
+						getParameterTypescript(llamacpp.CallMethod(parameters, "get", []jinja2.Value{jinja2.Str("properties")}, nil), requiredParams, jinja2.Int(0))
 					}))
 					w.WriteString("\n}) => any;\n\n")
 				} else {
@@ -1175,7 +1178,7 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 			}
 		}
 		// meetkai-functionary-medium-v3.2.jinja:260:5 {{ "} // namespace " + namespace }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("} // namespace "), namespace))
+		llamacpp.Write(w, llamacpp.Add(jinja2.Str("} // namespace "), namespace))
 	}
 	// meetkai-functionary-medium-v3.2.jinja:262:1 {%- if not tools -%}
 	if !tools.Truthy() {
@@ -1183,41 +1186,41 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 		tools = jinja2.NewList()
 	}
 	// meetkai-functionary-medium-v3.2.jinja:265:1 {{ bos_token + '<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available…
-	jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n")), w.Capture(func() {
+	llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(bosToken, jinja2.Str("<|start_header_id|>system<|end_header_id|>\n\nYou are capable of executing available function(s) if required.\nOnly execute function(s) when absolutely necessary.\nAsk for the required input to:recipient==all\nUse JSON for function arguments.\nRespond in this format:\n>>>${recipient}\n${content}\nAvailable functions:\n")), w.Capture(func() {
 		generateSchemaFromFunctions(tools, jinja2.Missing())
 	})), jinja2.Str("<|eot_id|>")))
 	// meetkai-functionary-medium-v3.2.jinja:266:1 {%- if tools|length > 0 and tools|selectattr("type", "equalto", "code_interpreter")|list|length > 0 …
-	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
+	if llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", tools, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
 		w.WriteString("<|start_header_id|>system<|end_header_id|>\n\nWhen you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files.<|eot_id|>")
 	}
 	// meetkai-functionary-medium-v3.2.jinja:269:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// meetkai-functionary-medium-v3.2.jinja:270:5 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// meetkai-functionary-medium-v3.2.jinja:271:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// meetkai-functionary-medium-v3.2.jinja:272:9 {%- elif message['role'] == 'tool' -%}
 			// meetkai-functionary-medium-v3.2.jinja:273:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n' + message['content'] + '<|eot_i…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|eot_id|>")))
 		} else {
 			// meetkai-functionary-medium-v3.2.jinja:274:9 {%- else -%}
 			// meetkai-functionary-medium-v3.2.jinja:275:9 {{ '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), messageRole), jinja2.Str("<|end_header_id|>\n\n")))
 			// meetkai-functionary-medium-v3.2.jinja:276:9 {%- if message['content'] -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
+			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:277:13 {{ '>>>all\n' + message['content'] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(">>>all\n"), messageContent))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str(">>>all\n"), messageContent))
 			}
 			// meetkai-functionary-medium-v3.2.jinja:279:9 {%- if 'tool_calls' in message and message['tool_calls'] -%}
-			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) && jinja2.LlamaItemStr(message, "tool_calls").Truthy() {
+			if llamacpp.In(jinja2.Str("tool_calls"), message) && llamacpp.ItemStr(message, "tool_calls").Truthy() {
 				// meetkai-functionary-medium-v3.2.jinja:280:13 {%- for tool_call in message['tool_calls'] -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 					// meetkai-functionary-medium-v3.2.jinja:281:17 {{ '>>>' + tool_call['function']['name'] + '\n' + tool_call['function']['arguments'] }}
-					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(">>>"), jinja2.LlamaItemStr(toolCallFunction, "name")), jinja2.Str("\n")), jinja2.LlamaItemStr(toolCallFunction, "arguments")))
+					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str(">>>"), llamacpp.ItemStr(toolCallFunction, "name")), jinja2.Str("\n")), llamacpp.ItemStr(toolCallFunction, "arguments")))
 				}
 			}
 			w.WriteString("<|eot_id|>")
@@ -1232,338 +1235,338 @@ func renderMeetkaiFunctionaryMediumV32Llama(w *jinja2.Writer, in *jinja2.Input) 
 // spansMeetkaiFunctionaryMediumV32 is the position table of meetkai-functionary-medium-v3.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMeetkaiFunctionaryMediumV32 = []jinja2.Span{
-	{From: 54, To: 89, Line: 1, Col: 24, Construct: "macro"},
-	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
-	{From: 63, To: 66, Line: 3, Col: 5, Construct: "if"},
-	{From: 65, To: 65, Line: 4, Col: 9, Construct: "set"},
-	{From: 68, To: 84, Line: 6, Col: 5, Construct: "if"},
-	{From: 70, To: 72, Line: 7, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 83, Line: 8, Col: 9, Construct: "if"},
-	{From: 76, To: 82, Line: 10, Col: 13, Construct: "for"},
-	{From: 78, To: 81, Line: 11, Col: 17, Construct: "{{ }}"},
-	{From: 86, To: 88, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 91, To: 101, Line: 18, Col: 1, Construct: "macro"},
-	{From: 94, To: 100, Line: 19, Col: 5, Construct: "if"},
-	{From: 99, To: 99, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 103, To: 134, Line: 26, Col: 1, Construct: "macro"},
-	{From: 109, To: 109, Line: 27, Col: 5, Construct: "set"},
-	{From: 111, To: 133, Line: 29, Col: 5, Construct: "if"},
-	{From: 113, To: 113, Line: 30, Col: 9, Construct: "set"},
-	{From: 115, To: 122, Line: 31, Col: 9, Construct: "if"},
-	{From: 117, To: 117, Line: 32, Col: 13, Construct: "set"},
-	{From: 121, To: 121, Line: 34, Col: 13, Construct: "set"},
-	{From: 124, To: 124, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 125, To: 133, Line: 37, Col: 9, Construct: "if"},
-	{From: 128, To: 128, Line: 38, Col: 9, Construct: "set"},
-	{From: 130, To: 130, Line: 39, Col: 9, Construct: "set"},
-	{From: 132, To: 132, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 136, To: 167, Line: 44, Col: 1, Construct: "macro"},
-	{From: 139, To: 166, Line: 45, Col: 5, Construct: "if"},
-	{From: 141, To: 141, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 142, To: 166, Line: 47, Col: 9, Construct: "if"},
-	{From: 145, To: 145, Line: 48, Col: 9, Construct: "set"},
-	{From: 147, To: 162, Line: 49, Col: 9, Construct: "for"},
-	{From: 150, To: 161, Line: 50, Col: 13, Construct: "if"},
-	{From: 152, To: 160, Line: 51, Col: 17, Construct: "if"},
-	{From: 155, To: 155, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 159, To: 159, Line: 54, Col: 21, Construct: "{{ }}"},
-	{From: 169, To: 237, Line: 63, Col: 1, Construct: "macro"},
-	{From: 176, To: 176, Line: 64, Col: 5, Construct: "set"},
-	{From: 178, To: 180, Line: 65, Col: 5, Construct: "set"},
-	{From: 182, To: 236, Line: 67, Col: 5, Construct: "if"},
-	{From: 185, To: 196, Line: 69, Col: 9, Construct: "if"},
-	{From: 187, To: 187, Line: 70, Col: 13, Construct: "set"},
-	{From: 189, To: 192, Line: 71, Col: 13, Construct: "if"},
-	{From: 191, To: 191, Line: 72, Col: 17, Construct: "set"},
-	{From: 194, To: 195, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 198, To: 210, Line: 77, Col: 9, Construct: "if"},
-	{From: 200, To: 200, Line: 78, Col: 13, Construct: "set"},
-	{From: 202, To: 205, Line: 79, Col: 13, Construct: "if"},
-	{From: 204, To: 204, Line: 80, Col: 17, Construct: "set"},
-	{From: 207, To: 209, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 212, To: 214, Line: 85, Col: 9, Construct: "set"},
-	{From: 216, To: 220, Line: 86, Col: 9, Construct: "if"},
-	{From: 218, To: 219, Line: 87, Col: 13, Construct: "{{ }}"},
-	{From: 222, To: 232, Line: 90, Col: 9, Construct: "for"},
-	{From: 227, To: 231, Line: 91, Col: 13, Construct: "if"},
-	{From: 229, To: 230, Line: 92, Col: 17, Construct: "{{ }}"},
-	{From: 239, To: 259, Line: 100, Col: 1, Construct: "macro"},
-	{From: 242, To: 258, Line: 101, Col: 5, Construct: "for"},
-	{From: 244, To: 253, Line: 102, Col: 9, Construct: "if"},
-	{From: 246, To: 248, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 252, To: 252, Line: 105, Col: 13, Construct: "{{ }}"},
-	{From: 255, To: 257, Line: 107, Col: 9, Construct: "if"},
-	{From: 261, To: 391, Line: 113, Col: 1, Construct: "macro"},
-	{From: 272, To: 272, Line: 114, Col: 5, Construct: "set"},
-	{From: 274, To: 277, Line: 115, Col: 5, Construct: "if"},
-	{From: 276, To: 276, Line: 116, Col: 9, Construct: "set"},
-	{From: 279, To: 279, Line: 118, Col: 5, Construct: "set"},
-	{From: 281, To: 390, Line: 120, Col: 5, Construct: "if"},
-	{From: 283, To: 295, Line: 121, Col: 9, Construct: "if"},
-	{From: 285, To: 288, Line: 122, Col: 13, Construct: "{{ }}"},
-	{From: 292, To: 294, Line: 124, Col: 13, Construct: "{{ }}"},
-	{From: 299, To: 301, Line: 127, Col: 9, Construct: "set"},
-	{From: 303, To: 389, Line: 128, Col: 9, Construct: "if"},
-	{From: 305, To: 317, Line: 129, Col: 13, Construct: "if"},
-	{From: 307, To: 310, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 314, To: 316, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 319, To: 319, Line: 134, Col: 13, Construct: "{{ }}"},
-	{From: 321, To: 323, Line: 135, Col: 13, Construct: "{{ }}"},
-	{From: 324, To: 389, Line: 136, Col: 13, Construct: "if"},
-	{From: 327, To: 329, Line: 137, Col: 13, Construct: "set"},
-	{From: 331, To: 345, Line: 138, Col: 13, Construct: "if"},
-	{From: 333, To: 335, Line: 139, Col: 17, Construct: "{{ }}"},
-	{From: 339, To: 344, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 349, To: 388, Line: 144, Col: 13, Construct: "if"},
-	{From: 351, To: 353, Line: 145, Col: 17, Construct: "set"},
-	{From: 355, To: 369, Line: 146, Col: 17, Construct: "if"},
-	{From: 357, To: 359, Line: 147, Col: 21, Construct: "{{ }}"},
-	{From: 363, To: 368, Line: 149, Col: 21, Construct: "{{ }}"},
-	{From: 373, To: 387, Line: 152, Col: 17, Construct: "if"},
-	{From: 375, To: 377, Line: 153, Col: 21, Construct: "{{ }}"},
-	{From: 381, To: 386, Line: 155, Col: 21, Construct: "{{ }}"},
-	{From: 393, To: 550, Line: 162, Col: 1, Construct: "macro"},
-	{From: 401, To: 401, Line: 163, Col: 5, Construct: "set"},
-	{From: 403, To: 543, Line: 164, Col: 5, Construct: "for"},
-	{From: 415, To: 542, Line: 165, Col: 9, Construct: "if"},
-	{From: 417, To: 419, Line: 166, Col: 13, Construct: "set"},
-	{From: 421, To: 421, Line: 168, Col: 13, Construct: "set"},
-	{From: 423, To: 428, Line: 169, Col: 13, Construct: "if"},
-	{From: 425, To: 425, Line: 170, Col: 17, Construct: "set"},
-	{From: 427, To: 427, Line: 171, Col: 17, Construct: "set"},
-	{From: 430, To: 430, Line: 175, Col: 13, Construct: "set"},
-	{From: 432, To: 435, Line: 176, Col: 13, Construct: "if"},
-	{From: 434, To: 434, Line: 177, Col: 17, Construct: "set"},
-	{From: 437, To: 439, Line: 180, Col: 13, Construct: "set"},
-	{From: 441, To: 441, Line: 183, Col: 13, Construct: "set"},
-	{From: 443, To: 446, Line: 184, Col: 13, Construct: "if"},
-	{From: 445, To: 445, Line: 185, Col: 17, Construct: "set"},
-	{From: 448, To: 541, Line: 188, Col: 13, Construct: "if"},
-	{From: 450, To: 455, Line: 189, Col: 17, Construct: "if"},
-	{From: 452, To: 454, Line: 190, Col: 21, Construct: "{{ }}"},
-	{From: 457, To: 466, Line: 192, Col: 17, Construct: "if"},
-	{From: 459, To: 465, Line: 193, Col: 21, Construct: "for"},
-	{From: 461, To: 464, Line: 194, Col: 25, Construct: "{{ }}"},
-	{From: 468, To: 468, Line: 197, Col: 17, Construct: "set"},
-	{From: 470, To: 472, Line: 198, Col: 17, Construct: "{{ }}"},
-	{From: 474, To: 476, Line: 199, Col: 17, Construct: "{{ }}"},
-	{From: 478, To: 480, Line: 200, Col: 17, Construct: "{{ }}"},
-	{From: 481, To: 541, Line: 201, Col: 17, Construct: "if"},
-	{From: 484, To: 484, Line: 202, Col: 17, Construct: "set"},
-	{From: 486, To: 522, Line: 203, Col: 17, Construct: "if"},
-	{From: 488, To: 488, Line: 204, Col: 21, Construct: "set"},
-	{From: 490, To: 490, Line: 205, Col: 21, Construct: "{{ }}"},
-	{From: 494, To: 499, Line: 207, Col: 21, Construct: "if"},
-	{From: 496, To: 498, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 501, To: 510, Line: 210, Col: 21, Construct: "if"},
-	{From: 503, To: 509, Line: 211, Col: 25, Construct: "for"},
-	{From: 505, To: 508, Line: 212, Col: 29, Construct: "{{ }}"},
-	{From: 512, To: 514, Line: 215, Col: 21, Construct: "set"},
-	{From: 516, To: 519, Line: 216, Col: 21, Construct: "if"},
-	{From: 518, To: 518, Line: 217, Col: 25, Construct: "set"},
-	{From: 521, To: 521, Line: 219, Col: 21, Construct: "{{ }}"},
-	{From: 526, To: 531, Line: 222, Col: 17, Construct: "if"},
-	{From: 528, To: 530, Line: 223, Col: 21, Construct: "set"},
-	{From: 533, To: 536, Line: 225, Col: 17, Construct: "if"},
-	{From: 535, To: 535, Line: 226, Col: 21, Construct: "set"},
-	{From: 538, To: 538, Line: 228, Col: 17, Construct: "set"},
-	{From: 540, To: 540, Line: 229, Col: 17, Construct: "{{ }}"},
-	{From: 552, To: 607, Line: 235, Col: 1, Construct: "macro"},
-	{From: 559, To: 561, Line: 237, Col: 5, Construct: "{{ }}"},
-	{From: 563, To: 603, Line: 239, Col: 5, Construct: "for"},
-	{From: 569, To: 572, Line: 240, Col: 9, Construct: "if"},
-	{From: 571, To: 571, Line: 241, Col: 13, Construct: "set"},
-	{From: 574, To: 574, Line: 244, Col: 9, Construct: "set"},
-	{From: 576, To: 602, Line: 245, Col: 9, Construct: "if"},
-	{From: 578, To: 578, Line: 246, Col: 13, Construct: "set"},
-	{From: 580, To: 580, Line: 247, Col: 13, Construct: "set"},
-	{From: 582, To: 584, Line: 248, Col: 13, Construct: "{{ }}"},
-	{From: 586, To: 587, Line: 249, Col: 13, Construct: "{{ }}"},
-	{From: 589, To: 601, Line: 250, Col: 13, Construct: "if"},
-	{From: 592, To: 592, Line: 252, Col: 17, Construct: "set"},
-	{From: 594, To: 597, Line: 253, Col: 17, Construct: "{{ }}"},
-	{From: 605, To: 606, Line: 260, Col: 5, Construct: "{{ }}"},
-	{From: 609, To: 612, Line: 262, Col: 1, Construct: "if"},
-	{From: 611, To: 611, Line: 263, Col: 5, Construct: "set"},
-	{From: 614, To: 616, Line: 265, Col: 1, Construct: "{{ }}"},
-	{From: 618, To: 620, Line: 266, Col: 1, Construct: "if"},
-	{From: 622, To: 667, Line: 269, Col: 1, Construct: "for"},
-	{From: 624, To: 666, Line: 270, Col: 5, Construct: "if"},
-	{From: 627, To: 631, Line: 271, Col: 9, Construct: "{{ }}"},
-	{From: 632, To: 666, Line: 272, Col: 9, Construct: "if"},
-	{From: 635, To: 639, Line: 273, Col: 9, Construct: "{{ }}"},
-	{From: 643, To: 645, Line: 275, Col: 9, Construct: "{{ }}"},
-	{From: 647, To: 652, Line: 276, Col: 9, Construct: "if"},
-	{From: 650, To: 651, Line: 277, Col: 13, Construct: "{{ }}"},
-	{From: 654, To: 665, Line: 279, Col: 9, Construct: "if"},
-	{From: 656, To: 663, Line: 280, Col: 13, Construct: "for"},
-	{From: 658, To: 662, Line: 281, Col: 17, Construct: "{{ }}"},
-	{From: 669, To: 671, Line: 287, Col: 1, Construct: "if"},
-	{From: 684, To: 712, Line: 1, Col: 24, Construct: "macro"},
-	{From: 691, To: 691, Line: 2, Col: 5, Construct: "set"},
-	{From: 693, To: 696, Line: 3, Col: 5, Construct: "if"},
-	{From: 695, To: 695, Line: 4, Col: 9, Construct: "set"},
-	{From: 698, To: 709, Line: 6, Col: 5, Construct: "if"},
-	{From: 700, To: 700, Line: 7, Col: 9, Construct: "{{ }}"},
-	{From: 702, To: 708, Line: 8, Col: 9, Construct: "if"},
-	{From: 704, To: 707, Line: 10, Col: 13, Construct: "for"},
-	{From: 706, To: 706, Line: 11, Col: 17, Construct: "{{ }}"},
-	{From: 711, To: 711, Line: 15, Col: 5, Construct: "{{ }}"},
-	{From: 714, To: 724, Line: 18, Col: 1, Construct: "macro"},
-	{From: 717, To: 723, Line: 19, Col: 5, Construct: "if"},
-	{From: 722, To: 722, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 726, To: 761, Line: 26, Col: 1, Construct: "macro"},
-	{From: 732, To: 732, Line: 27, Col: 5, Construct: "set"},
-	{From: 734, To: 760, Line: 29, Col: 5, Construct: "if"},
-	{From: 736, To: 736, Line: 30, Col: 9, Construct: "set"},
-	{From: 738, To: 745, Line: 31, Col: 9, Construct: "if"},
-	{From: 740, To: 740, Line: 32, Col: 13, Construct: "set"},
-	{From: 744, To: 744, Line: 34, Col: 13, Construct: "set"},
-	{From: 747, To: 749, Line: 36, Col: 9, Construct: "{{ }}"},
-	{From: 750, To: 760, Line: 37, Col: 9, Construct: "if"},
-	{From: 753, To: 753, Line: 38, Col: 9, Construct: "set"},
-	{From: 755, To: 755, Line: 39, Col: 9, Construct: "set"},
-	{From: 757, To: 759, Line: 40, Col: 9, Construct: "{{ }}"},
-	{From: 763, To: 794, Line: 44, Col: 1, Construct: "macro"},
-	{From: 766, To: 793, Line: 45, Col: 5, Construct: "if"},
-	{From: 768, To: 768, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 769, To: 793, Line: 47, Col: 9, Construct: "if"},
-	{From: 772, To: 772, Line: 48, Col: 9, Construct: "set"},
-	{From: 774, To: 789, Line: 49, Col: 9, Construct: "for"},
-	{From: 777, To: 788, Line: 50, Col: 13, Construct: "if"},
-	{From: 779, To: 787, Line: 51, Col: 17, Construct: "if"},
-	{From: 782, To: 782, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 786, To: 786, Line: 54, Col: 21, Construct: "{{ }}"},
-	{From: 796, To: 859, Line: 63, Col: 1, Construct: "macro"},
-	{From: 803, To: 803, Line: 64, Col: 5, Construct: "set"},
-	{From: 805, To: 807, Line: 65, Col: 5, Construct: "set"},
-	{From: 809, To: 858, Line: 67, Col: 5, Construct: "if"},
-	{From: 812, To: 822, Line: 69, Col: 9, Construct: "if"},
-	{From: 814, To: 814, Line: 70, Col: 13, Construct: "set"},
-	{From: 816, To: 819, Line: 71, Col: 13, Construct: "if"},
-	{From: 818, To: 818, Line: 72, Col: 17, Construct: "set"},
-	{From: 821, To: 821, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 824, To: 834, Line: 77, Col: 9, Construct: "if"},
-	{From: 826, To: 826, Line: 78, Col: 13, Construct: "set"},
-	{From: 828, To: 831, Line: 79, Col: 13, Construct: "if"},
-	{From: 830, To: 830, Line: 80, Col: 17, Construct: "set"},
-	{From: 833, To: 833, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 836, To: 838, Line: 85, Col: 9, Construct: "set"},
-	{From: 840, To: 843, Line: 86, Col: 9, Construct: "if"},
-	{From: 842, To: 842, Line: 87, Col: 13, Construct: "{{ }}"},
-	{From: 845, To: 854, Line: 90, Col: 9, Construct: "for"},
-	{From: 850, To: 853, Line: 91, Col: 13, Construct: "if"},
-	{From: 852, To: 852, Line: 92, Col: 17, Construct: "{{ }}"},
-	{From: 861, To: 879, Line: 100, Col: 1, Construct: "macro"},
-	{From: 864, To: 878, Line: 101, Col: 5, Construct: "for"},
-	{From: 866, To: 873, Line: 102, Col: 9, Construct: "if"},
-	{From: 868, To: 868, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 872, To: 872, Line: 105, Col: 13, Construct: "{{ }}"},
-	{From: 875, To: 877, Line: 107, Col: 9, Construct: "if"},
-	{From: 881, To: 978, Line: 113, Col: 1, Construct: "macro"},
-	{From: 892, To: 892, Line: 114, Col: 5, Construct: "set"},
-	{From: 894, To: 897, Line: 115, Col: 5, Construct: "if"},
-	{From: 896, To: 896, Line: 116, Col: 9, Construct: "set"},
-	{From: 899, To: 899, Line: 118, Col: 5, Construct: "set"},
-	{From: 901, To: 977, Line: 120, Col: 5, Construct: "if"},
-	{From: 903, To: 910, Line: 121, Col: 9, Construct: "if"},
-	{From: 905, To: 905, Line: 122, Col: 13, Construct: "{{ }}"},
-	{From: 909, To: 909, Line: 124, Col: 13, Construct: "{{ }}"},
-	{From: 914, To: 916, Line: 127, Col: 9, Construct: "set"},
-	{From: 918, To: 976, Line: 128, Col: 9, Construct: "if"},
-	{From: 920, To: 927, Line: 129, Col: 13, Construct: "if"},
-	{From: 922, To: 922, Line: 130, Col: 17, Construct: "{{ }}"},
-	{From: 926, To: 926, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 929, To: 929, Line: 134, Col: 13, Construct: "{{ }}"},
-	{From: 931, To: 931, Line: 135, Col: 13, Construct: "{{ }}"},
-	{From: 932, To: 976, Line: 136, Col: 13, Construct: "if"},
-	{From: 935, To: 937, Line: 137, Col: 13, Construct: "set"},
-	{From: 939, To: 946, Line: 138, Col: 13, Construct: "if"},
-	{From: 941, To: 941, Line: 139, Col: 17, Construct: "{{ }}"},
-	{From: 945, To: 945, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 950, To: 975, Line: 144, Col: 13, Construct: "if"},
-	{From: 952, To: 954, Line: 145, Col: 17, Construct: "set"},
-	{From: 956, To: 963, Line: 146, Col: 17, Construct: "if"},
-	{From: 958, To: 958, Line: 147, Col: 21, Construct: "{{ }}"},
-	{From: 962, To: 962, Line: 149, Col: 21, Construct: "{{ }}"},
-	{From: 967, To: 974, Line: 152, Col: 17, Construct: "if"},
-	{From: 969, To: 969, Line: 153, Col: 21, Construct: "{{ }}"},
-	{From: 973, To: 973, Line: 155, Col: 21, Construct: "{{ }}"},
-	{From: 980, To: 1128, Line: 162, Col: 1, Construct: "macro"},
-	{From: 988, To: 988, Line: 163, Col: 5, Construct: "set"},
-	{From: 990, To: 1120, Line: 164, Col: 5, Construct: "for"},
-	{From: 1002, To: 1119, Line: 165, Col: 9, Construct: "if"},
-	{From: 1004, To: 1006, Line: 166, Col: 13, Construct: "set"},
-	{From: 1008, To: 1008, Line: 168, Col: 13, Construct: "set"},
-	{From: 1010, To: 1015, Line: 169, Col: 13, Construct: "if"},
-	{From: 1012, To: 1012, Line: 170, Col: 17, Construct: "set"},
-	{From: 1014, To: 1014, Line: 171, Col: 17, Construct: "set"},
-	{From: 1017, To: 1017, Line: 175, Col: 13, Construct: "set"},
-	{From: 1019, To: 1022, Line: 176, Col: 13, Construct: "if"},
-	{From: 1021, To: 1021, Line: 177, Col: 17, Construct: "set"},
-	{From: 1024, To: 1026, Line: 180, Col: 13, Construct: "set"},
-	{From: 1028, To: 1028, Line: 183, Col: 13, Construct: "set"},
-	{From: 1030, To: 1033, Line: 184, Col: 13, Construct: "if"},
-	{From: 1032, To: 1032, Line: 185, Col: 17, Construct: "set"},
-	{From: 1035, To: 1118, Line: 188, Col: 13, Construct: "if"},
-	{From: 1037, To: 1040, Line: 189, Col: 17, Construct: "if"},
-	{From: 1039, To: 1039, Line: 190, Col: 21, Construct: "{{ }}"},
-	{From: 1042, To: 1048, Line: 192, Col: 17, Construct: "if"},
-	{From: 1044, To: 1047, Line: 193, Col: 21, Construct: "for"},
-	{From: 1046, To: 1046, Line: 194, Col: 25, Construct: "{{ }}"},
-	{From: 1050, To: 1050, Line: 197, Col: 17, Construct: "set"},
-	{From: 1052, To: 1052, Line: 198, Col: 17, Construct: "{{ }}"},
-	{From: 1054, To: 1056, Line: 199, Col: 17, Construct: "{{ }}"},
-	{From: 1058, To: 1058, Line: 200, Col: 17, Construct: "{{ }}"},
-	{From: 1059, To: 1118, Line: 201, Col: 17, Construct: "if"},
-	{From: 1062, To: 1062, Line: 202, Col: 17, Construct: "set"},
-	{From: 1064, To: 1097, Line: 203, Col: 17, Construct: "if"},
-	{From: 1066, To: 1066, Line: 204, Col: 21, Construct: "set"},
-	{From: 1068, To: 1070, Line: 205, Col: 21, Construct: "{{ }}"},
-	{From: 1074, To: 1077, Line: 207, Col: 21, Construct: "if"},
-	{From: 1076, To: 1076, Line: 208, Col: 25, Construct: "{{ }}"},
-	{From: 1079, To: 1085, Line: 210, Col: 21, Construct: "if"},
-	{From: 1081, To: 1084, Line: 211, Col: 25, Construct: "for"},
-	{From: 1083, To: 1083, Line: 212, Col: 29, Construct: "{{ }}"},
-	{From: 1087, To: 1089, Line: 215, Col: 21, Construct: "set"},
-	{From: 1091, To: 1094, Line: 216, Col: 21, Construct: "if"},
-	{From: 1093, To: 1093, Line: 217, Col: 25, Construct: "set"},
-	{From: 1096, To: 1096, Line: 219, Col: 21, Construct: "{{ }}"},
-	{From: 1101, To: 1106, Line: 222, Col: 17, Construct: "if"},
-	{From: 1103, To: 1105, Line: 223, Col: 21, Construct: "set"},
-	{From: 1108, To: 1111, Line: 225, Col: 17, Construct: "if"},
-	{From: 1110, To: 1110, Line: 226, Col: 21, Construct: "set"},
-	{From: 1113, To: 1113, Line: 228, Col: 17, Construct: "set"},
-	{From: 1115, To: 1117, Line: 229, Col: 17, Construct: "{{ }}"},
-	{From: 1130, To: 1179, Line: 235, Col: 1, Construct: "macro"},
-	{From: 1137, To: 1137, Line: 237, Col: 5, Construct: "{{ }}"},
-	{From: 1139, To: 1176, Line: 239, Col: 5, Construct: "for"},
-	{From: 1145, To: 1148, Line: 240, Col: 9, Construct: "if"},
-	{From: 1147, To: 1147, Line: 241, Col: 13, Construct: "set"},
-	{From: 1150, To: 1150, Line: 244, Col: 9, Construct: "set"},
-	{From: 1152, To: 1175, Line: 245, Col: 9, Construct: "if"},
-	{From: 1154, To: 1154, Line: 246, Col: 13, Construct: "set"},
-	{From: 1156, To: 1156, Line: 247, Col: 13, Construct: "set"},
-	{From: 1158, To: 1158, Line: 248, Col: 13, Construct: "{{ }}"},
-	{From: 1160, To: 1160, Line: 249, Col: 13, Construct: "{{ }}"},
-	{From: 1162, To: 1174, Line: 250, Col: 13, Construct: "if"},
-	{From: 1165, To: 1165, Line: 252, Col: 17, Construct: "set"},
-	{From: 1167, To: 1170, Line: 253, Col: 17, Construct: "{{ }}"},
-	{From: 1178, To: 1178, Line: 260, Col: 5, Construct: "{{ }}"},
-	{From: 1181, To: 1184, Line: 262, Col: 1, Construct: "if"},
-	{From: 1183, To: 1183, Line: 263, Col: 5, Construct: "set"},
-	{From: 1186, To: 1188, Line: 265, Col: 1, Construct: "{{ }}"},
-	{From: 1190, To: 1192, Line: 266, Col: 1, Construct: "if"},
-	{From: 1194, To: 1225, Line: 269, Col: 1, Construct: "for"},
-	{From: 1196, To: 1224, Line: 270, Col: 5, Construct: "if"},
-	{From: 1199, To: 1199, Line: 271, Col: 9, Construct: "{{ }}"},
-	{From: 1200, To: 1224, Line: 272, Col: 9, Construct: "if"},
-	{From: 1203, To: 1203, Line: 273, Col: 9, Construct: "{{ }}"},
-	{From: 1207, To: 1207, Line: 275, Col: 9, Construct: "{{ }}"},
-	{From: 1209, To: 1213, Line: 276, Col: 9, Construct: "if"},
-	{From: 1212, To: 1212, Line: 277, Col: 13, Construct: "{{ }}"},
-	{From: 1215, To: 1223, Line: 279, Col: 9, Construct: "if"},
-	{From: 1217, To: 1221, Line: 280, Col: 13, Construct: "for"},
-	{From: 1219, To: 1220, Line: 281, Col: 17, Construct: "{{ }}"},
-	{From: 1227, To: 1229, Line: 287, Col: 1, Construct: "if"},
+	{From: 57, To: 92, Line: 1, Col: 24, Construct: "macro"},
+	{From: 64, To: 64, Line: 2, Col: 5, Construct: "set"},
+	{From: 66, To: 69, Line: 3, Col: 5, Construct: "if"},
+	{From: 68, To: 68, Line: 4, Col: 9, Construct: "set"},
+	{From: 71, To: 87, Line: 6, Col: 5, Construct: "if"},
+	{From: 73, To: 75, Line: 7, Col: 9, Construct: "{{ }}"},
+	{From: 77, To: 86, Line: 8, Col: 9, Construct: "if"},
+	{From: 79, To: 85, Line: 10, Col: 13, Construct: "for"},
+	{From: 81, To: 84, Line: 11, Col: 17, Construct: "{{ }}"},
+	{From: 89, To: 91, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 94, To: 104, Line: 18, Col: 1, Construct: "macro"},
+	{From: 97, To: 103, Line: 19, Col: 5, Construct: "if"},
+	{From: 102, To: 102, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 106, To: 137, Line: 26, Col: 1, Construct: "macro"},
+	{From: 112, To: 112, Line: 27, Col: 5, Construct: "set"},
+	{From: 114, To: 136, Line: 29, Col: 5, Construct: "if"},
+	{From: 116, To: 116, Line: 30, Col: 9, Construct: "set"},
+	{From: 118, To: 125, Line: 31, Col: 9, Construct: "if"},
+	{From: 120, To: 120, Line: 32, Col: 13, Construct: "set"},
+	{From: 124, To: 124, Line: 34, Col: 13, Construct: "set"},
+	{From: 127, To: 127, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 128, To: 136, Line: 37, Col: 9, Construct: "if"},
+	{From: 131, To: 131, Line: 38, Col: 9, Construct: "set"},
+	{From: 133, To: 133, Line: 39, Col: 9, Construct: "set"},
+	{From: 135, To: 135, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 139, To: 170, Line: 44, Col: 1, Construct: "macro"},
+	{From: 142, To: 169, Line: 45, Col: 5, Construct: "if"},
+	{From: 144, To: 144, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 145, To: 169, Line: 47, Col: 9, Construct: "if"},
+	{From: 148, To: 148, Line: 48, Col: 9, Construct: "set"},
+	{From: 150, To: 165, Line: 49, Col: 9, Construct: "for"},
+	{From: 153, To: 164, Line: 50, Col: 13, Construct: "if"},
+	{From: 155, To: 163, Line: 51, Col: 17, Construct: "if"},
+	{From: 158, To: 158, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 162, To: 162, Line: 54, Col: 21, Construct: "{{ }}"},
+	{From: 172, To: 240, Line: 63, Col: 1, Construct: "macro"},
+	{From: 179, To: 179, Line: 64, Col: 5, Construct: "set"},
+	{From: 181, To: 183, Line: 65, Col: 5, Construct: "set"},
+	{From: 185, To: 239, Line: 67, Col: 5, Construct: "if"},
+	{From: 188, To: 199, Line: 69, Col: 9, Construct: "if"},
+	{From: 190, To: 190, Line: 70, Col: 13, Construct: "set"},
+	{From: 192, To: 195, Line: 71, Col: 13, Construct: "if"},
+	{From: 194, To: 194, Line: 72, Col: 17, Construct: "set"},
+	{From: 197, To: 198, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 201, To: 213, Line: 77, Col: 9, Construct: "if"},
+	{From: 203, To: 203, Line: 78, Col: 13, Construct: "set"},
+	{From: 205, To: 208, Line: 79, Col: 13, Construct: "if"},
+	{From: 207, To: 207, Line: 80, Col: 17, Construct: "set"},
+	{From: 210, To: 212, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 215, To: 217, Line: 85, Col: 9, Construct: "set"},
+	{From: 219, To: 223, Line: 86, Col: 9, Construct: "if"},
+	{From: 221, To: 222, Line: 87, Col: 13, Construct: "{{ }}"},
+	{From: 225, To: 235, Line: 90, Col: 9, Construct: "for"},
+	{From: 230, To: 234, Line: 91, Col: 13, Construct: "if"},
+	{From: 232, To: 233, Line: 92, Col: 17, Construct: "{{ }}"},
+	{From: 242, To: 262, Line: 100, Col: 1, Construct: "macro"},
+	{From: 245, To: 261, Line: 101, Col: 5, Construct: "for"},
+	{From: 247, To: 256, Line: 102, Col: 9, Construct: "if"},
+	{From: 249, To: 251, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 255, To: 255, Line: 105, Col: 13, Construct: "{{ }}"},
+	{From: 258, To: 260, Line: 107, Col: 9, Construct: "if"},
+	{From: 264, To: 394, Line: 113, Col: 1, Construct: "macro"},
+	{From: 275, To: 275, Line: 114, Col: 5, Construct: "set"},
+	{From: 277, To: 280, Line: 115, Col: 5, Construct: "if"},
+	{From: 279, To: 279, Line: 116, Col: 9, Construct: "set"},
+	{From: 282, To: 282, Line: 118, Col: 5, Construct: "set"},
+	{From: 284, To: 393, Line: 120, Col: 5, Construct: "if"},
+	{From: 286, To: 298, Line: 121, Col: 9, Construct: "if"},
+	{From: 288, To: 291, Line: 122, Col: 13, Construct: "{{ }}"},
+	{From: 295, To: 297, Line: 124, Col: 13, Construct: "{{ }}"},
+	{From: 302, To: 304, Line: 127, Col: 9, Construct: "set"},
+	{From: 306, To: 392, Line: 128, Col: 9, Construct: "if"},
+	{From: 308, To: 320, Line: 129, Col: 13, Construct: "if"},
+	{From: 310, To: 313, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 317, To: 319, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 322, To: 322, Line: 134, Col: 13, Construct: "{{ }}"},
+	{From: 324, To: 326, Line: 135, Col: 13, Construct: "{{ }}"},
+	{From: 327, To: 392, Line: 136, Col: 13, Construct: "if"},
+	{From: 330, To: 332, Line: 137, Col: 13, Construct: "set"},
+	{From: 334, To: 348, Line: 138, Col: 13, Construct: "if"},
+	{From: 336, To: 338, Line: 139, Col: 17, Construct: "{{ }}"},
+	{From: 342, To: 347, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 352, To: 391, Line: 144, Col: 13, Construct: "if"},
+	{From: 354, To: 356, Line: 145, Col: 17, Construct: "set"},
+	{From: 358, To: 372, Line: 146, Col: 17, Construct: "if"},
+	{From: 360, To: 362, Line: 147, Col: 21, Construct: "{{ }}"},
+	{From: 366, To: 371, Line: 149, Col: 21, Construct: "{{ }}"},
+	{From: 376, To: 390, Line: 152, Col: 17, Construct: "if"},
+	{From: 378, To: 380, Line: 153, Col: 21, Construct: "{{ }}"},
+	{From: 384, To: 389, Line: 155, Col: 21, Construct: "{{ }}"},
+	{From: 396, To: 553, Line: 162, Col: 1, Construct: "macro"},
+	{From: 404, To: 404, Line: 163, Col: 5, Construct: "set"},
+	{From: 406, To: 546, Line: 164, Col: 5, Construct: "for"},
+	{From: 418, To: 545, Line: 165, Col: 9, Construct: "if"},
+	{From: 420, To: 422, Line: 166, Col: 13, Construct: "set"},
+	{From: 424, To: 424, Line: 168, Col: 13, Construct: "set"},
+	{From: 426, To: 431, Line: 169, Col: 13, Construct: "if"},
+	{From: 428, To: 428, Line: 170, Col: 17, Construct: "set"},
+	{From: 430, To: 430, Line: 171, Col: 17, Construct: "set"},
+	{From: 433, To: 433, Line: 175, Col: 13, Construct: "set"},
+	{From: 435, To: 438, Line: 176, Col: 13, Construct: "if"},
+	{From: 437, To: 437, Line: 177, Col: 17, Construct: "set"},
+	{From: 440, To: 442, Line: 180, Col: 13, Construct: "set"},
+	{From: 444, To: 444, Line: 183, Col: 13, Construct: "set"},
+	{From: 446, To: 449, Line: 184, Col: 13, Construct: "if"},
+	{From: 448, To: 448, Line: 185, Col: 17, Construct: "set"},
+	{From: 451, To: 544, Line: 188, Col: 13, Construct: "if"},
+	{From: 453, To: 458, Line: 189, Col: 17, Construct: "if"},
+	{From: 455, To: 457, Line: 190, Col: 21, Construct: "{{ }}"},
+	{From: 460, To: 469, Line: 192, Col: 17, Construct: "if"},
+	{From: 462, To: 468, Line: 193, Col: 21, Construct: "for"},
+	{From: 464, To: 467, Line: 194, Col: 25, Construct: "{{ }}"},
+	{From: 471, To: 471, Line: 197, Col: 17, Construct: "set"},
+	{From: 473, To: 475, Line: 198, Col: 17, Construct: "{{ }}"},
+	{From: 477, To: 479, Line: 199, Col: 17, Construct: "{{ }}"},
+	{From: 481, To: 483, Line: 200, Col: 17, Construct: "{{ }}"},
+	{From: 484, To: 544, Line: 201, Col: 17, Construct: "if"},
+	{From: 487, To: 487, Line: 202, Col: 17, Construct: "set"},
+	{From: 489, To: 525, Line: 203, Col: 17, Construct: "if"},
+	{From: 491, To: 491, Line: 204, Col: 21, Construct: "set"},
+	{From: 493, To: 493, Line: 205, Col: 21, Construct: "{{ }}"},
+	{From: 497, To: 502, Line: 207, Col: 21, Construct: "if"},
+	{From: 499, To: 501, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 504, To: 513, Line: 210, Col: 21, Construct: "if"},
+	{From: 506, To: 512, Line: 211, Col: 25, Construct: "for"},
+	{From: 508, To: 511, Line: 212, Col: 29, Construct: "{{ }}"},
+	{From: 515, To: 517, Line: 215, Col: 21, Construct: "set"},
+	{From: 519, To: 522, Line: 216, Col: 21, Construct: "if"},
+	{From: 521, To: 521, Line: 217, Col: 25, Construct: "set"},
+	{From: 524, To: 524, Line: 219, Col: 21, Construct: "{{ }}"},
+	{From: 529, To: 534, Line: 222, Col: 17, Construct: "if"},
+	{From: 531, To: 533, Line: 223, Col: 21, Construct: "set"},
+	{From: 536, To: 539, Line: 225, Col: 17, Construct: "if"},
+	{From: 538, To: 538, Line: 226, Col: 21, Construct: "set"},
+	{From: 541, To: 541, Line: 228, Col: 17, Construct: "set"},
+	{From: 543, To: 543, Line: 229, Col: 17, Construct: "{{ }}"},
+	{From: 555, To: 610, Line: 235, Col: 1, Construct: "macro"},
+	{From: 562, To: 564, Line: 237, Col: 5, Construct: "{{ }}"},
+	{From: 566, To: 606, Line: 239, Col: 5, Construct: "for"},
+	{From: 572, To: 575, Line: 240, Col: 9, Construct: "if"},
+	{From: 574, To: 574, Line: 241, Col: 13, Construct: "set"},
+	{From: 577, To: 577, Line: 244, Col: 9, Construct: "set"},
+	{From: 579, To: 605, Line: 245, Col: 9, Construct: "if"},
+	{From: 581, To: 581, Line: 246, Col: 13, Construct: "set"},
+	{From: 583, To: 583, Line: 247, Col: 13, Construct: "set"},
+	{From: 585, To: 587, Line: 248, Col: 13, Construct: "{{ }}"},
+	{From: 589, To: 590, Line: 249, Col: 13, Construct: "{{ }}"},
+	{From: 592, To: 604, Line: 250, Col: 13, Construct: "if"},
+	{From: 595, To: 595, Line: 252, Col: 17, Construct: "set"},
+	{From: 597, To: 600, Line: 253, Col: 17, Construct: "{{ }}"},
+	{From: 608, To: 609, Line: 260, Col: 5, Construct: "{{ }}"},
+	{From: 612, To: 615, Line: 262, Col: 1, Construct: "if"},
+	{From: 614, To: 614, Line: 263, Col: 5, Construct: "set"},
+	{From: 617, To: 619, Line: 265, Col: 1, Construct: "{{ }}"},
+	{From: 621, To: 623, Line: 266, Col: 1, Construct: "if"},
+	{From: 625, To: 670, Line: 269, Col: 1, Construct: "for"},
+	{From: 627, To: 669, Line: 270, Col: 5, Construct: "if"},
+	{From: 630, To: 634, Line: 271, Col: 9, Construct: "{{ }}"},
+	{From: 635, To: 669, Line: 272, Col: 9, Construct: "if"},
+	{From: 638, To: 642, Line: 273, Col: 9, Construct: "{{ }}"},
+	{From: 646, To: 648, Line: 275, Col: 9, Construct: "{{ }}"},
+	{From: 650, To: 655, Line: 276, Col: 9, Construct: "if"},
+	{From: 653, To: 654, Line: 277, Col: 13, Construct: "{{ }}"},
+	{From: 657, To: 668, Line: 279, Col: 9, Construct: "if"},
+	{From: 659, To: 666, Line: 280, Col: 13, Construct: "for"},
+	{From: 661, To: 665, Line: 281, Col: 17, Construct: "{{ }}"},
+	{From: 672, To: 674, Line: 287, Col: 1, Construct: "if"},
+	{From: 687, To: 715, Line: 1, Col: 24, Construct: "macro"},
+	{From: 694, To: 694, Line: 2, Col: 5, Construct: "set"},
+	{From: 696, To: 699, Line: 3, Col: 5, Construct: "if"},
+	{From: 698, To: 698, Line: 4, Col: 9, Construct: "set"},
+	{From: 701, To: 712, Line: 6, Col: 5, Construct: "if"},
+	{From: 703, To: 703, Line: 7, Col: 9, Construct: "{{ }}"},
+	{From: 705, To: 711, Line: 8, Col: 9, Construct: "if"},
+	{From: 707, To: 710, Line: 10, Col: 13, Construct: "for"},
+	{From: 709, To: 709, Line: 11, Col: 17, Construct: "{{ }}"},
+	{From: 714, To: 714, Line: 15, Col: 5, Construct: "{{ }}"},
+	{From: 717, To: 727, Line: 18, Col: 1, Construct: "macro"},
+	{From: 720, To: 726, Line: 19, Col: 5, Construct: "if"},
+	{From: 725, To: 725, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 729, To: 764, Line: 26, Col: 1, Construct: "macro"},
+	{From: 735, To: 735, Line: 27, Col: 5, Construct: "set"},
+	{From: 737, To: 763, Line: 29, Col: 5, Construct: "if"},
+	{From: 739, To: 739, Line: 30, Col: 9, Construct: "set"},
+	{From: 741, To: 748, Line: 31, Col: 9, Construct: "if"},
+	{From: 743, To: 743, Line: 32, Col: 13, Construct: "set"},
+	{From: 747, To: 747, Line: 34, Col: 13, Construct: "set"},
+	{From: 750, To: 752, Line: 36, Col: 9, Construct: "{{ }}"},
+	{From: 753, To: 763, Line: 37, Col: 9, Construct: "if"},
+	{From: 756, To: 756, Line: 38, Col: 9, Construct: "set"},
+	{From: 758, To: 758, Line: 39, Col: 9, Construct: "set"},
+	{From: 760, To: 762, Line: 40, Col: 9, Construct: "{{ }}"},
+	{From: 766, To: 797, Line: 44, Col: 1, Construct: "macro"},
+	{From: 769, To: 796, Line: 45, Col: 5, Construct: "if"},
+	{From: 771, To: 771, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 772, To: 796, Line: 47, Col: 9, Construct: "if"},
+	{From: 775, To: 775, Line: 48, Col: 9, Construct: "set"},
+	{From: 777, To: 792, Line: 49, Col: 9, Construct: "for"},
+	{From: 780, To: 791, Line: 50, Col: 13, Construct: "if"},
+	{From: 782, To: 790, Line: 51, Col: 17, Construct: "if"},
+	{From: 785, To: 785, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 789, To: 789, Line: 54, Col: 21, Construct: "{{ }}"},
+	{From: 799, To: 862, Line: 63, Col: 1, Construct: "macro"},
+	{From: 806, To: 806, Line: 64, Col: 5, Construct: "set"},
+	{From: 808, To: 810, Line: 65, Col: 5, Construct: "set"},
+	{From: 812, To: 861, Line: 67, Col: 5, Construct: "if"},
+	{From: 815, To: 825, Line: 69, Col: 9, Construct: "if"},
+	{From: 817, To: 817, Line: 70, Col: 13, Construct: "set"},
+	{From: 819, To: 822, Line: 71, Col: 13, Construct: "if"},
+	{From: 821, To: 821, Line: 72, Col: 17, Construct: "set"},
+	{From: 824, To: 824, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 827, To: 837, Line: 77, Col: 9, Construct: "if"},
+	{From: 829, To: 829, Line: 78, Col: 13, Construct: "set"},
+	{From: 831, To: 834, Line: 79, Col: 13, Construct: "if"},
+	{From: 833, To: 833, Line: 80, Col: 17, Construct: "set"},
+	{From: 836, To: 836, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 839, To: 841, Line: 85, Col: 9, Construct: "set"},
+	{From: 843, To: 846, Line: 86, Col: 9, Construct: "if"},
+	{From: 845, To: 845, Line: 87, Col: 13, Construct: "{{ }}"},
+	{From: 848, To: 857, Line: 90, Col: 9, Construct: "for"},
+	{From: 853, To: 856, Line: 91, Col: 13, Construct: "if"},
+	{From: 855, To: 855, Line: 92, Col: 17, Construct: "{{ }}"},
+	{From: 864, To: 882, Line: 100, Col: 1, Construct: "macro"},
+	{From: 867, To: 881, Line: 101, Col: 5, Construct: "for"},
+	{From: 869, To: 876, Line: 102, Col: 9, Construct: "if"},
+	{From: 871, To: 871, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 875, To: 875, Line: 105, Col: 13, Construct: "{{ }}"},
+	{From: 878, To: 880, Line: 107, Col: 9, Construct: "if"},
+	{From: 884, To: 981, Line: 113, Col: 1, Construct: "macro"},
+	{From: 895, To: 895, Line: 114, Col: 5, Construct: "set"},
+	{From: 897, To: 900, Line: 115, Col: 5, Construct: "if"},
+	{From: 899, To: 899, Line: 116, Col: 9, Construct: "set"},
+	{From: 902, To: 902, Line: 118, Col: 5, Construct: "set"},
+	{From: 904, To: 980, Line: 120, Col: 5, Construct: "if"},
+	{From: 906, To: 913, Line: 121, Col: 9, Construct: "if"},
+	{From: 908, To: 908, Line: 122, Col: 13, Construct: "{{ }}"},
+	{From: 912, To: 912, Line: 124, Col: 13, Construct: "{{ }}"},
+	{From: 917, To: 919, Line: 127, Col: 9, Construct: "set"},
+	{From: 921, To: 979, Line: 128, Col: 9, Construct: "if"},
+	{From: 923, To: 930, Line: 129, Col: 13, Construct: "if"},
+	{From: 925, To: 925, Line: 130, Col: 17, Construct: "{{ }}"},
+	{From: 929, To: 929, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 932, To: 932, Line: 134, Col: 13, Construct: "{{ }}"},
+	{From: 934, To: 934, Line: 135, Col: 13, Construct: "{{ }}"},
+	{From: 935, To: 979, Line: 136, Col: 13, Construct: "if"},
+	{From: 938, To: 940, Line: 137, Col: 13, Construct: "set"},
+	{From: 942, To: 949, Line: 138, Col: 13, Construct: "if"},
+	{From: 944, To: 944, Line: 139, Col: 17, Construct: "{{ }}"},
+	{From: 948, To: 948, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 953, To: 978, Line: 144, Col: 13, Construct: "if"},
+	{From: 955, To: 957, Line: 145, Col: 17, Construct: "set"},
+	{From: 959, To: 966, Line: 146, Col: 17, Construct: "if"},
+	{From: 961, To: 961, Line: 147, Col: 21, Construct: "{{ }}"},
+	{From: 965, To: 965, Line: 149, Col: 21, Construct: "{{ }}"},
+	{From: 970, To: 977, Line: 152, Col: 17, Construct: "if"},
+	{From: 972, To: 972, Line: 153, Col: 21, Construct: "{{ }}"},
+	{From: 976, To: 976, Line: 155, Col: 21, Construct: "{{ }}"},
+	{From: 983, To: 1131, Line: 162, Col: 1, Construct: "macro"},
+	{From: 991, To: 991, Line: 163, Col: 5, Construct: "set"},
+	{From: 993, To: 1123, Line: 164, Col: 5, Construct: "for"},
+	{From: 1005, To: 1122, Line: 165, Col: 9, Construct: "if"},
+	{From: 1007, To: 1009, Line: 166, Col: 13, Construct: "set"},
+	{From: 1011, To: 1011, Line: 168, Col: 13, Construct: "set"},
+	{From: 1013, To: 1018, Line: 169, Col: 13, Construct: "if"},
+	{From: 1015, To: 1015, Line: 170, Col: 17, Construct: "set"},
+	{From: 1017, To: 1017, Line: 171, Col: 17, Construct: "set"},
+	{From: 1020, To: 1020, Line: 175, Col: 13, Construct: "set"},
+	{From: 1022, To: 1025, Line: 176, Col: 13, Construct: "if"},
+	{From: 1024, To: 1024, Line: 177, Col: 17, Construct: "set"},
+	{From: 1027, To: 1029, Line: 180, Col: 13, Construct: "set"},
+	{From: 1031, To: 1031, Line: 183, Col: 13, Construct: "set"},
+	{From: 1033, To: 1036, Line: 184, Col: 13, Construct: "if"},
+	{From: 1035, To: 1035, Line: 185, Col: 17, Construct: "set"},
+	{From: 1038, To: 1121, Line: 188, Col: 13, Construct: "if"},
+	{From: 1040, To: 1043, Line: 189, Col: 17, Construct: "if"},
+	{From: 1042, To: 1042, Line: 190, Col: 21, Construct: "{{ }}"},
+	{From: 1045, To: 1051, Line: 192, Col: 17, Construct: "if"},
+	{From: 1047, To: 1050, Line: 193, Col: 21, Construct: "for"},
+	{From: 1049, To: 1049, Line: 194, Col: 25, Construct: "{{ }}"},
+	{From: 1053, To: 1053, Line: 197, Col: 17, Construct: "set"},
+	{From: 1055, To: 1055, Line: 198, Col: 17, Construct: "{{ }}"},
+	{From: 1057, To: 1059, Line: 199, Col: 17, Construct: "{{ }}"},
+	{From: 1061, To: 1061, Line: 200, Col: 17, Construct: "{{ }}"},
+	{From: 1062, To: 1121, Line: 201, Col: 17, Construct: "if"},
+	{From: 1065, To: 1065, Line: 202, Col: 17, Construct: "set"},
+	{From: 1067, To: 1100, Line: 203, Col: 17, Construct: "if"},
+	{From: 1069, To: 1069, Line: 204, Col: 21, Construct: "set"},
+	{From: 1071, To: 1073, Line: 205, Col: 21, Construct: "{{ }}"},
+	{From: 1077, To: 1080, Line: 207, Col: 21, Construct: "if"},
+	{From: 1079, To: 1079, Line: 208, Col: 25, Construct: "{{ }}"},
+	{From: 1082, To: 1088, Line: 210, Col: 21, Construct: "if"},
+	{From: 1084, To: 1087, Line: 211, Col: 25, Construct: "for"},
+	{From: 1086, To: 1086, Line: 212, Col: 29, Construct: "{{ }}"},
+	{From: 1090, To: 1092, Line: 215, Col: 21, Construct: "set"},
+	{From: 1094, To: 1097, Line: 216, Col: 21, Construct: "if"},
+	{From: 1096, To: 1096, Line: 217, Col: 25, Construct: "set"},
+	{From: 1099, To: 1099, Line: 219, Col: 21, Construct: "{{ }}"},
+	{From: 1104, To: 1109, Line: 222, Col: 17, Construct: "if"},
+	{From: 1106, To: 1108, Line: 223, Col: 21, Construct: "set"},
+	{From: 1111, To: 1114, Line: 225, Col: 17, Construct: "if"},
+	{From: 1113, To: 1113, Line: 226, Col: 21, Construct: "set"},
+	{From: 1116, To: 1116, Line: 228, Col: 17, Construct: "set"},
+	{From: 1118, To: 1120, Line: 229, Col: 17, Construct: "{{ }}"},
+	{From: 1133, To: 1182, Line: 235, Col: 1, Construct: "macro"},
+	{From: 1140, To: 1140, Line: 237, Col: 5, Construct: "{{ }}"},
+	{From: 1142, To: 1179, Line: 239, Col: 5, Construct: "for"},
+	{From: 1148, To: 1151, Line: 240, Col: 9, Construct: "if"},
+	{From: 1150, To: 1150, Line: 241, Col: 13, Construct: "set"},
+	{From: 1153, To: 1153, Line: 244, Col: 9, Construct: "set"},
+	{From: 1155, To: 1178, Line: 245, Col: 9, Construct: "if"},
+	{From: 1157, To: 1157, Line: 246, Col: 13, Construct: "set"},
+	{From: 1159, To: 1159, Line: 247, Col: 13, Construct: "set"},
+	{From: 1161, To: 1161, Line: 248, Col: 13, Construct: "{{ }}"},
+	{From: 1163, To: 1163, Line: 249, Col: 13, Construct: "{{ }}"},
+	{From: 1165, To: 1177, Line: 250, Col: 13, Construct: "if"},
+	{From: 1168, To: 1168, Line: 252, Col: 17, Construct: "set"},
+	{From: 1170, To: 1173, Line: 253, Col: 17, Construct: "{{ }}"},
+	{From: 1181, To: 1181, Line: 260, Col: 5, Construct: "{{ }}"},
+	{From: 1184, To: 1187, Line: 262, Col: 1, Construct: "if"},
+	{From: 1186, To: 1186, Line: 263, Col: 5, Construct: "set"},
+	{From: 1189, To: 1191, Line: 265, Col: 1, Construct: "{{ }}"},
+	{From: 1193, To: 1195, Line: 266, Col: 1, Construct: "if"},
+	{From: 1197, To: 1228, Line: 269, Col: 1, Construct: "for"},
+	{From: 1199, To: 1227, Line: 270, Col: 5, Construct: "if"},
+	{From: 1202, To: 1202, Line: 271, Col: 9, Construct: "{{ }}"},
+	{From: 1203, To: 1227, Line: 272, Col: 9, Construct: "if"},
+	{From: 1206, To: 1206, Line: 273, Col: 9, Construct: "{{ }}"},
+	{From: 1210, To: 1210, Line: 275, Col: 9, Construct: "{{ }}"},
+	{From: 1212, To: 1216, Line: 276, Col: 9, Construct: "if"},
+	{From: 1215, To: 1215, Line: 277, Col: 13, Construct: "{{ }}"},
+	{From: 1218, To: 1226, Line: 279, Col: 9, Construct: "if"},
+	{From: 1220, To: 1224, Line: 280, Col: 13, Construct: "for"},
+	{From: 1222, To: 1223, Line: 281, Col: 17, Construct: "{{ }}"},
+	{From: 1230, To: 1232, Line: 287, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Megrez is the chat template builtin/megrez.jinja.
 var Megrez = &jinja2.Template{
@@ -64,9 +67,9 @@ func renderMegrez(w *jinja2.Writer, in *jinja2.Input) {
 func renderMegrezLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// megrez.jinja:7:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// megrez.jinja:8:1 {{- '<|role_start|>' + message['role'] + '<|role_end|>' + message['content'] + '<|turn_end|>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|role_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|role_end|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|turn_end|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|role_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|role_end|>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|turn_end|>")))
 	}
 	w.WriteString("<|role_start|>assistant<|role_end|>")
 }
@@ -74,8 +77,8 @@ func renderMegrezLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMegrez is the position table of megrez.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMegrez = []jinja2.Span{
-	{From: 50, To: 58, Line: 7, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 71, Line: 7, Col: 1, Construct: "for"},
-	{From: 69, To: 69, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 61, Line: 7, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 74, Line: 7, Col: 1, Construct: "for"},
+	{From: 72, To: 72, Line: 8, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MetaLlamaLlama323BInstruct is the chat template llama.cpp/meta-llama-Llama-3.2-3B-Instruct.jinja.
 var MetaLlamaLlama323BInstruct = &jinja2.Template{
@@ -208,21 +211,21 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:1:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if jinja2.LlamaCallTest("defined", customTools, nil, nil) {
+	if llamacpp.CallTest("defined", customTools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !jinja2.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
+	if !llamacpp.CallTest("defined", toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !jinja2.LlamaCallTest("defined", dateString, nil, nil) {
+	if !llamacpp.CallTest("defined", dateString, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:9:5 {%- if strftime_now is defined %}
-		if jinja2.LlamaCallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
+		if llamacpp.CallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:10:9 {%- set date_string = strftime_now("%d %b %Y") %}
 			dateString = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%d %b %Y")}, nil)
 		} else {
@@ -232,17 +235,17 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:15:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:16:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:20:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:21:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil)
+		systemMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:22:5 {%- set messages = messages[1:] %}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:23:5 {%- else %}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:24:5 {%- set system_message = "" %}
@@ -250,85 +253,85 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:29:1 {%- if tools is not none %}
-	if !jinja2.LlamaCallTest("none", tools, nil, nil) {
+	if !llamacpp.CallTest("none", tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:33:1 {{- "Today Date: " + date_string + "\n\n" }}
-	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
+	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:34:1 {%- if tools is not none and not tools_in_user_message %}
-	if !jinja2.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
+	if !llamacpp.CallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:38:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:39:9 {{- t | tojson(indent=4) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:43:1 {{- system_message }}
-	jinja2.LlamaWrite(w, systemMessage)
+	llamacpp.Write(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:47:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !jinja2.LlamaCallTest("none", tools, nil, nil) {
+	if toolsInUserMessage.Truthy() && !llamacpp.CallTest("none", tools, nil, nil) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:49:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) {
+		if jinja2.Ne(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:50:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:51:9 {%- set messages = messages[1:] %}
-			messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:52:9 {%- else %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:53:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:60:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:61:9 {{- t | tojson(indent=4) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:64:5 {{- first_user_message + "<|eot_id|>"}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(firstUserMessage, jinja2.Str("<|eot_id|>")))
+		llamacpp.Write(w, llamacpp.Add(firstUserMessage, jinja2.Str("<|eot_id|>")))
 	}
 	// meta-llama-Llama-3.2-3B-Instruct.jinja:67:1 {%- for message in messages %}
 	var toolCall jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// meta-llama-Llama-3.2-3B-Instruct.jinja:68:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) {
+		messageRole := llamacpp.Attr(message, "role")
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:69:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
-		} else if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
+		} else if llamacpp.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:70:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:71:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-			if !jinja2.Eq(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			if !jinja2.Eq(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:72:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:74:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, 0), "function")
+			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")
 			w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:76:9 {{- '{"name": "' + tool_call.name + '", ' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\", ")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\", ")))
 			w.WriteString("\"parameters\": ")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:78:9 {{- tool_call.arguments | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
 			w.WriteString("}<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:81:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.2-3B-Instruct.jinja:83:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) || jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("mapping", messageContent, nil, nil) || llamacpp.CallTest("iterable", messageContent, nil, nil) {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:84:13 {{- message.content | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:85:13 {%- else %}
 				// meta-llama-Llama-3.2-3B-Instruct.jinja:86:13 {{- message.content }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
@@ -342,90 +345,90 @@ func renderMetaLlamaLlama323BInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMetaLlamaLlama323BInstruct is the position table of meta-llama-Llama-3.2-3B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMetaLlamaLlama323BInstruct = []jinja2.Span{
-	{From: 58, To: 58, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 63, Line: 2, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},
-	{From: 65, To: 68, Line: 5, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 6, Col: 5, Construct: "set"},
-	{From: 70, To: 80, Line: 8, Col: 1, Construct: "if"},
-	{From: 72, To: 79, Line: 9, Col: 5, Construct: "if"},
-	{From: 74, To: 74, Line: 10, Col: 9, Construct: "set"},
-	{From: 78, To: 78, Line: 12, Col: 9, Construct: "set"},
-	{From: 82, To: 85, Line: 15, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 16, Col: 5, Construct: "set"},
-	{From: 87, To: 98, Line: 20, Col: 1, Construct: "if"},
-	{From: 90, To: 90, Line: 21, Col: 5, Construct: "set"},
-	{From: 92, To: 92, Line: 22, Col: 5, Construct: "set"},
-	{From: 96, To: 96, Line: 24, Col: 5, Construct: "set"},
-	{From: 100, To: 103, Line: 29, Col: 1, Construct: "if"},
-	{From: 105, To: 107, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 117, Line: 34, Col: 1, Construct: "if"},
-	{From: 112, To: 116, Line: 38, Col: 5, Construct: "for"},
-	{From: 114, To: 115, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 119, To: 120, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 122, To: 143, Line: 47, Col: 1, Construct: "if"},
-	{From: 124, To: 134, Line: 49, Col: 5, Construct: "if"},
-	{From: 126, To: 126, Line: 50, Col: 9, Construct: "set"},
-	{From: 128, To: 128, Line: 51, Col: 9, Construct: "set"},
-	{From: 132, To: 132, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 136, To: 140, Line: 60, Col: 5, Construct: "for"},
-	{From: 138, To: 139, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 142, To: 142, Line: 64, Col: 5, Construct: "{{ }}"},
-	{From: 145, To: 190, Line: 67, Col: 1, Construct: "for"},
-	{From: 148, To: 189, Line: 68, Col: 5, Construct: "if"},
-	{From: 151, To: 155, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 156, To: 189, Line: 70, Col: 9, Construct: "if"},
-	{From: 159, To: 163, Line: 71, Col: 9, Construct: "if"},
-	{From: 162, To: 162, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 165, To: 166, Line: 74, Col: 9, Construct: "set"},
-	{From: 168, To: 171, Line: 76, Col: 9, Construct: "{{ }}"},
-	{From: 173, To: 174, Line: 78, Col: 9, Construct: "{{ }}"},
-	{From: 175, To: 189, Line: 81, Col: 9, Construct: "if"},
-	{From: 179, To: 188, Line: 83, Col: 9, Construct: "if"},
-	{From: 182, To: 182, Line: 84, Col: 13, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 192, To: 194, Line: 91, Col: 1, Construct: "if"},
-	{From: 211, To: 211, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 213, To: 216, Line: 2, Col: 1, Construct: "if"},
-	{From: 215, To: 215, Line: 3, Col: 5, Construct: "set"},
-	{From: 218, To: 221, Line: 5, Col: 1, Construct: "if"},
-	{From: 220, To: 220, Line: 6, Col: 5, Construct: "set"},
-	{From: 223, To: 233, Line: 8, Col: 1, Construct: "if"},
-	{From: 225, To: 232, Line: 9, Col: 5, Construct: "if"},
-	{From: 227, To: 227, Line: 10, Col: 9, Construct: "set"},
-	{From: 231, To: 231, Line: 12, Col: 9, Construct: "set"},
-	{From: 235, To: 238, Line: 15, Col: 1, Construct: "if"},
-	{From: 237, To: 237, Line: 16, Col: 5, Construct: "set"},
-	{From: 240, To: 251, Line: 20, Col: 1, Construct: "if"},
-	{From: 243, To: 243, Line: 21, Col: 5, Construct: "set"},
-	{From: 245, To: 245, Line: 22, Col: 5, Construct: "set"},
-	{From: 249, To: 249, Line: 24, Col: 5, Construct: "set"},
-	{From: 253, To: 256, Line: 29, Col: 1, Construct: "if"},
-	{From: 258, To: 258, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 260, To: 268, Line: 34, Col: 1, Construct: "if"},
-	{From: 263, To: 267, Line: 38, Col: 5, Construct: "for"},
-	{From: 265, To: 266, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 270, To: 271, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 273, To: 294, Line: 47, Col: 1, Construct: "if"},
-	{From: 275, To: 285, Line: 49, Col: 5, Construct: "if"},
-	{From: 277, To: 277, Line: 50, Col: 9, Construct: "set"},
-	{From: 279, To: 279, Line: 51, Col: 9, Construct: "set"},
-	{From: 283, To: 283, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 287, To: 291, Line: 60, Col: 5, Construct: "for"},
-	{From: 289, To: 290, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 293, To: 293, Line: 64, Col: 5, Construct: "{{ }}"},
-	{From: 296, To: 335, Line: 67, Col: 1, Construct: "for"},
-	{From: 299, To: 334, Line: 68, Col: 5, Construct: "if"},
-	{From: 302, To: 302, Line: 69, Col: 9, Construct: "{{ }}"},
-	{From: 303, To: 334, Line: 70, Col: 9, Construct: "if"},
-	{From: 306, To: 310, Line: 71, Col: 9, Construct: "if"},
-	{From: 309, To: 309, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 312, To: 313, Line: 74, Col: 9, Construct: "set"},
-	{From: 315, To: 316, Line: 76, Col: 9, Construct: "{{ }}"},
-	{From: 318, To: 319, Line: 78, Col: 9, Construct: "{{ }}"},
-	{From: 320, To: 334, Line: 81, Col: 9, Construct: "if"},
-	{From: 324, To: 333, Line: 83, Col: 9, Construct: "if"},
-	{From: 327, To: 327, Line: 84, Col: 13, Construct: "{{ }}"},
-	{From: 331, To: 331, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 337, To: 339, Line: 91, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 66, Line: 2, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
+	{From: 68, To: 71, Line: 5, Col: 1, Construct: "if"},
+	{From: 70, To: 70, Line: 6, Col: 5, Construct: "set"},
+	{From: 73, To: 83, Line: 8, Col: 1, Construct: "if"},
+	{From: 75, To: 82, Line: 9, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 10, Col: 9, Construct: "set"},
+	{From: 81, To: 81, Line: 12, Col: 9, Construct: "set"},
+	{From: 85, To: 88, Line: 15, Col: 1, Construct: "if"},
+	{From: 87, To: 87, Line: 16, Col: 5, Construct: "set"},
+	{From: 90, To: 101, Line: 20, Col: 1, Construct: "if"},
+	{From: 93, To: 93, Line: 21, Col: 5, Construct: "set"},
+	{From: 95, To: 95, Line: 22, Col: 5, Construct: "set"},
+	{From: 99, To: 99, Line: 24, Col: 5, Construct: "set"},
+	{From: 103, To: 106, Line: 29, Col: 1, Construct: "if"},
+	{From: 108, To: 110, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 120, Line: 34, Col: 1, Construct: "if"},
+	{From: 115, To: 119, Line: 38, Col: 5, Construct: "for"},
+	{From: 117, To: 118, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 122, To: 123, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 125, To: 146, Line: 47, Col: 1, Construct: "if"},
+	{From: 127, To: 137, Line: 49, Col: 5, Construct: "if"},
+	{From: 129, To: 129, Line: 50, Col: 9, Construct: "set"},
+	{From: 131, To: 131, Line: 51, Col: 9, Construct: "set"},
+	{From: 135, To: 135, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 139, To: 143, Line: 60, Col: 5, Construct: "for"},
+	{From: 141, To: 142, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 145, To: 145, Line: 64, Col: 5, Construct: "{{ }}"},
+	{From: 148, To: 193, Line: 67, Col: 1, Construct: "for"},
+	{From: 151, To: 192, Line: 68, Col: 5, Construct: "if"},
+	{From: 154, To: 158, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 159, To: 192, Line: 70, Col: 9, Construct: "if"},
+	{From: 162, To: 166, Line: 71, Col: 9, Construct: "if"},
+	{From: 165, To: 165, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 168, To: 169, Line: 74, Col: 9, Construct: "set"},
+	{From: 171, To: 174, Line: 76, Col: 9, Construct: "{{ }}"},
+	{From: 176, To: 177, Line: 78, Col: 9, Construct: "{{ }}"},
+	{From: 178, To: 192, Line: 81, Col: 9, Construct: "if"},
+	{From: 182, To: 191, Line: 83, Col: 9, Construct: "if"},
+	{From: 185, To: 185, Line: 84, Col: 13, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 195, To: 197, Line: 91, Col: 1, Construct: "if"},
+	{From: 214, To: 214, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 216, To: 219, Line: 2, Col: 1, Construct: "if"},
+	{From: 218, To: 218, Line: 3, Col: 5, Construct: "set"},
+	{From: 221, To: 224, Line: 5, Col: 1, Construct: "if"},
+	{From: 223, To: 223, Line: 6, Col: 5, Construct: "set"},
+	{From: 226, To: 236, Line: 8, Col: 1, Construct: "if"},
+	{From: 228, To: 235, Line: 9, Col: 5, Construct: "if"},
+	{From: 230, To: 230, Line: 10, Col: 9, Construct: "set"},
+	{From: 234, To: 234, Line: 12, Col: 9, Construct: "set"},
+	{From: 238, To: 241, Line: 15, Col: 1, Construct: "if"},
+	{From: 240, To: 240, Line: 16, Col: 5, Construct: "set"},
+	{From: 243, To: 254, Line: 20, Col: 1, Construct: "if"},
+	{From: 246, To: 246, Line: 21, Col: 5, Construct: "set"},
+	{From: 248, To: 248, Line: 22, Col: 5, Construct: "set"},
+	{From: 252, To: 252, Line: 24, Col: 5, Construct: "set"},
+	{From: 256, To: 259, Line: 29, Col: 1, Construct: "if"},
+	{From: 261, To: 261, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 263, To: 271, Line: 34, Col: 1, Construct: "if"},
+	{From: 266, To: 270, Line: 38, Col: 5, Construct: "for"},
+	{From: 268, To: 269, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 273, To: 274, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 276, To: 297, Line: 47, Col: 1, Construct: "if"},
+	{From: 278, To: 288, Line: 49, Col: 5, Construct: "if"},
+	{From: 280, To: 280, Line: 50, Col: 9, Construct: "set"},
+	{From: 282, To: 282, Line: 51, Col: 9, Construct: "set"},
+	{From: 286, To: 286, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 290, To: 294, Line: 60, Col: 5, Construct: "for"},
+	{From: 292, To: 293, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 296, To: 296, Line: 64, Col: 5, Construct: "{{ }}"},
+	{From: 299, To: 338, Line: 67, Col: 1, Construct: "for"},
+	{From: 302, To: 337, Line: 68, Col: 5, Construct: "if"},
+	{From: 305, To: 305, Line: 69, Col: 9, Construct: "{{ }}"},
+	{From: 306, To: 337, Line: 70, Col: 9, Construct: "if"},
+	{From: 309, To: 313, Line: 71, Col: 9, Construct: "if"},
+	{From: 312, To: 312, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 315, To: 316, Line: 74, Col: 9, Construct: "set"},
+	{From: 318, To: 319, Line: 76, Col: 9, Construct: "{{ }}"},
+	{From: 321, To: 322, Line: 78, Col: 9, Construct: "{{ }}"},
+	{From: 323, To: 337, Line: 81, Col: 9, Construct: "if"},
+	{From: 327, To: 336, Line: 83, Col: 9, Construct: "if"},
+	{From: 330, To: 330, Line: 84, Col: 13, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 340, To: 342, Line: 91, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MetaLlamaLlama3370BInstruct is the chat template llama.cpp/meta-llama-Llama-3.3-70B-Instruct.jinja.
 var MetaLlamaLlama3370BInstruct = &jinja2.Template{
@@ -240,34 +243,34 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	firstUserMessage := in.Lookup("first_user_message")
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:1:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:2:1 {%- if custom_tools is defined %}
-	if jinja2.LlamaCallTest("defined", customTools, nil, nil) {
+	if llamacpp.CallTest("defined", customTools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:5:1 {%- if not tools_in_user_message is defined %}
-	if !jinja2.LlamaCallTest("defined", toolsInUserMessage, nil, nil) {
+	if !llamacpp.CallTest("defined", toolsInUserMessage, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:6:5 {%- set tools_in_user_message = true %}
 		toolsInUserMessage = jinja2.Bool(true)
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:8:1 {%- if not date_string is defined %}
-	if !jinja2.LlamaCallTest("defined", dateString, nil, nil) {
+	if !llamacpp.CallTest("defined", dateString, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:9:5 {%- set date_string = "26 Jul 2024" %}
 		dateString = jinja2.Str("26 Jul 2024")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:11:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:12:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:16:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:17:5 {%- set system_message = messages[0]['content']|trim %}
-		systemMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(messages0, "content"), nil, nil)
+		systemMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(messages0, "content"), nil, nil)
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:18:5 {%- set messages = messages[1:] %}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:19:5 {%- else %}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:20:5 {%- set system_message = "" %}
@@ -275,84 +278,84 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 	}
 	w.WriteString("<|start_header_id|>system<|end_header_id|>\n\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:25:1 {%- if builtin_tools is defined or tools is not none %}
-	if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) || !jinja2.LlamaCallTest("none", tools, nil, nil) {
+	if llamacpp.CallTest("defined", builtinTools, nil, nil) || !llamacpp.CallTest("none", tools, nil, nil) {
 		w.WriteString("Environment: ipython\n")
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:28:1 {%- if builtin_tools is defined %}
-	if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) {
+	if llamacpp.CallTest("defined", builtinTools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:29:5 {{- "Tools: " + builtin_tools | reject('equalto', 'code_interpreter') | join(", ") + "\n\n"}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Tools: "), jinja2.LlamaCallFilter("join", jinja2.LlamaCallFilter("reject", builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Tools: "), llamacpp.CallFilter("join", llamacpp.CallFilter("reject", builtinTools, []jinja2.Value{jinja2.Str("equalto"), jinja2.Str("code_interpreter")}, nil), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str("\n\n")))
 	}
 	w.WriteString("Cutting Knowledge Date: December 2023\n")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:32:1 {{- "Today Date: " + date_string + "\n\n" }}
-	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
+	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Today Date: "), dateString, jinja2.Str("\n\n")))
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:33:1 {%- if tools is not none and not tools_in_user_message %}
-	if !jinja2.LlamaCallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
+	if !llamacpp.CallTest("none", tools, nil, nil) && !toolsInUserMessage.Truthy() {
 		w.WriteString("You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:37:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:38:9 {{- t | tojson(indent=4) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:42:1 {{- system_message }}
-	jinja2.LlamaWrite(w, systemMessage)
+	llamacpp.Write(w, systemMessage)
 	w.WriteString("<|eot_id|>")
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:46:1 {%- if tools_in_user_message and not tools is none %}
-	if toolsInUserMessage.Truthy() && !jinja2.LlamaCallTest("none", tools, nil, nil) {
+	if toolsInUserMessage.Truthy() && !llamacpp.CallTest("none", tools, nil, nil) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:48:5 {%- if messages | length != 0 %}
-		if jinja2.Ne(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) {
+		if jinja2.Ne(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:49:9 {%- set first_user_message = messages[0]['content']|trim %}
-			firstUserMessage = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "content"), nil, nil)
+			firstUserMessage = llamacpp.CallFilter("trim", llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "content"), nil, nil)
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:50:9 {%- set messages = messages[1:] %}
-			messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:51:9 {%- else %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:52:9 {{- raise_exception("Cannot put tools in the first user message when there's no first user message!"…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot put tools in the first user message when there's no first user message!")))
 		}
 		w.WriteString("<|start_header_id|>user<|end_header_id|>\n\nGiven the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.\n\nRespond in the format {\"name\": function name, \"parameters\": dictionary of argument name and its value}.Do not use variables.\n\n")
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:59:5 {%- for t in tools %}
-		for _, t := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, t := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:60:9 {{- t | tojson(indent=4) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", t, nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(4))}))
 			w.WriteString("\n\n")
 		}
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:63:5 {{- first_user_message + "<|eot_id|>"}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(firstUserMessage, jinja2.Str("<|eot_id|>")))
+		llamacpp.Write(w, llamacpp.Add(firstUserMessage, jinja2.Str("<|eot_id|>")))
 	}
 	// meta-llama-Llama-3.3-70B-Instruct.jinja:66:1 {%- for message in messages %}
 	var toolCall jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// meta-llama-Llama-3.3-70B-Instruct.jinja:67:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) {
+		messageRole := llamacpp.Attr(message, "role")
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:68:9 {{- '<|start_header_id|>' + message['role'] + '<|end_header_id|>\n\n'+ message['content'] | trim + '…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start_header_id|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
-		} else if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|start_header_id|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|end_header_id|>\n\n")), llamacpp.CallFilter("trim", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("<|eot_id|>")))
+		} else if llamacpp.In(jinja2.Str("tool_calls"), message) {
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:69:9 {%- elif 'tool_calls' in message %}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:70:9 {%- if not message.tool_calls|length == 1 %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-			if !jinja2.Eq(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			if !jinja2.Eq(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(1)) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:71:13 {{- raise_exception("This model only supports single tool-calls at once!") }}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("This model only supports single tool-calls at once!")))
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:73:9 {%- set tool_call = message.tool_calls[0].function %}
-			toolCall = jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, 0), "function")
+			toolCall = llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, 0), "function")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:74:9 {%- if builtin_tools is defined and tool_call.name in builtin_tools %}
-			if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) && jinja2.LlamaIn(jinja2.LlamaAttr(toolCall, "name"), builtinTools) {
+			if llamacpp.CallTest("defined", builtinTools, nil, nil) && llamacpp.In(llamacpp.Attr(toolCall, "name"), builtinTools) {
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:76:13 {{- "<|python_tag|>" + tool_call.name + ".call(" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|python_tag|>"), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(".call(")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|python_tag|>"), llamacpp.Attr(toolCall, "name")), jinja2.Str(".call(")))
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:77:13 {%- for arg_name, arg_val in tool_call.arguments | items %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil)))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolCall, "arguments"), nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					argName := vals[0]
 					argVal := vals[1]
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:78:17 {{- arg_name + '="' + arg_val + '"' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(argName, jinja2.Str("=\""), argVal, jinja2.Str("\"")))
+					llamacpp.Write(w, llamacpp.Sum(argName, jinja2.Str("=\""), argVal, jinja2.Str("\"")))
 					// meta-llama-Llama-3.3-70B-Instruct.jinja:79:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
 						w.WriteString(", ")
@@ -363,14 +366,14 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:84:13 {%- else  %}
 				w.WriteString("<|start_header_id|>assistant<|end_header_id|>\n\n")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:86:13 {{- '{"name": "' + tool_call.name + '", ' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\", ")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\", ")))
 				w.WriteString("\"parameters\": ")
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:88:13 {{- tool_call.arguments | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}")
 			}
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:91:9 {%- if builtin_tools is defined %}
-			if jinja2.LlamaCallTest("defined", builtinTools, nil, nil) {
+			if llamacpp.CallTest("defined", builtinTools, nil, nil) {
 				w.WriteString("<|eom_id|>")
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:94:13 {%- else %}
@@ -380,14 +383,14 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:97:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<|start_header_id|>ipython<|end_header_id|>\n\n")
 			// meta-llama-Llama-3.3-70B-Instruct.jinja:99:9 {%- if message.content is mapping or message.content is iterable %}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) || jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("mapping", messageContent, nil, nil) || llamacpp.CallTest("iterable", messageContent, nil, nil) {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:100:13 {{- message.content | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", messageContent, nil, nil))
 			} else {
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:101:13 {%- else %}
 				// meta-llama-Llama-3.3-70B-Instruct.jinja:102:13 {{- message.content }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			w.WriteString("<|eot_id|>")
 		}
@@ -401,102 +404,102 @@ func renderMetaLlamaLlama3370BInstructLlama(w *jinja2.Writer, in *jinja2.Input) 
 // spansMetaLlamaLlama3370BInstruct is the position table of meta-llama-Llama-3.3-70B-Instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMetaLlamaLlama3370BInstruct = []jinja2.Span{
-	{From: 59, To: 59, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 64, Line: 2, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 3, Col: 5, Construct: "set"},
-	{From: 66, To: 69, Line: 5, Col: 1, Construct: "if"},
-	{From: 68, To: 68, Line: 6, Col: 5, Construct: "set"},
-	{From: 71, To: 74, Line: 8, Col: 1, Construct: "if"},
-	{From: 73, To: 73, Line: 9, Col: 5, Construct: "set"},
-	{From: 76, To: 79, Line: 11, Col: 1, Construct: "if"},
-	{From: 78, To: 78, Line: 12, Col: 5, Construct: "set"},
-	{From: 81, To: 92, Line: 16, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 17, Col: 5, Construct: "set"},
-	{From: 86, To: 86, Line: 18, Col: 5, Construct: "set"},
-	{From: 90, To: 90, Line: 20, Col: 5, Construct: "set"},
-	{From: 94, To: 96, Line: 25, Col: 1, Construct: "if"},
-	{From: 98, To: 104, Line: 28, Col: 1, Construct: "if"},
-	{From: 100, To: 102, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 106, To: 108, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 118, Line: 33, Col: 1, Construct: "if"},
-	{From: 113, To: 117, Line: 37, Col: 5, Construct: "for"},
-	{From: 115, To: 116, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 120, To: 121, Line: 42, Col: 1, Construct: "{{ }}"},
-	{From: 123, To: 144, Line: 46, Col: 1, Construct: "if"},
-	{From: 125, To: 135, Line: 48, Col: 5, Construct: "if"},
-	{From: 127, To: 127, Line: 49, Col: 9, Construct: "set"},
-	{From: 129, To: 129, Line: 50, Col: 9, Construct: "set"},
-	{From: 133, To: 133, Line: 52, Col: 9, Construct: "{{ }}"},
-	{From: 137, To: 141, Line: 59, Col: 5, Construct: "for"},
-	{From: 139, To: 140, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 143, To: 143, Line: 63, Col: 5, Construct: "{{ }}"},
-	{From: 146, To: 221, Line: 66, Col: 1, Construct: "for"},
-	{From: 149, To: 220, Line: 67, Col: 5, Construct: "if"},
-	{From: 152, To: 156, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 157, To: 220, Line: 69, Col: 9, Construct: "if"},
-	{From: 160, To: 164, Line: 70, Col: 9, Construct: "if"},
-	{From: 163, To: 163, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 166, To: 166, Line: 73, Col: 9, Construct: "set"},
-	{From: 168, To: 198, Line: 74, Col: 9, Construct: "if"},
-	{From: 171, To: 173, Line: 76, Col: 13, Construct: "{{ }}"},
-	{From: 175, To: 186, Line: 77, Col: 13, Construct: "for"},
-	{From: 180, To: 180, Line: 78, Col: 17, Construct: "{{ }}"},
-	{From: 182, To: 184, Line: 79, Col: 17, Construct: "if"},
-	{From: 191, To: 194, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 196, To: 197, Line: 88, Col: 13, Construct: "{{ }}"},
-	{From: 200, To: 205, Line: 91, Col: 9, Construct: "if"},
-	{From: 206, To: 220, Line: 97, Col: 9, Construct: "if"},
-	{From: 210, To: 219, Line: 99, Col: 9, Construct: "if"},
-	{From: 213, To: 213, Line: 100, Col: 13, Construct: "{{ }}"},
-	{From: 217, To: 217, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 223, To: 225, Line: 107, Col: 1, Construct: "if"},
-	{From: 243, To: 243, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 245, To: 248, Line: 2, Col: 1, Construct: "if"},
-	{From: 247, To: 247, Line: 3, Col: 5, Construct: "set"},
-	{From: 250, To: 253, Line: 5, Col: 1, Construct: "if"},
-	{From: 252, To: 252, Line: 6, Col: 5, Construct: "set"},
-	{From: 255, To: 258, Line: 8, Col: 1, Construct: "if"},
-	{From: 257, To: 257, Line: 9, Col: 5, Construct: "set"},
-	{From: 260, To: 263, Line: 11, Col: 1, Construct: "if"},
-	{From: 262, To: 262, Line: 12, Col: 5, Construct: "set"},
-	{From: 265, To: 276, Line: 16, Col: 1, Construct: "if"},
-	{From: 268, To: 268, Line: 17, Col: 5, Construct: "set"},
-	{From: 270, To: 270, Line: 18, Col: 5, Construct: "set"},
-	{From: 274, To: 274, Line: 20, Col: 5, Construct: "set"},
-	{From: 278, To: 280, Line: 25, Col: 1, Construct: "if"},
-	{From: 282, To: 286, Line: 28, Col: 1, Construct: "if"},
-	{From: 284, To: 284, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 288, To: 288, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 290, To: 298, Line: 33, Col: 1, Construct: "if"},
-	{From: 293, To: 297, Line: 37, Col: 5, Construct: "for"},
-	{From: 295, To: 296, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 300, To: 301, Line: 42, Col: 1, Construct: "{{ }}"},
-	{From: 303, To: 324, Line: 46, Col: 1, Construct: "if"},
-	{From: 305, To: 315, Line: 48, Col: 5, Construct: "if"},
-	{From: 307, To: 307, Line: 49, Col: 9, Construct: "set"},
-	{From: 309, To: 309, Line: 50, Col: 9, Construct: "set"},
-	{From: 313, To: 313, Line: 52, Col: 9, Construct: "{{ }}"},
-	{From: 317, To: 321, Line: 59, Col: 5, Construct: "for"},
-	{From: 319, To: 320, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 323, To: 323, Line: 63, Col: 5, Construct: "{{ }}"},
-	{From: 326, To: 394, Line: 66, Col: 1, Construct: "for"},
-	{From: 329, To: 393, Line: 67, Col: 5, Construct: "if"},
-	{From: 332, To: 332, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 333, To: 393, Line: 69, Col: 9, Construct: "if"},
-	{From: 336, To: 340, Line: 70, Col: 9, Construct: "if"},
-	{From: 339, To: 339, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 342, To: 342, Line: 73, Col: 9, Construct: "set"},
-	{From: 344, To: 371, Line: 74, Col: 9, Construct: "if"},
-	{From: 347, To: 347, Line: 76, Col: 13, Construct: "{{ }}"},
-	{From: 349, To: 361, Line: 77, Col: 13, Construct: "for"},
-	{From: 355, To: 355, Line: 78, Col: 17, Construct: "{{ }}"},
-	{From: 357, To: 359, Line: 79, Col: 17, Construct: "if"},
-	{From: 366, To: 367, Line: 86, Col: 13, Construct: "{{ }}"},
-	{From: 369, To: 370, Line: 88, Col: 13, Construct: "{{ }}"},
-	{From: 373, To: 378, Line: 91, Col: 9, Construct: "if"},
-	{From: 379, To: 393, Line: 97, Col: 9, Construct: "if"},
-	{From: 383, To: 392, Line: 99, Col: 9, Construct: "if"},
-	{From: 386, To: 386, Line: 100, Col: 13, Construct: "{{ }}"},
-	{From: 390, To: 390, Line: 102, Col: 13, Construct: "{{ }}"},
-	{From: 396, To: 398, Line: 107, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 67, Line: 2, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 3, Col: 5, Construct: "set"},
+	{From: 69, To: 72, Line: 5, Col: 1, Construct: "if"},
+	{From: 71, To: 71, Line: 6, Col: 5, Construct: "set"},
+	{From: 74, To: 77, Line: 8, Col: 1, Construct: "if"},
+	{From: 76, To: 76, Line: 9, Col: 5, Construct: "set"},
+	{From: 79, To: 82, Line: 11, Col: 1, Construct: "if"},
+	{From: 81, To: 81, Line: 12, Col: 5, Construct: "set"},
+	{From: 84, To: 95, Line: 16, Col: 1, Construct: "if"},
+	{From: 87, To: 87, Line: 17, Col: 5, Construct: "set"},
+	{From: 89, To: 89, Line: 18, Col: 5, Construct: "set"},
+	{From: 93, To: 93, Line: 20, Col: 5, Construct: "set"},
+	{From: 97, To: 99, Line: 25, Col: 1, Construct: "if"},
+	{From: 101, To: 107, Line: 28, Col: 1, Construct: "if"},
+	{From: 103, To: 105, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 109, To: 111, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 113, To: 121, Line: 33, Col: 1, Construct: "if"},
+	{From: 116, To: 120, Line: 37, Col: 5, Construct: "for"},
+	{From: 118, To: 119, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 123, To: 124, Line: 42, Col: 1, Construct: "{{ }}"},
+	{From: 126, To: 147, Line: 46, Col: 1, Construct: "if"},
+	{From: 128, To: 138, Line: 48, Col: 5, Construct: "if"},
+	{From: 130, To: 130, Line: 49, Col: 9, Construct: "set"},
+	{From: 132, To: 132, Line: 50, Col: 9, Construct: "set"},
+	{From: 136, To: 136, Line: 52, Col: 9, Construct: "{{ }}"},
+	{From: 140, To: 144, Line: 59, Col: 5, Construct: "for"},
+	{From: 142, To: 143, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 146, To: 146, Line: 63, Col: 5, Construct: "{{ }}"},
+	{From: 149, To: 224, Line: 66, Col: 1, Construct: "for"},
+	{From: 152, To: 223, Line: 67, Col: 5, Construct: "if"},
+	{From: 155, To: 159, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 160, To: 223, Line: 69, Col: 9, Construct: "if"},
+	{From: 163, To: 167, Line: 70, Col: 9, Construct: "if"},
+	{From: 166, To: 166, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 169, To: 169, Line: 73, Col: 9, Construct: "set"},
+	{From: 171, To: 201, Line: 74, Col: 9, Construct: "if"},
+	{From: 174, To: 176, Line: 76, Col: 13, Construct: "{{ }}"},
+	{From: 178, To: 189, Line: 77, Col: 13, Construct: "for"},
+	{From: 183, To: 183, Line: 78, Col: 17, Construct: "{{ }}"},
+	{From: 185, To: 187, Line: 79, Col: 17, Construct: "if"},
+	{From: 194, To: 197, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 199, To: 200, Line: 88, Col: 13, Construct: "{{ }}"},
+	{From: 203, To: 208, Line: 91, Col: 9, Construct: "if"},
+	{From: 209, To: 223, Line: 97, Col: 9, Construct: "if"},
+	{From: 213, To: 222, Line: 99, Col: 9, Construct: "if"},
+	{From: 216, To: 216, Line: 100, Col: 13, Construct: "{{ }}"},
+	{From: 220, To: 220, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 226, To: 228, Line: 107, Col: 1, Construct: "if"},
+	{From: 246, To: 246, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 248, To: 251, Line: 2, Col: 1, Construct: "if"},
+	{From: 250, To: 250, Line: 3, Col: 5, Construct: "set"},
+	{From: 253, To: 256, Line: 5, Col: 1, Construct: "if"},
+	{From: 255, To: 255, Line: 6, Col: 5, Construct: "set"},
+	{From: 258, To: 261, Line: 8, Col: 1, Construct: "if"},
+	{From: 260, To: 260, Line: 9, Col: 5, Construct: "set"},
+	{From: 263, To: 266, Line: 11, Col: 1, Construct: "if"},
+	{From: 265, To: 265, Line: 12, Col: 5, Construct: "set"},
+	{From: 268, To: 279, Line: 16, Col: 1, Construct: "if"},
+	{From: 271, To: 271, Line: 17, Col: 5, Construct: "set"},
+	{From: 273, To: 273, Line: 18, Col: 5, Construct: "set"},
+	{From: 277, To: 277, Line: 20, Col: 5, Construct: "set"},
+	{From: 281, To: 283, Line: 25, Col: 1, Construct: "if"},
+	{From: 285, To: 289, Line: 28, Col: 1, Construct: "if"},
+	{From: 287, To: 287, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 291, To: 291, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 293, To: 301, Line: 33, Col: 1, Construct: "if"},
+	{From: 296, To: 300, Line: 37, Col: 5, Construct: "for"},
+	{From: 298, To: 299, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 303, To: 304, Line: 42, Col: 1, Construct: "{{ }}"},
+	{From: 306, To: 327, Line: 46, Col: 1, Construct: "if"},
+	{From: 308, To: 318, Line: 48, Col: 5, Construct: "if"},
+	{From: 310, To: 310, Line: 49, Col: 9, Construct: "set"},
+	{From: 312, To: 312, Line: 50, Col: 9, Construct: "set"},
+	{From: 316, To: 316, Line: 52, Col: 9, Construct: "{{ }}"},
+	{From: 320, To: 324, Line: 59, Col: 5, Construct: "for"},
+	{From: 322, To: 323, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 63, Col: 5, Construct: "{{ }}"},
+	{From: 329, To: 397, Line: 66, Col: 1, Construct: "for"},
+	{From: 332, To: 396, Line: 67, Col: 5, Construct: "if"},
+	{From: 335, To: 335, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 336, To: 396, Line: 69, Col: 9, Construct: "if"},
+	{From: 339, To: 343, Line: 70, Col: 9, Construct: "if"},
+	{From: 342, To: 342, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 345, To: 345, Line: 73, Col: 9, Construct: "set"},
+	{From: 347, To: 374, Line: 74, Col: 9, Construct: "if"},
+	{From: 350, To: 350, Line: 76, Col: 13, Construct: "{{ }}"},
+	{From: 352, To: 364, Line: 77, Col: 13, Construct: "for"},
+	{From: 358, To: 358, Line: 78, Col: 17, Construct: "{{ }}"},
+	{From: 360, To: 362, Line: 79, Col: 17, Construct: "if"},
+	{From: 369, To: 370, Line: 86, Col: 13, Construct: "{{ }}"},
+	{From: 372, To: 373, Line: 88, Col: 13, Construct: "{{ }}"},
+	{From: 376, To: 381, Line: 91, Col: 9, Construct: "if"},
+	{From: 382, To: 396, Line: 97, Col: 9, Construct: "if"},
+	{From: 386, To: 395, Line: 99, Col: 9, Construct: "if"},
+	{From: 389, To: 389, Line: 100, Col: 13, Construct: "{{ }}"},
+	{From: 393, To: 393, Line: 102, Col: 13, Construct: "{{ }}"},
+	{From: 399, To: 401, Line: 107, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MicrosoftPhi35MiniInstruct is the chat template llama.cpp/microsoft-Phi-3.5-mini-instruct.jinja.
 var MicrosoftPhi35MiniInstruct = &jinja2.Template{
@@ -89,20 +92,20 @@ func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	eosToken := in.Lookup("eos_token")
 	// microsoft-Phi-3.5-mini-instruct.jinja:1:1 {% for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// microsoft-Phi-3.5-mini-instruct.jinja:1:30 {% if message['role'] == 'system' and message['content'] %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
-		if jinja2.EqStr(messageRole, "system") && jinja2.LlamaItemStr(message, "content").Truthy() {
+		messageRole := llamacpp.ItemStr(message, "role")
+		if jinja2.EqStr(messageRole, "system") && llamacpp.ItemStr(message, "content").Truthy() {
 			// microsoft-Phi-3.5-mini-instruct.jinja:1:89 {{'<|system|>
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|system|>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|system|>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:7 {% elif message['role'] == 'user' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:3:40 {{'<|user|>
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|user|>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|user|>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:7 {% elif message['role'] == 'assistant' %}
 			// microsoft-Phi-3.5-mini-instruct.jinja:5:45 {{'<|assistant|>
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|assistant|>\n"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|assistant|>\n"), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>\n")))
 		}
 	}
 	// microsoft-Phi-3.5-mini-instruct.jinja:7:27 {% if add_generation_prompt %}
@@ -111,29 +114,29 @@ func renderMicrosoftPhi35MiniInstructLlama(w *jinja2.Writer, in *jinja2.Input) {
 	} else {
 		// microsoft-Phi-3.5-mini-instruct.jinja:8:8 {% else %}
 		// microsoft-Phi-3.5-mini-instruct.jinja:8:15 {{ eos_token }}
-		jinja2.LlamaWrite(w, eosToken)
+		llamacpp.Write(w, eosToken)
 	}
 }
 
 // spansMicrosoftPhi35MiniInstruct is the position table of microsoft-Phi-3.5-mini-instruct.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMicrosoftPhi35MiniInstruct = []jinja2.Span{
-	{From: 52, To: 73, Line: 1, Col: 1, Construct: "for"},
-	{From: 54, To: 72, Line: 1, Col: 30, Construct: "if"},
-	{From: 57, To: 59, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 60, To: 72, Line: 3, Col: 7, Construct: "if"},
-	{From: 63, To: 65, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 66, To: 72, Line: 5, Col: 7, Construct: "if"},
-	{From: 69, To: 71, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 75, To: 81, Line: 7, Col: 27, Construct: "if"},
-	{From: 80, To: 80, Line: 8, Col: 15, Construct: "{{ }}"},
-	{From: 92, To: 107, Line: 1, Col: 1, Construct: "for"},
-	{From: 94, To: 106, Line: 1, Col: 30, Construct: "if"},
-	{From: 97, To: 97, Line: 2, Col: 24, Construct: "{{ }}"},
-	{From: 98, To: 106, Line: 3, Col: 7, Construct: "if"},
-	{From: 101, To: 101, Line: 4, Col: 24, Construct: "{{ }}"},
-	{From: 102, To: 106, Line: 5, Col: 7, Construct: "if"},
-	{From: 105, To: 105, Line: 6, Col: 24, Construct: "{{ }}"},
-	{From: 109, To: 115, Line: 7, Col: 27, Construct: "if"},
-	{From: 114, To: 114, Line: 8, Col: 15, Construct: "{{ }}"},
+	{From: 55, To: 76, Line: 1, Col: 1, Construct: "for"},
+	{From: 57, To: 75, Line: 1, Col: 30, Construct: "if"},
+	{From: 60, To: 62, Line: 2, Col: 24, Construct: "{{ }}"},
+	{From: 63, To: 75, Line: 3, Col: 7, Construct: "if"},
+	{From: 66, To: 68, Line: 4, Col: 24, Construct: "{{ }}"},
+	{From: 69, To: 75, Line: 5, Col: 7, Construct: "if"},
+	{From: 72, To: 74, Line: 6, Col: 24, Construct: "{{ }}"},
+	{From: 78, To: 84, Line: 7, Col: 27, Construct: "if"},
+	{From: 83, To: 83, Line: 8, Col: 15, Construct: "{{ }}"},
+	{From: 95, To: 110, Line: 1, Col: 1, Construct: "for"},
+	{From: 97, To: 109, Line: 1, Col: 30, Construct: "if"},
+	{From: 100, To: 100, Line: 2, Col: 24, Construct: "{{ }}"},
+	{From: 101, To: 109, Line: 3, Col: 7, Construct: "if"},
+	{From: 104, To: 104, Line: 4, Col: 24, Construct: "{{ }}"},
+	{From: 105, To: 109, Line: 5, Col: 7, Construct: "if"},
+	{From: 108, To: 108, Line: 6, Col: 24, Construct: "{{ }}"},
+	{From: 112, To: 118, Line: 7, Col: 27, Construct: "if"},
+	{From: 117, To: 117, Line: 8, Col: 15, Construct: "{{ }}"},
 }

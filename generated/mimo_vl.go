@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MiMoVL is the chat template llama.cpp/MiMo-VL.jinja.
 var MiMoVL = &jinja2.Template{
@@ -158,82 +161,82 @@ func renderMiMoVLLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// MiMo-VL.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 			// MiMo-VL.jinja:4:9 {{- messages[0]['content'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messages0, "content"))
+			llamacpp.Write(w, llamacpp.ItemStr(messages0, "content"))
 		} else {
 			// MiMo-VL.jinja:5:9 {%- else %}
 			w.WriteString("You are MiMo, an AI assistant developed by Xiaomi.")
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// MiMo-VL.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// MiMo-VL.jinja:11:9 {{- tool | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
 		// MiMo-VL.jinja:14:5 {%- else %}
 		// MiMo-VL.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 			// MiMo-VL.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.ItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		} else {
 			// MiMo-VL.jinja:17:9 {%- else %}
 			w.WriteString("<|im_start|>system\nYou are MiMo, an AI assistant developed by Xiaomi.<|im_end|>\n")
 		}
 	}
 	// MiMo-VL.jinja:21:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// MiMo-VL.jinja:22:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) or (message.role ==…
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.LlamaAttr(message, "tool_calls").Truthy()) {
+		messageRole := llamacpp.Attr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0))) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.Attr(message, "tool_calls").Truthy()) {
 			// MiMo-VL.jinja:23:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// MiMo-VL.jinja:24:9 {%- elif message.role == "assistant" %}
 			// MiMo-VL.jinja:25:9 {{- '<|im_start|>' + message.role }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
 			// MiMo-VL.jinja:26:9 {%- if message.content %}
-			messageContent := jinja2.LlamaAttr(message, "content")
+			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
 				// MiMo-VL.jinja:27:13 {{- '\n' + message.content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), messageContent))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), messageContent))
 			}
 			// MiMo-VL.jinja:29:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 				// MiMo-VL.jinja:30:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 					// MiMo-VL.jinja:31:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// MiMo-VL.jinja:34:13 {{- tool_call.name }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// MiMo-VL.jinja:36:13 {{- tool_call.arguments | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiMo-VL.jinja:40:9 {%- elif message.role == "tool" %}
 			// MiMo-VL.jinja:41:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// MiMo-VL.jinja:45:9 {{- message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// MiMo-VL.jinja:47:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -247,52 +250,52 @@ func renderMiMoVLLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMiMoVL is the position table of MiMo-VL.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiMoVL = []jinja2.Span{
-	{From: 52, To: 84, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 63, Line: 3, Col: 5, Construct: "if"},
-	{From: 58, To: 58, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 65, To: 70, Line: 9, Col: 5, Construct: "for"},
-	{From: 68, To: 68, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 83, Line: 15, Col: 5, Construct: "if"},
-	{From: 77, To: 79, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 86, To: 143, Line: 21, Col: 1, Construct: "for"},
-	{From: 90, To: 142, Line: 22, Col: 5, Construct: "if"},
-	{From: 93, To: 98, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 99, To: 142, Line: 24, Col: 9, Construct: "if"},
-	{From: 102, To: 103, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 105, To: 110, Line: 26, Col: 9, Construct: "if"},
-	{From: 108, To: 109, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 112, To: 127, Line: 29, Col: 9, Construct: "for"},
-	{From: 114, To: 119, Line: 30, Col: 13, Construct: "if"},
-	{From: 117, To: 117, Line: 31, Col: 17, Construct: "set"},
-	{From: 121, To: 122, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 124, To: 125, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 128, To: 142, Line: 40, Col: 9, Construct: "if"},
-	{From: 131, To: 134, Line: 41, Col: 9, Construct: "if"},
-	{From: 136, To: 137, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 139, To: 141, Line: 47, Col: 9, Construct: "if"},
-	{From: 145, To: 147, Line: 52, Col: 1, Construct: "if"},
-	{From: 158, To: 188, Line: 1, Col: 1, Construct: "if"},
-	{From: 161, To: 169, Line: 3, Col: 5, Construct: "if"},
-	{From: 164, To: 164, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 171, To: 176, Line: 9, Col: 5, Construct: "for"},
-	{From: 174, To: 174, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 180, To: 187, Line: 15, Col: 5, Construct: "if"},
-	{From: 183, To: 183, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 190, To: 240, Line: 21, Col: 1, Construct: "for"},
-	{From: 194, To: 239, Line: 22, Col: 5, Construct: "if"},
-	{From: 197, To: 197, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 198, To: 239, Line: 24, Col: 9, Construct: "if"},
-	{From: 201, To: 201, Line: 25, Col: 9, Construct: "{{ }}"},
-	{From: 203, To: 207, Line: 26, Col: 9, Construct: "if"},
-	{From: 206, To: 206, Line: 27, Col: 13, Construct: "{{ }}"},
-	{From: 209, To: 224, Line: 29, Col: 9, Construct: "for"},
-	{From: 211, To: 216, Line: 30, Col: 13, Construct: "if"},
-	{From: 214, To: 214, Line: 31, Col: 17, Construct: "set"},
-	{From: 218, To: 219, Line: 34, Col: 13, Construct: "{{ }}"},
-	{From: 221, To: 222, Line: 36, Col: 13, Construct: "{{ }}"},
-	{From: 225, To: 239, Line: 40, Col: 9, Construct: "if"},
-	{From: 228, To: 231, Line: 41, Col: 9, Construct: "if"},
-	{From: 233, To: 234, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 236, To: 238, Line: 47, Col: 9, Construct: "if"},
-	{From: 242, To: 244, Line: 52, Col: 1, Construct: "if"},
+	{From: 55, To: 87, Line: 1, Col: 1, Construct: "if"},
+	{From: 58, To: 66, Line: 3, Col: 5, Construct: "if"},
+	{From: 61, To: 61, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 68, To: 73, Line: 9, Col: 5, Construct: "for"},
+	{From: 71, To: 71, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 77, To: 86, Line: 15, Col: 5, Construct: "if"},
+	{From: 80, To: 82, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 89, To: 146, Line: 21, Col: 1, Construct: "for"},
+	{From: 93, To: 145, Line: 22, Col: 5, Construct: "if"},
+	{From: 96, To: 101, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 102, To: 145, Line: 24, Col: 9, Construct: "if"},
+	{From: 105, To: 106, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 108, To: 113, Line: 26, Col: 9, Construct: "if"},
+	{From: 111, To: 112, Line: 27, Col: 13, Construct: "{{ }}"},
+	{From: 115, To: 130, Line: 29, Col: 9, Construct: "for"},
+	{From: 117, To: 122, Line: 30, Col: 13, Construct: "if"},
+	{From: 120, To: 120, Line: 31, Col: 17, Construct: "set"},
+	{From: 124, To: 125, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 127, To: 128, Line: 36, Col: 13, Construct: "{{ }}"},
+	{From: 131, To: 145, Line: 40, Col: 9, Construct: "if"},
+	{From: 134, To: 137, Line: 41, Col: 9, Construct: "if"},
+	{From: 139, To: 140, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 142, To: 144, Line: 47, Col: 9, Construct: "if"},
+	{From: 148, To: 150, Line: 52, Col: 1, Construct: "if"},
+	{From: 161, To: 191, Line: 1, Col: 1, Construct: "if"},
+	{From: 164, To: 172, Line: 3, Col: 5, Construct: "if"},
+	{From: 167, To: 167, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 174, To: 179, Line: 9, Col: 5, Construct: "for"},
+	{From: 177, To: 177, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 183, To: 190, Line: 15, Col: 5, Construct: "if"},
+	{From: 186, To: 186, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 193, To: 243, Line: 21, Col: 1, Construct: "for"},
+	{From: 197, To: 242, Line: 22, Col: 5, Construct: "if"},
+	{From: 200, To: 200, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 201, To: 242, Line: 24, Col: 9, Construct: "if"},
+	{From: 204, To: 204, Line: 25, Col: 9, Construct: "{{ }}"},
+	{From: 206, To: 210, Line: 26, Col: 9, Construct: "if"},
+	{From: 209, To: 209, Line: 27, Col: 13, Construct: "{{ }}"},
+	{From: 212, To: 227, Line: 29, Col: 9, Construct: "for"},
+	{From: 214, To: 219, Line: 30, Col: 13, Construct: "if"},
+	{From: 217, To: 217, Line: 31, Col: 17, Construct: "set"},
+	{From: 221, To: 222, Line: 34, Col: 13, Construct: "{{ }}"},
+	{From: 224, To: 225, Line: 36, Col: 13, Construct: "{{ }}"},
+	{From: 228, To: 242, Line: 40, Col: 9, Construct: "if"},
+	{From: 231, To: 234, Line: 41, Col: 9, Construct: "if"},
+	{From: 236, To: 237, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 239, To: 241, Line: 47, Col: 9, Construct: "if"},
+	{From: 245, To: 247, Line: 52, Col: 1, Construct: "if"},
 }

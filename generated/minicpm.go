@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Minicpm is the chat template builtin/minicpm.jinja.
 var Minicpm = &jinja2.Template{
@@ -74,15 +77,15 @@ func renderMinicpmLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// minicpm.jinja:15:1 {%- set c_space = ' \t\n\v\f\r' %}
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// minicpm.jinja:16:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// minicpm.jinja:17:1 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// minicpm.jinja:18:1 {{- '<用户>' + message['content'].strip(c_space) + '<AI>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<用户>"), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<AI>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<用户>"), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("<AI>")))
 		} else {
 			// minicpm.jinja:19:5 {%- else %}
 			// minicpm.jinja:20:1 {{- message['content'].strip(c_space) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
+			llamacpp.Write(w, llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil))
 		}
 	}
 }
@@ -90,14 +93,14 @@ func renderMinicpmLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMinicpm is the position table of minicpm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMinicpm = []jinja2.Span{
-	{From: 51, To: 51, Line: 15, Col: 1, Construct: "set"},
-	{From: 53, To: 65, Line: 16, Col: 1, Construct: "for"},
-	{From: 55, To: 64, Line: 17, Col: 1, Construct: "if"},
-	{From: 57, To: 59, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 63, To: 63, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 75, Line: 15, Col: 1, Construct: "set"},
-	{From: 77, To: 87, Line: 16, Col: 1, Construct: "for"},
-	{From: 79, To: 86, Line: 17, Col: 1, Construct: "if"},
-	{From: 81, To: 81, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 85, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 15, Col: 1, Construct: "set"},
+	{From: 56, To: 68, Line: 16, Col: 1, Construct: "for"},
+	{From: 58, To: 67, Line: 17, Col: 1, Construct: "if"},
+	{From: 60, To: 62, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 66, To: 66, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 15, Col: 1, Construct: "set"},
+	{From: 80, To: 90, Line: 16, Col: 1, Construct: "for"},
+	{From: 82, To: 89, Line: 17, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 20, Col: 1, Construct: "{{ }}"},
 }

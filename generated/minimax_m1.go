@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MiniMaxM1 is the chat template llama.cpp/MiniMax-M1.jinja.
 var MiniMaxM1 = &jinja2.Template{
@@ -215,36 +218,36 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	w.WriteString("<begin_of_document>")
 	// MiniMax-M1.jinja:2:1 {%- if custom_tools is defined %}
-	if jinja2.LlamaCallTest("defined", customTools, nil, nil) {
+	if llamacpp.CallTest("defined", customTools, nil, nil) {
 		// MiniMax-M1.jinja:3:5 {%- set tools = custom_tools %}
 		tools = customTools
 	}
 	// MiniMax-M1.jinja:5:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// MiniMax-M1.jinja:6:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
 	// MiniMax-M1.jinja:10:1 {% set ns = namespace(system_prompt='') -%}
 	nsSystemPrompt := jinja2.Str("")
 	// MiniMax-M1.jinja:11:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// MiniMax-M1.jinja:12:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.LlamaItemStr(messages0, "content")
-		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := llamacpp.ItemStr(messages0, "content")
+		if llamacpp.CallTest("string", messages0Content, nil, nil) {
 			// MiniMax-M1.jinja:13:9 {%- set ns.system_prompt = messages[0]['content']|trim %}
-			nsSystemPrompt = jinja2.LlamaCallFilter("trim", messages0Content, nil, nil)
+			nsSystemPrompt = llamacpp.CallFilter("trim", messages0Content, nil, nil)
 		} else {
 			// MiniMax-M1.jinja:14:9 {%- else %}
 			// MiniMax-M1.jinja:15:9 {%- set ns.system_prompt = messages[0]['content'][0]['text']|trim %}
-			nsSystemPrompt = jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text"), nil, nil)
+			nsSystemPrompt = llamacpp.CallFilter("trim", llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text"), nil, nil)
 		}
 		// MiniMax-M1.jinja:17:5 {%- set messages = messages[1:] %}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// MiniMax-M1.jinja:18:5 {%- else %}
 		// MiniMax-M1.jinja:19:5 {%- if tools is not none %}
-		if !jinja2.LlamaCallTest("none", tools, nil, nil) {
+		if !llamacpp.CallTest("none", tools, nil, nil) {
 			// MiniMax-M1.jinja:20:9 {%- set ns.system_prompt = "You are a helpful assistant created by Minimax based on MiniMax-M1 model…
 			nsSystemPrompt = jinja2.Str("You are a helpful assistant created by Minimax based on MiniMax-M1 model.")
 		} else {
@@ -256,40 +259,40 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M1.jinja:27:1 {%- if ns.system_prompt != '' %}
 	if !jinja2.EqStr(nsSystemPrompt, "") {
 		// MiniMax-M1.jinja:28:1 {{ '<beginning_of_sentence>system ai_setting=assistant\n' + ns.system_prompt + '<end_of_sentence>\n'…
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<beginning_of_sentence>system ai_setting=assistant\n"), nsSystemPrompt), jinja2.Str("<end_of_sentence>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<beginning_of_sentence>system ai_setting=assistant\n"), nsSystemPrompt), jinja2.Str("<end_of_sentence>\n")))
 	}
 	// MiniMax-M1.jinja:32:1 {%- if tools is not none %}
-	if !jinja2.LlamaCallTest("none", tools, nil, nil) {
+	if !llamacpp.CallTest("none", tools, nil, nil) {
 		w.WriteString("<beginning_of_sentence>system tool_setting=tools\nYou are provided with these tools:\n<tools>\n")
 		// MiniMax-M1.jinja:34:1 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// MiniMax-M1.jinja:35:1 {{ tool | tojson ~ '\n' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(llamacpp.CallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
 		}
 		w.WriteString("</tools>\n\nIf you need to call tools, please respond with <tool_calls></tool_calls> XML tags, and provide tool-name and json-object of arguments, following the format below:\n<tool_calls>\n{\"name\": <tool-name>, \"arguments\": <args-json-object>}\n...\n</tool_calls><end_of_sentence>\n")
 	}
 	// MiniMax-M1.jinja:41:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// MiniMax-M1.jinja:42:5 {%- if not (message.role == 'ipython' or message.role == 'tool' or 'tool_calls' in message) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || jinja2.LlamaIn(jinja2.Str("tool_calls"), message)) {
+		messageRole := llamacpp.Attr(message, "role")
+		if !((jinja2.EqStr(messageRole, "ipython") || jinja2.EqStr(messageRole, "tool")) || llamacpp.In(jinja2.Str("tool_calls"), message)) {
 			// MiniMax-M1.jinja:43:9 {%- if message['role'] == 'user' %}
-			messageRole := jinja2.LlamaItemStr(message, "role")
+			messageRole := llamacpp.ItemStr(message, "role")
 			if jinja2.EqStr(messageRole, "user") {
 				w.WriteString("<beginning_of_sentence>user name=user\n")
 				// MiniMax-M1.jinja:45:1 {%- if message['content'] is string %}
-				messageContent := jinja2.LlamaItemStr(message, "content")
-				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+				messageContent := llamacpp.ItemStr(message, "content")
+				if llamacpp.CallTest("string", messageContent, nil, nil) {
 					// MiniMax-M1.jinja:46:1 {{ message['content']|trim -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:47:5 {%- else %}
 					// MiniMax-M1.jinja:48:1 {%- for content in message['content'] %}
-					for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+					for _, content := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 						// MiniMax-M1.jinja:49:1 {%- if content['type'] == 'text' %}
-						if jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "text") {
+						if jinja2.EqStr(llamacpp.ItemStr(content, "type"), "text") {
 							// MiniMax-M1.jinja:50:1 {{ content['text']|trim -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(content, "text"), nil, nil))
+							llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(content, "text"), nil, nil))
 						}
 					}
 				}
@@ -298,50 +301,50 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// MiniMax-M1.jinja:55:13 {%- elif message['role'] == 'assistant' %}
 				w.WriteString("<beginning_of_sentence>ai name=assistant\n")
 				// MiniMax-M1.jinja:57:1 {%- if message['content'] is string %}
-				messageContent := jinja2.LlamaItemStr(message, "content")
-				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+				messageContent := llamacpp.ItemStr(message, "content")
+				if llamacpp.CallTest("string", messageContent, nil, nil) {
 					// MiniMax-M1.jinja:58:1 {{ message['content']|trim -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 				} else {
 					// MiniMax-M1.jinja:59:5 {%- else %}
 					// MiniMax-M1.jinja:60:1 {%- for content in message['content'] | selectattr('type', 'equalto', 'text') %}
-					for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("selectattr", messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil))) {
+					for _, content := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("selectattr", messageContent, []jinja2.Value{jinja2.Str("type"), jinja2.Str("equalto"), jinja2.Str("text")}, nil))) {
 						// MiniMax-M1.jinja:61:1 {{ content['text']|trim -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaItemStr(content, "text"), nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.ItemStr(content, "text"), nil, nil))
 					}
 				}
 				w.WriteString("<end_of_sentence>\n")
 			}
-		} else if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
+		} else if llamacpp.In(jinja2.Str("tool_calls"), message) {
 			// MiniMax-M1.jinja:66:9 {%- elif 'tool_calls' in message %}
 			w.WriteString("<beginning_of_sentence>ai name=assistant\n<tool_calls>\n")
 			// MiniMax-M1.jinja:68:1 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 				// MiniMax-M1.jinja:69:1 {{ '{"name": "' + tool_call.function.name + '", "arguments": ' + tool_call.function.arguments | tojs…
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("}\n")))
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(toolCallFunction, "arguments"), nil, nil)), jinja2.Str("}\n")))
 			}
 			w.WriteString("</tool_calls><end_of_sentence>\n")
 		} else if jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "ipython") {
 			// MiniMax-M1.jinja:72:9 {%- elif message.role == "tool" or message.role == "ipython" %}
 			w.WriteString("<beginning_of_sentence>tool name=tools\n")
 			// MiniMax-M1.jinja:74:1 {%- if message.content is string %}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// MiniMax-M1.jinja:75:1 {{ 'tool result: ' + message.content + '\n\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("tool result: "), messageContent), jinja2.Str("\n\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("tool result: "), messageContent), jinja2.Str("\n\n")))
 			} else {
 				// MiniMax-M1.jinja:76:5 {%- else %}
 				// MiniMax-M1.jinja:77:1 {%- for content in message['content'] %}
-				for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "content"))) {
+				for _, content := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "content"))) {
 					// MiniMax-M1.jinja:78:1 {%- if content['type'] == 'text' %}
-					if jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "text") {
+					if jinja2.EqStr(llamacpp.ItemStr(content, "type"), "text") {
 						// MiniMax-M1.jinja:79:1 {{ 'tool result: ' + content['text'] + '\n\n' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("tool result: "), jinja2.LlamaItemStr(content, "text")), jinja2.Str("\n\n")))
-					} else if jinja2.LlamaCallMethod(content, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("tool result: "), llamacpp.ItemStr(content, "text")), jinja2.Str("\n\n")))
+					} else if llamacpp.CallMethod(content, "get", []jinja2.Value{jinja2.Str("name")}, nil).Truthy() {
 						// MiniMax-M1.jinja:80:5 {%- elif content.get('name') %}
 						// MiniMax-M1.jinja:81:1 {{ 'tool name: ' + content['name'] + '\ntool result: ' + content['text'] + '\n\n' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("tool name: "), jinja2.LlamaItemStr(content, "name")), jinja2.Str("\ntool result: ")), jinja2.LlamaItemStr(content, "text")), jinja2.Str("\n\n")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("tool name: "), llamacpp.ItemStr(content, "name")), jinja2.Str("\ntool result: ")), llamacpp.ItemStr(content, "text")), jinja2.Str("\n\n")))
 					}
 				}
 			}
@@ -357,90 +360,90 @@ func renderMiniMaxM1Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMiniMaxM1 is the position table of MiniMax-M1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiniMaxM1 = []jinja2.Span{
-	{From: 54, To: 57, Line: 2, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 3, Col: 5, Construct: "set"},
-	{From: 59, To: 62, Line: 5, Col: 1, Construct: "if"},
-	{From: 61, To: 61, Line: 6, Col: 5, Construct: "set"},
-	{From: 64, To: 64, Line: 10, Col: 1, Construct: "set"},
-	{From: 66, To: 91, Line: 11, Col: 1, Construct: "if"},
-	{From: 69, To: 77, Line: 12, Col: 5, Construct: "if"},
-	{From: 72, To: 72, Line: 13, Col: 9, Construct: "set"},
-	{From: 76, To: 76, Line: 15, Col: 9, Construct: "set"},
-	{From: 79, To: 79, Line: 17, Col: 5, Construct: "set"},
-	{From: 83, To: 90, Line: 19, Col: 5, Construct: "if"},
-	{From: 85, To: 85, Line: 20, Col: 9, Construct: "set"},
-	{From: 89, To: 89, Line: 22, Col: 9, Construct: "set"},
-	{From: 93, To: 98, Line: 27, Col: 1, Construct: "if"},
-	{From: 95, To: 97, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 109, Line: 32, Col: 1, Construct: "if"},
-	{From: 103, To: 108, Line: 34, Col: 1, Construct: "for"},
-	{From: 105, To: 106, Line: 35, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 201, Line: 41, Col: 1, Construct: "for"},
-	{From: 113, To: 200, Line: 42, Col: 5, Construct: "if"},
-	{From: 116, To: 153, Line: 43, Col: 9, Construct: "if"},
-	{From: 120, To: 135, Line: 45, Col: 1, Construct: "if"},
-	{From: 123, To: 123, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 127, To: 133, Line: 48, Col: 1, Construct: "for"},
-	{From: 129, To: 132, Line: 49, Col: 1, Construct: "if"},
-	{From: 131, To: 131, Line: 50, Col: 1, Construct: "{{ }}"},
-	{From: 136, To: 153, Line: 55, Col: 13, Construct: "if"},
-	{From: 140, To: 152, Line: 57, Col: 1, Construct: "if"},
-	{From: 143, To: 143, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 147, To: 150, Line: 60, Col: 1, Construct: "for"},
-	{From: 149, To: 149, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 154, To: 200, Line: 66, Col: 9, Construct: "if"},
-	{From: 158, To: 167, Line: 68, Col: 1, Construct: "for"},
-	{From: 160, To: 165, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 168, To: 200, Line: 72, Col: 9, Construct: "if"},
-	{From: 172, To: 199, Line: 74, Col: 1, Construct: "if"},
-	{From: 175, To: 177, Line: 75, Col: 1, Construct: "{{ }}"},
-	{From: 181, To: 197, Line: 77, Col: 1, Construct: "for"},
-	{From: 183, To: 196, Line: 78, Col: 1, Construct: "if"},
-	{From: 185, To: 187, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 188, To: 196, Line: 80, Col: 5, Construct: "if"},
-	{From: 191, To: 195, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 203, To: 205, Line: 89, Col: 1, Construct: "if"},
-	{From: 218, To: 221, Line: 2, Col: 1, Construct: "if"},
-	{From: 220, To: 220, Line: 3, Col: 5, Construct: "set"},
-	{From: 223, To: 226, Line: 5, Col: 1, Construct: "if"},
-	{From: 225, To: 225, Line: 6, Col: 5, Construct: "set"},
-	{From: 228, To: 228, Line: 10, Col: 1, Construct: "set"},
-	{From: 230, To: 255, Line: 11, Col: 1, Construct: "if"},
-	{From: 233, To: 241, Line: 12, Col: 5, Construct: "if"},
-	{From: 236, To: 236, Line: 13, Col: 9, Construct: "set"},
-	{From: 240, To: 240, Line: 15, Col: 9, Construct: "set"},
-	{From: 243, To: 243, Line: 17, Col: 5, Construct: "set"},
-	{From: 247, To: 254, Line: 19, Col: 5, Construct: "if"},
-	{From: 249, To: 249, Line: 20, Col: 9, Construct: "set"},
-	{From: 253, To: 253, Line: 22, Col: 9, Construct: "set"},
-	{From: 257, To: 260, Line: 27, Col: 1, Construct: "if"},
-	{From: 259, To: 259, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 262, To: 270, Line: 32, Col: 1, Construct: "if"},
-	{From: 265, To: 269, Line: 34, Col: 1, Construct: "for"},
-	{From: 267, To: 267, Line: 35, Col: 1, Construct: "{{ }}"},
-	{From: 272, To: 350, Line: 41, Col: 1, Construct: "for"},
-	{From: 274, To: 349, Line: 42, Col: 5, Construct: "if"},
-	{From: 277, To: 314, Line: 43, Col: 9, Construct: "if"},
-	{From: 281, To: 296, Line: 45, Col: 1, Construct: "if"},
-	{From: 284, To: 284, Line: 46, Col: 1, Construct: "{{ }}"},
-	{From: 288, To: 294, Line: 48, Col: 1, Construct: "for"},
-	{From: 290, To: 293, Line: 49, Col: 1, Construct: "if"},
-	{From: 292, To: 292, Line: 50, Col: 1, Construct: "{{ }}"},
-	{From: 297, To: 314, Line: 55, Col: 13, Construct: "if"},
-	{From: 301, To: 313, Line: 57, Col: 1, Construct: "if"},
-	{From: 304, To: 304, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 308, To: 311, Line: 60, Col: 1, Construct: "for"},
-	{From: 310, To: 310, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 315, To: 349, Line: 66, Col: 9, Construct: "if"},
-	{From: 319, To: 324, Line: 68, Col: 1, Construct: "for"},
-	{From: 321, To: 322, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 325, To: 349, Line: 72, Col: 9, Construct: "if"},
-	{From: 329, To: 348, Line: 74, Col: 1, Construct: "if"},
-	{From: 332, To: 332, Line: 75, Col: 1, Construct: "{{ }}"},
-	{From: 336, To: 346, Line: 77, Col: 1, Construct: "for"},
-	{From: 338, To: 345, Line: 78, Col: 1, Construct: "if"},
-	{From: 340, To: 340, Line: 79, Col: 1, Construct: "{{ }}"},
-	{From: 341, To: 345, Line: 80, Col: 5, Construct: "if"},
-	{From: 344, To: 344, Line: 81, Col: 1, Construct: "{{ }}"},
-	{From: 352, To: 354, Line: 89, Col: 1, Construct: "if"},
+	{From: 57, To: 60, Line: 2, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 3, Col: 5, Construct: "set"},
+	{From: 62, To: 65, Line: 5, Col: 1, Construct: "if"},
+	{From: 64, To: 64, Line: 6, Col: 5, Construct: "set"},
+	{From: 67, To: 67, Line: 10, Col: 1, Construct: "set"},
+	{From: 69, To: 94, Line: 11, Col: 1, Construct: "if"},
+	{From: 72, To: 80, Line: 12, Col: 5, Construct: "if"},
+	{From: 75, To: 75, Line: 13, Col: 9, Construct: "set"},
+	{From: 79, To: 79, Line: 15, Col: 9, Construct: "set"},
+	{From: 82, To: 82, Line: 17, Col: 5, Construct: "set"},
+	{From: 86, To: 93, Line: 19, Col: 5, Construct: "if"},
+	{From: 88, To: 88, Line: 20, Col: 9, Construct: "set"},
+	{From: 92, To: 92, Line: 22, Col: 9, Construct: "set"},
+	{From: 96, To: 101, Line: 27, Col: 1, Construct: "if"},
+	{From: 98, To: 100, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 112, Line: 32, Col: 1, Construct: "if"},
+	{From: 106, To: 111, Line: 34, Col: 1, Construct: "for"},
+	{From: 108, To: 109, Line: 35, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 204, Line: 41, Col: 1, Construct: "for"},
+	{From: 116, To: 203, Line: 42, Col: 5, Construct: "if"},
+	{From: 119, To: 156, Line: 43, Col: 9, Construct: "if"},
+	{From: 123, To: 138, Line: 45, Col: 1, Construct: "if"},
+	{From: 126, To: 126, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 130, To: 136, Line: 48, Col: 1, Construct: "for"},
+	{From: 132, To: 135, Line: 49, Col: 1, Construct: "if"},
+	{From: 134, To: 134, Line: 50, Col: 1, Construct: "{{ }}"},
+	{From: 139, To: 156, Line: 55, Col: 13, Construct: "if"},
+	{From: 143, To: 155, Line: 57, Col: 1, Construct: "if"},
+	{From: 146, To: 146, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 150, To: 153, Line: 60, Col: 1, Construct: "for"},
+	{From: 152, To: 152, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 157, To: 203, Line: 66, Col: 9, Construct: "if"},
+	{From: 161, To: 170, Line: 68, Col: 1, Construct: "for"},
+	{From: 163, To: 168, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 171, To: 203, Line: 72, Col: 9, Construct: "if"},
+	{From: 175, To: 202, Line: 74, Col: 1, Construct: "if"},
+	{From: 178, To: 180, Line: 75, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 200, Line: 77, Col: 1, Construct: "for"},
+	{From: 186, To: 199, Line: 78, Col: 1, Construct: "if"},
+	{From: 188, To: 190, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 191, To: 199, Line: 80, Col: 5, Construct: "if"},
+	{From: 194, To: 198, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 206, To: 208, Line: 89, Col: 1, Construct: "if"},
+	{From: 221, To: 224, Line: 2, Col: 1, Construct: "if"},
+	{From: 223, To: 223, Line: 3, Col: 5, Construct: "set"},
+	{From: 226, To: 229, Line: 5, Col: 1, Construct: "if"},
+	{From: 228, To: 228, Line: 6, Col: 5, Construct: "set"},
+	{From: 231, To: 231, Line: 10, Col: 1, Construct: "set"},
+	{From: 233, To: 258, Line: 11, Col: 1, Construct: "if"},
+	{From: 236, To: 244, Line: 12, Col: 5, Construct: "if"},
+	{From: 239, To: 239, Line: 13, Col: 9, Construct: "set"},
+	{From: 243, To: 243, Line: 15, Col: 9, Construct: "set"},
+	{From: 246, To: 246, Line: 17, Col: 5, Construct: "set"},
+	{From: 250, To: 257, Line: 19, Col: 5, Construct: "if"},
+	{From: 252, To: 252, Line: 20, Col: 9, Construct: "set"},
+	{From: 256, To: 256, Line: 22, Col: 9, Construct: "set"},
+	{From: 260, To: 263, Line: 27, Col: 1, Construct: "if"},
+	{From: 262, To: 262, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 265, To: 273, Line: 32, Col: 1, Construct: "if"},
+	{From: 268, To: 272, Line: 34, Col: 1, Construct: "for"},
+	{From: 270, To: 270, Line: 35, Col: 1, Construct: "{{ }}"},
+	{From: 275, To: 353, Line: 41, Col: 1, Construct: "for"},
+	{From: 277, To: 352, Line: 42, Col: 5, Construct: "if"},
+	{From: 280, To: 317, Line: 43, Col: 9, Construct: "if"},
+	{From: 284, To: 299, Line: 45, Col: 1, Construct: "if"},
+	{From: 287, To: 287, Line: 46, Col: 1, Construct: "{{ }}"},
+	{From: 291, To: 297, Line: 48, Col: 1, Construct: "for"},
+	{From: 293, To: 296, Line: 49, Col: 1, Construct: "if"},
+	{From: 295, To: 295, Line: 50, Col: 1, Construct: "{{ }}"},
+	{From: 300, To: 317, Line: 55, Col: 13, Construct: "if"},
+	{From: 304, To: 316, Line: 57, Col: 1, Construct: "if"},
+	{From: 307, To: 307, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 311, To: 314, Line: 60, Col: 1, Construct: "for"},
+	{From: 313, To: 313, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 318, To: 352, Line: 66, Col: 9, Construct: "if"},
+	{From: 322, To: 327, Line: 68, Col: 1, Construct: "for"},
+	{From: 324, To: 325, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 328, To: 352, Line: 72, Col: 9, Construct: "if"},
+	{From: 332, To: 351, Line: 74, Col: 1, Construct: "if"},
+	{From: 335, To: 335, Line: 75, Col: 1, Construct: "{{ }}"},
+	{From: 339, To: 349, Line: 77, Col: 1, Construct: "for"},
+	{From: 341, To: 348, Line: 78, Col: 1, Construct: "if"},
+	{From: 343, To: 343, Line: 79, Col: 1, Construct: "{{ }}"},
+	{From: 344, To: 348, Line: 80, Col: 5, Construct: "if"},
+	{From: 347, To: 347, Line: 81, Col: 1, Construct: "{{ }}"},
+	{From: 355, To: 357, Line: 89, Col: 1, Construct: "if"},
 }

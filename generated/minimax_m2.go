@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MiniMaxM2 is the chat template llama.cpp/MiniMax-M2.jinja.
 var MiniMaxM2 = &jinja2.Template{
@@ -371,10 +374,10 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M2.jinja:6:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(toolList)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(toolList)) {
 			w.WriteString("<tool>")
 			// MiniMax-M2.jinja:7:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -382,27 +385,27 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// MiniMax-M2.jinja:11:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// MiniMax-M2.jinja:12:9 {{ content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// MiniMax-M2.jinja:13:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M2.jinja:14:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// MiniMax-M2.jinja:15:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
+				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// MiniMax-M2.jinja:16:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
-				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+				} else if llamacpp.CallTest("string", item, nil, nil) {
 					// MiniMax-M2.jinja:17:17 {%- elif item is string -%}
 					// MiniMax-M2.jinja:18:17 {{- item }}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 				}
 			}
 		} else {
 			// MiniMax-M2.jinja:21:9 {%- else -%}
 			// MiniMax-M2.jinja:22:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		}
 	}
 	// MiniMax-M2.jinja:26:1 {%- macro build_system_message(system_message) -%}
@@ -410,30 +413,30 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M2.jinja:27:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
 			// MiniMax-M2.jinja:28:9 {{- visible_text(system_message.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(systemMessage, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(systemMessage, "content"))
 			}))
 		} else {
 			// MiniMax-M2.jinja:29:9 {%- else -%}
 			// MiniMax-M2.jinja:30:9 {%- if model_identity is not defined -%}
-			if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
+			if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
 				// MiniMax-M2.jinja:31:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M2.jinja:33:9 {{- model_identity }}
-			jinja2.LlamaWrite(w, modelIdentity)
+			llamacpp.Write(w, modelIdentity)
 		}
 		// MiniMax-M2.jinja:37:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
 			// MiniMax-M2.jinja:38:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.LlamaAttr(systemMessage, "current_date")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date")))
 		}
 		// MiniMax-M2.jinja:41:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
 			// MiniMax-M2.jinja:42:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.LlamaAttr(systemMessage, "current_location")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location")))
 		}
 	}
 	// MiniMax-M2.jinja:47:1 {%- set system_message = none -%}
@@ -441,49 +444,49 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M2.jinja:48:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M2.jinja:49:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// MiniMax-M2.jinja:50:5 {%- set system_message = messages[0] -%}
-		systemMessage = jinja2.LlamaItemInt(messages, 0)
+		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M2.jinja:51:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		conversationMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M2.jinja:54:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// MiniMax-M2.jinja:55:1 {% for m in conversation_messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
 	for i := range items {
 		m := items[i]
 		// MiniMax-M2.jinja:56:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
 			// MiniMax-M2.jinja:57:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// MiniMax-M2.jinja:61:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
 	// MiniMax-M2.jinja:62:1 {{- build_system_message(system_message) }}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		buildSystemMessage(systemMessage)
 	}))
 	// MiniMax-M2.jinja:64:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M2.jinja:65:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
 		// MiniMax-M2.jinja:66:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
 		// MiniMax-M2.jinja:67:5 {{- render_tool_namespace("functions", tools) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderToolNamespace(jinja2.Str("functions"), tools)
 		}))
 		// MiniMax-M2.jinja:68:5 {{- '</tools>' ~ '\n\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
 		// MiniMax-M2.jinja:69:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
 		// MiniMax-M2.jinja:70:1 {{- '\n' ~ toolcall_begin_token }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken))
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// MiniMax-M2.jinja:76:1 {{- '\n' ~ toolcall_end_token }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallEndToken))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallEndToken))
 	}
 	w.WriteString("[e~[\n")
 	// MiniMax-M2.jinja:81:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -491,332 +494,332 @@ func renderMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M2.jinja:82:1 {%- for message in conversation_messages -%}
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
 	for i := range items2 {
 		message := items2[i]
 		// MiniMax-M2.jinja:83:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M2.jinja:85:9 {{- ']~b]ai' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
 			// MiniMax-M2.jinja:87:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// MiniMax-M2.jinja:88:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(message, "content"))
+				visibleText(llamacpp.Attr(message, "content"))
 			})
 			// MiniMax-M2.jinja:89:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
 				// MiniMax-M2.jinja:90:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// MiniMax-M2.jinja:91:13 {%- else %}
 				// MiniMax-M2.jinja:92:13 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// MiniMax-M2.jinja:93:17 {%- set reasoning_content = content.split('</think>')[0].strip('\n').split('<think>')[-1].strip('\n'…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// MiniMax-M2.jinja:94:17 {%- set content = content.split('</think>')[-1].strip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// MiniMax-M2.jinja:97:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// MiniMax-M2.jinja:98:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
 			}
 			// MiniMax-M2.jinja:100:9 {%- if content -%}
 			if content.Truthy() {
 				// MiniMax-M2.jinja:101:13 {{- content }}
-				jinja2.LlamaWrite(w, content)
+				llamacpp.Write(w, content)
 			}
 			// MiniMax-M2.jinja:103:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M2.jinja:104:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
 				// MiniMax-M2.jinja:106:13 {%- for tool_call in message.tool_calls -%}
 				var args jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// MiniMax-M2.jinja:107:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M2.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M2.jinja:110:17 {{- '<invoke name="' + tool_call.name + '">' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<invoke name=\""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\">")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<invoke name=\""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\">")))
 					w.WriteString("\n")
 					// MiniMax-M2.jinja:111:17 {% set _args = tool_call.arguments %}
-					args = jinja2.LlamaAttr(toolCall, "arguments")
+					args = llamacpp.Attr(toolCall, "arguments")
 					// MiniMax-M2.jinja:112:17 {%- for k, v in _args.items() %}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M2.jinja:113:17 {{- '<parameter name="' + k + '">' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
 						// MiniMax-M2.jinja:114:17 {{- v | tojson(ensure_ascii=False) if v is not string else v }}
-						if !jinja2.LlamaCallTest("string", v, nil, nil) {
-							jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+						if !llamacpp.CallTest("string", v, nil, nil) {
+							llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 						} else {
-							jinja2.LlamaWrite(w, v)
+							llamacpp.Write(w, v)
 						}
 						w.WriteString("</parameter>\n")
 					}
 					// MiniMax-M2.jinja:117:17 {{- '</invoke>' ~ '\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
 				}
 				// MiniMax-M2.jinja:120:13 {{- toolcall_end_token}}
-				jinja2.LlamaWrite(w, toolcallEndToken)
+				llamacpp.Write(w, toolcallEndToken)
 				// MiniMax-M2.jinja:121:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = llamacpp.Attr(llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// MiniMax-M2.jinja:122:13 {%- else -%}
 				// MiniMax-M2.jinja:123:13 {%- set last_tool_call.name = none -%}
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M2.jinja:125:9 {{- '[e~[' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M2.jinja:127:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M2.jinja:128:5 {%- if last_tool_call.name is none -%}
-			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
 				// MiniMax-M2.jinja:129:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M2.jinja:131:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// MiniMax-M2.jinja:134:5 {%- if message.content is string -%}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// MiniMax-M2.jinja:136:9 {{- message.content }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 				w.WriteString("</response>")
 			} else {
 				// MiniMax-M2.jinja:138:9 {%- else -%}
 				// MiniMax-M2.jinja:139:9 {%- for tr in message.content -%}
-				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					w.WriteString("\n<response>")
 					// MiniMax-M2.jinja:141:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := jinja2.LlamaAttr(tr, "output")
-					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
-						jinja2.LlamaWrite(w, trOutput)
+					trOutput := llamacpp.Attr(tr, "output")
+					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "text") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "text"), nil, nil) {
-							jinja2.LlamaWrite(w, jinja2.LlamaAttr(tr, "text"))
+						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.CallTest("defined", llamacpp.Attr(tr, "text"), nil, nil) {
+							llamacpp.Write(w, llamacpp.Attr(tr, "text"))
 						} else {
-							jinja2.LlamaWrite(w, tr)
+							llamacpp.Write(w, tr)
 						}
 					}
 					w.WriteString("\n</response>")
 				}
 			}
 			// MiniMax-M2.jinja:145:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M2.jinja:149:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M2.jinja:150:9 {{- ']~b]user' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
 			// MiniMax-M2.jinja:151:9 {{- visible_text(message.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(message, "content"))
 			}))
 			// MiniMax-M2.jinja:152:9 {{- '[e~[' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
 		}
 	}
 	// MiniMax-M2.jinja:157:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M2.jinja:158:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
 	}
 }
 
 // spansMiniMaxM2 is the position table of MiniMax-M2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiniMaxM2 = []jinja2.Span{
-	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 3, Col: 1, Construct: "set"},
-	{From: 61, To: 70, Line: 5, Col: 1, Construct: "macro"},
-	{From: 64, To: 69, Line: 6, Col: 1, Construct: "for"},
-	{From: 67, To: 68, Line: 7, Col: 7, Construct: "{{ }}"},
-	{From: 72, To: 97, Line: 10, Col: 1, Construct: "macro"},
-	{From: 75, To: 96, Line: 11, Col: 5, Construct: "if"},
-	{From: 77, To: 77, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 78, To: 96, Line: 13, Col: 9, Construct: "if"},
-	{From: 81, To: 91, Line: 14, Col: 9, Construct: "for"},
-	{From: 83, To: 90, Line: 15, Col: 13, Construct: "if"},
-	{From: 85, To: 85, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 86, To: 90, Line: 17, Col: 17, Construct: "if"},
-	{From: 89, To: 89, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 99, To: 126, Line: 26, Col: 1, Construct: "macro"},
-	{From: 103, To: 115, Line: 27, Col: 5, Construct: "if"},
-	{From: 105, To: 105, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 109, To: 112, Line: 30, Col: 9, Construct: "if"},
-	{From: 111, To: 111, Line: 31, Col: 13, Construct: "set"},
-	{From: 114, To: 114, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 117, To: 120, Line: 37, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 122, To: 125, Line: 41, Col: 5, Construct: "if"},
-	{From: 124, To: 124, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 128, To: 128, Line: 47, Col: 1, Construct: "set"},
-	{From: 130, To: 130, Line: 48, Col: 1, Construct: "set"},
-	{From: 132, To: 137, Line: 49, Col: 1, Construct: "if"},
-	{From: 134, To: 134, Line: 50, Col: 5, Construct: "set"},
-	{From: 136, To: 136, Line: 51, Col: 5, Construct: "set"},
-	{From: 139, To: 139, Line: 54, Col: 1, Construct: "set"},
-	{From: 141, To: 149, Line: 55, Col: 1, Construct: "for"},
-	{From: 145, To: 148, Line: 56, Col: 5, Construct: "if"},
-	{From: 147, To: 147, Line: 57, Col: 9, Construct: "set"},
-	{From: 151, To: 153, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 155, To: 155, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 184, Line: 64, Col: 1, Construct: "if"},
-	{From: 159, To: 163, Line: 65, Col: 5, Construct: "{{ }}"},
-	{From: 165, To: 167, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 169, To: 169, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 171, To: 172, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 174, To: 175, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 177, To: 179, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 181, To: 182, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 81, Col: 1, Construct: "set"},
-	{From: 188, To: 343, Line: 82, Col: 1, Construct: "for"},
-	{From: 194, To: 342, Line: 83, Col: 5, Construct: "if"},
-	{From: 197, To: 198, Line: 85, Col: 9, Construct: "{{ }}"},
-	{From: 200, To: 200, Line: 87, Col: 9, Construct: "set"},
-	{From: 202, To: 204, Line: 88, Col: 9, Construct: "set"},
-	{From: 206, To: 219, Line: 89, Col: 9, Construct: "if"},
-	{From: 209, To: 209, Line: 90, Col: 13, Construct: "set"},
-	{From: 213, To: 218, Line: 92, Col: 13, Construct: "if"},
-	{From: 215, To: 215, Line: 93, Col: 17, Construct: "set"},
-	{From: 217, To: 217, Line: 94, Col: 17, Construct: "set"},
-	{From: 221, To: 229, Line: 97, Col: 9, Construct: "if"},
-	{From: 223, To: 228, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 231, To: 234, Line: 100, Col: 9, Construct: "if"},
-	{From: 233, To: 233, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 236, To: 287, Line: 103, Col: 9, Construct: "if"},
-	{From: 239, To: 241, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 243, To: 278, Line: 106, Col: 13, Construct: "for"},
-	{From: 246, To: 250, Line: 107, Col: 17, Construct: "if"},
-	{From: 249, To: 249, Line: 108, Col: 21, Construct: "set"},
-	{From: 252, To: 255, Line: 110, Col: 17, Construct: "{{ }}"},
-	{From: 257, To: 257, Line: 111, Col: 17, Construct: "set"},
-	{From: 259, To: 274, Line: 112, Col: 17, Construct: "for"},
-	{From: 264, To: 266, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 268, To: 273, Line: 114, Col: 17, Construct: "{{ }}"},
-	{From: 276, To: 277, Line: 117, Col: 17, Construct: "{{ }}"},
-	{From: 280, To: 280, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 282, To: 282, Line: 121, Col: 13, Construct: "set"},
-	{From: 286, To: 286, Line: 123, Col: 13, Construct: "set"},
-	{From: 289, To: 290, Line: 125, Col: 9, Construct: "{{ }}"},
-	{From: 291, To: 342, Line: 127, Col: 9, Construct: "if"},
-	{From: 294, To: 297, Line: 128, Col: 5, Construct: "if"},
-	{From: 296, To: 296, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 299, To: 301, Line: 131, Col: 5, Construct: "if"},
-	{From: 303, To: 327, Line: 134, Col: 5, Construct: "if"},
-	{From: 307, To: 308, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 312, To: 326, Line: 139, Col: 9, Construct: "for"},
-	{From: 315, To: 325, Line: 141, Col: 13, Construct: "{{ }}"},
-	{From: 329, To: 331, Line: 145, Col: 5, Construct: "if"},
-	{From: 332, To: 342, Line: 149, Col: 9, Construct: "if"},
-	{From: 335, To: 336, Line: 150, Col: 9, Construct: "{{ }}"},
-	{From: 338, To: 338, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 340, To: 341, Line: 152, Col: 9, Construct: "{{ }}"},
-	{From: 345, To: 351, Line: 157, Col: 1, Construct: "if"},
-	{From: 347, To: 350, Line: 158, Col: 1, Construct: "{{ }}"},
-	{From: 367, To: 367, Line: 2, Col: 1, Construct: "set"},
-	{From: 369, To: 369, Line: 3, Col: 1, Construct: "set"},
-	{From: 371, To: 380, Line: 5, Col: 1, Construct: "macro"},
-	{From: 374, To: 379, Line: 6, Col: 1, Construct: "for"},
-	{From: 377, To: 378, Line: 7, Col: 7, Construct: "{{ }}"},
-	{From: 382, To: 407, Line: 10, Col: 1, Construct: "macro"},
-	{From: 385, To: 406, Line: 11, Col: 5, Construct: "if"},
-	{From: 387, To: 387, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 406, Line: 13, Col: 9, Construct: "if"},
-	{From: 391, To: 401, Line: 14, Col: 9, Construct: "for"},
-	{From: 393, To: 400, Line: 15, Col: 13, Construct: "if"},
-	{From: 395, To: 395, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 396, To: 400, Line: 17, Col: 17, Construct: "if"},
-	{From: 399, To: 399, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 405, To: 405, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 438, Line: 26, Col: 1, Construct: "macro"},
-	{From: 413, To: 427, Line: 27, Col: 5, Construct: "if"},
-	{From: 415, To: 417, Line: 28, Col: 9, Construct: "{{ }}"},
-	{From: 421, To: 424, Line: 30, Col: 9, Construct: "if"},
-	{From: 423, To: 423, Line: 31, Col: 13, Construct: "set"},
-	{From: 426, To: 426, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 429, To: 432, Line: 37, Col: 5, Construct: "if"},
-	{From: 431, To: 431, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 434, To: 437, Line: 41, Col: 5, Construct: "if"},
-	{From: 436, To: 436, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 440, To: 440, Line: 47, Col: 1, Construct: "set"},
-	{From: 442, To: 442, Line: 48, Col: 1, Construct: "set"},
-	{From: 444, To: 449, Line: 49, Col: 1, Construct: "if"},
-	{From: 446, To: 446, Line: 50, Col: 5, Construct: "set"},
-	{From: 448, To: 448, Line: 51, Col: 5, Construct: "set"},
-	{From: 451, To: 451, Line: 54, Col: 1, Construct: "set"},
-	{From: 453, To: 461, Line: 55, Col: 1, Construct: "for"},
-	{From: 457, To: 460, Line: 56, Col: 5, Construct: "if"},
-	{From: 459, To: 459, Line: 57, Col: 9, Construct: "set"},
-	{From: 463, To: 463, Line: 61, Col: 1, Construct: "{{ }}"},
-	{From: 465, To: 467, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 469, To: 488, Line: 64, Col: 1, Construct: "if"},
-	{From: 471, To: 471, Line: 65, Col: 5, Construct: "{{ }}"},
-	{From: 473, To: 473, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 475, To: 477, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 479, To: 479, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 481, To: 481, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 483, To: 484, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 486, To: 486, Line: 76, Col: 1, Construct: "{{ }}"},
-	{From: 490, To: 490, Line: 81, Col: 1, Construct: "set"},
-	{From: 492, To: 633, Line: 82, Col: 1, Construct: "for"},
-	{From: 498, To: 632, Line: 83, Col: 5, Construct: "if"},
-	{From: 501, To: 501, Line: 85, Col: 9, Construct: "{{ }}"},
-	{From: 503, To: 503, Line: 87, Col: 9, Construct: "set"},
-	{From: 505, To: 507, Line: 88, Col: 9, Construct: "set"},
-	{From: 509, To: 522, Line: 89, Col: 9, Construct: "if"},
-	{From: 512, To: 512, Line: 90, Col: 13, Construct: "set"},
-	{From: 516, To: 521, Line: 92, Col: 13, Construct: "if"},
-	{From: 518, To: 518, Line: 93, Col: 17, Construct: "set"},
-	{From: 520, To: 520, Line: 94, Col: 17, Construct: "set"},
-	{From: 524, To: 527, Line: 97, Col: 9, Construct: "if"},
-	{From: 526, To: 526, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 529, To: 532, Line: 100, Col: 9, Construct: "if"},
-	{From: 531, To: 531, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 534, To: 578, Line: 103, Col: 9, Construct: "if"},
-	{From: 537, To: 537, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 539, To: 569, Line: 106, Col: 13, Construct: "for"},
-	{From: 542, To: 546, Line: 107, Col: 17, Construct: "if"},
-	{From: 545, To: 545, Line: 108, Col: 21, Construct: "set"},
-	{From: 548, To: 549, Line: 110, Col: 17, Construct: "{{ }}"},
-	{From: 551, To: 551, Line: 111, Col: 17, Construct: "set"},
-	{From: 553, To: 566, Line: 112, Col: 17, Construct: "for"},
-	{From: 558, To: 558, Line: 113, Col: 17, Construct: "{{ }}"},
-	{From: 560, To: 565, Line: 114, Col: 17, Construct: "{{ }}"},
-	{From: 568, To: 568, Line: 117, Col: 17, Construct: "{{ }}"},
-	{From: 571, To: 571, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 573, To: 573, Line: 121, Col: 13, Construct: "set"},
-	{From: 577, To: 577, Line: 123, Col: 13, Construct: "set"},
-	{From: 580, To: 580, Line: 125, Col: 9, Construct: "{{ }}"},
-	{From: 581, To: 632, Line: 127, Col: 9, Construct: "if"},
-	{From: 584, To: 587, Line: 128, Col: 5, Construct: "if"},
-	{From: 586, To: 586, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 589, To: 591, Line: 131, Col: 5, Construct: "if"},
-	{From: 593, To: 617, Line: 134, Col: 5, Construct: "if"},
-	{From: 597, To: 598, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 602, To: 616, Line: 139, Col: 9, Construct: "for"},
-	{From: 605, To: 615, Line: 141, Col: 13, Construct: "{{ }}"},
-	{From: 619, To: 621, Line: 145, Col: 5, Construct: "if"},
-	{From: 622, To: 632, Line: 149, Col: 9, Construct: "if"},
-	{From: 625, To: 625, Line: 150, Col: 9, Construct: "{{ }}"},
-	{From: 627, To: 629, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 631, To: 631, Line: 152, Col: 9, Construct: "{{ }}"},
-	{From: 635, To: 638, Line: 157, Col: 1, Construct: "if"},
-	{From: 637, To: 637, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
+	{From: 64, To: 73, Line: 5, Col: 1, Construct: "macro"},
+	{From: 67, To: 72, Line: 6, Col: 1, Construct: "for"},
+	{From: 70, To: 71, Line: 7, Col: 7, Construct: "{{ }}"},
+	{From: 75, To: 100, Line: 10, Col: 1, Construct: "macro"},
+	{From: 78, To: 99, Line: 11, Col: 5, Construct: "if"},
+	{From: 80, To: 80, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 81, To: 99, Line: 13, Col: 9, Construct: "if"},
+	{From: 84, To: 94, Line: 14, Col: 9, Construct: "for"},
+	{From: 86, To: 93, Line: 15, Col: 13, Construct: "if"},
+	{From: 88, To: 88, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 89, To: 93, Line: 17, Col: 17, Construct: "if"},
+	{From: 92, To: 92, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 98, To: 98, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 102, To: 129, Line: 26, Col: 1, Construct: "macro"},
+	{From: 106, To: 118, Line: 27, Col: 5, Construct: "if"},
+	{From: 108, To: 108, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 112, To: 115, Line: 30, Col: 9, Construct: "if"},
+	{From: 114, To: 114, Line: 31, Col: 13, Construct: "set"},
+	{From: 117, To: 117, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 120, To: 123, Line: 37, Col: 5, Construct: "if"},
+	{From: 122, To: 122, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 125, To: 128, Line: 41, Col: 5, Construct: "if"},
+	{From: 127, To: 127, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 131, To: 131, Line: 47, Col: 1, Construct: "set"},
+	{From: 133, To: 133, Line: 48, Col: 1, Construct: "set"},
+	{From: 135, To: 140, Line: 49, Col: 1, Construct: "if"},
+	{From: 137, To: 137, Line: 50, Col: 5, Construct: "set"},
+	{From: 139, To: 139, Line: 51, Col: 5, Construct: "set"},
+	{From: 142, To: 142, Line: 54, Col: 1, Construct: "set"},
+	{From: 144, To: 152, Line: 55, Col: 1, Construct: "for"},
+	{From: 148, To: 151, Line: 56, Col: 5, Construct: "if"},
+	{From: 150, To: 150, Line: 57, Col: 9, Construct: "set"},
+	{From: 154, To: 156, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 158, To: 158, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 160, To: 187, Line: 64, Col: 1, Construct: "if"},
+	{From: 162, To: 166, Line: 65, Col: 5, Construct: "{{ }}"},
+	{From: 168, To: 170, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 177, To: 178, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 180, To: 182, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 185, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 81, Col: 1, Construct: "set"},
+	{From: 191, To: 346, Line: 82, Col: 1, Construct: "for"},
+	{From: 197, To: 345, Line: 83, Col: 5, Construct: "if"},
+	{From: 200, To: 201, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 203, To: 203, Line: 87, Col: 9, Construct: "set"},
+	{From: 205, To: 207, Line: 88, Col: 9, Construct: "set"},
+	{From: 209, To: 222, Line: 89, Col: 9, Construct: "if"},
+	{From: 212, To: 212, Line: 90, Col: 13, Construct: "set"},
+	{From: 216, To: 221, Line: 92, Col: 13, Construct: "if"},
+	{From: 218, To: 218, Line: 93, Col: 17, Construct: "set"},
+	{From: 220, To: 220, Line: 94, Col: 17, Construct: "set"},
+	{From: 224, To: 232, Line: 97, Col: 9, Construct: "if"},
+	{From: 226, To: 231, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 234, To: 237, Line: 100, Col: 9, Construct: "if"},
+	{From: 236, To: 236, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 239, To: 290, Line: 103, Col: 9, Construct: "if"},
+	{From: 242, To: 244, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 246, To: 281, Line: 106, Col: 13, Construct: "for"},
+	{From: 249, To: 253, Line: 107, Col: 17, Construct: "if"},
+	{From: 252, To: 252, Line: 108, Col: 21, Construct: "set"},
+	{From: 255, To: 258, Line: 110, Col: 17, Construct: "{{ }}"},
+	{From: 260, To: 260, Line: 111, Col: 17, Construct: "set"},
+	{From: 262, To: 277, Line: 112, Col: 17, Construct: "for"},
+	{From: 267, To: 269, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 271, To: 276, Line: 114, Col: 17, Construct: "{{ }}"},
+	{From: 279, To: 280, Line: 117, Col: 17, Construct: "{{ }}"},
+	{From: 283, To: 283, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 285, To: 285, Line: 121, Col: 13, Construct: "set"},
+	{From: 289, To: 289, Line: 123, Col: 13, Construct: "set"},
+	{From: 292, To: 293, Line: 125, Col: 9, Construct: "{{ }}"},
+	{From: 294, To: 345, Line: 127, Col: 9, Construct: "if"},
+	{From: 297, To: 300, Line: 128, Col: 5, Construct: "if"},
+	{From: 299, To: 299, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 302, To: 304, Line: 131, Col: 5, Construct: "if"},
+	{From: 306, To: 330, Line: 134, Col: 5, Construct: "if"},
+	{From: 310, To: 311, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 315, To: 329, Line: 139, Col: 9, Construct: "for"},
+	{From: 318, To: 328, Line: 141, Col: 13, Construct: "{{ }}"},
+	{From: 332, To: 334, Line: 145, Col: 5, Construct: "if"},
+	{From: 335, To: 345, Line: 149, Col: 9, Construct: "if"},
+	{From: 338, To: 339, Line: 150, Col: 9, Construct: "{{ }}"},
+	{From: 341, To: 341, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 343, To: 344, Line: 152, Col: 9, Construct: "{{ }}"},
+	{From: 348, To: 354, Line: 157, Col: 1, Construct: "if"},
+	{From: 350, To: 353, Line: 158, Col: 1, Construct: "{{ }}"},
+	{From: 370, To: 370, Line: 2, Col: 1, Construct: "set"},
+	{From: 372, To: 372, Line: 3, Col: 1, Construct: "set"},
+	{From: 374, To: 383, Line: 5, Col: 1, Construct: "macro"},
+	{From: 377, To: 382, Line: 6, Col: 1, Construct: "for"},
+	{From: 380, To: 381, Line: 7, Col: 7, Construct: "{{ }}"},
+	{From: 385, To: 410, Line: 10, Col: 1, Construct: "macro"},
+	{From: 388, To: 409, Line: 11, Col: 5, Construct: "if"},
+	{From: 390, To: 390, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 391, To: 409, Line: 13, Col: 9, Construct: "if"},
+	{From: 394, To: 404, Line: 14, Col: 9, Construct: "for"},
+	{From: 396, To: 403, Line: 15, Col: 13, Construct: "if"},
+	{From: 398, To: 398, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 399, To: 403, Line: 17, Col: 17, Construct: "if"},
+	{From: 402, To: 402, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 408, To: 408, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 412, To: 441, Line: 26, Col: 1, Construct: "macro"},
+	{From: 416, To: 430, Line: 27, Col: 5, Construct: "if"},
+	{From: 418, To: 420, Line: 28, Col: 9, Construct: "{{ }}"},
+	{From: 424, To: 427, Line: 30, Col: 9, Construct: "if"},
+	{From: 426, To: 426, Line: 31, Col: 13, Construct: "set"},
+	{From: 429, To: 429, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 432, To: 435, Line: 37, Col: 5, Construct: "if"},
+	{From: 434, To: 434, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 437, To: 440, Line: 41, Col: 5, Construct: "if"},
+	{From: 439, To: 439, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 443, To: 443, Line: 47, Col: 1, Construct: "set"},
+	{From: 445, To: 445, Line: 48, Col: 1, Construct: "set"},
+	{From: 447, To: 452, Line: 49, Col: 1, Construct: "if"},
+	{From: 449, To: 449, Line: 50, Col: 5, Construct: "set"},
+	{From: 451, To: 451, Line: 51, Col: 5, Construct: "set"},
+	{From: 454, To: 454, Line: 54, Col: 1, Construct: "set"},
+	{From: 456, To: 464, Line: 55, Col: 1, Construct: "for"},
+	{From: 460, To: 463, Line: 56, Col: 5, Construct: "if"},
+	{From: 462, To: 462, Line: 57, Col: 9, Construct: "set"},
+	{From: 466, To: 466, Line: 61, Col: 1, Construct: "{{ }}"},
+	{From: 468, To: 470, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 472, To: 491, Line: 64, Col: 1, Construct: "if"},
+	{From: 474, To: 474, Line: 65, Col: 5, Construct: "{{ }}"},
+	{From: 476, To: 476, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 478, To: 480, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 482, To: 482, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 486, To: 487, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 489, To: 489, Line: 76, Col: 1, Construct: "{{ }}"},
+	{From: 493, To: 493, Line: 81, Col: 1, Construct: "set"},
+	{From: 495, To: 636, Line: 82, Col: 1, Construct: "for"},
+	{From: 501, To: 635, Line: 83, Col: 5, Construct: "if"},
+	{From: 504, To: 504, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 87, Col: 9, Construct: "set"},
+	{From: 508, To: 510, Line: 88, Col: 9, Construct: "set"},
+	{From: 512, To: 525, Line: 89, Col: 9, Construct: "if"},
+	{From: 515, To: 515, Line: 90, Col: 13, Construct: "set"},
+	{From: 519, To: 524, Line: 92, Col: 13, Construct: "if"},
+	{From: 521, To: 521, Line: 93, Col: 17, Construct: "set"},
+	{From: 523, To: 523, Line: 94, Col: 17, Construct: "set"},
+	{From: 527, To: 530, Line: 97, Col: 9, Construct: "if"},
+	{From: 529, To: 529, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 532, To: 535, Line: 100, Col: 9, Construct: "if"},
+	{From: 534, To: 534, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 537, To: 581, Line: 103, Col: 9, Construct: "if"},
+	{From: 540, To: 540, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 542, To: 572, Line: 106, Col: 13, Construct: "for"},
+	{From: 545, To: 549, Line: 107, Col: 17, Construct: "if"},
+	{From: 548, To: 548, Line: 108, Col: 21, Construct: "set"},
+	{From: 551, To: 552, Line: 110, Col: 17, Construct: "{{ }}"},
+	{From: 554, To: 554, Line: 111, Col: 17, Construct: "set"},
+	{From: 556, To: 569, Line: 112, Col: 17, Construct: "for"},
+	{From: 561, To: 561, Line: 113, Col: 17, Construct: "{{ }}"},
+	{From: 563, To: 568, Line: 114, Col: 17, Construct: "{{ }}"},
+	{From: 571, To: 571, Line: 117, Col: 17, Construct: "{{ }}"},
+	{From: 574, To: 574, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 576, To: 576, Line: 121, Col: 13, Construct: "set"},
+	{From: 580, To: 580, Line: 123, Col: 13, Construct: "set"},
+	{From: 583, To: 583, Line: 125, Col: 9, Construct: "{{ }}"},
+	{From: 584, To: 635, Line: 127, Col: 9, Construct: "if"},
+	{From: 587, To: 590, Line: 128, Col: 5, Construct: "if"},
+	{From: 589, To: 589, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 592, To: 594, Line: 131, Col: 5, Construct: "if"},
+	{From: 596, To: 620, Line: 134, Col: 5, Construct: "if"},
+	{From: 600, To: 601, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 605, To: 619, Line: 139, Col: 9, Construct: "for"},
+	{From: 608, To: 618, Line: 141, Col: 13, Construct: "{{ }}"},
+	{From: 622, To: 624, Line: 145, Col: 5, Construct: "if"},
+	{From: 625, To: 635, Line: 149, Col: 9, Construct: "if"},
+	{From: 628, To: 628, Line: 150, Col: 9, Construct: "{{ }}"},
+	{From: 630, To: 632, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 634, To: 634, Line: 152, Col: 9, Construct: "{{ }}"},
+	{From: 638, To: 641, Line: 157, Col: 1, Construct: "if"},
+	{From: 640, To: 640, Line: 158, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MiniMaxM3 is the chat template llama.cpp/MiniMax-M3.jinja.
 var MiniMaxM3 = &jinja2.Template{
@@ -580,9 +583,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M3.jinja:5:1 {%- set eos_token              = '[e~['                           -%}
 	eosToken = jinja2.Str("[e~[")
 	// MiniMax-M3.jinja:6:1 {%- set toolcall_begin_token   = ns_token ~ '<tool_call>'         -%}
-	toolcallBeginToken = jinja2.LlamaConcat(nsToken, jinja2.Str("<tool_call>"))
+	toolcallBeginToken = llamacpp.Concat(nsToken, jinja2.Str("<tool_call>"))
 	// MiniMax-M3.jinja:7:1 {%- set toolcall_end_token     = ns_token ~ '</tool_call>'        -%}
-	toolcallEndToken = jinja2.LlamaConcat(nsToken, jinja2.Str("</tool_call>"))
+	toolcallEndToken = llamacpp.Concat(nsToken, jinja2.Str("</tool_call>"))
 	// MiniMax-M3.jinja:8:1 {%- set think_begin_token      = '<mm:think>'                     -%}
 	thinkBeginToken = jinja2.Str("<mm:think>")
 	// MiniMax-M3.jinja:9:1 {%- set think_end_token        = '</mm:think>'                    -%}
@@ -597,70 +600,70 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		val = jinja2.Param(val, "val")
 		ns = jinja2.Param(ns, "ns")
 		// MiniMax-M3.jinja:21:1 {%- if val is mapping -%}
-		if jinja2.LlamaCallTest("mapping", val, nil, nil) {
+		if llamacpp.CallTest("mapping", val, nil, nil) {
 			// MiniMax-M3.jinja:22:1 {%- for k, v in val.items() if v is not none -%}
 			var loop jinja2.Loop
-			for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(val, "items", nil, nil)), func(item jinja2.Value) bool {
+			for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(val, "items", nil, nil)), func(item jinja2.Value) bool {
 				vals := jinja2.Unpack(item, 2)
 				_ = vals[0]
 				v := vals[1]
-				return !jinja2.LlamaCallTest("none", v, nil, nil)
+				return !llamacpp.CallTest("none", v, nil, nil)
 			}); loop.Next(); {
 				vals := jinja2.Unpack(loop.Item(), 2)
 				k := vals[0]
 				v := vals[1]
 				// MiniMax-M3.jinja:23:1 {{ ns }}
-				jinja2.LlamaWrite(w, ns)
+				llamacpp.Write(w, ns)
 				w.WriteString("<")
 				// MiniMax-M3.jinja:23:10 {{ k }}
-				jinja2.LlamaWrite(w, k)
+				llamacpp.Write(w, k)
 				w.WriteString(">")
 				// MiniMax-M3.jinja:23:18 {{ to_xml(v, ns) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					toXml(v, ns)
 				}))
 				// MiniMax-M3.jinja:23:37 {{ ns }}
-				jinja2.LlamaWrite(w, ns)
+				llamacpp.Write(w, ns)
 				w.WriteString("</")
 				// MiniMax-M3.jinja:23:47 {{ k }}
-				jinja2.LlamaWrite(w, k)
+				llamacpp.Write(w, k)
 				w.WriteString(">")
 			}
-		} else if jinja2.LlamaCallTest("iterable", val, nil, nil) && !jinja2.LlamaCallTest("string", val, nil, nil) {
+		} else if llamacpp.CallTest("iterable", val, nil, nil) && !llamacpp.CallTest("string", val, nil, nil) {
 			// MiniMax-M3.jinja:25:5 {%- elif val is iterable and val is not string -%}
 			// MiniMax-M3.jinja:26:1 {%- for item in val -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(val)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(val)) {
 				// MiniMax-M3.jinja:27:1 {{ ns }}
-				jinja2.LlamaWrite(w, ns)
+				llamacpp.Write(w, ns)
 				w.WriteString("<item>")
 				// MiniMax-M3.jinja:27:15 {{ to_xml(item, ns) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					toXml(item, ns)
 				}))
 				// MiniMax-M3.jinja:27:37 {{ ns }}
-				jinja2.LlamaWrite(w, ns)
+				llamacpp.Write(w, ns)
 				w.WriteString("</item>")
 			}
-		} else if jinja2.LlamaCallTest("none", val, nil, nil) {
+		} else if llamacpp.CallTest("none", val, nil, nil) {
 			// MiniMax-M3.jinja:29:5 {%- elif val is none -%}
-		} else if jinja2.LlamaCallTest("boolean", val, nil, nil) {
+		} else if llamacpp.CallTest("boolean", val, nil, nil) {
 			// MiniMax-M3.jinja:31:5 {%- elif val is boolean -%}
 			// MiniMax-M3.jinja:32:1 {{ val | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", val, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", val, nil, nil))
 		} else {
 			// MiniMax-M3.jinja:33:5 {%- else -%}
 			// MiniMax-M3.jinja:34:1 {{ val }}
-			jinja2.LlamaWrite(w, val)
+			llamacpp.Write(w, val)
 		}
 	}
 	// MiniMax-M3.jinja:38:1 {%- macro render_tool_namespace(namespace_name, tool_list) -%}
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
 		// MiniMax-M3.jinja:39:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(toolList)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(toolList)) {
 			w.WriteString("<tool>")
 			// MiniMax-M3.jinja:40:7 {{ tool.function | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -668,47 +671,47 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// MiniMax-M3.jinja:44:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// MiniMax-M3.jinja:45:9 {{ content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// MiniMax-M3.jinja:46:9 {%- elif content is iterable and content is not mapping -%}
 			// MiniMax-M3.jinja:47:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// MiniMax-M3.jinja:48:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
+				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// MiniMax-M3.jinja:49:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
-				} else if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "image") {
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+				} else if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
 					// MiniMax-M3.jinja:50:17 {%- elif item is mapping and item.type == 'image' -%}
 					// MiniMax-M3.jinja:51:17 {{- image_token }}
-					jinja2.LlamaWrite(w, imageToken)
-				} else if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "video") {
+					llamacpp.Write(w, imageToken)
+				} else if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
 					// MiniMax-M3.jinja:52:17 {%- elif item is mapping and item.type == 'video' -%}
 					// MiniMax-M3.jinja:53:17 {{- video_token}}
-					jinja2.LlamaWrite(w, videoToken)
-				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+					llamacpp.Write(w, videoToken)
+				} else if llamacpp.CallTest("string", item, nil, nil) {
 					// MiniMax-M3.jinja:54:17 {%- elif item is string -%}
 					// MiniMax-M3.jinja:55:17 {{- item }}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 				}
 			}
-		} else if jinja2.LlamaCallTest("none", content, nil, nil) {
+		} else if llamacpp.CallTest("none", content, nil, nil) {
 			// MiniMax-M3.jinja:58:9 {%- elif content is none -%}
 		} else {
 			// MiniMax-M3.jinja:60:9 {%- else -%}
 			// MiniMax-M3.jinja:61:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		}
 	}
 	// MiniMax-M3.jinja:65:1 {%- macro build_system_message(system_message) -%}
 	buildSystemMessage := func(systemMessage jinja2.Value) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		// MiniMax-M3.jinja:66:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:67:9 {{- visible_text(system_message.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(systemMessage, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(systemMessage, "content"))
 			}))
 		} else {
 			// MiniMax-M3.jinja:68:9 {%- else -%}
@@ -716,9 +719,9 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("\n\n<thinking_instructions>\n")
 		// MiniMax-M3.jinja:74:5 {{- 'You have a thinking capability that allows you to reason step by step before responding. When t…
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, jinja2.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, jinja2.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("You have a thinking capability that allows you to reason step by step before responding. When thinking is enabled, wrap your reasoning in "), thinkBeginToken, thinkEndToken, jinja2.Str(" tags before your response. When thinking is disabled, begin your response directly after the "), thinkEndToken, jinja2.Str(" prefix. When thinking is adaptive, decide on your own whether to think for the current turn.\n")))
 		// MiniMax-M3.jinja:75:5 {%- if thinking_mode is defined -%}
-		if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) {
+		if llamacpp.CallTest("defined", thinkingMode, nil, nil) {
 			// MiniMax-M3.jinja:76:9 {%- if thinking_mode == "enabled" -%}
 			if jinja2.EqStr(thinkingMode, "enabled") {
 				w.WriteString("Current thinking mode: enabled. You MUST think step by step before every response, including after receiving function/tool results.\n")
@@ -740,20 +743,20 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		developerMessage = jinja2.Param(developerMessage, "developer_message")
 		modelIdentity := modelIdentityInput
 		// MiniMax-M3.jinja:89:5 {%- if developer_message and developer_message.content -%}
-		if developerMessage.Truthy() && jinja2.LlamaAttr(developerMessage, "content").Truthy() {
+		if developerMessage.Truthy() && llamacpp.Attr(developerMessage, "content").Truthy() {
 			// MiniMax-M3.jinja:90:9 {{- visible_text(developer_message.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(developerMessage, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(developerMessage, "content"))
 			}))
 		} else {
 			// MiniMax-M3.jinja:91:9 {%- else -%}
 			// MiniMax-M3.jinja:92:9 {%- if model_identity is not defined -%}
-			if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
+			if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
 				// MiniMax-M3.jinja:93:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// MiniMax-M3.jinja:95:9 {{- model_identity }}
-			jinja2.LlamaWrite(w, modelIdentity)
+			llamacpp.Write(w, modelIdentity)
 		}
 	}
 	// MiniMax-M3.jinja:100:1 {%- set system_message = none -%}
@@ -763,185 +766,185 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// MiniMax-M3.jinja:102:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// MiniMax-M3.jinja:103:1 {%- if messages and messages[0].role == "root" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "root") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "root") {
 		// MiniMax-M3.jinja:104:5 {%- set system_message = messages[0] -%}
-		systemMessage = jinja2.LlamaItemInt(messages, 0)
+		systemMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:105:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		conversationMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		// MiniMax-M3.jinja:106:5 {%- if conversation_messages and conversation_messages[0].role in ["system", "developer"] -%}
-		if conversationMessages.Truthy() && jinja2.LlamaInStrs(jinja2.LlamaAttr(jinja2.LlamaItemInt(conversationMessages, 0), "role"), "system", "developer") {
+		if conversationMessages.Truthy() && llamacpp.InStrs(llamacpp.Attr(llamacpp.ItemInt(conversationMessages, 0), "role"), "system", "developer") {
 			// MiniMax-M3.jinja:107:9 {%- set developer_message = conversation_messages[0] -%}
-			developerMessage = jinja2.LlamaItemInt(conversationMessages, 0)
+			developerMessage = llamacpp.ItemInt(conversationMessages, 0)
 			// MiniMax-M3.jinja:108:9 {%- set conversation_messages = conversation_messages[1:] -%}
-			conversationMessages = jinja2.LlamaSlice(conversationMessages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			conversationMessages = llamacpp.Slice(conversationMessages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
-	} else if messages.Truthy() && jinja2.LlamaInStrs(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system", "developer") {
+	} else if messages.Truthy() && llamacpp.InStrs(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system", "developer") {
 		// MiniMax-M3.jinja:110:5 {%- elif messages and messages[0].role in ["system", "developer"] -%}
 		// MiniMax-M3.jinja:111:5 {%- set developer_message = messages[0] -%}
-		developerMessage = jinja2.LlamaItemInt(messages, 0)
+		developerMessage = llamacpp.ItemInt(messages, 0)
 		// MiniMax-M3.jinja:112:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		conversationMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// MiniMax-M3.jinja:115:1 {{- bod_token ~ bos_token ~ 'system' ~ '\n' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(bodToken, bosToken, jinja2.Str("system"), jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(bodToken, bosToken, jinja2.Str("system"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:116:1 {{- build_system_message(system_message) }}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		buildSystemMessage(systemMessage)
 	}))
 	// MiniMax-M3.jinja:117:1 {{- eos_token ~ '\n' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 	// MiniMax-M3.jinja:120:1 {{- bos_token ~ 'developer' ~ '\n' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("developer"), jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("developer"), jinja2.Str("\n")))
 	// MiniMax-M3.jinja:121:1 {{- build_developer_message(developer_message) }}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		buildDeveloperMessage(developerMessage)
 	}))
 	// MiniMax-M3.jinja:122:1 {%- if tools -%}
 	if tools.Truthy() {
 		// MiniMax-M3.jinja:123:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:124:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:125:5 {{- render_tool_namespace("functions", tools) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderToolNamespace(jinja2.Str("functions"), tools)
 		}))
 		// MiniMax-M3.jinja:126:5 {{- '</tools>' ~ '\n\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
 		// MiniMax-M3.jinja:127:5 {{- 'To call tools, wrap all invocations in a single ' ~ toolcall_begin_token ~ toolcall_end_token ~…
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, jinja2.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("To call tools, wrap all invocations in a single "), toolcallBeginToken, toolcallEndToken, jinja2.Str(" block. Parameter values containing nested objects or arrays are recursively expanded into XML elements. Example:\n")))
 		// MiniMax-M3.jinja:128:5 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
 		// MiniMax-M3.jinja:129:5 {{- ns_token + '<invoke name="tool-name-1">' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-1\">")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<invoke name=\"tool-name-1\">")))
 		// MiniMax-M3.jinja:130:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
+		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
 		// MiniMax-M3.jinja:131:5 {{- ns_token + '<param-2>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<param-2>")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<param-2>")))
 		// MiniMax-M3.jinja:132:5 {{- ns_token + '<item>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<item>")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<item>")))
 		// MiniMax-M3.jinja:133:5 {{- ns_token + '<key-a>val-a' + ns_token + '</key-a>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>")))
+		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<key-a>val-a"), nsToken, jinja2.Str("</key-a>")))
 		// MiniMax-M3.jinja:134:5 {{- ns_token + '<key-b>val-b' + ns_token + '</key-b>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>")))
+		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<key-b>val-b"), nsToken, jinja2.Str("</key-b>")))
 		// MiniMax-M3.jinja:135:5 {{- ns_token + '</item>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</item>")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</item>")))
 		// MiniMax-M3.jinja:136:5 {{- ns_token + '</param-2>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</param-2>")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</param-2>")))
 		// MiniMax-M3.jinja:137:5 {{- ns_token + '</invoke>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</invoke>\n")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</invoke>\n")))
 		// MiniMax-M3.jinja:138:5 {{- ns_token + '<invoke name="tool-name-2">' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("<invoke name=\"tool-name-2\">")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("<invoke name=\"tool-name-2\">")))
 		// MiniMax-M3.jinja:139:5 {{- ns_token + '<param-1>value-1' + ns_token + '</param-1>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
+		llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<param-1>value-1"), nsToken, jinja2.Str("</param-1>")))
 		// MiniMax-M3.jinja:140:5 {{- ns_token + '</invoke>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsToken, jinja2.Str("</invoke>\n")))
+		llamacpp.Write(w, llamacpp.Add(nsToken, jinja2.Str("</invoke>\n")))
 		// MiniMax-M3.jinja:141:5 {{- toolcall_end_token }}
-		jinja2.LlamaWrite(w, toolcallEndToken)
+		llamacpp.Write(w, toolcallEndToken)
 	}
 	// MiniMax-M3.jinja:143:1 {{- eos_token ~ '\n' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 	// MiniMax-M3.jinja:146:1 {%- set last_tool_call = namespace(name=none) -%}
 	lastToolCallName := jinja2.None()
 	// MiniMax-M3.jinja:147:1 {%- for message in conversation_messages -%}
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
 	for i := range items {
 		message := items[i]
 		// MiniMax-M3.jinja:148:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// MiniMax-M3.jinja:149:9 {{- bos_token ~ 'ai' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
 			// MiniMax-M3.jinja:151:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// MiniMax-M3.jinja:152:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(message, "content"))
+				visibleText(llamacpp.Attr(message, "content"))
 			})
 			// MiniMax-M3.jinja:153:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
 				// MiniMax-M3.jinja:154:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// MiniMax-M3.jinja:155:13 {%- else %}
 				// MiniMax-M3.jinja:156:13 {%- if think_end_token in content %}
-				if jinja2.LlamaIn(thinkEndToken, content) {
+				if llamacpp.In(thinkEndToken, content) {
 					// MiniMax-M3.jinja:157:17 {%- set reasoning_content = content.split(think_end_token)[0].strip('\n').split(think_begin_token)[-…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{thinkBeginToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), 0), "strip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{thinkBeginToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// MiniMax-M3.jinja:158:17 {%- set content = content.split(think_end_token)[-1].strip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{thinkEndToken}, nil), -1), "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// MiniMax-M3.jinja:162:9 {%- if reasoning_content -%}
 			if reasoningContent.Truthy() {
 				// MiniMax-M3.jinja:164:13 {{- think_begin_token ~ reasoning_content ~ think_end_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(thinkBeginToken, reasoningContent, thinkEndToken))
+				llamacpp.Write(w, llamacpp.Concat(thinkBeginToken, reasoningContent, thinkEndToken))
 			} else {
 				// MiniMax-M3.jinja:165:13 {%- else -%}
 				// MiniMax-M3.jinja:167:13 {{- think_end_token }}
-				jinja2.LlamaWrite(w, thinkEndToken)
+				llamacpp.Write(w, thinkEndToken)
 			}
 			// MiniMax-M3.jinja:170:9 {%- if content -%}
 			if content.Truthy() {
 				// MiniMax-M3.jinja:171:13 {{- content }}
-				jinja2.LlamaWrite(w, content)
+				llamacpp.Write(w, content)
 			}
 			// MiniMax-M3.jinja:173:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// MiniMax-M3.jinja:174:13 {{- toolcall_begin_token ~ '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(toolcallBeginToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(toolcallBeginToken, jinja2.Str("\n")))
 				// MiniMax-M3.jinja:176:13 {%- for tool_call in message.tool_calls -%}
 				var args jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// MiniMax-M3.jinja:177:17 {%- if tool_call.function -%}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// MiniMax-M3.jinja:178:21 {%- set tool_call = tool_call.function -%}
 						toolCall = toolCallFunction
 					}
 					// MiniMax-M3.jinja:180:1 {{- ns_token + '<invoke name="' + tool_call.name + '">' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(nsToken, jinja2.Str("<invoke name=\"")), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\">")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(nsToken, jinja2.Str("<invoke name=\"")), llamacpp.Attr(toolCall, "name")), jinja2.Str("\">")))
 					// MiniMax-M3.jinja:181:1 {%- set _args = tool_call.arguments -%}
-					args = jinja2.LlamaAttr(toolCall, "arguments")
+					args = llamacpp.Attr(toolCall, "arguments")
 					// MiniMax-M3.jinja:182:1 {%- for k, v in _args.items() if v is not none %}
 					var loop jinja2.Loop
-					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil)), func(item jinja2.Value) bool {
+					for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil)), func(item jinja2.Value) bool {
 						vals := jinja2.Unpack(item, 2)
 						_ = vals[0]
 						v := vals[1]
-						return !jinja2.LlamaCallTest("none", v, nil, nil)
+						return !llamacpp.CallTest("none", v, nil, nil)
 					}); loop.Next(); {
 						vals := jinja2.Unpack(loop.Item(), 2)
 						k := vals[0]
 						v := vals[1]
 						// MiniMax-M3.jinja:183:1 {{- ns_token + '<' + k + '>' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("<"), k, jinja2.Str(">")))
+						llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("<"), k, jinja2.Str(">")))
 						// MiniMax-M3.jinja:184:1 {{- to_xml(v, ns_token) -}}
-						jinja2.LlamaWrite(w, w.Capture(func() {
+						llamacpp.Write(w, w.Capture(func() {
 							toXml(v, nsToken)
 						}))
 						// MiniMax-M3.jinja:185:1 {{- ns_token + '</' + k + '>' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(nsToken, jinja2.Str("</"), k, jinja2.Str(">")))
+						llamacpp.Write(w, llamacpp.Sum(nsToken, jinja2.Str("</"), k, jinja2.Str(">")))
 					}
 					// MiniMax-M3.jinja:187:1 {{- ns_token + '</invoke>' ~ '\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaAdd(nsToken, jinja2.Str("</invoke>")), jinja2.Str("\n")))
+					llamacpp.Write(w, llamacpp.Concat(llamacpp.Add(nsToken, jinja2.Str("</invoke>")), jinja2.Str("\n")))
 				}
 				// MiniMax-M3.jinja:190:13 {{- toolcall_end_token }}
-				jinja2.LlamaWrite(w, toolcallEndToken)
+				llamacpp.Write(w, toolcallEndToken)
 				// MiniMax-M3.jinja:191:13 {%- if message.tool_calls[-1].function -%}
-				messageToolCallsMinus1 := jinja2.LlamaItemInt(messageToolCalls, -1)
-				messageToolCallsMinus1Function := jinja2.LlamaAttr(messageToolCallsMinus1, "function")
+				messageToolCallsMinus1 := llamacpp.ItemInt(messageToolCalls, -1)
+				messageToolCallsMinus1Function := llamacpp.Attr(messageToolCallsMinus1, "function")
 				if messageToolCallsMinus1Function.Truthy() {
 					// MiniMax-M3.jinja:192:17 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-					lastToolCallName = jinja2.LlamaAttr(messageToolCallsMinus1Function, "name")
+					lastToolCallName = llamacpp.Attr(messageToolCallsMinus1Function, "name")
 				} else {
 					// MiniMax-M3.jinja:193:17 {%- else -%}
 					// MiniMax-M3.jinja:194:17 {%- set last_tool_call.name = message.tool_calls[-1].name -%}
-					lastToolCallName = jinja2.LlamaAttr(messageToolCallsMinus1, "name")
+					lastToolCallName = llamacpp.Attr(messageToolCallsMinus1, "name")
 				}
 			} else {
 				// MiniMax-M3.jinja:196:13 {%- else -%}
@@ -949,48 +952,48 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 				lastToolCallName = jinja2.None()
 			}
 			// MiniMax-M3.jinja:199:9 {{- eos_token ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// MiniMax-M3.jinja:201:9 {%- elif message.role == 'tool' -%}
 			// MiniMax-M3.jinja:202:9 {%- if last_tool_call.name is none -%}
-			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
 				// MiniMax-M3.jinja:203:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// MiniMax-M3.jinja:205:9 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:206:13 {{- bos_token ~ 'tool' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("tool")))
+				llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("tool")))
 			}
 			w.WriteString("\n<response>")
 			// MiniMax-M3.jinja:209:9 {%- if message.content is string -%}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// MiniMax-M3.jinja:210:13 {{- message.content }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			} else {
 				// MiniMax-M3.jinja:211:13 {%- else -%}
 				// MiniMax-M3.jinja:212:13 {%- for tr in message.content -%}
-				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// MiniMax-M3.jinja:213:17 {%- if tr is mapping and tr.type is defined and tr.type == 'image' -%}
-					if (jinja2.LlamaCallTest("mapping", tr, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "type"), nil, nil)) && jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "image") {
+					if (llamacpp.CallTest("mapping", tr, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(tr, "type"), nil, nil)) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "image") {
 						// MiniMax-M3.jinja:214:21 {{- image_token }}
-						jinja2.LlamaWrite(w, imageToken)
-					} else if (jinja2.LlamaCallTest("mapping", tr, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "type"), nil, nil)) && jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "video") {
+						llamacpp.Write(w, imageToken)
+					} else if (llamacpp.CallTest("mapping", tr, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(tr, "type"), nil, nil)) && jinja2.EqStr(llamacpp.Attr(tr, "type"), "video") {
 						// MiniMax-M3.jinja:215:21 {%- elif tr is mapping and tr.type is defined and tr.type == 'video' -%}
 						// MiniMax-M3.jinja:216:21 {{- video_token }}
-						jinja2.LlamaWrite(w, videoToken)
+						llamacpp.Write(w, videoToken)
 					} else {
 						// MiniMax-M3.jinja:217:21 {%- else -%}
 						// MiniMax-M3.jinja:218:21 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-						trOutput := jinja2.LlamaAttr(tr, "output")
-						if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
-							jinja2.LlamaWrite(w, trOutput)
+						trOutput := llamacpp.Attr(tr, "output")
+						if llamacpp.CallTest("defined", trOutput, nil, nil) {
+							llamacpp.Write(w, trOutput)
 						} else {
-							if jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "text") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "text"), nil, nil) {
-								jinja2.LlamaWrite(w, jinja2.LlamaAttr(tr, "text"))
+							if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.CallTest("defined", llamacpp.Attr(tr, "text"), nil, nil) {
+								llamacpp.Write(w, llamacpp.Attr(tr, "text"))
 							} else {
-								jinja2.LlamaWrite(w, tr)
+								llamacpp.Write(w, tr)
 							}
 						}
 					}
@@ -998,36 +1001,36 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("</response>")
 			// MiniMax-M3.jinja:223:9 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// MiniMax-M3.jinja:224:13 {{- eos_token ~ '\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// MiniMax-M3.jinja:227:9 {%- elif message.role == 'user' -%}
 			// MiniMax-M3.jinja:228:9 {{- bos_token ~ 'user' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("user"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("user"), jinja2.Str("\n")))
 			// MiniMax-M3.jinja:229:9 {{- visible_text(message.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(message, "content"))
 			}))
 			// MiniMax-M3.jinja:230:9 {{- eos_token ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(eosToken, jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(eosToken, jinja2.Str("\n")))
 		}
 	}
 	// MiniMax-M3.jinja:235:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// MiniMax-M3.jinja:236:1 {{- bos_token ~ 'ai' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(bosToken, jinja2.Str("ai"), jinja2.Str("\n")))
 		// MiniMax-M3.jinja:237:1 {%- if thinking_mode is defined and thinking_mode == "disabled" -%}
-		if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "disabled") {
+		if llamacpp.CallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "disabled") {
 			// MiniMax-M3.jinja:238:5 {{- think_end_token }}
-			jinja2.LlamaWrite(w, thinkEndToken)
-		} else if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "adaptive") {
+			llamacpp.Write(w, thinkEndToken)
+		} else if llamacpp.CallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "adaptive") {
 			// MiniMax-M3.jinja:239:5 {%- elif thinking_mode is defined and thinking_mode == "adaptive" -%}
-		} else if jinja2.LlamaCallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "enabled") {
+		} else if llamacpp.CallTest("defined", thinkingMode, nil, nil) && jinja2.EqStr(thinkingMode, "enabled") {
 			// MiniMax-M3.jinja:241:5 {%- elif thinking_mode is defined and thinking_mode == "enabled" -%}
 			// MiniMax-M3.jinja:243:5 {{- think_begin_token }}
-			jinja2.LlamaWrite(w, thinkBeginToken)
+			llamacpp.Write(w, thinkBeginToken)
 		}
 	}
 }
@@ -1035,318 +1038,318 @@ func renderMiniMaxM3Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMiniMaxM3 is the position table of MiniMax-M3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMiniMaxM3 = []jinja2.Span{
-	{From: 67, To: 67, Line: 2, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 3, Col: 1, Construct: "set"},
-	{From: 71, To: 71, Line: 4, Col: 1, Construct: "set"},
-	{From: 73, To: 73, Line: 5, Col: 1, Construct: "set"},
-	{From: 75, To: 75, Line: 6, Col: 1, Construct: "set"},
-	{From: 77, To: 77, Line: 7, Col: 1, Construct: "set"},
-	{From: 79, To: 79, Line: 8, Col: 1, Construct: "set"},
-	{From: 81, To: 81, Line: 9, Col: 1, Construct: "set"},
-	{From: 83, To: 83, Line: 10, Col: 1, Construct: "set"},
-	{From: 85, To: 85, Line: 11, Col: 1, Construct: "set"},
-	{From: 87, To: 147, Line: 20, Col: 1, Construct: "macro"},
-	{From: 92, To: 146, Line: 21, Col: 1, Construct: "if"},
-	{From: 94, To: 120, Line: 22, Col: 1, Construct: "for"},
-	{From: 105, To: 106, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 108, To: 109, Line: 23, Col: 10, Construct: "{{ }}"},
-	{From: 111, To: 113, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 115, To: 116, Line: 23, Col: 37, Construct: "{{ }}"},
-	{From: 118, To: 119, Line: 23, Col: 47, Construct: "{{ }}"},
-	{From: 121, To: 146, Line: 25, Col: 5, Construct: "if"},
-	{From: 124, To: 135, Line: 26, Col: 1, Construct: "for"},
-	{From: 126, To: 127, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 129, To: 131, Line: 27, Col: 15, Construct: "{{ }}"},
-	{From: 133, To: 134, Line: 27, Col: 37, Construct: "{{ }}"},
-	{From: 136, To: 146, Line: 29, Col: 5, Construct: "if"},
-	{From: 138, To: 146, Line: 31, Col: 5, Construct: "if"},
-	{From: 141, To: 141, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 145, To: 145, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 149, To: 158, Line: 38, Col: 1, Construct: "macro"},
-	{From: 152, To: 157, Line: 39, Col: 1, Construct: "for"},
-	{From: 155, To: 156, Line: 40, Col: 7, Construct: "{{ }}"},
-	{From: 160, To: 195, Line: 43, Col: 1, Construct: "macro"},
-	{From: 163, To: 194, Line: 44, Col: 5, Construct: "if"},
-	{From: 165, To: 165, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 166, To: 194, Line: 46, Col: 9, Construct: "if"},
-	{From: 169, To: 187, Line: 47, Col: 9, Construct: "for"},
-	{From: 171, To: 186, Line: 48, Col: 13, Construct: "if"},
-	{From: 173, To: 173, Line: 49, Col: 17, Construct: "{{ }}"},
-	{From: 174, To: 186, Line: 50, Col: 17, Construct: "if"},
-	{From: 177, To: 177, Line: 51, Col: 17, Construct: "{{ }}"},
-	{From: 178, To: 186, Line: 52, Col: 17, Construct: "if"},
-	{From: 181, To: 181, Line: 53, Col: 17, Construct: "{{ }}"},
-	{From: 182, To: 186, Line: 54, Col: 17, Construct: "if"},
-	{From: 185, To: 185, Line: 55, Col: 17, Construct: "{{ }}"},
-	{From: 188, To: 194, Line: 58, Col: 9, Construct: "if"},
-	{From: 193, To: 193, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 197, To: 232, Line: 65, Col: 1, Construct: "macro"},
-	{From: 200, To: 207, Line: 66, Col: 5, Construct: "if"},
-	{From: 202, To: 202, Line: 67, Col: 9, Construct: "{{ }}"},
-	{From: 209, To: 214, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 216, To: 231, Line: 75, Col: 5, Construct: "if"},
-	{From: 218, To: 226, Line: 76, Col: 9, Construct: "if"},
-	{From: 220, To: 226, Line: 78, Col: 13, Construct: "if"},
-	{From: 223, To: 226, Line: 80, Col: 13, Construct: "if"},
-	{From: 234, To: 251, Line: 88, Col: 1, Construct: "macro"},
-	{From: 238, To: 250, Line: 89, Col: 5, Construct: "if"},
-	{From: 240, To: 240, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 244, To: 247, Line: 92, Col: 9, Construct: "if"},
-	{From: 246, To: 246, Line: 93, Col: 13, Construct: "set"},
-	{From: 249, To: 249, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 253, To: 253, Line: 100, Col: 1, Construct: "set"},
-	{From: 255, To: 255, Line: 101, Col: 1, Construct: "set"},
-	{From: 257, To: 257, Line: 102, Col: 1, Construct: "set"},
-	{From: 259, To: 277, Line: 103, Col: 1, Construct: "if"},
-	{From: 261, To: 261, Line: 104, Col: 5, Construct: "set"},
-	{From: 263, To: 263, Line: 105, Col: 5, Construct: "set"},
-	{From: 265, To: 270, Line: 106, Col: 5, Construct: "if"},
-	{From: 267, To: 267, Line: 107, Col: 9, Construct: "set"},
-	{From: 269, To: 269, Line: 108, Col: 9, Construct: "set"},
-	{From: 271, To: 277, Line: 110, Col: 5, Construct: "if"},
-	{From: 274, To: 274, Line: 111, Col: 5, Construct: "set"},
-	{From: 276, To: 276, Line: 112, Col: 5, Construct: "set"},
-	{From: 279, To: 282, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 284, To: 284, Line: 116, Col: 1, Construct: "{{ }}"},
-	{From: 286, To: 287, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 289, To: 291, Line: 120, Col: 1, Construct: "{{ }}"},
-	{From: 293, To: 293, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 295, To: 346, Line: 122, Col: 1, Construct: "if"},
-	{From: 297, To: 301, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 303, To: 305, Line: 124, Col: 5, Construct: "{{ }}"},
-	{From: 307, To: 307, Line: 125, Col: 5, Construct: "{{ }}"},
-	{From: 309, To: 310, Line: 126, Col: 5, Construct: "{{ }}"},
-	{From: 312, To: 315, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 317, To: 319, Line: 128, Col: 5, Construct: "{{ }}"},
-	{From: 321, To: 321, Line: 129, Col: 5, Construct: "{{ }}"},
-	{From: 323, To: 323, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 325, To: 325, Line: 131, Col: 5, Construct: "{{ }}"},
-	{From: 327, To: 327, Line: 132, Col: 5, Construct: "{{ }}"},
-	{From: 329, To: 329, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 331, To: 331, Line: 134, Col: 5, Construct: "{{ }}"},
-	{From: 333, To: 333, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 335, To: 335, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 337, To: 337, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 339, To: 339, Line: 138, Col: 5, Construct: "{{ }}"},
-	{From: 341, To: 341, Line: 139, Col: 5, Construct: "{{ }}"},
-	{From: 343, To: 343, Line: 140, Col: 5, Construct: "{{ }}"},
-	{From: 345, To: 345, Line: 141, Col: 5, Construct: "{{ }}"},
-	{From: 348, To: 349, Line: 143, Col: 1, Construct: "{{ }}"},
-	{From: 351, To: 351, Line: 146, Col: 1, Construct: "set"},
-	{From: 353, To: 531, Line: 147, Col: 1, Construct: "for"},
-	{From: 359, To: 530, Line: 148, Col: 5, Construct: "if"},
-	{From: 362, To: 364, Line: 149, Col: 9, Construct: "{{ }}"},
-	{From: 366, To: 366, Line: 151, Col: 9, Construct: "set"},
-	{From: 368, To: 370, Line: 152, Col: 9, Construct: "set"},
-	{From: 372, To: 385, Line: 153, Col: 9, Construct: "if"},
-	{From: 375, To: 375, Line: 154, Col: 13, Construct: "set"},
-	{From: 379, To: 384, Line: 156, Col: 13, Construct: "if"},
-	{From: 381, To: 381, Line: 157, Col: 17, Construct: "set"},
-	{From: 383, To: 383, Line: 158, Col: 17, Construct: "set"},
-	{From: 387, To: 396, Line: 162, Col: 9, Construct: "if"},
-	{From: 389, To: 391, Line: 164, Col: 13, Construct: "{{ }}"},
-	{From: 395, To: 395, Line: 167, Col: 13, Construct: "{{ }}"},
-	{From: 398, To: 401, Line: 170, Col: 9, Construct: "if"},
-	{From: 400, To: 400, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 403, To: 461, Line: 173, Col: 9, Construct: "if"},
-	{From: 406, To: 407, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 409, To: 443, Line: 176, Col: 13, Construct: "for"},
-	{From: 412, To: 416, Line: 177, Col: 17, Construct: "if"},
-	{From: 415, To: 415, Line: 178, Col: 21, Construct: "set"},
-	{From: 418, To: 418, Line: 180, Col: 1, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 181, Col: 1, Construct: "set"},
-	{From: 422, To: 440, Line: 182, Col: 1, Construct: "for"},
-	{From: 433, To: 433, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 435, To: 437, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 439, To: 439, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 442, To: 442, Line: 187, Col: 1, Construct: "{{ }}"},
-	{From: 445, To: 445, Line: 190, Col: 13, Construct: "{{ }}"},
-	{From: 447, To: 456, Line: 191, Col: 13, Construct: "if"},
-	{From: 451, To: 451, Line: 192, Col: 17, Construct: "set"},
-	{From: 455, To: 455, Line: 194, Col: 17, Construct: "set"},
-	{From: 460, To: 460, Line: 197, Col: 13, Construct: "set"},
-	{From: 463, To: 464, Line: 199, Col: 9, Construct: "{{ }}"},
-	{From: 465, To: 530, Line: 201, Col: 9, Construct: "if"},
-	{From: 468, To: 471, Line: 202, Col: 9, Construct: "if"},
-	{From: 470, To: 470, Line: 203, Col: 13, Construct: "{{ }}"},
-	{From: 473, To: 478, Line: 205, Col: 9, Construct: "if"},
-	{From: 475, To: 476, Line: 206, Col: 13, Construct: "{{ }}"},
-	{From: 480, To: 512, Line: 209, Col: 9, Construct: "if"},
-	{From: 483, To: 483, Line: 210, Col: 13, Construct: "{{ }}"},
-	{From: 487, To: 510, Line: 212, Col: 13, Construct: "for"},
-	{From: 489, To: 509, Line: 213, Col: 17, Construct: "if"},
-	{From: 491, To: 491, Line: 214, Col: 21, Construct: "{{ }}"},
-	{From: 492, To: 509, Line: 215, Col: 21, Construct: "if"},
-	{From: 495, To: 495, Line: 216, Col: 21, Construct: "{{ }}"},
-	{From: 499, To: 508, Line: 218, Col: 21, Construct: "{{ }}"},
-	{From: 514, To: 518, Line: 223, Col: 9, Construct: "if"},
-	{From: 516, To: 517, Line: 224, Col: 13, Construct: "{{ }}"},
-	{From: 519, To: 530, Line: 227, Col: 9, Construct: "if"},
-	{From: 522, To: 524, Line: 228, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 526, Line: 229, Col: 9, Construct: "{{ }}"},
-	{From: 528, To: 529, Line: 230, Col: 9, Construct: "{{ }}"},
-	{From: 533, To: 549, Line: 235, Col: 1, Construct: "if"},
-	{From: 535, To: 537, Line: 236, Col: 1, Construct: "{{ }}"},
-	{From: 539, To: 548, Line: 237, Col: 1, Construct: "if"},
-	{From: 541, To: 541, Line: 238, Col: 5, Construct: "{{ }}"},
-	{From: 542, To: 548, Line: 239, Col: 5, Construct: "if"},
-	{From: 544, To: 548, Line: 241, Col: 5, Construct: "if"},
-	{From: 547, To: 547, Line: 243, Col: 5, Construct: "{{ }}"},
-	{From: 575, To: 575, Line: 2, Col: 1, Construct: "set"},
-	{From: 577, To: 577, Line: 3, Col: 1, Construct: "set"},
-	{From: 579, To: 579, Line: 4, Col: 1, Construct: "set"},
-	{From: 581, To: 581, Line: 5, Col: 1, Construct: "set"},
-	{From: 583, To: 583, Line: 6, Col: 1, Construct: "set"},
-	{From: 585, To: 585, Line: 7, Col: 1, Construct: "set"},
-	{From: 587, To: 587, Line: 8, Col: 1, Construct: "set"},
-	{From: 589, To: 589, Line: 9, Col: 1, Construct: "set"},
-	{From: 591, To: 591, Line: 10, Col: 1, Construct: "set"},
-	{From: 593, To: 593, Line: 11, Col: 1, Construct: "set"},
-	{From: 595, To: 655, Line: 20, Col: 1, Construct: "macro"},
-	{From: 600, To: 654, Line: 21, Col: 1, Construct: "if"},
-	{From: 602, To: 628, Line: 22, Col: 1, Construct: "for"},
-	{From: 613, To: 614, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 616, To: 617, Line: 23, Col: 10, Construct: "{{ }}"},
-	{From: 619, To: 621, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 623, To: 624, Line: 23, Col: 37, Construct: "{{ }}"},
-	{From: 626, To: 627, Line: 23, Col: 47, Construct: "{{ }}"},
-	{From: 629, To: 654, Line: 25, Col: 5, Construct: "if"},
-	{From: 632, To: 643, Line: 26, Col: 1, Construct: "for"},
-	{From: 634, To: 635, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 637, To: 639, Line: 27, Col: 15, Construct: "{{ }}"},
-	{From: 641, To: 642, Line: 27, Col: 37, Construct: "{{ }}"},
-	{From: 644, To: 654, Line: 29, Col: 5, Construct: "if"},
-	{From: 646, To: 654, Line: 31, Col: 5, Construct: "if"},
-	{From: 649, To: 649, Line: 32, Col: 1, Construct: "{{ }}"},
-	{From: 653, To: 653, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 657, To: 666, Line: 38, Col: 1, Construct: "macro"},
-	{From: 660, To: 665, Line: 39, Col: 1, Construct: "for"},
-	{From: 663, To: 664, Line: 40, Col: 7, Construct: "{{ }}"},
-	{From: 668, To: 703, Line: 43, Col: 1, Construct: "macro"},
-	{From: 671, To: 702, Line: 44, Col: 5, Construct: "if"},
-	{From: 673, To: 673, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 674, To: 702, Line: 46, Col: 9, Construct: "if"},
-	{From: 677, To: 695, Line: 47, Col: 9, Construct: "for"},
-	{From: 679, To: 694, Line: 48, Col: 13, Construct: "if"},
-	{From: 681, To: 681, Line: 49, Col: 17, Construct: "{{ }}"},
-	{From: 682, To: 694, Line: 50, Col: 17, Construct: "if"},
-	{From: 685, To: 685, Line: 51, Col: 17, Construct: "{{ }}"},
-	{From: 686, To: 694, Line: 52, Col: 17, Construct: "if"},
-	{From: 689, To: 689, Line: 53, Col: 17, Construct: "{{ }}"},
-	{From: 690, To: 694, Line: 54, Col: 17, Construct: "if"},
-	{From: 693, To: 693, Line: 55, Col: 17, Construct: "{{ }}"},
-	{From: 696, To: 702, Line: 58, Col: 9, Construct: "if"},
-	{From: 701, To: 701, Line: 61, Col: 9, Construct: "{{ }}"},
-	{From: 705, To: 737, Line: 65, Col: 1, Construct: "macro"},
-	{From: 708, To: 717, Line: 66, Col: 5, Construct: "if"},
-	{From: 710, To: 712, Line: 67, Col: 9, Construct: "{{ }}"},
-	{From: 719, To: 719, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 721, To: 736, Line: 75, Col: 5, Construct: "if"},
-	{From: 723, To: 731, Line: 76, Col: 9, Construct: "if"},
-	{From: 725, To: 731, Line: 78, Col: 13, Construct: "if"},
-	{From: 728, To: 731, Line: 80, Col: 13, Construct: "if"},
-	{From: 739, To: 758, Line: 88, Col: 1, Construct: "macro"},
-	{From: 743, To: 757, Line: 89, Col: 5, Construct: "if"},
-	{From: 745, To: 747, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 751, To: 754, Line: 92, Col: 9, Construct: "if"},
-	{From: 753, To: 753, Line: 93, Col: 13, Construct: "set"},
-	{From: 756, To: 756, Line: 95, Col: 9, Construct: "{{ }}"},
-	{From: 760, To: 760, Line: 100, Col: 1, Construct: "set"},
-	{From: 762, To: 762, Line: 101, Col: 1, Construct: "set"},
-	{From: 764, To: 764, Line: 102, Col: 1, Construct: "set"},
-	{From: 766, To: 784, Line: 103, Col: 1, Construct: "if"},
-	{From: 768, To: 768, Line: 104, Col: 5, Construct: "set"},
-	{From: 770, To: 770, Line: 105, Col: 5, Construct: "set"},
-	{From: 772, To: 777, Line: 106, Col: 5, Construct: "if"},
-	{From: 774, To: 774, Line: 107, Col: 9, Construct: "set"},
-	{From: 776, To: 776, Line: 108, Col: 9, Construct: "set"},
-	{From: 778, To: 784, Line: 110, Col: 5, Construct: "if"},
-	{From: 781, To: 781, Line: 111, Col: 5, Construct: "set"},
-	{From: 783, To: 783, Line: 112, Col: 5, Construct: "set"},
-	{From: 786, To: 786, Line: 115, Col: 1, Construct: "{{ }}"},
-	{From: 788, To: 790, Line: 116, Col: 1, Construct: "{{ }}"},
-	{From: 792, To: 792, Line: 117, Col: 1, Construct: "{{ }}"},
-	{From: 794, To: 794, Line: 120, Col: 1, Construct: "{{ }}"},
-	{From: 796, To: 798, Line: 121, Col: 1, Construct: "{{ }}"},
-	{From: 800, To: 841, Line: 122, Col: 1, Construct: "if"},
-	{From: 802, To: 802, Line: 123, Col: 5, Construct: "{{ }}"},
-	{From: 804, To: 804, Line: 124, Col: 5, Construct: "{{ }}"},
-	{From: 806, To: 808, Line: 125, Col: 5, Construct: "{{ }}"},
-	{From: 810, To: 810, Line: 126, Col: 5, Construct: "{{ }}"},
-	{From: 812, To: 812, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 814, To: 814, Line: 128, Col: 5, Construct: "{{ }}"},
-	{From: 816, To: 816, Line: 129, Col: 5, Construct: "{{ }}"},
-	{From: 818, To: 818, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 820, To: 820, Line: 131, Col: 5, Construct: "{{ }}"},
-	{From: 822, To: 822, Line: 132, Col: 5, Construct: "{{ }}"},
-	{From: 824, To: 824, Line: 133, Col: 5, Construct: "{{ }}"},
-	{From: 826, To: 826, Line: 134, Col: 5, Construct: "{{ }}"},
-	{From: 828, To: 828, Line: 135, Col: 5, Construct: "{{ }}"},
-	{From: 830, To: 830, Line: 136, Col: 5, Construct: "{{ }}"},
-	{From: 832, To: 832, Line: 137, Col: 5, Construct: "{{ }}"},
-	{From: 834, To: 834, Line: 138, Col: 5, Construct: "{{ }}"},
-	{From: 836, To: 836, Line: 139, Col: 5, Construct: "{{ }}"},
-	{From: 838, To: 838, Line: 140, Col: 5, Construct: "{{ }}"},
-	{From: 840, To: 840, Line: 141, Col: 5, Construct: "{{ }}"},
-	{From: 843, To: 843, Line: 143, Col: 1, Construct: "{{ }}"},
-	{From: 845, To: 845, Line: 146, Col: 1, Construct: "set"},
-	{From: 847, To: 1016, Line: 147, Col: 1, Construct: "for"},
-	{From: 853, To: 1015, Line: 148, Col: 5, Construct: "if"},
-	{From: 856, To: 856, Line: 149, Col: 9, Construct: "{{ }}"},
-	{From: 858, To: 858, Line: 151, Col: 9, Construct: "set"},
-	{From: 860, To: 862, Line: 152, Col: 9, Construct: "set"},
-	{From: 864, To: 877, Line: 153, Col: 9, Construct: "if"},
-	{From: 867, To: 867, Line: 154, Col: 13, Construct: "set"},
-	{From: 871, To: 876, Line: 156, Col: 13, Construct: "if"},
-	{From: 873, To: 873, Line: 157, Col: 17, Construct: "set"},
-	{From: 875, To: 875, Line: 158, Col: 17, Construct: "set"},
-	{From: 879, To: 886, Line: 162, Col: 9, Construct: "if"},
-	{From: 881, To: 881, Line: 164, Col: 13, Construct: "{{ }}"},
-	{From: 885, To: 885, Line: 167, Col: 13, Construct: "{{ }}"},
-	{From: 888, To: 891, Line: 170, Col: 9, Construct: "if"},
-	{From: 890, To: 890, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 893, To: 950, Line: 173, Col: 9, Construct: "if"},
-	{From: 896, To: 896, Line: 174, Col: 13, Construct: "{{ }}"},
-	{From: 898, To: 932, Line: 176, Col: 13, Construct: "for"},
-	{From: 901, To: 905, Line: 177, Col: 17, Construct: "if"},
-	{From: 904, To: 904, Line: 178, Col: 21, Construct: "set"},
-	{From: 907, To: 907, Line: 180, Col: 1, Construct: "{{ }}"},
-	{From: 909, To: 909, Line: 181, Col: 1, Construct: "set"},
-	{From: 911, To: 929, Line: 182, Col: 1, Construct: "for"},
-	{From: 922, To: 922, Line: 183, Col: 1, Construct: "{{ }}"},
-	{From: 924, To: 926, Line: 184, Col: 1, Construct: "{{ }}"},
-	{From: 928, To: 928, Line: 185, Col: 1, Construct: "{{ }}"},
-	{From: 931, To: 931, Line: 187, Col: 1, Construct: "{{ }}"},
-	{From: 934, To: 934, Line: 190, Col: 13, Construct: "{{ }}"},
-	{From: 936, To: 945, Line: 191, Col: 13, Construct: "if"},
-	{From: 940, To: 940, Line: 192, Col: 17, Construct: "set"},
-	{From: 944, To: 944, Line: 194, Col: 17, Construct: "set"},
-	{From: 949, To: 949, Line: 197, Col: 13, Construct: "set"},
-	{From: 952, To: 952, Line: 199, Col: 9, Construct: "{{ }}"},
-	{From: 953, To: 1015, Line: 201, Col: 9, Construct: "if"},
-	{From: 956, To: 959, Line: 202, Col: 9, Construct: "if"},
-	{From: 958, To: 958, Line: 203, Col: 13, Construct: "{{ }}"},
-	{From: 961, To: 965, Line: 205, Col: 9, Construct: "if"},
-	{From: 963, To: 963, Line: 206, Col: 13, Construct: "{{ }}"},
-	{From: 967, To: 999, Line: 209, Col: 9, Construct: "if"},
-	{From: 970, To: 970, Line: 210, Col: 13, Construct: "{{ }}"},
-	{From: 974, To: 997, Line: 212, Col: 13, Construct: "for"},
-	{From: 976, To: 996, Line: 213, Col: 17, Construct: "if"},
-	{From: 978, To: 978, Line: 214, Col: 21, Construct: "{{ }}"},
-	{From: 979, To: 996, Line: 215, Col: 21, Construct: "if"},
-	{From: 982, To: 982, Line: 216, Col: 21, Construct: "{{ }}"},
-	{From: 986, To: 995, Line: 218, Col: 21, Construct: "{{ }}"},
-	{From: 1001, To: 1004, Line: 223, Col: 9, Construct: "if"},
-	{From: 1003, To: 1003, Line: 224, Col: 13, Construct: "{{ }}"},
-	{From: 1005, To: 1015, Line: 227, Col: 9, Construct: "if"},
-	{From: 1008, To: 1008, Line: 228, Col: 9, Construct: "{{ }}"},
-	{From: 1010, To: 1012, Line: 229, Col: 9, Construct: "{{ }}"},
-	{From: 1014, To: 1014, Line: 230, Col: 9, Construct: "{{ }}"},
-	{From: 1018, To: 1032, Line: 235, Col: 1, Construct: "if"},
-	{From: 1020, To: 1020, Line: 236, Col: 1, Construct: "{{ }}"},
-	{From: 1022, To: 1031, Line: 237, Col: 1, Construct: "if"},
-	{From: 1024, To: 1024, Line: 238, Col: 5, Construct: "{{ }}"},
-	{From: 1025, To: 1031, Line: 239, Col: 5, Construct: "if"},
-	{From: 1027, To: 1031, Line: 241, Col: 5, Construct: "if"},
-	{From: 1030, To: 1030, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 70, To: 70, Line: 2, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 3, Col: 1, Construct: "set"},
+	{From: 74, To: 74, Line: 4, Col: 1, Construct: "set"},
+	{From: 76, To: 76, Line: 5, Col: 1, Construct: "set"},
+	{From: 78, To: 78, Line: 6, Col: 1, Construct: "set"},
+	{From: 80, To: 80, Line: 7, Col: 1, Construct: "set"},
+	{From: 82, To: 82, Line: 8, Col: 1, Construct: "set"},
+	{From: 84, To: 84, Line: 9, Col: 1, Construct: "set"},
+	{From: 86, To: 86, Line: 10, Col: 1, Construct: "set"},
+	{From: 88, To: 88, Line: 11, Col: 1, Construct: "set"},
+	{From: 90, To: 150, Line: 20, Col: 1, Construct: "macro"},
+	{From: 95, To: 149, Line: 21, Col: 1, Construct: "if"},
+	{From: 97, To: 123, Line: 22, Col: 1, Construct: "for"},
+	{From: 108, To: 109, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 111, To: 112, Line: 23, Col: 10, Construct: "{{ }}"},
+	{From: 114, To: 116, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 118, To: 119, Line: 23, Col: 37, Construct: "{{ }}"},
+	{From: 121, To: 122, Line: 23, Col: 47, Construct: "{{ }}"},
+	{From: 124, To: 149, Line: 25, Col: 5, Construct: "if"},
+	{From: 127, To: 138, Line: 26, Col: 1, Construct: "for"},
+	{From: 129, To: 130, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 132, To: 134, Line: 27, Col: 15, Construct: "{{ }}"},
+	{From: 136, To: 137, Line: 27, Col: 37, Construct: "{{ }}"},
+	{From: 139, To: 149, Line: 29, Col: 5, Construct: "if"},
+	{From: 141, To: 149, Line: 31, Col: 5, Construct: "if"},
+	{From: 144, To: 144, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 148, To: 148, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 152, To: 161, Line: 38, Col: 1, Construct: "macro"},
+	{From: 155, To: 160, Line: 39, Col: 1, Construct: "for"},
+	{From: 158, To: 159, Line: 40, Col: 7, Construct: "{{ }}"},
+	{From: 163, To: 198, Line: 43, Col: 1, Construct: "macro"},
+	{From: 166, To: 197, Line: 44, Col: 5, Construct: "if"},
+	{From: 168, To: 168, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 169, To: 197, Line: 46, Col: 9, Construct: "if"},
+	{From: 172, To: 190, Line: 47, Col: 9, Construct: "for"},
+	{From: 174, To: 189, Line: 48, Col: 13, Construct: "if"},
+	{From: 176, To: 176, Line: 49, Col: 17, Construct: "{{ }}"},
+	{From: 177, To: 189, Line: 50, Col: 17, Construct: "if"},
+	{From: 180, To: 180, Line: 51, Col: 17, Construct: "{{ }}"},
+	{From: 181, To: 189, Line: 52, Col: 17, Construct: "if"},
+	{From: 184, To: 184, Line: 53, Col: 17, Construct: "{{ }}"},
+	{From: 185, To: 189, Line: 54, Col: 17, Construct: "if"},
+	{From: 188, To: 188, Line: 55, Col: 17, Construct: "{{ }}"},
+	{From: 191, To: 197, Line: 58, Col: 9, Construct: "if"},
+	{From: 196, To: 196, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 200, To: 235, Line: 65, Col: 1, Construct: "macro"},
+	{From: 203, To: 210, Line: 66, Col: 5, Construct: "if"},
+	{From: 205, To: 205, Line: 67, Col: 9, Construct: "{{ }}"},
+	{From: 212, To: 217, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 219, To: 234, Line: 75, Col: 5, Construct: "if"},
+	{From: 221, To: 229, Line: 76, Col: 9, Construct: "if"},
+	{From: 223, To: 229, Line: 78, Col: 13, Construct: "if"},
+	{From: 226, To: 229, Line: 80, Col: 13, Construct: "if"},
+	{From: 237, To: 254, Line: 88, Col: 1, Construct: "macro"},
+	{From: 241, To: 253, Line: 89, Col: 5, Construct: "if"},
+	{From: 243, To: 243, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 247, To: 250, Line: 92, Col: 9, Construct: "if"},
+	{From: 249, To: 249, Line: 93, Col: 13, Construct: "set"},
+	{From: 252, To: 252, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 256, To: 256, Line: 100, Col: 1, Construct: "set"},
+	{From: 258, To: 258, Line: 101, Col: 1, Construct: "set"},
+	{From: 260, To: 260, Line: 102, Col: 1, Construct: "set"},
+	{From: 262, To: 280, Line: 103, Col: 1, Construct: "if"},
+	{From: 264, To: 264, Line: 104, Col: 5, Construct: "set"},
+	{From: 266, To: 266, Line: 105, Col: 5, Construct: "set"},
+	{From: 268, To: 273, Line: 106, Col: 5, Construct: "if"},
+	{From: 270, To: 270, Line: 107, Col: 9, Construct: "set"},
+	{From: 272, To: 272, Line: 108, Col: 9, Construct: "set"},
+	{From: 274, To: 280, Line: 110, Col: 5, Construct: "if"},
+	{From: 277, To: 277, Line: 111, Col: 5, Construct: "set"},
+	{From: 279, To: 279, Line: 112, Col: 5, Construct: "set"},
+	{From: 282, To: 285, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 287, To: 287, Line: 116, Col: 1, Construct: "{{ }}"},
+	{From: 289, To: 290, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 292, To: 294, Line: 120, Col: 1, Construct: "{{ }}"},
+	{From: 296, To: 296, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 298, To: 349, Line: 122, Col: 1, Construct: "if"},
+	{From: 300, To: 304, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 306, To: 308, Line: 124, Col: 5, Construct: "{{ }}"},
+	{From: 310, To: 310, Line: 125, Col: 5, Construct: "{{ }}"},
+	{From: 312, To: 313, Line: 126, Col: 5, Construct: "{{ }}"},
+	{From: 315, To: 318, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 320, To: 322, Line: 128, Col: 5, Construct: "{{ }}"},
+	{From: 324, To: 324, Line: 129, Col: 5, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 328, To: 328, Line: 131, Col: 5, Construct: "{{ }}"},
+	{From: 330, To: 330, Line: 132, Col: 5, Construct: "{{ }}"},
+	{From: 332, To: 332, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 134, Col: 5, Construct: "{{ }}"},
+	{From: 336, To: 336, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 338, To: 338, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 340, To: 340, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 342, To: 342, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 344, To: 344, Line: 139, Col: 5, Construct: "{{ }}"},
+	{From: 346, To: 346, Line: 140, Col: 5, Construct: "{{ }}"},
+	{From: 348, To: 348, Line: 141, Col: 5, Construct: "{{ }}"},
+	{From: 351, To: 352, Line: 143, Col: 1, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 146, Col: 1, Construct: "set"},
+	{From: 356, To: 534, Line: 147, Col: 1, Construct: "for"},
+	{From: 362, To: 533, Line: 148, Col: 5, Construct: "if"},
+	{From: 365, To: 367, Line: 149, Col: 9, Construct: "{{ }}"},
+	{From: 369, To: 369, Line: 151, Col: 9, Construct: "set"},
+	{From: 371, To: 373, Line: 152, Col: 9, Construct: "set"},
+	{From: 375, To: 388, Line: 153, Col: 9, Construct: "if"},
+	{From: 378, To: 378, Line: 154, Col: 13, Construct: "set"},
+	{From: 382, To: 387, Line: 156, Col: 13, Construct: "if"},
+	{From: 384, To: 384, Line: 157, Col: 17, Construct: "set"},
+	{From: 386, To: 386, Line: 158, Col: 17, Construct: "set"},
+	{From: 390, To: 399, Line: 162, Col: 9, Construct: "if"},
+	{From: 392, To: 394, Line: 164, Col: 13, Construct: "{{ }}"},
+	{From: 398, To: 398, Line: 167, Col: 13, Construct: "{{ }}"},
+	{From: 401, To: 404, Line: 170, Col: 9, Construct: "if"},
+	{From: 403, To: 403, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 406, To: 464, Line: 173, Col: 9, Construct: "if"},
+	{From: 409, To: 410, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 412, To: 446, Line: 176, Col: 13, Construct: "for"},
+	{From: 415, To: 419, Line: 177, Col: 17, Construct: "if"},
+	{From: 418, To: 418, Line: 178, Col: 21, Construct: "set"},
+	{From: 421, To: 421, Line: 180, Col: 1, Construct: "{{ }}"},
+	{From: 423, To: 423, Line: 181, Col: 1, Construct: "set"},
+	{From: 425, To: 443, Line: 182, Col: 1, Construct: "for"},
+	{From: 436, To: 436, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 438, To: 440, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 442, To: 442, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 445, To: 445, Line: 187, Col: 1, Construct: "{{ }}"},
+	{From: 448, To: 448, Line: 190, Col: 13, Construct: "{{ }}"},
+	{From: 450, To: 459, Line: 191, Col: 13, Construct: "if"},
+	{From: 454, To: 454, Line: 192, Col: 17, Construct: "set"},
+	{From: 458, To: 458, Line: 194, Col: 17, Construct: "set"},
+	{From: 463, To: 463, Line: 197, Col: 13, Construct: "set"},
+	{From: 466, To: 467, Line: 199, Col: 9, Construct: "{{ }}"},
+	{From: 468, To: 533, Line: 201, Col: 9, Construct: "if"},
+	{From: 471, To: 474, Line: 202, Col: 9, Construct: "if"},
+	{From: 473, To: 473, Line: 203, Col: 13, Construct: "{{ }}"},
+	{From: 476, To: 481, Line: 205, Col: 9, Construct: "if"},
+	{From: 478, To: 479, Line: 206, Col: 13, Construct: "{{ }}"},
+	{From: 483, To: 515, Line: 209, Col: 9, Construct: "if"},
+	{From: 486, To: 486, Line: 210, Col: 13, Construct: "{{ }}"},
+	{From: 490, To: 513, Line: 212, Col: 13, Construct: "for"},
+	{From: 492, To: 512, Line: 213, Col: 17, Construct: "if"},
+	{From: 494, To: 494, Line: 214, Col: 21, Construct: "{{ }}"},
+	{From: 495, To: 512, Line: 215, Col: 21, Construct: "if"},
+	{From: 498, To: 498, Line: 216, Col: 21, Construct: "{{ }}"},
+	{From: 502, To: 511, Line: 218, Col: 21, Construct: "{{ }}"},
+	{From: 517, To: 521, Line: 223, Col: 9, Construct: "if"},
+	{From: 519, To: 520, Line: 224, Col: 13, Construct: "{{ }}"},
+	{From: 522, To: 533, Line: 227, Col: 9, Construct: "if"},
+	{From: 525, To: 527, Line: 228, Col: 9, Construct: "{{ }}"},
+	{From: 529, To: 529, Line: 229, Col: 9, Construct: "{{ }}"},
+	{From: 531, To: 532, Line: 230, Col: 9, Construct: "{{ }}"},
+	{From: 536, To: 552, Line: 235, Col: 1, Construct: "if"},
+	{From: 538, To: 540, Line: 236, Col: 1, Construct: "{{ }}"},
+	{From: 542, To: 551, Line: 237, Col: 1, Construct: "if"},
+	{From: 544, To: 544, Line: 238, Col: 5, Construct: "{{ }}"},
+	{From: 545, To: 551, Line: 239, Col: 5, Construct: "if"},
+	{From: 547, To: 551, Line: 241, Col: 5, Construct: "if"},
+	{From: 550, To: 550, Line: 243, Col: 5, Construct: "{{ }}"},
+	{From: 578, To: 578, Line: 2, Col: 1, Construct: "set"},
+	{From: 580, To: 580, Line: 3, Col: 1, Construct: "set"},
+	{From: 582, To: 582, Line: 4, Col: 1, Construct: "set"},
+	{From: 584, To: 584, Line: 5, Col: 1, Construct: "set"},
+	{From: 586, To: 586, Line: 6, Col: 1, Construct: "set"},
+	{From: 588, To: 588, Line: 7, Col: 1, Construct: "set"},
+	{From: 590, To: 590, Line: 8, Col: 1, Construct: "set"},
+	{From: 592, To: 592, Line: 9, Col: 1, Construct: "set"},
+	{From: 594, To: 594, Line: 10, Col: 1, Construct: "set"},
+	{From: 596, To: 596, Line: 11, Col: 1, Construct: "set"},
+	{From: 598, To: 658, Line: 20, Col: 1, Construct: "macro"},
+	{From: 603, To: 657, Line: 21, Col: 1, Construct: "if"},
+	{From: 605, To: 631, Line: 22, Col: 1, Construct: "for"},
+	{From: 616, To: 617, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 619, To: 620, Line: 23, Col: 10, Construct: "{{ }}"},
+	{From: 622, To: 624, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 626, To: 627, Line: 23, Col: 37, Construct: "{{ }}"},
+	{From: 629, To: 630, Line: 23, Col: 47, Construct: "{{ }}"},
+	{From: 632, To: 657, Line: 25, Col: 5, Construct: "if"},
+	{From: 635, To: 646, Line: 26, Col: 1, Construct: "for"},
+	{From: 637, To: 638, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 640, To: 642, Line: 27, Col: 15, Construct: "{{ }}"},
+	{From: 644, To: 645, Line: 27, Col: 37, Construct: "{{ }}"},
+	{From: 647, To: 657, Line: 29, Col: 5, Construct: "if"},
+	{From: 649, To: 657, Line: 31, Col: 5, Construct: "if"},
+	{From: 652, To: 652, Line: 32, Col: 1, Construct: "{{ }}"},
+	{From: 656, To: 656, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 660, To: 669, Line: 38, Col: 1, Construct: "macro"},
+	{From: 663, To: 668, Line: 39, Col: 1, Construct: "for"},
+	{From: 666, To: 667, Line: 40, Col: 7, Construct: "{{ }}"},
+	{From: 671, To: 706, Line: 43, Col: 1, Construct: "macro"},
+	{From: 674, To: 705, Line: 44, Col: 5, Construct: "if"},
+	{From: 676, To: 676, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 677, To: 705, Line: 46, Col: 9, Construct: "if"},
+	{From: 680, To: 698, Line: 47, Col: 9, Construct: "for"},
+	{From: 682, To: 697, Line: 48, Col: 13, Construct: "if"},
+	{From: 684, To: 684, Line: 49, Col: 17, Construct: "{{ }}"},
+	{From: 685, To: 697, Line: 50, Col: 17, Construct: "if"},
+	{From: 688, To: 688, Line: 51, Col: 17, Construct: "{{ }}"},
+	{From: 689, To: 697, Line: 52, Col: 17, Construct: "if"},
+	{From: 692, To: 692, Line: 53, Col: 17, Construct: "{{ }}"},
+	{From: 693, To: 697, Line: 54, Col: 17, Construct: "if"},
+	{From: 696, To: 696, Line: 55, Col: 17, Construct: "{{ }}"},
+	{From: 699, To: 705, Line: 58, Col: 9, Construct: "if"},
+	{From: 704, To: 704, Line: 61, Col: 9, Construct: "{{ }}"},
+	{From: 708, To: 740, Line: 65, Col: 1, Construct: "macro"},
+	{From: 711, To: 720, Line: 66, Col: 5, Construct: "if"},
+	{From: 713, To: 715, Line: 67, Col: 9, Construct: "{{ }}"},
+	{From: 722, To: 722, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 724, To: 739, Line: 75, Col: 5, Construct: "if"},
+	{From: 726, To: 734, Line: 76, Col: 9, Construct: "if"},
+	{From: 728, To: 734, Line: 78, Col: 13, Construct: "if"},
+	{From: 731, To: 734, Line: 80, Col: 13, Construct: "if"},
+	{From: 742, To: 761, Line: 88, Col: 1, Construct: "macro"},
+	{From: 746, To: 760, Line: 89, Col: 5, Construct: "if"},
+	{From: 748, To: 750, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 754, To: 757, Line: 92, Col: 9, Construct: "if"},
+	{From: 756, To: 756, Line: 93, Col: 13, Construct: "set"},
+	{From: 759, To: 759, Line: 95, Col: 9, Construct: "{{ }}"},
+	{From: 763, To: 763, Line: 100, Col: 1, Construct: "set"},
+	{From: 765, To: 765, Line: 101, Col: 1, Construct: "set"},
+	{From: 767, To: 767, Line: 102, Col: 1, Construct: "set"},
+	{From: 769, To: 787, Line: 103, Col: 1, Construct: "if"},
+	{From: 771, To: 771, Line: 104, Col: 5, Construct: "set"},
+	{From: 773, To: 773, Line: 105, Col: 5, Construct: "set"},
+	{From: 775, To: 780, Line: 106, Col: 5, Construct: "if"},
+	{From: 777, To: 777, Line: 107, Col: 9, Construct: "set"},
+	{From: 779, To: 779, Line: 108, Col: 9, Construct: "set"},
+	{From: 781, To: 787, Line: 110, Col: 5, Construct: "if"},
+	{From: 784, To: 784, Line: 111, Col: 5, Construct: "set"},
+	{From: 786, To: 786, Line: 112, Col: 5, Construct: "set"},
+	{From: 789, To: 789, Line: 115, Col: 1, Construct: "{{ }}"},
+	{From: 791, To: 793, Line: 116, Col: 1, Construct: "{{ }}"},
+	{From: 795, To: 795, Line: 117, Col: 1, Construct: "{{ }}"},
+	{From: 797, To: 797, Line: 120, Col: 1, Construct: "{{ }}"},
+	{From: 799, To: 801, Line: 121, Col: 1, Construct: "{{ }}"},
+	{From: 803, To: 844, Line: 122, Col: 1, Construct: "if"},
+	{From: 805, To: 805, Line: 123, Col: 5, Construct: "{{ }}"},
+	{From: 807, To: 807, Line: 124, Col: 5, Construct: "{{ }}"},
+	{From: 809, To: 811, Line: 125, Col: 5, Construct: "{{ }}"},
+	{From: 813, To: 813, Line: 126, Col: 5, Construct: "{{ }}"},
+	{From: 815, To: 815, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 817, To: 817, Line: 128, Col: 5, Construct: "{{ }}"},
+	{From: 819, To: 819, Line: 129, Col: 5, Construct: "{{ }}"},
+	{From: 821, To: 821, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 823, To: 823, Line: 131, Col: 5, Construct: "{{ }}"},
+	{From: 825, To: 825, Line: 132, Col: 5, Construct: "{{ }}"},
+	{From: 827, To: 827, Line: 133, Col: 5, Construct: "{{ }}"},
+	{From: 829, To: 829, Line: 134, Col: 5, Construct: "{{ }}"},
+	{From: 831, To: 831, Line: 135, Col: 5, Construct: "{{ }}"},
+	{From: 833, To: 833, Line: 136, Col: 5, Construct: "{{ }}"},
+	{From: 835, To: 835, Line: 137, Col: 5, Construct: "{{ }}"},
+	{From: 837, To: 837, Line: 138, Col: 5, Construct: "{{ }}"},
+	{From: 839, To: 839, Line: 139, Col: 5, Construct: "{{ }}"},
+	{From: 841, To: 841, Line: 140, Col: 5, Construct: "{{ }}"},
+	{From: 843, To: 843, Line: 141, Col: 5, Construct: "{{ }}"},
+	{From: 846, To: 846, Line: 143, Col: 1, Construct: "{{ }}"},
+	{From: 848, To: 848, Line: 146, Col: 1, Construct: "set"},
+	{From: 850, To: 1019, Line: 147, Col: 1, Construct: "for"},
+	{From: 856, To: 1018, Line: 148, Col: 5, Construct: "if"},
+	{From: 859, To: 859, Line: 149, Col: 9, Construct: "{{ }}"},
+	{From: 861, To: 861, Line: 151, Col: 9, Construct: "set"},
+	{From: 863, To: 865, Line: 152, Col: 9, Construct: "set"},
+	{From: 867, To: 880, Line: 153, Col: 9, Construct: "if"},
+	{From: 870, To: 870, Line: 154, Col: 13, Construct: "set"},
+	{From: 874, To: 879, Line: 156, Col: 13, Construct: "if"},
+	{From: 876, To: 876, Line: 157, Col: 17, Construct: "set"},
+	{From: 878, To: 878, Line: 158, Col: 17, Construct: "set"},
+	{From: 882, To: 889, Line: 162, Col: 9, Construct: "if"},
+	{From: 884, To: 884, Line: 164, Col: 13, Construct: "{{ }}"},
+	{From: 888, To: 888, Line: 167, Col: 13, Construct: "{{ }}"},
+	{From: 891, To: 894, Line: 170, Col: 9, Construct: "if"},
+	{From: 893, To: 893, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 896, To: 953, Line: 173, Col: 9, Construct: "if"},
+	{From: 899, To: 899, Line: 174, Col: 13, Construct: "{{ }}"},
+	{From: 901, To: 935, Line: 176, Col: 13, Construct: "for"},
+	{From: 904, To: 908, Line: 177, Col: 17, Construct: "if"},
+	{From: 907, To: 907, Line: 178, Col: 21, Construct: "set"},
+	{From: 910, To: 910, Line: 180, Col: 1, Construct: "{{ }}"},
+	{From: 912, To: 912, Line: 181, Col: 1, Construct: "set"},
+	{From: 914, To: 932, Line: 182, Col: 1, Construct: "for"},
+	{From: 925, To: 925, Line: 183, Col: 1, Construct: "{{ }}"},
+	{From: 927, To: 929, Line: 184, Col: 1, Construct: "{{ }}"},
+	{From: 931, To: 931, Line: 185, Col: 1, Construct: "{{ }}"},
+	{From: 934, To: 934, Line: 187, Col: 1, Construct: "{{ }}"},
+	{From: 937, To: 937, Line: 190, Col: 13, Construct: "{{ }}"},
+	{From: 939, To: 948, Line: 191, Col: 13, Construct: "if"},
+	{From: 943, To: 943, Line: 192, Col: 17, Construct: "set"},
+	{From: 947, To: 947, Line: 194, Col: 17, Construct: "set"},
+	{From: 952, To: 952, Line: 197, Col: 13, Construct: "set"},
+	{From: 955, To: 955, Line: 199, Col: 9, Construct: "{{ }}"},
+	{From: 956, To: 1018, Line: 201, Col: 9, Construct: "if"},
+	{From: 959, To: 962, Line: 202, Col: 9, Construct: "if"},
+	{From: 961, To: 961, Line: 203, Col: 13, Construct: "{{ }}"},
+	{From: 964, To: 968, Line: 205, Col: 9, Construct: "if"},
+	{From: 966, To: 966, Line: 206, Col: 13, Construct: "{{ }}"},
+	{From: 970, To: 1002, Line: 209, Col: 9, Construct: "if"},
+	{From: 973, To: 973, Line: 210, Col: 13, Construct: "{{ }}"},
+	{From: 977, To: 1000, Line: 212, Col: 13, Construct: "for"},
+	{From: 979, To: 999, Line: 213, Col: 17, Construct: "if"},
+	{From: 981, To: 981, Line: 214, Col: 21, Construct: "{{ }}"},
+	{From: 982, To: 999, Line: 215, Col: 21, Construct: "if"},
+	{From: 985, To: 985, Line: 216, Col: 21, Construct: "{{ }}"},
+	{From: 989, To: 998, Line: 218, Col: 21, Construct: "{{ }}"},
+	{From: 1004, To: 1007, Line: 223, Col: 9, Construct: "if"},
+	{From: 1006, To: 1006, Line: 224, Col: 13, Construct: "{{ }}"},
+	{From: 1008, To: 1018, Line: 227, Col: 9, Construct: "if"},
+	{From: 1011, To: 1011, Line: 228, Col: 9, Construct: "{{ }}"},
+	{From: 1013, To: 1015, Line: 229, Col: 9, Construct: "{{ }}"},
+	{From: 1017, To: 1017, Line: 230, Col: 9, Construct: "{{ }}"},
+	{From: 1021, To: 1035, Line: 235, Col: 1, Construct: "if"},
+	{From: 1023, To: 1023, Line: 236, Col: 1, Construct: "{{ }}"},
+	{From: 1025, To: 1034, Line: 237, Col: 1, Construct: "if"},
+	{From: 1027, To: 1027, Line: 238, Col: 5, Construct: "{{ }}"},
+	{From: 1028, To: 1034, Line: 239, Col: 5, Construct: "if"},
+	{From: 1030, To: 1034, Line: 241, Col: 5, Construct: "if"},
+	{From: 1033, To: 1033, Line: 243, Col: 5, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralSmall3224BInstruct2506 is the chat template llama.cpp/Mistral-Small-3.2-24B-Instruct-2506.jinja.
 var MistralSmall3224BInstruct2506 = &jinja2.Template{
@@ -259,99 +262,99 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = jinja2.LlamaSum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
+	defaultSystemMessage = llamacpp.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information or when the user's request requires up-to-date or specific data, you must use the available tools to fetch the information. Do not hesitate to use tools whenever they can provide a more accurate or complete response. If no relevant tools are available, then clearly state that you don't have the information and avoid making up anything.\n\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\").\nYou are always very attentive to dates, and when asked about information at specific dates, you discard information that is at another date.\nYou follow these instructions in all languages, and always respond to the user in the language they use or request.\nNext sections describe the capabilities that you have.\n\n# WEB BROWSING INSTRUCTIONS\n\nYou cannot perform any web search or access internet to open URLs, links etc. If it seems like the user is expecting you to do so, you clarify the situation and ask the user to copy paste the text directly in the chat.\n\n# MULTI-MODAL INSTRUCTIONS\n\nYou have the ability to read images, but you cannot generate images. You also cannot transcribe audio files or videos.\nYou cannot read nor transcribe audio files or videos.\n\n# TOOL CALLING INSTRUCTIONS\n\nYou may have access to tools that you can use to fetch information or perform actions. You must use these tools in the following situations:\n\n1. When the request requires up-to-date information.\n2. When the request requires specific data that you do not have in your knowledge base.\n3. When the request involves actions that you cannot perform without tools.\n\nAlways prioritize using tools to provide the most accurate and helpful response. If tools are not available, inform the user that you cannot perform the requested action at the moment."))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:28:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:30:1 {%- set system_prompt = default_system_message %}
 	systemPrompt = defaultSystemMessage
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:31:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:33:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:34:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:37:1 {%- if messages|length > 0 and messages[0]['role'] == 'system' %}
-	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) && jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) && jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:38:5 {%- if messages[0]['content'] is string %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		messages0Content := jinja2.LlamaItemStr(messages0, "content")
-		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		messages0Content := llamacpp.ItemStr(messages0, "content")
+		if llamacpp.CallTest("string", messages0Content, nil, nil) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:39:9 {%- set system_prompt = messages[0]['content'] %}
 			systemPrompt = messages0Content
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:40:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:41:9 {%- set system_prompt = messages[0]['content'][0]['text'] %}
-			systemPrompt = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text")
+			systemPrompt = llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text")
 		}
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:43:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:46:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
+	userMessages = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:48:1 {%- set ns = namespace(index=0) %}
 	nsIndex := jinja2.Int(0)
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:49:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:50:5 {%- if not (message.role == "tool" or (message.get('tool_calls'))) %}
-		if !(jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "tool") || jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy()) {
+		if !(jinja2.EqStr(llamacpp.Attr(message, "role"), "tool") || llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy()) {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:51:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:52:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:54:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = jinja2.LlamaAdd(nsIndex, jinja2.Int(1))
+			nsIndex = llamacpp.Add(nsIndex, jinja2.Int(1))
 		}
 	}
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:58:1 {{- '[SYSTEM_PROMPT]' + system_prompt + '[/SYSTEM_PROMPT]' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), systemPrompt, jinja2.Str("[/SYSTEM_PROMPT]")))
+	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), systemPrompt, jinja2.Str("[/SYSTEM_PROMPT]")))
 	// Mistral-Small-3.2-24B-Instruct-2506.jinja:60:1 {%- for message in loop_messages %}
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// Mistral-Small-3.2-24B-Instruct-2506.jinja:61:5 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:62:9 {%- if message['content'] is string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:63:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:64:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:65:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:67:9 {%- elif message['role'] == 'user' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:68:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.Eq(message, jinja2.LlamaItemInt(userMessages, -1)) {
+			if !llamacpp.CallTest("none", tools, nil, nil) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:69:13 {{- '[AVAILABLE_TOOLS]' + tools|tojson + '[/AVAILABLE_TOOLS]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]")))
 			}
 			w.WriteString("[INST]")
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:72:9 {%- if message['content'] is string %}
-			message2Content := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", message2Content, nil, nil) {
+			message2Content := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", message2Content, nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:73:13 {{- message['content'] }}
-				jinja2.LlamaWrite(w, message2Content)
+				llamacpp.Write(w, message2Content)
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:74:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:75:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(message2Content)) {
+				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(message2Content)) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:76:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.LlamaItemStr(block, "type")
+					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:77:21 {{- block['text'] }}
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
-					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
+						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:78:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:80:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:81:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 			}
@@ -359,73 +362,73 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:86:9 {%- elif message['role'] == 'assistant' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:87:9 {%- if message.get('tool_calls') %}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:88:13 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:89:17 {{- '[TOOL_CALLS]' + tool_call.function.name }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("[TOOL_CALLS]"), jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name")))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("[TOOL_CALLS]"), llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:90:17 {%- if not tool_call.id is defined or tool_call.id is not string or tool_call.id|length != 9 %}
-					toolCallId := jinja2.LlamaAttr(toolCall, "id")
-					if (!jinja2.LlamaCallTest("defined", toolCallId, nil, nil) || !jinja2.LlamaCallTest("string", toolCallId, nil, nil)) || jinja2.Ne(jinja2.LlamaCallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
+					toolCallId := llamacpp.Attr(toolCall, "id")
+					if (!llamacpp.CallTest("defined", toolCallId, nil, nil) || !llamacpp.CallTest("string", toolCallId, nil, nil)) || jinja2.Ne(llamacpp.CallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:91:21 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 					}
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:93:17 {{- '[CALL_ID]' + tool_call.id }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("[CALL_ID]"), jinja2.LlamaAttr(toolCall, "id")))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("[CALL_ID]"), llamacpp.Attr(toolCall, "id")))
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:94:17 {{- '[ARGS]' + tool_call['function']['arguments']|tojson }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("[ARGS]"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil)))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("[ARGS]"), llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil)))
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:96:13 {{- eos_token }}
-				jinja2.LlamaWrite(w, eosToken)
-			} else if jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+				llamacpp.Write(w, eosToken)
+			} else if llamacpp.CallTest("string", llamacpp.ItemStr(message, "content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:97:13 {%- elif message['content'] is string %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:98:13 {{- message['content'] + eos_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), eosToken))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), eosToken))
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:99:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:100:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "content"))) {
+				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "content"))) {
 					// Mistral-Small-3.2-24B-Instruct-2506.jinja:101:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.LlamaItemStr(block, "type")
+					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:102:21 {{- block['text'] }}
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
-					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
+						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:103:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:105:21 {%- else %}
 						// Mistral-Small-3.2-24B-Instruct-2506.jinja:106:21 {{- raise_exception('Only text and image blocks are supported in assistant content!') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in assistant content!")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in assistant content!")))
 					}
 				}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:109:13 {{- eos_token }}
-				jinja2.LlamaWrite(w, eosToken)
+				llamacpp.Write(w, eosToken)
 			}
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:111:9 {%- elif message['role'] == 'tool_results' or message['role'] == 'tool' %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:112:9 {%- if message.content is defined and message.content.content is defined %}
-			message2Content := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("defined", message2Content, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message2Content, "content"), nil, nil) {
+			message2Content := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("defined", message2Content, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(message2Content, "content"), nil, nil) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:113:13 {%- set content = message.content.content %}
-				content = jinja2.LlamaAttr(message2Content, "content")
+				content = llamacpp.Attr(message2Content, "content")
 			} else {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:114:13 {%- else %}
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:115:13 {%- set content = message.content %}
 				content = message2Content
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:117:9 {%- if not message.tool_call_id is defined or message.tool_call_id is not string or message['tool_ca…
-			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
-			if (!jinja2.LlamaCallTest("defined", messageToolCallId, nil, nil) || !jinja2.LlamaCallTest("string", messageToolCallId, nil, nil)) || jinja2.Ne(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "tool_call_id"), nil, nil), jinja2.Int(9)) {
+			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			if (!llamacpp.CallTest("defined", messageToolCallId, nil, nil) || !llamacpp.CallTest("string", messageToolCallId, nil, nil)) || jinja2.Ne(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "tool_call_id"), nil, nil), jinja2.Int(9)) {
 				// Mistral-Small-3.2-24B-Instruct-2506.jinja:118:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:120:9 {{- '[TOOL_RESULTS]' + message.tool_call_id + '[TOOL_CONTENT]' + content|string + '[/TOOL_RESULTS]' …
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]"), messageToolCallId), jinja2.Str("[TOOL_CONTENT]")), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]"), messageToolCallId), jinja2.Str("[TOOL_CONTENT]")), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
 		} else {
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:121:9 {%- else %}
 			// Mistral-Small-3.2-24B-Instruct-2506.jinja:122:9 {{- raise_exception('Only system, user, assistant, and tool roles are supported!') }}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only system, user, assistant, and tool roles are supported!")))
 		}
 	}
 }
@@ -433,124 +436,124 @@ func renderMistralSmall3224BInstruct2506Llama(w *jinja2.Writer, in *jinja2.Input
 // spansMistralSmall3224BInstruct2506 is the position table of Mistral-Small-3.2-24B-Instruct-2506.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralSmall3224BInstruct2506 = []jinja2.Span{
-	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
-	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 64, Line: 30, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 31, Col: 1, Construct: "set"},
-	{From: 68, To: 71, Line: 33, Col: 1, Construct: "if"},
-	{From: 70, To: 70, Line: 34, Col: 5, Construct: "set"},
-	{From: 73, To: 87, Line: 37, Col: 1, Construct: "if"},
-	{From: 75, To: 84, Line: 38, Col: 5, Construct: "if"},
-	{From: 79, To: 79, Line: 39, Col: 9, Construct: "set"},
-	{From: 83, To: 83, Line: 41, Col: 9, Construct: "set"},
-	{From: 86, To: 86, Line: 43, Col: 5, Construct: "set"},
-	{From: 89, To: 89, Line: 46, Col: 1, Construct: "set"},
-	{From: 91, To: 91, Line: 48, Col: 1, Construct: "set"},
-	{From: 93, To: 104, Line: 49, Col: 1, Construct: "for"},
-	{From: 95, To: 103, Line: 50, Col: 5, Construct: "if"},
-	{From: 97, To: 100, Line: 51, Col: 9, Construct: "if"},
-	{From: 99, To: 99, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 102, To: 102, Line: 54, Col: 9, Construct: "set"},
-	{From: 106, To: 108, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 110, To: 243, Line: 60, Col: 1, Construct: "for"},
-	{From: 114, To: 242, Line: 61, Col: 5, Construct: "if"},
-	{From: 117, To: 129, Line: 62, Col: 9, Construct: "if"},
-	{From: 120, To: 122, Line: 63, Col: 13, Construct: "{{ }}"},
-	{From: 126, To: 128, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 130, To: 242, Line: 67, Col: 9, Construct: "if"},
-	{From: 133, To: 139, Line: 68, Col: 9, Construct: "if"},
-	{From: 135, To: 137, Line: 69, Col: 13, Construct: "{{ }}"},
-	{From: 141, To: 164, Line: 72, Col: 9, Construct: "if"},
-	{From: 144, To: 144, Line: 73, Col: 13, Construct: "{{ }}"},
-	{From: 148, To: 162, Line: 75, Col: 13, Construct: "for"},
-	{From: 150, To: 161, Line: 76, Col: 17, Construct: "if"},
-	{From: 153, To: 153, Line: 77, Col: 21, Construct: "{{ }}"},
-	{From: 154, To: 161, Line: 78, Col: 21, Construct: "if"},
-	{From: 160, To: 160, Line: 81, Col: 21, Construct: "{{ }}"},
-	{From: 165, To: 242, Line: 86, Col: 9, Construct: "if"},
-	{From: 168, To: 213, Line: 87, Col: 9, Construct: "if"},
-	{From: 170, To: 186, Line: 88, Col: 13, Construct: "for"},
-	{From: 172, To: 173, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 175, To: 179, Line: 90, Col: 17, Construct: "if"},
-	{From: 178, To: 178, Line: 91, Col: 21, Construct: "{{ }}"},
-	{From: 181, To: 182, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 184, To: 185, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 188, To: 188, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 189, To: 213, Line: 97, Col: 13, Construct: "if"},
-	{From: 192, To: 192, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 196, To: 210, Line: 100, Col: 13, Construct: "for"},
-	{From: 198, To: 209, Line: 101, Col: 17, Construct: "if"},
-	{From: 201, To: 201, Line: 102, Col: 21, Construct: "{{ }}"},
-	{From: 202, To: 209, Line: 103, Col: 21, Construct: "if"},
-	{From: 208, To: 208, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 212, To: 212, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 214, To: 242, Line: 111, Col: 9, Construct: "if"},
-	{From: 217, To: 225, Line: 112, Col: 9, Construct: "if"},
-	{From: 220, To: 220, Line: 113, Col: 13, Construct: "set"},
-	{From: 224, To: 224, Line: 115, Col: 13, Construct: "set"},
-	{From: 227, To: 231, Line: 117, Col: 9, Construct: "if"},
-	{From: 230, To: 230, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 233, To: 237, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 241, To: 241, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 260, To: 260, Line: 1, Col: 1, Construct: "set"},
-	{From: 262, To: 262, Line: 2, Col: 1, Construct: "set"},
-	{From: 264, To: 264, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 266, To: 266, Line: 30, Col: 1, Construct: "set"},
-	{From: 268, To: 268, Line: 31, Col: 1, Construct: "set"},
-	{From: 270, To: 273, Line: 33, Col: 1, Construct: "if"},
-	{From: 272, To: 272, Line: 34, Col: 5, Construct: "set"},
-	{From: 275, To: 289, Line: 37, Col: 1, Construct: "if"},
-	{From: 277, To: 286, Line: 38, Col: 5, Construct: "if"},
-	{From: 281, To: 281, Line: 39, Col: 9, Construct: "set"},
-	{From: 285, To: 285, Line: 41, Col: 9, Construct: "set"},
-	{From: 288, To: 288, Line: 43, Col: 5, Construct: "set"},
-	{From: 291, To: 291, Line: 46, Col: 1, Construct: "set"},
-	{From: 293, To: 293, Line: 48, Col: 1, Construct: "set"},
-	{From: 295, To: 306, Line: 49, Col: 1, Construct: "for"},
-	{From: 297, To: 305, Line: 50, Col: 5, Construct: "if"},
-	{From: 299, To: 302, Line: 51, Col: 9, Construct: "if"},
-	{From: 301, To: 301, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 304, To: 304, Line: 54, Col: 9, Construct: "set"},
-	{From: 308, To: 308, Line: 58, Col: 1, Construct: "{{ }}"},
-	{From: 310, To: 430, Line: 60, Col: 1, Construct: "for"},
-	{From: 314, To: 429, Line: 61, Col: 5, Construct: "if"},
-	{From: 317, To: 325, Line: 62, Col: 9, Construct: "if"},
-	{From: 320, To: 320, Line: 63, Col: 13, Construct: "{{ }}"},
-	{From: 324, To: 324, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 326, To: 429, Line: 67, Col: 9, Construct: "if"},
-	{From: 329, To: 333, Line: 68, Col: 9, Construct: "if"},
-	{From: 331, To: 331, Line: 69, Col: 13, Construct: "{{ }}"},
-	{From: 335, To: 358, Line: 72, Col: 9, Construct: "if"},
-	{From: 338, To: 338, Line: 73, Col: 13, Construct: "{{ }}"},
-	{From: 342, To: 356, Line: 75, Col: 13, Construct: "for"},
-	{From: 344, To: 355, Line: 76, Col: 17, Construct: "if"},
-	{From: 347, To: 347, Line: 77, Col: 21, Construct: "{{ }}"},
-	{From: 348, To: 355, Line: 78, Col: 21, Construct: "if"},
-	{From: 354, To: 354, Line: 81, Col: 21, Construct: "{{ }}"},
-	{From: 359, To: 429, Line: 86, Col: 9, Construct: "if"},
-	{From: 362, To: 404, Line: 87, Col: 9, Construct: "if"},
-	{From: 364, To: 377, Line: 88, Col: 13, Construct: "for"},
-	{From: 366, To: 366, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 368, To: 372, Line: 90, Col: 17, Construct: "if"},
-	{From: 371, To: 371, Line: 91, Col: 21, Construct: "{{ }}"},
-	{From: 374, To: 374, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 376, To: 376, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 379, To: 379, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 380, To: 404, Line: 97, Col: 13, Construct: "if"},
-	{From: 383, To: 383, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 387, To: 401, Line: 100, Col: 13, Construct: "for"},
-	{From: 389, To: 400, Line: 101, Col: 17, Construct: "if"},
-	{From: 392, To: 392, Line: 102, Col: 21, Construct: "{{ }}"},
-	{From: 393, To: 400, Line: 103, Col: 21, Construct: "if"},
-	{From: 399, To: 399, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 403, To: 403, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 405, To: 429, Line: 111, Col: 9, Construct: "if"},
-	{From: 408, To: 416, Line: 112, Col: 9, Construct: "if"},
-	{From: 411, To: 411, Line: 113, Col: 13, Construct: "set"},
-	{From: 415, To: 415, Line: 115, Col: 13, Construct: "set"},
-	{From: 418, To: 422, Line: 117, Col: 9, Construct: "if"},
-	{From: 421, To: 421, Line: 118, Col: 13, Construct: "{{ }}"},
-	{From: 424, To: 424, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 428, To: 428, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 61, To: 61, Line: 1, Col: 1, Construct: "set"},
+	{From: 63, To: 63, Line: 2, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 67, Line: 30, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 31, Col: 1, Construct: "set"},
+	{From: 71, To: 74, Line: 33, Col: 1, Construct: "if"},
+	{From: 73, To: 73, Line: 34, Col: 5, Construct: "set"},
+	{From: 76, To: 90, Line: 37, Col: 1, Construct: "if"},
+	{From: 78, To: 87, Line: 38, Col: 5, Construct: "if"},
+	{From: 82, To: 82, Line: 39, Col: 9, Construct: "set"},
+	{From: 86, To: 86, Line: 41, Col: 9, Construct: "set"},
+	{From: 89, To: 89, Line: 43, Col: 5, Construct: "set"},
+	{From: 92, To: 92, Line: 46, Col: 1, Construct: "set"},
+	{From: 94, To: 94, Line: 48, Col: 1, Construct: "set"},
+	{From: 96, To: 107, Line: 49, Col: 1, Construct: "for"},
+	{From: 98, To: 106, Line: 50, Col: 5, Construct: "if"},
+	{From: 100, To: 103, Line: 51, Col: 9, Construct: "if"},
+	{From: 102, To: 102, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 105, To: 105, Line: 54, Col: 9, Construct: "set"},
+	{From: 109, To: 111, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 113, To: 246, Line: 60, Col: 1, Construct: "for"},
+	{From: 117, To: 245, Line: 61, Col: 5, Construct: "if"},
+	{From: 120, To: 132, Line: 62, Col: 9, Construct: "if"},
+	{From: 123, To: 125, Line: 63, Col: 13, Construct: "{{ }}"},
+	{From: 129, To: 131, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 133, To: 245, Line: 67, Col: 9, Construct: "if"},
+	{From: 136, To: 142, Line: 68, Col: 9, Construct: "if"},
+	{From: 138, To: 140, Line: 69, Col: 13, Construct: "{{ }}"},
+	{From: 144, To: 167, Line: 72, Col: 9, Construct: "if"},
+	{From: 147, To: 147, Line: 73, Col: 13, Construct: "{{ }}"},
+	{From: 151, To: 165, Line: 75, Col: 13, Construct: "for"},
+	{From: 153, To: 164, Line: 76, Col: 17, Construct: "if"},
+	{From: 156, To: 156, Line: 77, Col: 21, Construct: "{{ }}"},
+	{From: 157, To: 164, Line: 78, Col: 21, Construct: "if"},
+	{From: 163, To: 163, Line: 81, Col: 21, Construct: "{{ }}"},
+	{From: 168, To: 245, Line: 86, Col: 9, Construct: "if"},
+	{From: 171, To: 216, Line: 87, Col: 9, Construct: "if"},
+	{From: 173, To: 189, Line: 88, Col: 13, Construct: "for"},
+	{From: 175, To: 176, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 178, To: 182, Line: 90, Col: 17, Construct: "if"},
+	{From: 181, To: 181, Line: 91, Col: 21, Construct: "{{ }}"},
+	{From: 184, To: 185, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 187, To: 188, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 191, To: 191, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 192, To: 216, Line: 97, Col: 13, Construct: "if"},
+	{From: 195, To: 195, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 199, To: 213, Line: 100, Col: 13, Construct: "for"},
+	{From: 201, To: 212, Line: 101, Col: 17, Construct: "if"},
+	{From: 204, To: 204, Line: 102, Col: 21, Construct: "{{ }}"},
+	{From: 205, To: 212, Line: 103, Col: 21, Construct: "if"},
+	{From: 211, To: 211, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 215, To: 215, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 217, To: 245, Line: 111, Col: 9, Construct: "if"},
+	{From: 220, To: 228, Line: 112, Col: 9, Construct: "if"},
+	{From: 223, To: 223, Line: 113, Col: 13, Construct: "set"},
+	{From: 227, To: 227, Line: 115, Col: 13, Construct: "set"},
+	{From: 230, To: 234, Line: 117, Col: 9, Construct: "if"},
+	{From: 233, To: 233, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 236, To: 240, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 244, To: 244, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 263, To: 263, Line: 1, Col: 1, Construct: "set"},
+	{From: 265, To: 265, Line: 2, Col: 1, Construct: "set"},
+	{From: 267, To: 267, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 269, To: 269, Line: 30, Col: 1, Construct: "set"},
+	{From: 271, To: 271, Line: 31, Col: 1, Construct: "set"},
+	{From: 273, To: 276, Line: 33, Col: 1, Construct: "if"},
+	{From: 275, To: 275, Line: 34, Col: 5, Construct: "set"},
+	{From: 278, To: 292, Line: 37, Col: 1, Construct: "if"},
+	{From: 280, To: 289, Line: 38, Col: 5, Construct: "if"},
+	{From: 284, To: 284, Line: 39, Col: 9, Construct: "set"},
+	{From: 288, To: 288, Line: 41, Col: 9, Construct: "set"},
+	{From: 291, To: 291, Line: 43, Col: 5, Construct: "set"},
+	{From: 294, To: 294, Line: 46, Col: 1, Construct: "set"},
+	{From: 296, To: 296, Line: 48, Col: 1, Construct: "set"},
+	{From: 298, To: 309, Line: 49, Col: 1, Construct: "for"},
+	{From: 300, To: 308, Line: 50, Col: 5, Construct: "if"},
+	{From: 302, To: 305, Line: 51, Col: 9, Construct: "if"},
+	{From: 304, To: 304, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 307, To: 307, Line: 54, Col: 9, Construct: "set"},
+	{From: 311, To: 311, Line: 58, Col: 1, Construct: "{{ }}"},
+	{From: 313, To: 433, Line: 60, Col: 1, Construct: "for"},
+	{From: 317, To: 432, Line: 61, Col: 5, Construct: "if"},
+	{From: 320, To: 328, Line: 62, Col: 9, Construct: "if"},
+	{From: 323, To: 323, Line: 63, Col: 13, Construct: "{{ }}"},
+	{From: 327, To: 327, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 329, To: 432, Line: 67, Col: 9, Construct: "if"},
+	{From: 332, To: 336, Line: 68, Col: 9, Construct: "if"},
+	{From: 334, To: 334, Line: 69, Col: 13, Construct: "{{ }}"},
+	{From: 338, To: 361, Line: 72, Col: 9, Construct: "if"},
+	{From: 341, To: 341, Line: 73, Col: 13, Construct: "{{ }}"},
+	{From: 345, To: 359, Line: 75, Col: 13, Construct: "for"},
+	{From: 347, To: 358, Line: 76, Col: 17, Construct: "if"},
+	{From: 350, To: 350, Line: 77, Col: 21, Construct: "{{ }}"},
+	{From: 351, To: 358, Line: 78, Col: 21, Construct: "if"},
+	{From: 357, To: 357, Line: 81, Col: 21, Construct: "{{ }}"},
+	{From: 362, To: 432, Line: 86, Col: 9, Construct: "if"},
+	{From: 365, To: 407, Line: 87, Col: 9, Construct: "if"},
+	{From: 367, To: 380, Line: 88, Col: 13, Construct: "for"},
+	{From: 369, To: 369, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 371, To: 375, Line: 90, Col: 17, Construct: "if"},
+	{From: 374, To: 374, Line: 91, Col: 21, Construct: "{{ }}"},
+	{From: 377, To: 377, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 379, To: 379, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 382, To: 382, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 383, To: 407, Line: 97, Col: 13, Construct: "if"},
+	{From: 386, To: 386, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 390, To: 404, Line: 100, Col: 13, Construct: "for"},
+	{From: 392, To: 403, Line: 101, Col: 17, Construct: "if"},
+	{From: 395, To: 395, Line: 102, Col: 21, Construct: "{{ }}"},
+	{From: 396, To: 403, Line: 103, Col: 21, Construct: "if"},
+	{From: 402, To: 402, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 406, To: 406, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 408, To: 432, Line: 111, Col: 9, Construct: "if"},
+	{From: 411, To: 419, Line: 112, Col: 9, Construct: "if"},
+	{From: 414, To: 414, Line: 113, Col: 13, Construct: "set"},
+	{From: 418, To: 418, Line: 115, Col: 13, Construct: "set"},
+	{From: 421, To: 425, Line: 117, Col: 9, Construct: "if"},
+	{From: 424, To: 424, Line: 118, Col: 13, Construct: "{{ }}"},
+	{From: 427, To: 427, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 431, To: 431, Line: 122, Col: 9, Construct: "{{ }}"},
 }

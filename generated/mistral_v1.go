@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralV1 is the chat template builtin/mistral-v1.jinja.
 var MistralV1 = &jinja2.Template{
@@ -85,7 +88,7 @@ func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v1.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v1.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// mistral-v1.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString(" [INST] ")
@@ -93,18 +96,18 @@ func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v1.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v1.jinja:23:1 {{- message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v1.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v1.jinja:25:1 {{- message['content'] + ' [/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str(" [/INST]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str(" [/INST]")))
 		} else {
 			// mistral-v1.jinja:26:5 {%- else %}
 			// mistral-v1.jinja:27:1 {{- ' ' + message['content'] + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>")))
 			// mistral-v1.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -114,24 +117,24 @@ func renderMistralV1Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMistralV1 is the position table of mistral-v1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV1 = []jinja2.Span{
-	{From: 50, To: 50, Line: 16, Col: 1, Construct: "set"},
-	{From: 52, To: 77, Line: 17, Col: 1, Construct: "for"},
-	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
-	{From: 60, To: 76, Line: 22, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 76, Line: 24, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 73, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 75, Line: 28, Col: 1, Construct: "set"},
-	{From: 86, To: 86, Line: 16, Col: 1, Construct: "set"},
-	{From: 88, To: 111, Line: 17, Col: 1, Construct: "for"},
-	{From: 90, To: 94, Line: 18, Col: 1, Construct: "if"},
-	{From: 93, To: 93, Line: 20, Col: 1, Construct: "set"},
-	{From: 96, To: 110, Line: 22, Col: 1, Construct: "if"},
-	{From: 99, To: 99, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 110, Line: 24, Col: 5, Construct: "if"},
-	{From: 103, To: 103, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 109, To: 109, Line: 28, Col: 1, Construct: "set"},
+	{From: 53, To: 53, Line: 16, Col: 1, Construct: "set"},
+	{From: 55, To: 80, Line: 17, Col: 1, Construct: "for"},
+	{From: 57, To: 61, Line: 18, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 20, Col: 1, Construct: "set"},
+	{From: 63, To: 79, Line: 22, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 79, Line: 24, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 76, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 78, Line: 28, Col: 1, Construct: "set"},
+	{From: 89, To: 89, Line: 16, Col: 1, Construct: "set"},
+	{From: 91, To: 114, Line: 17, Col: 1, Construct: "for"},
+	{From: 93, To: 97, Line: 18, Col: 1, Construct: "if"},
+	{From: 96, To: 96, Line: 20, Col: 1, Construct: "set"},
+	{From: 99, To: 113, Line: 22, Col: 1, Construct: "if"},
+	{From: 102, To: 102, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 113, Line: 24, Col: 5, Construct: "if"},
+	{From: 106, To: 106, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 110, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 112, To: 112, Line: 28, Col: 1, Construct: "set"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralV3 is the chat template builtin/mistral-v3.jinja.
 var MistralV3 = &jinja2.Template{
@@ -91,7 +94,7 @@ func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v3.jinja:19:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3.jinja:20:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// mistral-v3.jinja:21:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST] ")
@@ -99,18 +102,18 @@ func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v3.jinja:25:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3.jinja:26:1 {{- message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3.jinja:27:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3.jinja:28:1 {{- message['content'] + '[/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("[/INST]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v3.jinja:29:5 {%- else %}
 			// mistral-v3.jinja:30:1 {{- ' ' + message['content'].strip(c_space) + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)), jinja2.Str("</s>")))
 			// mistral-v3.jinja:31:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -120,26 +123,26 @@ func renderMistralV3Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMistralV3 is the position table of mistral-v3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV3 = []jinja2.Span{
-	{From: 51, To: 51, Line: 18, Col: 1, Construct: "set"},
-	{From: 53, To: 53, Line: 19, Col: 1, Construct: "set"},
-	{From: 55, To: 80, Line: 20, Col: 1, Construct: "for"},
-	{From: 57, To: 61, Line: 21, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 23, Col: 1, Construct: "set"},
-	{From: 63, To: 79, Line: 25, Col: 1, Construct: "if"},
-	{From: 66, To: 66, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 79, Line: 27, Col: 5, Construct: "if"},
-	{From: 70, To: 70, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 76, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 78, Line: 31, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 18, Col: 1, Construct: "set"},
-	{From: 92, To: 92, Line: 19, Col: 1, Construct: "set"},
-	{From: 94, To: 117, Line: 20, Col: 1, Construct: "for"},
-	{From: 96, To: 100, Line: 21, Col: 1, Construct: "if"},
-	{From: 99, To: 99, Line: 23, Col: 1, Construct: "set"},
-	{From: 102, To: 116, Line: 25, Col: 1, Construct: "if"},
-	{From: 105, To: 105, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 106, To: 116, Line: 27, Col: 5, Construct: "if"},
-	{From: 109, To: 109, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 113, To: 113, Line: 30, Col: 1, Construct: "{{ }}"},
-	{From: 115, To: 115, Line: 31, Col: 1, Construct: "set"},
+	{From: 54, To: 54, Line: 18, Col: 1, Construct: "set"},
+	{From: 56, To: 56, Line: 19, Col: 1, Construct: "set"},
+	{From: 58, To: 83, Line: 20, Col: 1, Construct: "for"},
+	{From: 60, To: 64, Line: 21, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 23, Col: 1, Construct: "set"},
+	{From: 66, To: 82, Line: 25, Col: 1, Construct: "if"},
+	{From: 69, To: 69, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 82, Line: 27, Col: 5, Construct: "if"},
+	{From: 73, To: 73, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 79, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 81, Line: 31, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 18, Col: 1, Construct: "set"},
+	{From: 95, To: 95, Line: 19, Col: 1, Construct: "set"},
+	{From: 97, To: 120, Line: 20, Col: 1, Construct: "for"},
+	{From: 99, To: 103, Line: 21, Col: 1, Construct: "if"},
+	{From: 102, To: 102, Line: 23, Col: 1, Construct: "set"},
+	{From: 105, To: 119, Line: 25, Col: 1, Construct: "if"},
+	{From: 108, To: 108, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 119, Line: 27, Col: 5, Construct: "if"},
+	{From: 112, To: 112, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 116, To: 116, Line: 30, Col: 1, Construct: "{{ }}"},
+	{From: 118, To: 118, Line: 31, Col: 1, Construct: "set"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralV3Tekken is the chat template builtin/mistral-v3-tekken.jinja.
 var MistralV3Tekken = &jinja2.Template{
@@ -83,7 +86,7 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// mistral-v3-tekken.jinja:16:1 {%- set ns = namespace(inside_turn=false) %}
 	nsInsideTurn := false
 	// mistral-v3-tekken.jinja:17:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// mistral-v3-tekken.jinja:18:1 {%- if not ns.inside_turn %}
 		if !nsInsideTurn {
 			w.WriteString("[INST]")
@@ -91,18 +94,18 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 			nsInsideTurn = true
 		}
 		// mistral-v3-tekken.jinja:22:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v3-tekken.jinja:23:1 {{- message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v3-tekken.jinja:24:5 {%- elif message['role'] == 'user' %}
 			// mistral-v3-tekken.jinja:25:1 {{- message['content'] + '[/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("[/INST]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v3-tekken.jinja:26:5 {%- else %}
 			// mistral-v3-tekken.jinja:27:1 {{- message['content'] + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
 			// mistral-v3-tekken.jinja:28:1 {%- set ns.inside_turn = false %}
 			nsInsideTurn = false
 		}
@@ -112,24 +115,24 @@ func renderMistralV3TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMistralV3Tekken is the position table of mistral-v3-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV3Tekken = []jinja2.Span{
-	{From: 50, To: 50, Line: 16, Col: 1, Construct: "set"},
-	{From: 52, To: 75, Line: 17, Col: 1, Construct: "for"},
-	{From: 54, To: 58, Line: 18, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 20, Col: 1, Construct: "set"},
-	{From: 60, To: 74, Line: 22, Col: 1, Construct: "if"},
-	{From: 63, To: 63, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 74, Line: 24, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 71, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 28, Col: 1, Construct: "set"},
-	{From: 84, To: 84, Line: 16, Col: 1, Construct: "set"},
-	{From: 86, To: 109, Line: 17, Col: 1, Construct: "for"},
-	{From: 88, To: 92, Line: 18, Col: 1, Construct: "if"},
-	{From: 91, To: 91, Line: 20, Col: 1, Construct: "set"},
-	{From: 94, To: 108, Line: 22, Col: 1, Construct: "if"},
-	{From: 97, To: 97, Line: 23, Col: 1, Construct: "{{ }}"},
-	{From: 98, To: 108, Line: 24, Col: 5, Construct: "if"},
-	{From: 101, To: 101, Line: 25, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 105, Line: 27, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 28, Col: 1, Construct: "set"},
+	{From: 53, To: 53, Line: 16, Col: 1, Construct: "set"},
+	{From: 55, To: 78, Line: 17, Col: 1, Construct: "for"},
+	{From: 57, To: 61, Line: 18, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 20, Col: 1, Construct: "set"},
+	{From: 63, To: 77, Line: 22, Col: 1, Construct: "if"},
+	{From: 66, To: 66, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 77, Line: 24, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 74, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 76, Line: 28, Col: 1, Construct: "set"},
+	{From: 87, To: 87, Line: 16, Col: 1, Construct: "set"},
+	{From: 89, To: 112, Line: 17, Col: 1, Construct: "for"},
+	{From: 91, To: 95, Line: 18, Col: 1, Construct: "if"},
+	{From: 94, To: 94, Line: 20, Col: 1, Construct: "set"},
+	{From: 97, To: 111, Line: 22, Col: 1, Construct: "if"},
+	{From: 100, To: 100, Line: 23, Col: 1, Construct: "{{ }}"},
+	{From: 101, To: 111, Line: 24, Col: 5, Construct: "if"},
+	{From: 104, To: 104, Line: 25, Col: 1, Construct: "{{ }}"},
+	{From: 108, To: 108, Line: 27, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 110, Line: 28, Col: 1, Construct: "set"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralV7 is the chat template builtin/mistral-v7.jinja.
 var MistralV7 = &jinja2.Template{
@@ -77,20 +80,20 @@ func renderMistralV7(w *jinja2.Writer, in *jinja2.Input) {
 func renderMistralV7Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// mistral-v7.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7.jinja:13:1 {{- '[SYSTEM_PROMPT] ' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT] "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT] "), llamacpp.ItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7.jinja:15:1 {{- '[INST] ' + message['content'] + '[/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST] "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST] "), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v7.jinja:16:5 {%- else %}
 			// mistral-v7.jinja:17:1 {{- ' ' + message['content'] + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>")))
 		}
 	}
 }
@@ -98,16 +101,16 @@ func renderMistralV7Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMistralV7 is the position table of mistral-v7.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV7 = []jinja2.Span{
-	{From: 50, To: 71, Line: 11, Col: 1, Construct: "for"},
-	{From: 52, To: 70, Line: 12, Col: 1, Construct: "if"},
-	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 70, Line: 14, Col: 5, Construct: "if"},
-	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 69, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 80, To: 95, Line: 11, Col: 1, Construct: "for"},
-	{From: 82, To: 94, Line: 12, Col: 1, Construct: "if"},
-	{From: 85, To: 85, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 86, To: 94, Line: 14, Col: 5, Construct: "if"},
-	{From: 89, To: 89, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 93, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 74, Line: 11, Col: 1, Construct: "for"},
+	{From: 55, To: 73, Line: 12, Col: 1, Construct: "if"},
+	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 73, Line: 14, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 72, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 98, Line: 11, Col: 1, Construct: "for"},
+	{From: 85, To: 97, Line: 12, Col: 1, Construct: "if"},
+	{From: 88, To: 88, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 89, To: 97, Line: 14, Col: 5, Construct: "if"},
+	{From: 92, To: 92, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 17, Col: 1, Construct: "{{ }}"},
 }

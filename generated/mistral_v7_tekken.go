@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralV7Tekken is the chat template builtin/mistral-v7-tekken.jinja.
 var MistralV7Tekken = &jinja2.Template{
@@ -75,20 +78,20 @@ func renderMistralV7Tekken(w *jinja2.Writer, in *jinja2.Input) {
 func renderMistralV7TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// mistral-v7-tekken.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// mistral-v7-tekken.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// mistral-v7-tekken.jinja:13:1 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), llamacpp.ItemStr(message, "content")), jinja2.Str("[/SYSTEM_PROMPT]")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// mistral-v7-tekken.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// mistral-v7-tekken.jinja:15:1 {{- '[INST]' + message['content'] + '[/INST]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
 		} else {
 			// mistral-v7-tekken.jinja:16:5 {%- else %}
 			// mistral-v7-tekken.jinja:17:1 {{- message['content'] + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
 		}
 	}
 }
@@ -96,16 +99,16 @@ func renderMistralV7TekkenLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMistralV7Tekken is the position table of mistral-v7-tekken.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralV7Tekken = []jinja2.Span{
-	{From: 50, To: 69, Line: 11, Col: 1, Construct: "for"},
-	{From: 52, To: 68, Line: 12, Col: 1, Construct: "if"},
-	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 68, Line: 14, Col: 5, Construct: "if"},
-	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 67, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 93, Line: 11, Col: 1, Construct: "for"},
-	{From: 80, To: 92, Line: 12, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 92, Line: 14, Col: 5, Construct: "if"},
-	{From: 87, To: 87, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 91, To: 91, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 72, Line: 11, Col: 1, Construct: "for"},
+	{From: 55, To: 71, Line: 12, Col: 1, Construct: "if"},
+	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 71, Line: 14, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 70, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 96, Line: 11, Col: 1, Construct: "for"},
+	{From: 83, To: 95, Line: 12, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 95, Line: 14, Col: 5, Construct: "if"},
+	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 94, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralaiMinistral314BReasoning2512 is the chat template llama.cpp/mistralai-Ministral-3-14B-Reasoning-2512.jinja.
 var MistralaiMinistral314BReasoning2512 = &jinja2.Template{
@@ -259,39 +262,39 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:2:1 {%- set default_system_message = '# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking pro…
 	defaultSystemMessage = jinja2.Str("# HOW YOU SHOULD THINK AND ANSWER\n\nFirst draft your thinking process (inner monologue) until you arrive at a response. Format your response using Markdown, and use LaTeX for any mathematical equations. Write both your thoughts and the response in the same language as the input.\n\nYour thinking process must follow the template below:[THINK]Your thoughts or/and draft, like working through an exercise on scratch paper. Be as casual and as long as you want until you are confident to generate the response to the user.[/THINK]Here, provide a self-contained response.")
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:5:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:9:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		w.WriteString("[SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:11:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.LlamaItemStr(messages0, "content")
-		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := llamacpp.ItemStr(messages0, "content")
+		if llamacpp.CallTest("string", messages0Content, nil, nil) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:12:9 {{- messages[0]['content'] -}}
-			jinja2.LlamaWrite(w, messages0Content)
+			llamacpp.Write(w, messages0Content)
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:13:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:14:9 {%- for block in messages[0]['content'] %}
-			for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(messages0Content)) {
+			for _, block := range jinja2.Iterate(w, llamacpp.Iterable(messages0Content)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:15:13 {%- if block['type'] == 'text' %}
-				blockType := jinja2.LlamaItemStr(block, "type")
+				blockType := llamacpp.ItemStr(block, "type")
 				if jinja2.EqStr(blockType, "text") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:16:17 {{- block['text'] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+					llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
 				} else if jinja2.EqStr(blockType, "thinking") {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:17:17 {%- elif block['type'] == 'thinking' %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:18:17 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[THINK]"), jinja2.LlamaItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:19:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:20:17 {{- raise_exception('Only text and thinking chunks are supported in system message contents.') }}
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in system message contents.")))
 				}
 			}
 		}
 		w.WriteString("[/SYSTEM_PROMPT]")
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:26:5 {%- else %}
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:27:5 {%- set loop_messages = messages %}
@@ -299,7 +302,7 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:28:5 {%- if default_system_message != '' %}
 		if !jinja2.EqStr(defaultSystemMessage, "") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:29:9 {{- '[SYSTEM_PROMPT]' + default_system_message + '[/SYSTEM_PROMPT]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), defaultSystemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:35:1 {%- set tools_definition = '' %}
@@ -307,143 +310,143 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:36:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:37:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (jinja2.LlamaCallTest("defined", tools, nil, nil) && !jinja2.LlamaCallTest("none", tools, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if (llamacpp.CallTest("defined", tools, nil, nil) && !llamacpp.CallTest("none", tools, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:38:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:39:5 {%- set tools_definition = '[AVAILABLE_TOOLS]' + (tools| tojson) + '[/AVAILABLE_TOOLS]' %}
-		toolsDefinition = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
+		toolsDefinition = llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:40:5 {{- tools_definition }}
-		jinja2.LlamaWrite(w, toolsDefinition)
+		llamacpp.Write(w, toolsDefinition)
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:44:1 {%- set ns = namespace(index=0) %}
 	nsIndex := jinja2.Int(0)
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:45:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:46:5 {%- if message.role == 'user' or (message.role == 'assistant' and (message.tool_calls is not defined…
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) || jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) || jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(message, "tool_calls"), nil, nil), jinja2.Int(0)))) {
+		messageRole := llamacpp.Attr(message, "role")
+		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "assistant") && ((!llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) || llamacpp.CallTest("none", llamacpp.Attr(message, "tool_calls"), nil, nil)) || jinja2.Eq(llamacpp.CallFilter("length", llamacpp.Attr(message, "tool_calls"), nil, nil), jinja2.Int(0)))) {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:47:9 {%- if (message['role'] == 'user') != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(nsIndex, jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:48:13 {{- raise_exception('After the optional system message, conversation roles must alternate user and a…
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user and assistant roles except for tool calls and results.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:50:9 {%- set ns.index = ns.index + 1 %}
-			nsIndex = jinja2.LlamaAdd(nsIndex, jinja2.Int(1))
+			nsIndex = llamacpp.Add(nsIndex, jinja2.Int(1))
 		}
 	}
 	// mistralai-Ministral-3-14B-Reasoning-2512.jinja:55:1 {%- for message in loop_messages %}
 	var blocks jinja2.Value
 	eosToken := eosTokenInput
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// mistralai-Ministral-3-14B-Reasoning-2512.jinja:58:5 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:59:9 {%- if message['content'] is string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:60:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
-			} else if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
+			} else if llamacpp.Gt(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:61:13 {%- elif message['content'] | length > 0 %}
 				w.WriteString("[INST]")
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:63:13 {%- if message['content'] | length == 2 %}
-				if jinja2.Eq(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(2)) {
+				if jinja2.Eq(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(2)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:64:17 {%- set blocks = message['content'] | sort(attribute='type') %}
-					blocks = jinja2.LlamaCallFilter("sort", messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
+					blocks = llamacpp.CallFilter("sort", messageContent, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("type"))})
 				} else {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:65:17 {%- else %}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:66:17 {%- set blocks = message['content'] %}
 					blocks = messageContent
 				}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:68:13 {%- for block in blocks %}
-				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(blocks)) {
+				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(blocks)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:69:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.LlamaItemStr(block, "type")
+					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:70:21 {{- block['text'] }}
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
-					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
+						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
+					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:71:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:73:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:74:21 {{- raise_exception('Only text, image and image_url chunks are supported in user message content.') …
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text, image and image_url chunks are supported in user message content.")))
 					}
 				}
 				w.WriteString("[/INST]")
 			} else {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:78:13 {%- else %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:79:13 {{- raise_exception('User message must have a string or a list of chunks in content') }}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("User message must have a string or a list of chunks in content")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:83:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:84:9 {%- if (message['content'] is none or message['content'] == '' or message['content']|length == 0) an…
-			message2Content := jinja2.LlamaItemStr(message, "content")
-			if ((jinja2.LlamaCallTest("none", message2Content, nil, nil) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(jinja2.LlamaCallFilter("length", message2Content, nil, nil), jinja2.Int(0))) && ((!jinja2.LlamaCallTest("defined", jinja2.LlamaItemStr(message, "tool_calls"), nil, nil) || jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "tool_calls"), nil, nil)) || jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "tool_calls"), nil, nil), jinja2.Int(0))) {
+			message2Content := llamacpp.ItemStr(message, "content")
+			if ((llamacpp.CallTest("none", message2Content, nil, nil) || jinja2.EqStr(message2Content, "")) || jinja2.Eq(llamacpp.CallFilter("length", message2Content, nil, nil), jinja2.Int(0))) && ((!llamacpp.CallTest("defined", llamacpp.ItemStr(message, "tool_calls"), nil, nil) || llamacpp.CallTest("none", llamacpp.ItemStr(message, "tool_calls"), nil, nil)) || jinja2.Eq(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "tool_calls"), nil, nil), jinja2.Int(0))) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:85:13 {{- raise_exception('Assistant message must have a string or a list of chunks in content or a list o…
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Assistant message must have a string or a list of chunks in content or a list of tool calls.")))
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:88:9 {%- if message['content'] is string and message['content'] != '' %}
-			if jinja2.LlamaCallTest("string", message2Content, nil, nil) && !jinja2.EqStr(message2Content, "") {
+			if llamacpp.CallTest("string", message2Content, nil, nil) && !jinja2.EqStr(message2Content, "") {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:89:13 {{- message['content'] }}
-				jinja2.LlamaWrite(w, message2Content)
-			} else if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", message2Content, nil, nil), jinja2.Int(0)) {
+				llamacpp.Write(w, message2Content)
+			} else if llamacpp.Gt(llamacpp.CallFilter("length", message2Content, nil, nil), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:90:13 {%- elif message['content'] | length > 0 %}
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:91:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(message2Content)) {
+				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(message2Content)) {
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:92:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.LlamaItemStr(block, "type")
+					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:93:21 {{- block['text'] }}
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
 					} else if jinja2.EqStr(blockType, "thinking") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:94:21 {%- elif block['type'] == 'thinking' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:95:21 {{- '[THINK]' + block['thinking'] + '[/THINK]' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[THINK]"), jinja2.LlamaItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[THINK]"), llamacpp.ItemStr(block, "thinking")), jinja2.Str("[/THINK]")))
 					} else {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:96:21 {%- else %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:97:21 {{- raise_exception('Only text and thinking chunks are supported in assistant message contents.') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and thinking chunks are supported in assistant message contents.")))
 					}
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:102:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
-			if (jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && !jinja2.LlamaCallTest("none", messageToolCalls, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			if (llamacpp.CallTest("defined", messageToolCalls, nil, nil) && !llamacpp.CallTest("none", messageToolCalls, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
 				// mistralai-Ministral-3-14B-Reasoning-2512.jinja:103:13 {%- for tool in message['tool_calls'] %}
 				var name jinja2.Value
 				var arguments jinja2.Value
-				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					w.WriteString("[TOOL_CALLS]")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:105:17 {%- set name = tool['function']['name'] %}
-					name = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")
+					name = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:106:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")
+					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:107:17 {%- if arguments is not string %}
-					if !jinja2.LlamaCallTest("string", arguments, nil, nil) {
+					if !llamacpp.CallTest("string", arguments, nil, nil) {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:108:21 {%- set arguments = arguments|tojson|safe %}
-						arguments = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", arguments, nil, nil), nil, nil)
+						arguments = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", arguments, nil, nil), nil, nil)
 					} else if jinja2.EqStr(arguments, "") {
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:109:21 {%- elif arguments == '' %}
 						// mistralai-Ministral-3-14B-Reasoning-2512.jinja:110:21 {%- set arguments = '{}' %}
 						arguments = jinja2.Str("{}")
 					}
 					// mistralai-Ministral-3-14B-Reasoning-2512.jinja:112:17 {{- name + '[ARGS]' + arguments }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(name, jinja2.Str("[ARGS]"), arguments))
+					llamacpp.Write(w, llamacpp.Sum(name, jinja2.Str("[ARGS]"), arguments))
 				}
 			}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:116:9 {{- eos_token }}
-			jinja2.LlamaWrite(w, eosToken)
+			llamacpp.Write(w, eosToken)
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:119:9 {%- elif message['role'] == 'tool' %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:120:9 {{- '[TOOL_RESULTS]' + message['content']|string + '[/TOOL_RESULTS]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]"), jinja2.LlamaCallFilter("string", jinja2.LlamaItemStr(message, "content"), nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]"), llamacpp.CallFilter("string", llamacpp.ItemStr(message, "content"), nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:123:9 {%- else %}
 			// mistralai-Ministral-3-14B-Reasoning-2512.jinja:124:9 {{- raise_exception('Only user, assistant and tool roles are supported, got ' + message['role'] + '.…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
+			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(llamacpp.Add(jinja2.Str("Only user, assistant and tool roles are supported, got "), messageRole), jinja2.Str("."))))
 		}
 	}
 }
@@ -451,136 +454,136 @@ func renderMistralaiMinistral314BReasoning2512Llama(w *jinja2.Writer, in *jinja2
 // spansMistralaiMinistral314BReasoning2512 is the position table of mistralai-Ministral-3-14B-Reasoning-2512.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralaiMinistral314BReasoning2512 = []jinja2.Span{
-	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
-	{From: 58, To: 58, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 60, To: 100, Line: 9, Col: 1, Construct: "if"},
-	{From: 64, To: 88, Line: 11, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 71, To: 86, Line: 14, Col: 9, Construct: "for"},
-	{From: 73, To: 85, Line: 15, Col: 13, Construct: "if"},
-	{From: 76, To: 76, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 77, To: 85, Line: 17, Col: 17, Construct: "if"},
-	{From: 80, To: 80, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 84, To: 84, Line: 20, Col: 17, Construct: "{{ }}"},
-	{From: 90, To: 90, Line: 25, Col: 5, Construct: "set"},
-	{From: 94, To: 94, Line: 27, Col: 5, Construct: "set"},
-	{From: 96, To: 99, Line: 28, Col: 5, Construct: "if"},
-	{From: 98, To: 98, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 102, To: 102, Line: 35, Col: 1, Construct: "set"},
-	{From: 104, To: 104, Line: 36, Col: 1, Construct: "set"},
-	{From: 106, To: 113, Line: 37, Col: 1, Construct: "if"},
-	{From: 108, To: 108, Line: 38, Col: 5, Construct: "set"},
-	{From: 110, To: 110, Line: 39, Col: 5, Construct: "set"},
-	{From: 112, To: 112, Line: 40, Col: 5, Construct: "{{ }}"},
-	{From: 115, To: 115, Line: 44, Col: 1, Construct: "set"},
-	{From: 117, To: 129, Line: 45, Col: 1, Construct: "for"},
-	{From: 119, To: 128, Line: 46, Col: 5, Construct: "if"},
-	{From: 122, To: 125, Line: 47, Col: 9, Construct: "if"},
-	{From: 124, To: 124, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 50, Col: 9, Construct: "set"},
-	{From: 131, To: 245, Line: 55, Col: 1, Construct: "for"},
-	{From: 135, To: 244, Line: 58, Col: 5, Construct: "if"},
-	{From: 138, To: 175, Line: 59, Col: 9, Construct: "if"},
-	{From: 141, To: 141, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 142, To: 175, Line: 61, Col: 13, Construct: "if"},
-	{From: 146, To: 153, Line: 63, Col: 13, Construct: "if"},
-	{From: 148, To: 148, Line: 64, Col: 17, Construct: "set"},
-	{From: 152, To: 152, Line: 66, Col: 17, Construct: "set"},
-	{From: 155, To: 170, Line: 68, Col: 13, Construct: "for"},
-	{From: 157, To: 168, Line: 69, Col: 17, Construct: "if"},
-	{From: 160, To: 160, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 161, To: 168, Line: 71, Col: 21, Construct: "if"},
-	{From: 167, To: 167, Line: 74, Col: 21, Construct: "{{ }}"},
-	{From: 174, To: 174, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 176, To: 244, Line: 83, Col: 9, Construct: "if"},
-	{From: 179, To: 183, Line: 84, Col: 9, Construct: "if"},
-	{From: 182, To: 182, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 185, To: 207, Line: 88, Col: 9, Construct: "if"},
-	{From: 187, To: 187, Line: 89, Col: 13, Construct: "{{ }}"},
-	{From: 188, To: 207, Line: 90, Col: 13, Construct: "if"},
-	{From: 191, To: 206, Line: 91, Col: 13, Construct: "for"},
-	{From: 193, To: 205, Line: 92, Col: 17, Construct: "if"},
-	{From: 196, To: 196, Line: 93, Col: 21, Construct: "{{ }}"},
-	{From: 197, To: 205, Line: 94, Col: 21, Construct: "if"},
-	{From: 200, To: 200, Line: 95, Col: 21, Construct: "{{ }}"},
-	{From: 204, To: 204, Line: 97, Col: 21, Construct: "{{ }}"},
-	{From: 209, To: 233, Line: 102, Col: 9, Construct: "if"},
-	{From: 212, To: 232, Line: 103, Col: 13, Construct: "for"},
-	{From: 217, To: 218, Line: 105, Col: 17, Construct: "set"},
-	{From: 220, To: 220, Line: 106, Col: 17, Construct: "set"},
-	{From: 222, To: 229, Line: 107, Col: 17, Construct: "if"},
-	{From: 224, To: 224, Line: 108, Col: 21, Construct: "set"},
-	{From: 225, To: 229, Line: 109, Col: 21, Construct: "if"},
-	{From: 228, To: 228, Line: 110, Col: 21, Construct: "set"},
-	{From: 231, To: 231, Line: 112, Col: 17, Construct: "{{ }}"},
-	{From: 235, To: 235, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 236, To: 244, Line: 119, Col: 9, Construct: "if"},
-	{From: 239, To: 239, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 243, To: 243, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 260, To: 260, Line: 2, Col: 1, Construct: "set"},
-	{From: 262, To: 262, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 264, To: 304, Line: 9, Col: 1, Construct: "if"},
-	{From: 268, To: 292, Line: 11, Col: 5, Construct: "if"},
-	{From: 271, To: 271, Line: 12, Col: 9, Construct: "{{ }}"},
-	{From: 275, To: 290, Line: 14, Col: 9, Construct: "for"},
-	{From: 277, To: 289, Line: 15, Col: 13, Construct: "if"},
-	{From: 280, To: 280, Line: 16, Col: 17, Construct: "{{ }}"},
-	{From: 281, To: 289, Line: 17, Col: 17, Construct: "if"},
-	{From: 284, To: 284, Line: 18, Col: 17, Construct: "{{ }}"},
-	{From: 288, To: 288, Line: 20, Col: 17, Construct: "{{ }}"},
-	{From: 294, To: 294, Line: 25, Col: 5, Construct: "set"},
-	{From: 298, To: 298, Line: 27, Col: 5, Construct: "set"},
-	{From: 300, To: 303, Line: 28, Col: 5, Construct: "if"},
-	{From: 302, To: 302, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 306, To: 306, Line: 35, Col: 1, Construct: "set"},
-	{From: 308, To: 308, Line: 36, Col: 1, Construct: "set"},
-	{From: 310, To: 317, Line: 37, Col: 1, Construct: "if"},
-	{From: 312, To: 312, Line: 38, Col: 5, Construct: "set"},
-	{From: 314, To: 314, Line: 39, Col: 5, Construct: "set"},
-	{From: 316, To: 316, Line: 40, Col: 5, Construct: "{{ }}"},
-	{From: 319, To: 319, Line: 44, Col: 1, Construct: "set"},
-	{From: 321, To: 333, Line: 45, Col: 1, Construct: "for"},
-	{From: 323, To: 332, Line: 46, Col: 5, Construct: "if"},
-	{From: 326, To: 329, Line: 47, Col: 9, Construct: "if"},
-	{From: 328, To: 328, Line: 48, Col: 13, Construct: "{{ }}"},
-	{From: 331, To: 331, Line: 50, Col: 9, Construct: "set"},
-	{From: 335, To: 448, Line: 55, Col: 1, Construct: "for"},
-	{From: 339, To: 447, Line: 58, Col: 5, Construct: "if"},
-	{From: 342, To: 379, Line: 59, Col: 9, Construct: "if"},
-	{From: 345, To: 345, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 346, To: 379, Line: 61, Col: 13, Construct: "if"},
-	{From: 350, To: 357, Line: 63, Col: 13, Construct: "if"},
-	{From: 352, To: 352, Line: 64, Col: 17, Construct: "set"},
-	{From: 356, To: 356, Line: 66, Col: 17, Construct: "set"},
-	{From: 359, To: 374, Line: 68, Col: 13, Construct: "for"},
-	{From: 361, To: 372, Line: 69, Col: 17, Construct: "if"},
-	{From: 364, To: 364, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 365, To: 372, Line: 71, Col: 21, Construct: "if"},
-	{From: 371, To: 371, Line: 74, Col: 21, Construct: "{{ }}"},
-	{From: 378, To: 378, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 380, To: 447, Line: 83, Col: 9, Construct: "if"},
-	{From: 383, To: 387, Line: 84, Col: 9, Construct: "if"},
-	{From: 386, To: 386, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 389, To: 411, Line: 88, Col: 9, Construct: "if"},
-	{From: 391, To: 391, Line: 89, Col: 13, Construct: "{{ }}"},
-	{From: 392, To: 411, Line: 90, Col: 13, Construct: "if"},
-	{From: 395, To: 410, Line: 91, Col: 13, Construct: "for"},
-	{From: 397, To: 409, Line: 92, Col: 17, Construct: "if"},
-	{From: 400, To: 400, Line: 93, Col: 21, Construct: "{{ }}"},
-	{From: 401, To: 409, Line: 94, Col: 21, Construct: "if"},
-	{From: 404, To: 404, Line: 95, Col: 21, Construct: "{{ }}"},
-	{From: 408, To: 408, Line: 97, Col: 21, Construct: "{{ }}"},
-	{From: 413, To: 436, Line: 102, Col: 9, Construct: "if"},
-	{From: 416, To: 435, Line: 103, Col: 13, Construct: "for"},
-	{From: 421, To: 421, Line: 105, Col: 17, Construct: "set"},
-	{From: 423, To: 423, Line: 106, Col: 17, Construct: "set"},
-	{From: 425, To: 432, Line: 107, Col: 17, Construct: "if"},
-	{From: 427, To: 427, Line: 108, Col: 21, Construct: "set"},
-	{From: 428, To: 432, Line: 109, Col: 21, Construct: "if"},
-	{From: 431, To: 431, Line: 110, Col: 21, Construct: "set"},
-	{From: 434, To: 434, Line: 112, Col: 17, Construct: "{{ }}"},
-	{From: 438, To: 438, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 439, To: 447, Line: 119, Col: 9, Construct: "if"},
-	{From: 442, To: 442, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 446, To: 446, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
+	{From: 61, To: 61, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 63, To: 103, Line: 9, Col: 1, Construct: "if"},
+	{From: 67, To: 91, Line: 11, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 74, To: 89, Line: 14, Col: 9, Construct: "for"},
+	{From: 76, To: 88, Line: 15, Col: 13, Construct: "if"},
+	{From: 79, To: 79, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 80, To: 88, Line: 17, Col: 17, Construct: "if"},
+	{From: 83, To: 83, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 87, To: 87, Line: 20, Col: 17, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 25, Col: 5, Construct: "set"},
+	{From: 97, To: 97, Line: 27, Col: 5, Construct: "set"},
+	{From: 99, To: 102, Line: 28, Col: 5, Construct: "if"},
+	{From: 101, To: 101, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 105, To: 105, Line: 35, Col: 1, Construct: "set"},
+	{From: 107, To: 107, Line: 36, Col: 1, Construct: "set"},
+	{From: 109, To: 116, Line: 37, Col: 1, Construct: "if"},
+	{From: 111, To: 111, Line: 38, Col: 5, Construct: "set"},
+	{From: 113, To: 113, Line: 39, Col: 5, Construct: "set"},
+	{From: 115, To: 115, Line: 40, Col: 5, Construct: "{{ }}"},
+	{From: 118, To: 118, Line: 44, Col: 1, Construct: "set"},
+	{From: 120, To: 132, Line: 45, Col: 1, Construct: "for"},
+	{From: 122, To: 131, Line: 46, Col: 5, Construct: "if"},
+	{From: 125, To: 128, Line: 47, Col: 9, Construct: "if"},
+	{From: 127, To: 127, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 130, To: 130, Line: 50, Col: 9, Construct: "set"},
+	{From: 134, To: 248, Line: 55, Col: 1, Construct: "for"},
+	{From: 138, To: 247, Line: 58, Col: 5, Construct: "if"},
+	{From: 141, To: 178, Line: 59, Col: 9, Construct: "if"},
+	{From: 144, To: 144, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 145, To: 178, Line: 61, Col: 13, Construct: "if"},
+	{From: 149, To: 156, Line: 63, Col: 13, Construct: "if"},
+	{From: 151, To: 151, Line: 64, Col: 17, Construct: "set"},
+	{From: 155, To: 155, Line: 66, Col: 17, Construct: "set"},
+	{From: 158, To: 173, Line: 68, Col: 13, Construct: "for"},
+	{From: 160, To: 171, Line: 69, Col: 17, Construct: "if"},
+	{From: 163, To: 163, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 164, To: 171, Line: 71, Col: 21, Construct: "if"},
+	{From: 170, To: 170, Line: 74, Col: 21, Construct: "{{ }}"},
+	{From: 177, To: 177, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 179, To: 247, Line: 83, Col: 9, Construct: "if"},
+	{From: 182, To: 186, Line: 84, Col: 9, Construct: "if"},
+	{From: 185, To: 185, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 188, To: 210, Line: 88, Col: 9, Construct: "if"},
+	{From: 190, To: 190, Line: 89, Col: 13, Construct: "{{ }}"},
+	{From: 191, To: 210, Line: 90, Col: 13, Construct: "if"},
+	{From: 194, To: 209, Line: 91, Col: 13, Construct: "for"},
+	{From: 196, To: 208, Line: 92, Col: 17, Construct: "if"},
+	{From: 199, To: 199, Line: 93, Col: 21, Construct: "{{ }}"},
+	{From: 200, To: 208, Line: 94, Col: 21, Construct: "if"},
+	{From: 203, To: 203, Line: 95, Col: 21, Construct: "{{ }}"},
+	{From: 207, To: 207, Line: 97, Col: 21, Construct: "{{ }}"},
+	{From: 212, To: 236, Line: 102, Col: 9, Construct: "if"},
+	{From: 215, To: 235, Line: 103, Col: 13, Construct: "for"},
+	{From: 220, To: 221, Line: 105, Col: 17, Construct: "set"},
+	{From: 223, To: 223, Line: 106, Col: 17, Construct: "set"},
+	{From: 225, To: 232, Line: 107, Col: 17, Construct: "if"},
+	{From: 227, To: 227, Line: 108, Col: 21, Construct: "set"},
+	{From: 228, To: 232, Line: 109, Col: 21, Construct: "if"},
+	{From: 231, To: 231, Line: 110, Col: 21, Construct: "set"},
+	{From: 234, To: 234, Line: 112, Col: 17, Construct: "{{ }}"},
+	{From: 238, To: 238, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 239, To: 247, Line: 119, Col: 9, Construct: "if"},
+	{From: 242, To: 242, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 246, To: 246, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 263, To: 263, Line: 2, Col: 1, Construct: "set"},
+	{From: 265, To: 265, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 267, To: 307, Line: 9, Col: 1, Construct: "if"},
+	{From: 271, To: 295, Line: 11, Col: 5, Construct: "if"},
+	{From: 274, To: 274, Line: 12, Col: 9, Construct: "{{ }}"},
+	{From: 278, To: 293, Line: 14, Col: 9, Construct: "for"},
+	{From: 280, To: 292, Line: 15, Col: 13, Construct: "if"},
+	{From: 283, To: 283, Line: 16, Col: 17, Construct: "{{ }}"},
+	{From: 284, To: 292, Line: 17, Col: 17, Construct: "if"},
+	{From: 287, To: 287, Line: 18, Col: 17, Construct: "{{ }}"},
+	{From: 291, To: 291, Line: 20, Col: 17, Construct: "{{ }}"},
+	{From: 297, To: 297, Line: 25, Col: 5, Construct: "set"},
+	{From: 301, To: 301, Line: 27, Col: 5, Construct: "set"},
+	{From: 303, To: 306, Line: 28, Col: 5, Construct: "if"},
+	{From: 305, To: 305, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 35, Col: 1, Construct: "set"},
+	{From: 311, To: 311, Line: 36, Col: 1, Construct: "set"},
+	{From: 313, To: 320, Line: 37, Col: 1, Construct: "if"},
+	{From: 315, To: 315, Line: 38, Col: 5, Construct: "set"},
+	{From: 317, To: 317, Line: 39, Col: 5, Construct: "set"},
+	{From: 319, To: 319, Line: 40, Col: 5, Construct: "{{ }}"},
+	{From: 322, To: 322, Line: 44, Col: 1, Construct: "set"},
+	{From: 324, To: 336, Line: 45, Col: 1, Construct: "for"},
+	{From: 326, To: 335, Line: 46, Col: 5, Construct: "if"},
+	{From: 329, To: 332, Line: 47, Col: 9, Construct: "if"},
+	{From: 331, To: 331, Line: 48, Col: 13, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 50, Col: 9, Construct: "set"},
+	{From: 338, To: 451, Line: 55, Col: 1, Construct: "for"},
+	{From: 342, To: 450, Line: 58, Col: 5, Construct: "if"},
+	{From: 345, To: 382, Line: 59, Col: 9, Construct: "if"},
+	{From: 348, To: 348, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 349, To: 382, Line: 61, Col: 13, Construct: "if"},
+	{From: 353, To: 360, Line: 63, Col: 13, Construct: "if"},
+	{From: 355, To: 355, Line: 64, Col: 17, Construct: "set"},
+	{From: 359, To: 359, Line: 66, Col: 17, Construct: "set"},
+	{From: 362, To: 377, Line: 68, Col: 13, Construct: "for"},
+	{From: 364, To: 375, Line: 69, Col: 17, Construct: "if"},
+	{From: 367, To: 367, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 368, To: 375, Line: 71, Col: 21, Construct: "if"},
+	{From: 374, To: 374, Line: 74, Col: 21, Construct: "{{ }}"},
+	{From: 381, To: 381, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 383, To: 450, Line: 83, Col: 9, Construct: "if"},
+	{From: 386, To: 390, Line: 84, Col: 9, Construct: "if"},
+	{From: 389, To: 389, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 392, To: 414, Line: 88, Col: 9, Construct: "if"},
+	{From: 394, To: 394, Line: 89, Col: 13, Construct: "{{ }}"},
+	{From: 395, To: 414, Line: 90, Col: 13, Construct: "if"},
+	{From: 398, To: 413, Line: 91, Col: 13, Construct: "for"},
+	{From: 400, To: 412, Line: 92, Col: 17, Construct: "if"},
+	{From: 403, To: 403, Line: 93, Col: 21, Construct: "{{ }}"},
+	{From: 404, To: 412, Line: 94, Col: 21, Construct: "if"},
+	{From: 407, To: 407, Line: 95, Col: 21, Construct: "{{ }}"},
+	{From: 411, To: 411, Line: 97, Col: 21, Construct: "{{ }}"},
+	{From: 416, To: 439, Line: 102, Col: 9, Construct: "if"},
+	{From: 419, To: 438, Line: 103, Col: 13, Construct: "for"},
+	{From: 424, To: 424, Line: 105, Col: 17, Construct: "set"},
+	{From: 426, To: 426, Line: 106, Col: 17, Construct: "set"},
+	{From: 428, To: 435, Line: 107, Col: 17, Construct: "if"},
+	{From: 430, To: 430, Line: 108, Col: 21, Construct: "set"},
+	{From: 431, To: 435, Line: 109, Col: 21, Construct: "if"},
+	{From: 434, To: 434, Line: 110, Col: 21, Construct: "set"},
+	{From: 437, To: 437, Line: 112, Col: 17, Construct: "{{ }}"},
+	{From: 441, To: 441, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 442, To: 450, Line: 119, Col: 9, Construct: "if"},
+	{From: 445, To: 445, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 449, To: 449, Line: 124, Col: 9, Construct: "{{ }}"},
 }

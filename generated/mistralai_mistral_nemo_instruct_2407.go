@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralaiMistralNemoInstruct2407 is the chat template llama.cpp/mistralai-Mistral-Nemo-Instruct-2407.jinja.
 var MistralaiMistralNemoInstruct2407 = &jinja2.Template{
@@ -248,7 +251,7 @@ func renderMistralaiMistralNemoInstruct2407(w *jinja2.Writer, in *jinja2.Input) 
 // differ from Jinja2's.
 func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	eosTokenInput := in.Lookup("eos_token")
 	messages := in.Lookup("messages")
 	systemMessage := in.Lookup("system_message")
@@ -258,70 +261,70 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 	var ns jinja2.Value
 	bosToken := in.Lookup("bos_token")
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:1:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:2:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:3:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:4:5 {%- else %}
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:5:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:7:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:8:5 {%- set tools = none %}
 		tools = jinja2.None()
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:10:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
+	userMessages = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:13:1 {%- set ns = namespace() %}
 	ns = jinja2.NewNamespace(in, nil, nil)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %} (the namespace check)
-	jinja2.LlamaCheckNamespace(ns)
+	llamacpp.CheckNamespace(ns)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:14:1 {%- set ns.index = 0 %}
-	jinja2.LlamaSetAttr(ns, "index", jinja2.Int(0))
+	llamacpp.SetAttr(ns, "index", jinja2.Int(0))
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:15:1 {%- for message in loop_messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:16:5 {%- if not (message.role == "tool" or message.role == "tool_results" or (message.tool_calls is defin…
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "tool_calls"), nil, nil))) {
+		messageRole := llamacpp.Attr(message, "role")
+		if !((jinja2.EqStr(messageRole, "tool") || jinja2.EqStr(messageRole, "tool_results")) || (llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(message, "tool_calls"), nil, nil))) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:17:9 {%- if (message["role"] == "user") != (ns.index % 2 == 0) %}
-			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(jinja2.LlamaAttr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
+			if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(llamacpp.Attr(ns, "index"), jinja2.Int(2)), jinja2.Int(0)))) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:18:13 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:20:9 {%- set ns.index = ns.index + 1 %}
-			jinja2.LlamaSetAttr(ns, "index", jinja2.LlamaAdd(jinja2.LlamaAttr(ns, "index"), jinja2.Int(1)))
+			llamacpp.SetAttr(ns, "index", llamacpp.Add(llamacpp.Attr(ns, "index"), jinja2.Int(1)))
 		}
 	}
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:24:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// mistralai-Mistral-Nemo-Instruct-2407.jinja:25:1 {%- for message in loop_messages %}
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Nemo-Instruct-2407.jinja:26:5 {%- if message["role"] == "user" %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:27:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.Eq(message, jinja2.LlamaItemInt(userMessages, -1)) {
+			if !llamacpp.CallTest("none", tools, nil, nil) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS][")
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:29:13 {%- for tool in tools %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+				items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:30:17 {%- set tool = tool.function %}
-					tool = jinja2.LlamaAttr(tool, "function")
+					tool = llamacpp.Attr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:32:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
-					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
+					for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
@@ -331,13 +334,13 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:33:21 {%- if val is string %}
-						if jinja2.LlamaCallTest("string", val, nil, nil) {
+						if llamacpp.CallTest("string", val, nil, nil) {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:34:25 {{- '"' + key + '": "' + val + '"' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
 						} else {
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:35:25 {%- else %}
 							// mistralai-Mistral-Nemo-Instruct-2407.jinja:36:25 {{- '"' + key + '": ' + val|tojson }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": ")), jinja2.LlamaCallFilter("tojson", val, nil, nil)))
+							llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": ")), llamacpp.CallFilter("tojson", val, nil, nil)))
 						}
 						// mistralai-Mistral-Nemo-Instruct-2407.jinja:38:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -356,73 +359,73 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:51:9 {%- if loop.last and system_message is defined %}
-			if (i == len(items)-1) && jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+			if (i == len(items)-1) && llamacpp.CallTest("defined", systemMessage, nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:52:13 {{- "[INST]" + system_message + "\n\n" + message["content"] + "[/INST]" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("[INST]"), systemMessage, jinja2.Str("\n\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("[INST]"), systemMessage, jinja2.Str("\n\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:53:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:54:13 {{- "[INST]" + message["content"] + "[/INST]" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[/INST]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), llamacpp.ItemStr(message, "content")), jinja2.Str("[/INST]")))
 			}
-		} else if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
+		} else if llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) && !llamacpp.CallTest("none", llamacpp.Attr(message, "tool_calls"), nil, nil) {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:56:9 {%- elif (message.tool_calls is defined and message.tool_calls is not none) %}
 			w.WriteString("[TOOL_CALLS][")
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:58:9 {%- for tool_call in message.tool_calls %}
 			var out jinja2.Value
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:59:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "function"), nil, nil)
+				out = llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:60:13 {{- out[:-1] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSlice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
+				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:61:13 {%- if not tool_call.id is defined or tool_call.id|length != 9 %}
-				toolCallId := jinja2.LlamaAttr(toolCall, "id")
-				if !jinja2.LlamaCallTest("defined", toolCallId, nil, nil) || jinja2.Ne(jinja2.LlamaCallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
+				toolCallId := llamacpp.Attr(toolCall, "id")
+				if !llamacpp.CallTest("defined", toolCallId, nil, nil) || jinja2.Ne(llamacpp.CallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:62:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 				}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:64:13 {{- ', "id": "' + tool_call.id + '"}' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaAttr(toolCall, "id")), jinja2.Str("\"}")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.Attr(toolCall, "id")), jinja2.Str("\"}")))
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:65:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:67:17 {%- else %}
 					// mistralai-Mistral-Nemo-Instruct-2407.jinja:68:17 {{- "]" + eos_token }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), eosToken))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), eosToken))
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:71:9 {%- elif message["role"] == "assistant" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:72:9 {{- message["content"] + eos_token}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), eosToken))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), eosToken))
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:73:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:74:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(messageContent, "content"), nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(messageContent, "content"), nil, nil) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:75:13 {%- set content = message.content.content %}
-				content = jinja2.LlamaAttr(messageContent, "content")
+				content = llamacpp.Attr(messageContent, "content")
 			} else {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:76:13 {%- else %}
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:77:13 {%- set content = message.content %}
 				content = messageContent
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:79:9 {{- '[TOOL_RESULTS]{"content": ' + content|string + ", " }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]{\"content\": "), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str(", ")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]{\"content\": "), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str(", ")))
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:80:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length != 9 %}
-			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
-			if !jinja2.LlamaCallTest("defined", messageToolCallId, nil, nil) || jinja2.Ne(jinja2.LlamaCallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
+			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			if !llamacpp.CallTest("defined", messageToolCallId, nil, nil) || jinja2.Ne(llamacpp.CallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
 				// mistralai-Mistral-Nemo-Instruct-2407.jinja:81:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length 9!") }}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Tool call IDs should be alphanumeric strings with length 9!")))
 			}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:83:9 {{- '"call_id": "' + message.tool_call_id + '"}[/TOOL_RESULTS]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\"call_id\": \""), messageToolCallId), jinja2.Str("\"}[/TOOL_RESULTS]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\"call_id\": \""), messageToolCallId), jinja2.Str("\"}[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:84:9 {%- else %}
 			// mistralai-Mistral-Nemo-Instruct-2407.jinja:85:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -430,106 +433,106 @@ func renderMistralaiMistralNemoInstruct2407Llama(w *jinja2.Writer, in *jinja2.In
 // spansMistralaiMistralNemoInstruct2407 is the position table of mistralai-Mistral-Nemo-Instruct-2407.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralaiMistralNemoInstruct2407 = []jinja2.Span{
-	{From: 57, To: 67, Line: 1, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 2, Col: 5, Construct: "set"},
-	{From: 62, To: 62, Line: 3, Col: 5, Construct: "set"},
-	{From: 66, To: 66, Line: 5, Col: 5, Construct: "set"},
-	{From: 69, To: 72, Line: 7, Col: 1, Construct: "if"},
-	{From: 71, To: 71, Line: 8, Col: 5, Construct: "set"},
-	{From: 74, To: 74, Line: 10, Col: 1, Construct: "set"},
-	{From: 76, To: 76, Line: 13, Col: 1, Construct: "set"},
-	{From: 78, To: 78, Line: 13, Col: 1, Construct: "set"},
-	{From: 80, To: 80, Line: 14, Col: 1, Construct: "set"},
-	{From: 82, To: 96, Line: 15, Col: 1, Construct: "for"},
-	{From: 84, To: 95, Line: 16, Col: 5, Construct: "if"},
-	{From: 87, To: 90, Line: 17, Col: 9, Construct: "if"},
-	{From: 89, To: 89, Line: 18, Col: 13, Construct: "{{ }}"},
-	{From: 92, To: 92, Line: 18, Col: 13, Construct: "set"},
-	{From: 94, To: 94, Line: 20, Col: 9, Construct: "set"},
-	{From: 98, To: 98, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 243, Line: 25, Col: 1, Construct: "for"},
-	{From: 106, To: 242, Line: 26, Col: 5, Construct: "if"},
-	{From: 109, To: 160, Line: 27, Col: 9, Construct: "if"},
-	{From: 112, To: 159, Line: 29, Col: 13, Construct: "for"},
-	{From: 116, To: 117, Line: 30, Col: 17, Construct: "set"},
-	{From: 119, To: 150, Line: 32, Col: 17, Construct: "for"},
-	{From: 130, To: 144, Line: 33, Col: 21, Construct: "if"},
-	{From: 132, To: 136, Line: 34, Col: 25, Construct: "{{ }}"},
-	{From: 140, To: 143, Line: 36, Col: 25, Construct: "{{ }}"},
-	{From: 146, To: 148, Line: 38, Col: 21, Construct: "if"},
-	{From: 152, To: 157, Line: 43, Col: 17, Construct: "if"},
-	{From: 162, To: 175, Line: 51, Col: 9, Construct: "if"},
-	{From: 164, To: 168, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 172, To: 174, Line: 54, Col: 13, Construct: "{{ }}"},
-	{From: 176, To: 242, Line: 56, Col: 9, Construct: "if"},
-	{From: 180, To: 207, Line: 58, Col: 9, Construct: "for"},
-	{From: 185, To: 185, Line: 59, Col: 13, Construct: "set"},
-	{From: 187, To: 187, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 189, To: 193, Line: 61, Col: 13, Construct: "if"},
-	{From: 192, To: 192, Line: 62, Col: 17, Construct: "{{ }}"},
-	{From: 195, To: 197, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 199, To: 206, Line: 65, Col: 13, Construct: "if"},
-	{From: 204, To: 205, Line: 68, Col: 17, Construct: "{{ }}"},
-	{From: 208, To: 242, Line: 71, Col: 9, Construct: "if"},
-	{From: 211, To: 211, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 212, To: 242, Line: 73, Col: 9, Construct: "if"},
-	{From: 215, To: 223, Line: 74, Col: 9, Construct: "if"},
-	{From: 218, To: 218, Line: 75, Col: 13, Construct: "set"},
-	{From: 222, To: 222, Line: 77, Col: 13, Construct: "set"},
-	{From: 225, To: 227, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 229, To: 233, Line: 80, Col: 9, Construct: "if"},
-	{From: 232, To: 232, Line: 81, Col: 13, Construct: "{{ }}"},
-	{From: 235, To: 237, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 241, To: 241, Line: 85, Col: 9, Construct: "{{ }}"},
-	{From: 261, To: 271, Line: 1, Col: 1, Construct: "if"},
-	{From: 264, To: 264, Line: 2, Col: 5, Construct: "set"},
-	{From: 266, To: 266, Line: 3, Col: 5, Construct: "set"},
-	{From: 270, To: 270, Line: 5, Col: 5, Construct: "set"},
-	{From: 273, To: 276, Line: 7, Col: 1, Construct: "if"},
-	{From: 275, To: 275, Line: 8, Col: 5, Construct: "set"},
-	{From: 278, To: 278, Line: 10, Col: 1, Construct: "set"},
-	{From: 280, To: 280, Line: 13, Col: 1, Construct: "set"},
-	{From: 282, To: 282, Line: 13, Col: 1, Construct: "set"},
-	{From: 284, To: 284, Line: 14, Col: 1, Construct: "set"},
-	{From: 286, To: 300, Line: 15, Col: 1, Construct: "for"},
-	{From: 288, To: 299, Line: 16, Col: 5, Construct: "if"},
-	{From: 291, To: 294, Line: 17, Col: 9, Construct: "if"},
-	{From: 293, To: 293, Line: 18, Col: 13, Construct: "{{ }}"},
-	{From: 296, To: 296, Line: 18, Col: 13, Construct: "set"},
-	{From: 298, To: 298, Line: 20, Col: 9, Construct: "set"},
-	{From: 302, To: 302, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 304, To: 427, Line: 25, Col: 1, Construct: "for"},
-	{From: 310, To: 426, Line: 26, Col: 5, Construct: "if"},
-	{From: 313, To: 357, Line: 27, Col: 9, Construct: "if"},
-	{From: 316, To: 356, Line: 29, Col: 13, Construct: "for"},
-	{From: 320, To: 321, Line: 30, Col: 17, Construct: "set"},
-	{From: 323, To: 347, Line: 32, Col: 17, Construct: "for"},
-	{From: 334, To: 341, Line: 33, Col: 21, Construct: "if"},
-	{From: 336, To: 336, Line: 34, Col: 25, Construct: "{{ }}"},
-	{From: 340, To: 340, Line: 36, Col: 25, Construct: "{{ }}"},
-	{From: 343, To: 345, Line: 38, Col: 21, Construct: "if"},
-	{From: 349, To: 354, Line: 43, Col: 17, Construct: "if"},
-	{From: 359, To: 366, Line: 51, Col: 9, Construct: "if"},
-	{From: 361, To: 361, Line: 52, Col: 13, Construct: "{{ }}"},
-	{From: 365, To: 365, Line: 54, Col: 13, Construct: "{{ }}"},
-	{From: 367, To: 426, Line: 56, Col: 9, Construct: "if"},
-	{From: 371, To: 395, Line: 58, Col: 9, Construct: "for"},
-	{From: 376, To: 376, Line: 59, Col: 13, Construct: "set"},
-	{From: 378, To: 378, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 380, To: 384, Line: 61, Col: 13, Construct: "if"},
-	{From: 383, To: 383, Line: 62, Col: 17, Construct: "{{ }}"},
-	{From: 386, To: 386, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 388, To: 394, Line: 65, Col: 13, Construct: "if"},
-	{From: 393, To: 393, Line: 68, Col: 17, Construct: "{{ }}"},
-	{From: 396, To: 426, Line: 71, Col: 9, Construct: "if"},
-	{From: 399, To: 399, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 400, To: 426, Line: 73, Col: 9, Construct: "if"},
-	{From: 403, To: 411, Line: 74, Col: 9, Construct: "if"},
-	{From: 406, To: 406, Line: 75, Col: 13, Construct: "set"},
-	{From: 410, To: 410, Line: 77, Col: 13, Construct: "set"},
-	{From: 413, To: 413, Line: 79, Col: 9, Construct: "{{ }}"},
-	{From: 415, To: 419, Line: 80, Col: 9, Construct: "if"},
-	{From: 418, To: 418, Line: 81, Col: 13, Construct: "{{ }}"},
-	{From: 421, To: 421, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 425, To: 425, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 60, To: 70, Line: 1, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 2, Col: 5, Construct: "set"},
+	{From: 65, To: 65, Line: 3, Col: 5, Construct: "set"},
+	{From: 69, To: 69, Line: 5, Col: 5, Construct: "set"},
+	{From: 72, To: 75, Line: 7, Col: 1, Construct: "if"},
+	{From: 74, To: 74, Line: 8, Col: 5, Construct: "set"},
+	{From: 77, To: 77, Line: 10, Col: 1, Construct: "set"},
+	{From: 79, To: 79, Line: 13, Col: 1, Construct: "set"},
+	{From: 81, To: 81, Line: 13, Col: 1, Construct: "set"},
+	{From: 83, To: 83, Line: 14, Col: 1, Construct: "set"},
+	{From: 85, To: 99, Line: 15, Col: 1, Construct: "for"},
+	{From: 87, To: 98, Line: 16, Col: 5, Construct: "if"},
+	{From: 90, To: 93, Line: 17, Col: 9, Construct: "if"},
+	{From: 92, To: 92, Line: 18, Col: 13, Construct: "{{ }}"},
+	{From: 95, To: 95, Line: 18, Col: 13, Construct: "set"},
+	{From: 97, To: 97, Line: 20, Col: 9, Construct: "set"},
+	{From: 101, To: 101, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 246, Line: 25, Col: 1, Construct: "for"},
+	{From: 109, To: 245, Line: 26, Col: 5, Construct: "if"},
+	{From: 112, To: 163, Line: 27, Col: 9, Construct: "if"},
+	{From: 115, To: 162, Line: 29, Col: 13, Construct: "for"},
+	{From: 119, To: 120, Line: 30, Col: 17, Construct: "set"},
+	{From: 122, To: 153, Line: 32, Col: 17, Construct: "for"},
+	{From: 133, To: 147, Line: 33, Col: 21, Construct: "if"},
+	{From: 135, To: 139, Line: 34, Col: 25, Construct: "{{ }}"},
+	{From: 143, To: 146, Line: 36, Col: 25, Construct: "{{ }}"},
+	{From: 149, To: 151, Line: 38, Col: 21, Construct: "if"},
+	{From: 155, To: 160, Line: 43, Col: 17, Construct: "if"},
+	{From: 165, To: 178, Line: 51, Col: 9, Construct: "if"},
+	{From: 167, To: 171, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 175, To: 177, Line: 54, Col: 13, Construct: "{{ }}"},
+	{From: 179, To: 245, Line: 56, Col: 9, Construct: "if"},
+	{From: 183, To: 210, Line: 58, Col: 9, Construct: "for"},
+	{From: 188, To: 188, Line: 59, Col: 13, Construct: "set"},
+	{From: 190, To: 190, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 192, To: 196, Line: 61, Col: 13, Construct: "if"},
+	{From: 195, To: 195, Line: 62, Col: 17, Construct: "{{ }}"},
+	{From: 198, To: 200, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 202, To: 209, Line: 65, Col: 13, Construct: "if"},
+	{From: 207, To: 208, Line: 68, Col: 17, Construct: "{{ }}"},
+	{From: 211, To: 245, Line: 71, Col: 9, Construct: "if"},
+	{From: 214, To: 214, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 215, To: 245, Line: 73, Col: 9, Construct: "if"},
+	{From: 218, To: 226, Line: 74, Col: 9, Construct: "if"},
+	{From: 221, To: 221, Line: 75, Col: 13, Construct: "set"},
+	{From: 225, To: 225, Line: 77, Col: 13, Construct: "set"},
+	{From: 228, To: 230, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 232, To: 236, Line: 80, Col: 9, Construct: "if"},
+	{From: 235, To: 235, Line: 81, Col: 13, Construct: "{{ }}"},
+	{From: 238, To: 240, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 244, To: 244, Line: 85, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 274, Line: 1, Col: 1, Construct: "if"},
+	{From: 267, To: 267, Line: 2, Col: 5, Construct: "set"},
+	{From: 269, To: 269, Line: 3, Col: 5, Construct: "set"},
+	{From: 273, To: 273, Line: 5, Col: 5, Construct: "set"},
+	{From: 276, To: 279, Line: 7, Col: 1, Construct: "if"},
+	{From: 278, To: 278, Line: 8, Col: 5, Construct: "set"},
+	{From: 281, To: 281, Line: 10, Col: 1, Construct: "set"},
+	{From: 283, To: 283, Line: 13, Col: 1, Construct: "set"},
+	{From: 285, To: 285, Line: 13, Col: 1, Construct: "set"},
+	{From: 287, To: 287, Line: 14, Col: 1, Construct: "set"},
+	{From: 289, To: 303, Line: 15, Col: 1, Construct: "for"},
+	{From: 291, To: 302, Line: 16, Col: 5, Construct: "if"},
+	{From: 294, To: 297, Line: 17, Col: 9, Construct: "if"},
+	{From: 296, To: 296, Line: 18, Col: 13, Construct: "{{ }}"},
+	{From: 299, To: 299, Line: 18, Col: 13, Construct: "set"},
+	{From: 301, To: 301, Line: 20, Col: 9, Construct: "set"},
+	{From: 305, To: 305, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 307, To: 430, Line: 25, Col: 1, Construct: "for"},
+	{From: 313, To: 429, Line: 26, Col: 5, Construct: "if"},
+	{From: 316, To: 360, Line: 27, Col: 9, Construct: "if"},
+	{From: 319, To: 359, Line: 29, Col: 13, Construct: "for"},
+	{From: 323, To: 324, Line: 30, Col: 17, Construct: "set"},
+	{From: 326, To: 350, Line: 32, Col: 17, Construct: "for"},
+	{From: 337, To: 344, Line: 33, Col: 21, Construct: "if"},
+	{From: 339, To: 339, Line: 34, Col: 25, Construct: "{{ }}"},
+	{From: 343, To: 343, Line: 36, Col: 25, Construct: "{{ }}"},
+	{From: 346, To: 348, Line: 38, Col: 21, Construct: "if"},
+	{From: 352, To: 357, Line: 43, Col: 17, Construct: "if"},
+	{From: 362, To: 369, Line: 51, Col: 9, Construct: "if"},
+	{From: 364, To: 364, Line: 52, Col: 13, Construct: "{{ }}"},
+	{From: 368, To: 368, Line: 54, Col: 13, Construct: "{{ }}"},
+	{From: 370, To: 429, Line: 56, Col: 9, Construct: "if"},
+	{From: 374, To: 398, Line: 58, Col: 9, Construct: "for"},
+	{From: 379, To: 379, Line: 59, Col: 13, Construct: "set"},
+	{From: 381, To: 381, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 383, To: 387, Line: 61, Col: 13, Construct: "if"},
+	{From: 386, To: 386, Line: 62, Col: 17, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 391, To: 397, Line: 65, Col: 13, Construct: "if"},
+	{From: 396, To: 396, Line: 68, Col: 17, Construct: "{{ }}"},
+	{From: 399, To: 429, Line: 71, Col: 9, Construct: "if"},
+	{From: 402, To: 402, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 403, To: 429, Line: 73, Col: 9, Construct: "if"},
+	{From: 406, To: 414, Line: 74, Col: 9, Construct: "if"},
+	{From: 409, To: 409, Line: 75, Col: 13, Construct: "set"},
+	{From: 413, To: 413, Line: 77, Col: 13, Construct: "set"},
+	{From: 416, To: 416, Line: 79, Col: 9, Construct: "{{ }}"},
+	{From: 418, To: 422, Line: 80, Col: 9, Construct: "if"},
+	{From: 421, To: 421, Line: 81, Col: 13, Construct: "{{ }}"},
+	{From: 424, To: 424, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 428, To: 428, Line: 85, Col: 9, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MistralaiMistralSmall3124BInstruct2503 is the chat template llama.cpp/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja.
 var MistralaiMistralSmall3124BInstruct2503 = &jinja2.Template{
@@ -326,25 +329,25 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:1:1 {%- set today = strftime_now("%Y-%m-%d") %}
 	today = jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:2:1 {%- set default_system_message = "You are Mistral Small 3, a Large Language Model (LLM) created by M…
-	defaultSystemMessage = jinja2.LlamaSum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
+	defaultSystemMessage = llamacpp.Sum(jinja2.Str("You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01. The current date is "), today, jinja2.Str(".\n\nWhen you're not sure about some information, you say that you don't have the information and don't make up anything.\nIf the user's question is not clear, ambiguous, or does not provide enough context for you to accurately answer the question, you do not try to answer it right away and you rather ask the user to clarify their request (e.g. \"What are some good restaurants around me?\" => \"Where are you?\" or \"When is the next flight to Tokyo\" => \"Where do you travel from?\")"))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:4:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:6:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:7:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.LlamaItemStr(messages0, "content")
-		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := llamacpp.ItemStr(messages0, "content")
+		if llamacpp.CallTest("string", messages0Content, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:8:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:9:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:10:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:11:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text")
+			systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:12:9 {%- set loop_messages = messages[1:] %}
-			loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+			loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 		}
 	} else {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:14:5 {%- else %}
@@ -354,17 +357,17 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 		loopMessages = messages
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:18:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:19:5 {%- set tools = none %}
 		tools = jinja2.None()
-	} else if !jinja2.LlamaCallTest("none", tools, nil, nil) {
+	} else if !llamacpp.CallTest("none", tools, nil, nil) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:20:5 {%- elif tools is not none %}
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:21:5 {%- set parallel_tool_prompt = "You are a helpful assistant that can call tools. If you call one or …
 		parallelToolPrompt = jinja2.Str("You are a helpful assistant that can call tools. If you call one or more tools, format them in a single JSON array or objects, where each object is a tool call, not as separate objects outside of an array or multiple arrays. Use the format [{\"name\": tool call name, \"arguments\": tool call arguments}, additional tool calls] if you call more than one tool. If you call tools, do not attempt to interpret them or otherwise provide a response until you receive a tool call result that you can interpret for the user.")
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:22:5 {%- if system_message is defined %}
-		if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+		if llamacpp.CallTest("defined", systemMessage, nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:23:9 {%- set system_message = parallel_tool_prompt + "\n\n" + system_message %}
-			systemMessage = jinja2.LlamaSum(parallelToolPrompt, jinja2.Str("\n\n"), systemMessage)
+			systemMessage = llamacpp.Sum(parallelToolPrompt, jinja2.Str("\n\n"), systemMessage)
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:24:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:25:9 {%- set system_message = parallel_tool_prompt %}
@@ -372,51 +375,51 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:28:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
+	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:30:1 {%- set user_messages = loop_messages | selectattr("role", "equalto", "user") | list %}
-	userMessages = jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
+	userMessages = llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", loopMessages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil)
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:32:1 {%- set filtered_messages = [] %}
 	filteredMessages = jinja2.NewList()
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:33:1 {%- for message in loop_messages %}
 	filteredMessages2 := filteredMessages
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:34:5 {%- if message["role"] not in ["tool", "tool_results"] and not message.get("tool_calls") %}
-		if !jinja2.LlamaInStrs(jinja2.LlamaItemStr(message, "role"), "tool", "tool_results") && !jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if !llamacpp.InStrs(llamacpp.ItemStr(message, "role"), "tool", "tool_results") && !llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:35:9 {%- set filtered_messages = filtered_messages + [message] %}
-			filteredMessages2 = jinja2.LlamaAdd(filteredMessages2, jinja2.NewList(message))
+			filteredMessages2 = llamacpp.Add(filteredMessages2, jinja2.NewList(message))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:39:1 {%- for message in filtered_messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(filteredMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(filteredMessages))
 	for i := range items {
 		message := items[i]
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:40:5 {%- if (message["role"] == "user") != (loop.index0 % 2 == 0) %}
-		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(jinja2.LlamaMod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
+		if jinja2.Ne(jinja2.Bool(jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user")), jinja2.Bool(jinja2.Eq(llamacpp.Mod(jinja2.Int(int64(i)), jinja2.Int(2)), jinja2.Int(0)))) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:41:9 {{- raise_exception("After the optional system message, conversation roles must alternate user/assis…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("After the optional system message, conversation roles must alternate user/assistant/user/assistant/...")))
 		}
 	}
 	// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:45:1 {%- for message in loop_messages %}
 	var toolCalls jinja2.Value
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:46:5 {%- if message["role"] == "user" %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:47:9 {%- if tools is not none and (message == user_messages[-1]) %}
-			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.Eq(message, jinja2.LlamaItemInt(userMessages, -1)) {
+			if !llamacpp.CallTest("none", tools, nil, nil) && jinja2.Eq(message, llamacpp.ItemInt(userMessages, -1)) {
 				w.WriteString("[AVAILABLE_TOOLS] [")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:49:13 {%- for tool in tools %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+				items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 				for i := range items {
 					tool := items[i]
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:50:17 {%- set tool = tool.function %}
-					tool = jinja2.LlamaAttr(tool, "function")
+					tool = llamacpp.Attr(tool, "function")
 					w.WriteString("{\"type\": \"function\", \"function\": {")
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:52:17 {%- for key, val in tool.items() if key != "return" %}
 					var loop jinja2.Loop
-					for loop.Start(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
+					for loop.Start(w, llamacpp.Iterable(llamacpp.CallMethod(tool, "items", nil, nil)), func(item jinja2.Value) bool {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						_ = vals[1]
@@ -426,13 +429,13 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 						key := vals[0]
 						val := vals[1]
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:53:21 {%- if val is string %}
-						if jinja2.LlamaCallTest("string", val, nil, nil) {
+						if llamacpp.CallTest("string", val, nil, nil) {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:54:25 {{- '"' + key + '": "' + val + '"' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": \""), val, jinja2.Str("\"")))
 						} else {
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:55:25 {%- else %}
 							// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:56:25 {{- '"' + key + '": ' + val|tojson }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("\""), key, jinja2.Str("\": ")), jinja2.LlamaCallFilter("tojson", val, nil, nil)))
+							llamacpp.Write(w, llamacpp.Add(llamacpp.Sum(jinja2.Str("\""), key, jinja2.Str("\": ")), llamacpp.CallFilter("tojson", val, nil, nil)))
 						}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:58:21 {%- if not loop.last %}
 						if !loop.Last().Truthy() {
@@ -451,108 +454,108 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 				w.WriteString("[/AVAILABLE_TOOLS]")
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:72:9 {{- '[INST]' + message['content'] + '[/INST]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:73:13 {%- else %}
 				w.WriteString("[INST]")
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:75:17 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:76:25 {%- if block['type'] == 'text' %}
-					blockType := jinja2.LlamaItemStr(block, "type")
+					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:77:33 {{- block['text'] }}
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "text"))
+						llamacpp.Write(w, llamacpp.ItemStr(block, "text"))
 					} else if jinja2.EqStr(blockType, "image") || jinja2.EqStr(blockType, "image_url") {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:78:29 {%- elif block['type'] == 'image' or block['type'] == 'image_url' %}
 						w.WriteString("[IMG]")
 					} else {
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:80:33 {%- else %}
 						// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:81:33 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
 			}
-		} else if jinja2.EqStr(messageRole, "tool_calls") || jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil) {
+		} else if jinja2.EqStr(messageRole, "tool_calls") || llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil) {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:86:9 {%- elif message["role"] == "tool_calls" or message.tool_calls is defined %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:87:9 {%- if message.tool_calls is defined %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) {
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:88:13 {%- set tool_calls = message.tool_calls %}
 				toolCalls = messageToolCalls
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:89:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:90:13 {%- set tool_calls = message.content %}
-				toolCalls = jinja2.LlamaAttr(message, "content")
+				toolCalls = llamacpp.Attr(message, "content")
 			}
 			w.WriteString("[TOOL_CALLS] [")
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:93:9 {%- for tool_call in tool_calls %}
 			var out jinja2.Value
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls))
+			items := jinja2.Iterate(w, llamacpp.Iterable(toolCalls))
 			for i := range items {
 				toolCall := items[i]
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:94:13 {%- set out = tool_call.function|tojson %}
-				out = jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "function"), nil, nil)
+				out = llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "function"), nil, nil)
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:95:13 {{- out[:-1] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSlice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
+				llamacpp.Write(w, llamacpp.Slice(out, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing()))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:96:13 {%- if not tool_call.id is defined or tool_call.id|length < 9 %}
-				toolCallId := jinja2.LlamaAttr(toolCall, "id")
-				if !jinja2.LlamaCallTest("defined", toolCallId, nil, nil) || jinja2.LlamaLt(jinja2.LlamaCallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
+				toolCallId := llamacpp.Attr(toolCall, "id")
+				if !llamacpp.CallTest("defined", toolCallId, nil, nil) || llamacpp.Lt(llamacpp.CallFilter("length", toolCallId, nil, nil), jinja2.Int(9)) {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:97:17 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (1)" + tool_call…
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
+					llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (1)"), toolCallId)))
 				}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:99:13 {{- ', "id": "' + tool_call.id[-9:] + '"}' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaSlice(jinja2.LlamaAttr(toolCall, "id"), jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.Slice(llamacpp.Attr(toolCall, "id"), jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}")))
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:100:13 {%- if not loop.last %}
 				if !(i == len(items)-1) {
 					w.WriteString(", ")
 				} else {
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:102:17 {%- else %}
 					// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:103:17 {{- "]" + eos_token }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("]"), eosToken))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("]"), eosToken))
 				}
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:106:9 {%- elif message['role'] == 'assistant' %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:107:9 {%- if message['content'] is string %}
-			message3Content := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", message3Content, nil, nil) {
+			message3Content := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", message3Content, nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:108:13 {{- message['content'] + eos_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(message3Content, eosToken))
+				llamacpp.Write(w, llamacpp.Add(message3Content, eosToken))
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:109:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:110:13 {{- message['content'][0]['text'] + eos_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(jinja2.LlamaItemInt(message3Content, 0), "text"), eosToken))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(llamacpp.ItemInt(message3Content, 0), "text"), eosToken))
 			}
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:112:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:113:9 {%- if message.content is defined and message.content.content is defined %}
-			message3Content := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("defined", message3Content, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message3Content, "content"), nil, nil) {
+			message3Content := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("defined", message3Content, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(message3Content, "content"), nil, nil) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:114:13 {%- set content = message.content.content %}
-				content = jinja2.LlamaAttr(message3Content, "content")
+				content = llamacpp.Attr(message3Content, "content")
 			} else {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:115:13 {%- else %}
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:116:13 {%- set content = message.content %}
 				content = message3Content
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:118:9 {{- '[TOOL_RESULTS] {"content": ' + content|string + ", " }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS] {\"content\": "), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str(", ")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS] {\"content\": "), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str(", ")))
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:119:9 {%- if not message.tool_call_id is defined or message.tool_call_id|length < 9 %}
-			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
-			if !jinja2.LlamaCallTest("defined", messageToolCallId, nil, nil) || jinja2.LlamaLt(jinja2.LlamaCallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
+			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			if !llamacpp.CallTest("defined", messageToolCallId, nil, nil) || llamacpp.Lt(llamacpp.CallFilter("length", messageToolCallId, nil, nil), jinja2.Int(9)) {
 				// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:120:13 {{- raise_exception("Tool call IDs should be alphanumeric strings with length >= 9! (2)" + message.t…
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
+				llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Tool call IDs should be alphanumeric strings with length >= 9! (2)"), messageToolCallId)))
 			}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:122:9 {{- '"call_id": "' + message.tool_call_id[-9:] + '"}[/TOOL_RESULTS]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\"call_id\": \""), jinja2.LlamaSlice(messageToolCallId, jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}[/TOOL_RESULTS]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\"call_id\": \""), llamacpp.Slice(messageToolCallId, jinja2.Int(-9), jinja2.Missing(), jinja2.Missing())), jinja2.Str("\"}[/TOOL_RESULTS]")))
 		} else {
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:123:9 {%- else %}
 			// mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja:124:9 {{- raise_exception("Only user and assistant roles are supported, with the exception of an initial o…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user and assistant roles are supported, with the exception of an initial optional system message!")))
 		}
 	}
 }
@@ -560,144 +563,144 @@ func renderMistralaiMistralSmall3124BInstruct2503Llama(w *jinja2.Writer, in *jin
 // spansMistralaiMistralSmall3124BInstruct2503 is the position table of mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMistralaiMistralSmall3124BInstruct2503 = []jinja2.Span{
-	{From: 60, To: 60, Line: 1, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 2, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 88, Line: 6, Col: 1, Construct: "if"},
-	{From: 69, To: 81, Line: 7, Col: 5, Construct: "if"},
-	{From: 72, To: 72, Line: 8, Col: 9, Construct: "set"},
-	{From: 74, To: 74, Line: 9, Col: 9, Construct: "set"},
-	{From: 78, To: 78, Line: 11, Col: 9, Construct: "set"},
-	{From: 80, To: 80, Line: 12, Col: 9, Construct: "set"},
-	{From: 85, To: 85, Line: 15, Col: 5, Construct: "set"},
-	{From: 87, To: 87, Line: 16, Col: 5, Construct: "set"},
-	{From: 90, To: 106, Line: 18, Col: 1, Construct: "if"},
-	{From: 92, To: 92, Line: 19, Col: 5, Construct: "set"},
-	{From: 93, To: 106, Line: 20, Col: 5, Construct: "if"},
-	{From: 96, To: 96, Line: 21, Col: 5, Construct: "set"},
-	{From: 98, To: 105, Line: 22, Col: 5, Construct: "if"},
-	{From: 100, To: 100, Line: 23, Col: 9, Construct: "set"},
-	{From: 104, To: 104, Line: 25, Col: 9, Construct: "set"},
-	{From: 108, To: 110, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 112, Line: 30, Col: 1, Construct: "set"},
-	{From: 114, To: 114, Line: 32, Col: 1, Construct: "set"},
-	{From: 116, To: 123, Line: 33, Col: 1, Construct: "for"},
-	{From: 119, To: 122, Line: 34, Col: 5, Construct: "if"},
-	{From: 121, To: 121, Line: 35, Col: 9, Construct: "set"},
-	{From: 125, To: 133, Line: 39, Col: 1, Construct: "for"},
-	{From: 129, To: 132, Line: 40, Col: 5, Construct: "if"},
-	{From: 131, To: 131, Line: 41, Col: 9, Construct: "{{ }}"},
-	{From: 135, To: 308, Line: 45, Col: 1, Construct: "for"},
-	{From: 140, To: 307, Line: 46, Col: 5, Construct: "if"},
-	{From: 143, To: 194, Line: 47, Col: 9, Construct: "if"},
-	{From: 146, To: 193, Line: 49, Col: 13, Construct: "for"},
-	{From: 150, To: 151, Line: 50, Col: 17, Construct: "set"},
-	{From: 153, To: 184, Line: 52, Col: 17, Construct: "for"},
-	{From: 164, To: 178, Line: 53, Col: 21, Construct: "if"},
-	{From: 166, To: 170, Line: 54, Col: 25, Construct: "{{ }}"},
-	{From: 174, To: 177, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 180, To: 182, Line: 58, Col: 21, Construct: "if"},
-	{From: 186, To: 191, Line: 63, Col: 17, Construct: "if"},
-	{From: 196, To: 222, Line: 71, Col: 9, Construct: "if"},
-	{From: 199, To: 201, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 206, To: 221, Line: 75, Col: 17, Construct: "for"},
-	{From: 208, To: 219, Line: 76, Col: 25, Construct: "if"},
-	{From: 211, To: 211, Line: 77, Col: 33, Construct: "{{ }}"},
-	{From: 212, To: 219, Line: 78, Col: 29, Construct: "if"},
-	{From: 218, To: 218, Line: 81, Col: 33, Construct: "{{ }}"},
-	{From: 223, To: 307, Line: 86, Col: 9, Construct: "if"},
-	{From: 226, To: 235, Line: 87, Col: 9, Construct: "if"},
-	{From: 229, To: 229, Line: 88, Col: 13, Construct: "set"},
-	{From: 233, To: 233, Line: 90, Col: 13, Construct: "set"},
-	{From: 237, To: 264, Line: 93, Col: 9, Construct: "for"},
-	{From: 242, To: 242, Line: 94, Col: 13, Construct: "set"},
-	{From: 244, To: 244, Line: 95, Col: 13, Construct: "{{ }}"},
-	{From: 246, To: 250, Line: 96, Col: 13, Construct: "if"},
-	{From: 249, To: 249, Line: 97, Col: 17, Construct: "{{ }}"},
-	{From: 252, To: 254, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 256, To: 263, Line: 100, Col: 13, Construct: "if"},
-	{From: 261, To: 262, Line: 103, Col: 17, Construct: "{{ }}"},
-	{From: 265, To: 307, Line: 106, Col: 9, Construct: "if"},
-	{From: 268, To: 276, Line: 107, Col: 9, Construct: "if"},
-	{From: 271, To: 271, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 275, To: 275, Line: 110, Col: 13, Construct: "{{ }}"},
-	{From: 277, To: 307, Line: 112, Col: 9, Construct: "if"},
-	{From: 280, To: 288, Line: 113, Col: 9, Construct: "if"},
-	{From: 283, To: 283, Line: 114, Col: 13, Construct: "set"},
-	{From: 287, To: 287, Line: 116, Col: 13, Construct: "set"},
-	{From: 290, To: 292, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 294, To: 298, Line: 119, Col: 9, Construct: "if"},
-	{From: 297, To: 297, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 300, To: 302, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 306, To: 306, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 327, To: 327, Line: 1, Col: 1, Construct: "set"},
-	{From: 329, To: 329, Line: 2, Col: 1, Construct: "set"},
-	{From: 331, To: 331, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 333, To: 355, Line: 6, Col: 1, Construct: "if"},
-	{From: 336, To: 348, Line: 7, Col: 5, Construct: "if"},
-	{From: 339, To: 339, Line: 8, Col: 9, Construct: "set"},
-	{From: 341, To: 341, Line: 9, Col: 9, Construct: "set"},
-	{From: 345, To: 345, Line: 11, Col: 9, Construct: "set"},
-	{From: 347, To: 347, Line: 12, Col: 9, Construct: "set"},
-	{From: 352, To: 352, Line: 15, Col: 5, Construct: "set"},
-	{From: 354, To: 354, Line: 16, Col: 5, Construct: "set"},
-	{From: 357, To: 373, Line: 18, Col: 1, Construct: "if"},
-	{From: 359, To: 359, Line: 19, Col: 5, Construct: "set"},
-	{From: 360, To: 373, Line: 20, Col: 5, Construct: "if"},
-	{From: 363, To: 363, Line: 21, Col: 5, Construct: "set"},
-	{From: 365, To: 372, Line: 22, Col: 5, Construct: "if"},
-	{From: 367, To: 367, Line: 23, Col: 9, Construct: "set"},
-	{From: 371, To: 371, Line: 25, Col: 9, Construct: "set"},
-	{From: 375, To: 375, Line: 28, Col: 1, Construct: "{{ }}"},
-	{From: 377, To: 377, Line: 30, Col: 1, Construct: "set"},
-	{From: 379, To: 379, Line: 32, Col: 1, Construct: "set"},
-	{From: 381, To: 388, Line: 33, Col: 1, Construct: "for"},
-	{From: 384, To: 387, Line: 34, Col: 5, Construct: "if"},
-	{From: 386, To: 386, Line: 35, Col: 9, Construct: "set"},
-	{From: 390, To: 398, Line: 39, Col: 1, Construct: "for"},
-	{From: 394, To: 397, Line: 40, Col: 5, Construct: "if"},
-	{From: 396, To: 396, Line: 41, Col: 9, Construct: "{{ }}"},
-	{From: 400, To: 557, Line: 45, Col: 1, Construct: "for"},
-	{From: 405, To: 556, Line: 46, Col: 5, Construct: "if"},
-	{From: 408, To: 452, Line: 47, Col: 9, Construct: "if"},
-	{From: 411, To: 451, Line: 49, Col: 13, Construct: "for"},
-	{From: 415, To: 416, Line: 50, Col: 17, Construct: "set"},
-	{From: 418, To: 442, Line: 52, Col: 17, Construct: "for"},
-	{From: 429, To: 436, Line: 53, Col: 21, Construct: "if"},
-	{From: 431, To: 431, Line: 54, Col: 25, Construct: "{{ }}"},
-	{From: 435, To: 435, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 438, To: 440, Line: 58, Col: 21, Construct: "if"},
-	{From: 444, To: 449, Line: 63, Col: 17, Construct: "if"},
-	{From: 454, To: 478, Line: 71, Col: 9, Construct: "if"},
-	{From: 457, To: 457, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 462, To: 477, Line: 75, Col: 17, Construct: "for"},
-	{From: 464, To: 475, Line: 76, Col: 25, Construct: "if"},
-	{From: 467, To: 467, Line: 77, Col: 33, Construct: "{{ }}"},
-	{From: 468, To: 475, Line: 78, Col: 29, Construct: "if"},
-	{From: 474, To: 474, Line: 81, Col: 33, Construct: "{{ }}"},
-	{From: 479, To: 556, Line: 86, Col: 9, Construct: "if"},
-	{From: 482, To: 491, Line: 87, Col: 9, Construct: "if"},
-	{From: 485, To: 485, Line: 88, Col: 13, Construct: "set"},
-	{From: 489, To: 489, Line: 90, Col: 13, Construct: "set"},
-	{From: 493, To: 517, Line: 93, Col: 9, Construct: "for"},
-	{From: 498, To: 498, Line: 94, Col: 13, Construct: "set"},
-	{From: 500, To: 500, Line: 95, Col: 13, Construct: "{{ }}"},
-	{From: 502, To: 506, Line: 96, Col: 13, Construct: "if"},
-	{From: 505, To: 505, Line: 97, Col: 17, Construct: "{{ }}"},
-	{From: 508, To: 508, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 510, To: 516, Line: 100, Col: 13, Construct: "if"},
-	{From: 515, To: 515, Line: 103, Col: 17, Construct: "{{ }}"},
-	{From: 518, To: 556, Line: 106, Col: 9, Construct: "if"},
-	{From: 521, To: 529, Line: 107, Col: 9, Construct: "if"},
-	{From: 524, To: 524, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 528, To: 528, Line: 110, Col: 13, Construct: "{{ }}"},
-	{From: 530, To: 556, Line: 112, Col: 9, Construct: "if"},
-	{From: 533, To: 541, Line: 113, Col: 9, Construct: "if"},
-	{From: 536, To: 536, Line: 114, Col: 13, Construct: "set"},
-	{From: 540, To: 540, Line: 116, Col: 13, Construct: "set"},
-	{From: 543, To: 543, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 545, To: 549, Line: 119, Col: 9, Construct: "if"},
-	{From: 548, To: 548, Line: 120, Col: 13, Construct: "{{ }}"},
-	{From: 551, To: 551, Line: 122, Col: 9, Construct: "{{ }}"},
-	{From: 555, To: 555, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 63, To: 63, Line: 1, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 2, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 91, Line: 6, Col: 1, Construct: "if"},
+	{From: 72, To: 84, Line: 7, Col: 5, Construct: "if"},
+	{From: 75, To: 75, Line: 8, Col: 9, Construct: "set"},
+	{From: 77, To: 77, Line: 9, Col: 9, Construct: "set"},
+	{From: 81, To: 81, Line: 11, Col: 9, Construct: "set"},
+	{From: 83, To: 83, Line: 12, Col: 9, Construct: "set"},
+	{From: 88, To: 88, Line: 15, Col: 5, Construct: "set"},
+	{From: 90, To: 90, Line: 16, Col: 5, Construct: "set"},
+	{From: 93, To: 109, Line: 18, Col: 1, Construct: "if"},
+	{From: 95, To: 95, Line: 19, Col: 5, Construct: "set"},
+	{From: 96, To: 109, Line: 20, Col: 5, Construct: "if"},
+	{From: 99, To: 99, Line: 21, Col: 5, Construct: "set"},
+	{From: 101, To: 108, Line: 22, Col: 5, Construct: "if"},
+	{From: 103, To: 103, Line: 23, Col: 9, Construct: "set"},
+	{From: 107, To: 107, Line: 25, Col: 9, Construct: "set"},
+	{From: 111, To: 113, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 115, To: 115, Line: 30, Col: 1, Construct: "set"},
+	{From: 117, To: 117, Line: 32, Col: 1, Construct: "set"},
+	{From: 119, To: 126, Line: 33, Col: 1, Construct: "for"},
+	{From: 122, To: 125, Line: 34, Col: 5, Construct: "if"},
+	{From: 124, To: 124, Line: 35, Col: 9, Construct: "set"},
+	{From: 128, To: 136, Line: 39, Col: 1, Construct: "for"},
+	{From: 132, To: 135, Line: 40, Col: 5, Construct: "if"},
+	{From: 134, To: 134, Line: 41, Col: 9, Construct: "{{ }}"},
+	{From: 138, To: 311, Line: 45, Col: 1, Construct: "for"},
+	{From: 143, To: 310, Line: 46, Col: 5, Construct: "if"},
+	{From: 146, To: 197, Line: 47, Col: 9, Construct: "if"},
+	{From: 149, To: 196, Line: 49, Col: 13, Construct: "for"},
+	{From: 153, To: 154, Line: 50, Col: 17, Construct: "set"},
+	{From: 156, To: 187, Line: 52, Col: 17, Construct: "for"},
+	{From: 167, To: 181, Line: 53, Col: 21, Construct: "if"},
+	{From: 169, To: 173, Line: 54, Col: 25, Construct: "{{ }}"},
+	{From: 177, To: 180, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 183, To: 185, Line: 58, Col: 21, Construct: "if"},
+	{From: 189, To: 194, Line: 63, Col: 17, Construct: "if"},
+	{From: 199, To: 225, Line: 71, Col: 9, Construct: "if"},
+	{From: 202, To: 204, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 209, To: 224, Line: 75, Col: 17, Construct: "for"},
+	{From: 211, To: 222, Line: 76, Col: 25, Construct: "if"},
+	{From: 214, To: 214, Line: 77, Col: 33, Construct: "{{ }}"},
+	{From: 215, To: 222, Line: 78, Col: 29, Construct: "if"},
+	{From: 221, To: 221, Line: 81, Col: 33, Construct: "{{ }}"},
+	{From: 226, To: 310, Line: 86, Col: 9, Construct: "if"},
+	{From: 229, To: 238, Line: 87, Col: 9, Construct: "if"},
+	{From: 232, To: 232, Line: 88, Col: 13, Construct: "set"},
+	{From: 236, To: 236, Line: 90, Col: 13, Construct: "set"},
+	{From: 240, To: 267, Line: 93, Col: 9, Construct: "for"},
+	{From: 245, To: 245, Line: 94, Col: 13, Construct: "set"},
+	{From: 247, To: 247, Line: 95, Col: 13, Construct: "{{ }}"},
+	{From: 249, To: 253, Line: 96, Col: 13, Construct: "if"},
+	{From: 252, To: 252, Line: 97, Col: 17, Construct: "{{ }}"},
+	{From: 255, To: 257, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 259, To: 266, Line: 100, Col: 13, Construct: "if"},
+	{From: 264, To: 265, Line: 103, Col: 17, Construct: "{{ }}"},
+	{From: 268, To: 310, Line: 106, Col: 9, Construct: "if"},
+	{From: 271, To: 279, Line: 107, Col: 9, Construct: "if"},
+	{From: 274, To: 274, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 278, To: 278, Line: 110, Col: 13, Construct: "{{ }}"},
+	{From: 280, To: 310, Line: 112, Col: 9, Construct: "if"},
+	{From: 283, To: 291, Line: 113, Col: 9, Construct: "if"},
+	{From: 286, To: 286, Line: 114, Col: 13, Construct: "set"},
+	{From: 290, To: 290, Line: 116, Col: 13, Construct: "set"},
+	{From: 293, To: 295, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 297, To: 301, Line: 119, Col: 9, Construct: "if"},
+	{From: 300, To: 300, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 303, To: 305, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 309, To: 309, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 330, To: 330, Line: 1, Col: 1, Construct: "set"},
+	{From: 332, To: 332, Line: 2, Col: 1, Construct: "set"},
+	{From: 334, To: 334, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 336, To: 358, Line: 6, Col: 1, Construct: "if"},
+	{From: 339, To: 351, Line: 7, Col: 5, Construct: "if"},
+	{From: 342, To: 342, Line: 8, Col: 9, Construct: "set"},
+	{From: 344, To: 344, Line: 9, Col: 9, Construct: "set"},
+	{From: 348, To: 348, Line: 11, Col: 9, Construct: "set"},
+	{From: 350, To: 350, Line: 12, Col: 9, Construct: "set"},
+	{From: 355, To: 355, Line: 15, Col: 5, Construct: "set"},
+	{From: 357, To: 357, Line: 16, Col: 5, Construct: "set"},
+	{From: 360, To: 376, Line: 18, Col: 1, Construct: "if"},
+	{From: 362, To: 362, Line: 19, Col: 5, Construct: "set"},
+	{From: 363, To: 376, Line: 20, Col: 5, Construct: "if"},
+	{From: 366, To: 366, Line: 21, Col: 5, Construct: "set"},
+	{From: 368, To: 375, Line: 22, Col: 5, Construct: "if"},
+	{From: 370, To: 370, Line: 23, Col: 9, Construct: "set"},
+	{From: 374, To: 374, Line: 25, Col: 9, Construct: "set"},
+	{From: 378, To: 378, Line: 28, Col: 1, Construct: "{{ }}"},
+	{From: 380, To: 380, Line: 30, Col: 1, Construct: "set"},
+	{From: 382, To: 382, Line: 32, Col: 1, Construct: "set"},
+	{From: 384, To: 391, Line: 33, Col: 1, Construct: "for"},
+	{From: 387, To: 390, Line: 34, Col: 5, Construct: "if"},
+	{From: 389, To: 389, Line: 35, Col: 9, Construct: "set"},
+	{From: 393, To: 401, Line: 39, Col: 1, Construct: "for"},
+	{From: 397, To: 400, Line: 40, Col: 5, Construct: "if"},
+	{From: 399, To: 399, Line: 41, Col: 9, Construct: "{{ }}"},
+	{From: 403, To: 560, Line: 45, Col: 1, Construct: "for"},
+	{From: 408, To: 559, Line: 46, Col: 5, Construct: "if"},
+	{From: 411, To: 455, Line: 47, Col: 9, Construct: "if"},
+	{From: 414, To: 454, Line: 49, Col: 13, Construct: "for"},
+	{From: 418, To: 419, Line: 50, Col: 17, Construct: "set"},
+	{From: 421, To: 445, Line: 52, Col: 17, Construct: "for"},
+	{From: 432, To: 439, Line: 53, Col: 21, Construct: "if"},
+	{From: 434, To: 434, Line: 54, Col: 25, Construct: "{{ }}"},
+	{From: 438, To: 438, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 441, To: 443, Line: 58, Col: 21, Construct: "if"},
+	{From: 447, To: 452, Line: 63, Col: 17, Construct: "if"},
+	{From: 457, To: 481, Line: 71, Col: 9, Construct: "if"},
+	{From: 460, To: 460, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 465, To: 480, Line: 75, Col: 17, Construct: "for"},
+	{From: 467, To: 478, Line: 76, Col: 25, Construct: "if"},
+	{From: 470, To: 470, Line: 77, Col: 33, Construct: "{{ }}"},
+	{From: 471, To: 478, Line: 78, Col: 29, Construct: "if"},
+	{From: 477, To: 477, Line: 81, Col: 33, Construct: "{{ }}"},
+	{From: 482, To: 559, Line: 86, Col: 9, Construct: "if"},
+	{From: 485, To: 494, Line: 87, Col: 9, Construct: "if"},
+	{From: 488, To: 488, Line: 88, Col: 13, Construct: "set"},
+	{From: 492, To: 492, Line: 90, Col: 13, Construct: "set"},
+	{From: 496, To: 520, Line: 93, Col: 9, Construct: "for"},
+	{From: 501, To: 501, Line: 94, Col: 13, Construct: "set"},
+	{From: 503, To: 503, Line: 95, Col: 13, Construct: "{{ }}"},
+	{From: 505, To: 509, Line: 96, Col: 13, Construct: "if"},
+	{From: 508, To: 508, Line: 97, Col: 17, Construct: "{{ }}"},
+	{From: 511, To: 511, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 513, To: 519, Line: 100, Col: 13, Construct: "if"},
+	{From: 518, To: 518, Line: 103, Col: 17, Construct: "{{ }}"},
+	{From: 521, To: 559, Line: 106, Col: 9, Construct: "if"},
+	{From: 524, To: 532, Line: 107, Col: 9, Construct: "if"},
+	{From: 527, To: 527, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 531, To: 531, Line: 110, Col: 13, Construct: "{{ }}"},
+	{From: 533, To: 559, Line: 112, Col: 9, Construct: "if"},
+	{From: 536, To: 544, Line: 113, Col: 9, Construct: "if"},
+	{From: 539, To: 539, Line: 114, Col: 13, Construct: "set"},
+	{From: 543, To: 543, Line: 116, Col: 13, Construct: "set"},
+	{From: 546, To: 546, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 548, To: 552, Line: 119, Col: 9, Construct: "if"},
+	{From: 551, To: 551, Line: 120, Col: 13, Construct: "{{ }}"},
+	{From: 554, To: 554, Line: 122, Col: 9, Construct: "{{ }}"},
+	{From: 558, To: 558, Line: 124, Col: 9, Construct: "{{ }}"},
 }

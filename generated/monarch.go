@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Monarch is the chat template builtin/monarch.jinja.
 var Monarch = &jinja2.Template{
@@ -66,7 +69,7 @@ func renderMonarch(w *jinja2.Writer, in *jinja2.Input) {
 func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// monarch.jinja:9:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// monarch.jinja:10:1 {%- if not loop.first %}
@@ -74,7 +77,7 @@ func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<s>")
 		}
 		// monarch.jinja:13:1 {{- message['role'] + '\n' + message['content'] + '</s>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "role"), jinja2.Str("\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.ItemStr(message, "role"), jinja2.Str("\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>\n")))
 	}
 	w.WriteString("<s>assistant\n")
 }
@@ -82,10 +85,10 @@ func renderMonarchLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMonarch is the position table of monarch.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMonarch = []jinja2.Span{
-	{From: 50, To: 60, Line: 9, Col: 1, Construct: "for"},
-	{From: 54, To: 56, Line: 10, Col: 1, Construct: "if"},
-	{From: 58, To: 58, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 79, Line: 9, Col: 1, Construct: "for"},
-	{From: 73, To: 75, Line: 10, Col: 1, Construct: "if"},
-	{From: 77, To: 77, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 63, Line: 9, Col: 1, Construct: "for"},
+	{From: 57, To: 59, Line: 10, Col: 1, Construct: "if"},
+	{From: 61, To: 61, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 82, Line: 9, Col: 1, Construct: "for"},
+	{From: 76, To: 78, Line: 10, Col: 1, Construct: "if"},
+	{From: 80, To: 80, Line: 13, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MoonshotaiKimiK2 is the chat template llama.cpp/moonshotai-Kimi-K2.jinja.
 var MoonshotaiKimiK2 = &jinja2.Template{
@@ -151,19 +154,19 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2.jinja:2:41 {{ tools | tojson }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2.jinja:4:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// moonshotai-Kimi-K2.jinja:5:3 {%- if loop.first and messages[0]['role'] != 'system' -%}
-		if (i == 0) && !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>You are a helpful assistant<|im_end|>")
 		}
 		// moonshotai-Kimi-K2.jinja:8:3 {%- if message['role'] == 'system' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			w.WriteString("<|im_system|>system<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "user") {
@@ -177,31 +180,31 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			w.WriteString("<|im_system|>tool<|im_middle|>")
 		}
 		// moonshotai-Kimi-K2.jinja:17:3 {%- if message['role'] == 'assistant' and message.get('tool_calls') -%}
-		messageRole2 := jinja2.LlamaItemStr(message, "role")
-		if jinja2.EqStr(messageRole2, "assistant") && jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		messageRole2 := llamacpp.ItemStr(message, "role")
+		if jinja2.EqStr(messageRole2, "assistant") && llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2.jinja:18:5 {%- if message['content'] -%}
-			messageContent := jinja2.LlamaItemStr(message, "content")
+			messageContent := llamacpp.ItemStr(message, "content")
 			if messageContent.Truthy() {
 				// moonshotai-Kimi-K2.jinja:18:34 {{ message['content'] }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			w.WriteString("<|tool_calls_section_begin|>")
 			// moonshotai-Kimi-K2.jinja:20:5 {%- for tool_call in message['tool_calls'] -%}
 			var funcName jinja2.Value
 			var formattedId jinja2.Value
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls")))
 			for i := range items {
 				toolCall := items[i]
 				// moonshotai-Kimi-K2.jinja:21:7 {%- set func_name = tool_call['function']['name'] -%}
-				funcName = jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "name")
+				funcName = llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "name")
 				// moonshotai-Kimi-K2.jinja:22:7 {%- set formatted_id = 'functions.' + func_name + ':' + loop.index0|string -%}
-				formattedId = jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("functions."), funcName, jinja2.Str(":")), jinja2.LlamaCallFilter("string", jinja2.Int(int64(i)), nil, nil))
+				formattedId = llamacpp.Add(llamacpp.Sum(jinja2.Str("functions."), funcName, jinja2.Str(":")), llamacpp.CallFilter("string", jinja2.Int(int64(i)), nil, nil))
 				w.WriteString("<|tool_call_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:26 {{ formatted_id }}
-				jinja2.LlamaWrite(w, formattedId)
+				llamacpp.Write(w, formattedId)
 				w.WriteString("<|tool_call_argument_begin|>")
 				// moonshotai-Kimi-K2.jinja:23:72 {{ tool_call['function']['arguments'] | tojson}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(jinja2.LlamaItemStr(toolCall, "function"), "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.ItemStr(llamacpp.ItemStr(toolCall, "function"), "arguments"), nil, nil))
 				w.WriteString("<|tool_call_end|>")
 			}
 			w.WriteString("<|tool_calls_section_end|>")
@@ -209,25 +212,25 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			// moonshotai-Kimi-K2.jinja:26:7 {%- elif message['role'] == 'tool' -%}
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2.jinja:27:18 {{ message.tool_call_id }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "tool_call_id"))
+			llamacpp.Write(w, llamacpp.Attr(message, "tool_call_id"))
 			w.WriteString("\\n")
 			// moonshotai-Kimi-K2.jinja:27:46 {{ message['content'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
-		} else if jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
+		} else if llamacpp.CallTest("string", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:28:7 {%- elif message['content'] is string -%}
 			// moonshotai-Kimi-K2.jinja:29:5 {{ message['content'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
-		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
+		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2.jinja:30:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2.jinja:31:5 {% for content in message['content'] -%}
-			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "content"))) {
+			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "content"))) {
 				// moonshotai-Kimi-K2.jinja:32:7 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2.jinja:34:10 {% else -%}
 					// moonshotai-Kimi-K2.jinja:35:9 {{ content['text'] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
+					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -242,56 +245,56 @@ func renderMoonshotaiKimiK2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMoonshotaiKimiK2 is the position table of moonshotai-Kimi-K2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMoonshotaiKimiK2 = []jinja2.Span{
-	{From: 52, To: 57, Line: 1, Col: 1, Construct: "if"},
-	{From: 55, To: 56, Line: 2, Col: 41, Construct: "{{ }}"},
-	{From: 59, To: 136, Line: 4, Col: 1, Construct: "for"},
-	{From: 63, To: 65, Line: 5, Col: 3, Construct: "if"},
-	{From: 67, To: 79, Line: 8, Col: 3, Construct: "if"},
-	{From: 70, To: 79, Line: 10, Col: 7, Construct: "if"},
-	{From: 73, To: 79, Line: 12, Col: 7, Construct: "if"},
-	{From: 76, To: 79, Line: 14, Col: 7, Construct: "if"},
-	{From: 81, To: 135, Line: 17, Col: 3, Construct: "if"},
-	{From: 83, To: 88, Line: 18, Col: 5, Construct: "if"},
-	{From: 86, To: 86, Line: 18, Col: 34, Construct: "{{ }}"},
-	{From: 90, To: 108, Line: 20, Col: 5, Construct: "for"},
-	{From: 96, To: 97, Line: 21, Col: 7, Construct: "set"},
-	{From: 99, To: 100, Line: 22, Col: 7, Construct: "set"},
-	{From: 102, To: 103, Line: 23, Col: 26, Construct: "{{ }}"},
-	{From: 105, To: 106, Line: 23, Col: 72, Construct: "{{ }}"},
-	{From: 109, To: 134, Line: 26, Col: 7, Construct: "if"},
-	{From: 113, To: 114, Line: 27, Col: 18, Construct: "{{ }}"},
-	{From: 116, To: 116, Line: 27, Col: 46, Construct: "{{ }}"},
-	{From: 117, To: 134, Line: 28, Col: 7, Construct: "if"},
-	{From: 120, To: 120, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 121, To: 134, Line: 30, Col: 7, Construct: "if"},
-	{From: 124, To: 133, Line: 31, Col: 5, Construct: "for"},
-	{From: 126, To: 132, Line: 32, Col: 7, Construct: "if"},
-	{From: 131, To: 131, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 138, To: 140, Line: 41, Col: 1, Construct: "if"},
-	{From: 151, To: 156, Line: 1, Col: 1, Construct: "if"},
-	{From: 154, To: 155, Line: 2, Col: 41, Construct: "{{ }}"},
-	{From: 158, To: 235, Line: 4, Col: 1, Construct: "for"},
-	{From: 162, To: 164, Line: 5, Col: 3, Construct: "if"},
-	{From: 166, To: 178, Line: 8, Col: 3, Construct: "if"},
-	{From: 169, To: 178, Line: 10, Col: 7, Construct: "if"},
-	{From: 172, To: 178, Line: 12, Col: 7, Construct: "if"},
-	{From: 175, To: 178, Line: 14, Col: 7, Construct: "if"},
-	{From: 180, To: 234, Line: 17, Col: 3, Construct: "if"},
-	{From: 183, To: 188, Line: 18, Col: 5, Construct: "if"},
-	{From: 186, To: 186, Line: 18, Col: 34, Construct: "{{ }}"},
-	{From: 190, To: 207, Line: 20, Col: 5, Construct: "for"},
-	{From: 196, To: 196, Line: 21, Col: 7, Construct: "set"},
-	{From: 198, To: 199, Line: 22, Col: 7, Construct: "set"},
-	{From: 201, To: 202, Line: 23, Col: 26, Construct: "{{ }}"},
-	{From: 204, To: 205, Line: 23, Col: 72, Construct: "{{ }}"},
-	{From: 208, To: 233, Line: 26, Col: 7, Construct: "if"},
-	{From: 212, To: 213, Line: 27, Col: 18, Construct: "{{ }}"},
-	{From: 215, To: 215, Line: 27, Col: 46, Construct: "{{ }}"},
-	{From: 216, To: 233, Line: 28, Col: 7, Construct: "if"},
-	{From: 219, To: 219, Line: 29, Col: 5, Construct: "{{ }}"},
-	{From: 220, To: 233, Line: 30, Col: 7, Construct: "if"},
-	{From: 223, To: 232, Line: 31, Col: 5, Construct: "for"},
-	{From: 225, To: 231, Line: 32, Col: 7, Construct: "if"},
-	{From: 230, To: 230, Line: 35, Col: 9, Construct: "{{ }}"},
-	{From: 237, To: 239, Line: 41, Col: 1, Construct: "if"},
+	{From: 55, To: 60, Line: 1, Col: 1, Construct: "if"},
+	{From: 58, To: 59, Line: 2, Col: 41, Construct: "{{ }}"},
+	{From: 62, To: 139, Line: 4, Col: 1, Construct: "for"},
+	{From: 66, To: 68, Line: 5, Col: 3, Construct: "if"},
+	{From: 70, To: 82, Line: 8, Col: 3, Construct: "if"},
+	{From: 73, To: 82, Line: 10, Col: 7, Construct: "if"},
+	{From: 76, To: 82, Line: 12, Col: 7, Construct: "if"},
+	{From: 79, To: 82, Line: 14, Col: 7, Construct: "if"},
+	{From: 84, To: 138, Line: 17, Col: 3, Construct: "if"},
+	{From: 86, To: 91, Line: 18, Col: 5, Construct: "if"},
+	{From: 89, To: 89, Line: 18, Col: 34, Construct: "{{ }}"},
+	{From: 93, To: 111, Line: 20, Col: 5, Construct: "for"},
+	{From: 99, To: 100, Line: 21, Col: 7, Construct: "set"},
+	{From: 102, To: 103, Line: 22, Col: 7, Construct: "set"},
+	{From: 105, To: 106, Line: 23, Col: 26, Construct: "{{ }}"},
+	{From: 108, To: 109, Line: 23, Col: 72, Construct: "{{ }}"},
+	{From: 112, To: 137, Line: 26, Col: 7, Construct: "if"},
+	{From: 116, To: 117, Line: 27, Col: 18, Construct: "{{ }}"},
+	{From: 119, To: 119, Line: 27, Col: 46, Construct: "{{ }}"},
+	{From: 120, To: 137, Line: 28, Col: 7, Construct: "if"},
+	{From: 123, To: 123, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 124, To: 137, Line: 30, Col: 7, Construct: "if"},
+	{From: 127, To: 136, Line: 31, Col: 5, Construct: "for"},
+	{From: 129, To: 135, Line: 32, Col: 7, Construct: "if"},
+	{From: 134, To: 134, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 141, To: 143, Line: 41, Col: 1, Construct: "if"},
+	{From: 154, To: 159, Line: 1, Col: 1, Construct: "if"},
+	{From: 157, To: 158, Line: 2, Col: 41, Construct: "{{ }}"},
+	{From: 161, To: 238, Line: 4, Col: 1, Construct: "for"},
+	{From: 165, To: 167, Line: 5, Col: 3, Construct: "if"},
+	{From: 169, To: 181, Line: 8, Col: 3, Construct: "if"},
+	{From: 172, To: 181, Line: 10, Col: 7, Construct: "if"},
+	{From: 175, To: 181, Line: 12, Col: 7, Construct: "if"},
+	{From: 178, To: 181, Line: 14, Col: 7, Construct: "if"},
+	{From: 183, To: 237, Line: 17, Col: 3, Construct: "if"},
+	{From: 186, To: 191, Line: 18, Col: 5, Construct: "if"},
+	{From: 189, To: 189, Line: 18, Col: 34, Construct: "{{ }}"},
+	{From: 193, To: 210, Line: 20, Col: 5, Construct: "for"},
+	{From: 199, To: 199, Line: 21, Col: 7, Construct: "set"},
+	{From: 201, To: 202, Line: 22, Col: 7, Construct: "set"},
+	{From: 204, To: 205, Line: 23, Col: 26, Construct: "{{ }}"},
+	{From: 207, To: 208, Line: 23, Col: 72, Construct: "{{ }}"},
+	{From: 211, To: 236, Line: 26, Col: 7, Construct: "if"},
+	{From: 215, To: 216, Line: 27, Col: 18, Construct: "{{ }}"},
+	{From: 218, To: 218, Line: 27, Col: 46, Construct: "{{ }}"},
+	{From: 219, To: 236, Line: 28, Col: 7, Construct: "if"},
+	{From: 222, To: 222, Line: 29, Col: 5, Construct: "{{ }}"},
+	{From: 223, To: 236, Line: 30, Col: 7, Construct: "if"},
+	{From: 226, To: 235, Line: 31, Col: 5, Construct: "for"},
+	{From: 228, To: 234, Line: 32, Col: 7, Construct: "if"},
+	{From: 233, To: 233, Line: 35, Col: 9, Construct: "{{ }}"},
+	{From: 240, To: 242, Line: 41, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MoonshotaiKimiK2Thinking is the chat template llama.cpp/moonshotai-Kimi-K2-Thinking.jinja.
 var MoonshotaiKimiK2Thinking = &jinja2.Template{
@@ -250,22 +253,22 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		msg = jinja2.Param(msg, "msg")
 		var c jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:2:5 {%- set c = msg.get('content') -%}
-		c = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		c = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// moonshotai-Kimi-K2-Thinking.jinja:3:5 {%- if c is string -%}
-		if jinja2.LlamaCallTest("string", c, nil, nil) {
+		if llamacpp.CallTest("string", c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:4:7 {{ c }}
-			jinja2.LlamaWrite(w, c)
-		} else if !jinja2.LlamaCallTest("none", c, nil, nil) {
+			llamacpp.Write(w, c)
+		} else if !llamacpp.CallTest("none", c, nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:5:9 {%- elif c is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:6:7 {% for content in c -%}
-			for _, content := range jinja2.Iterate(w, jinja2.LlamaIterable(c)) {
+			for _, content := range jinja2.Iterate(w, llamacpp.Iterable(c)) {
 				// moonshotai-Kimi-K2-Thinking.jinja:7:9 {% if content['type'] == 'image' or 'image' in content or 'image_url' in content -%}
-				if (jinja2.EqStr(jinja2.LlamaItemStr(content, "type"), "image") || jinja2.LlamaIn(jinja2.Str("image"), content)) || jinja2.LlamaIn(jinja2.Str("image_url"), content) {
+				if (jinja2.EqStr(llamacpp.ItemStr(content, "type"), "image") || llamacpp.In(jinja2.Str("image"), content)) || llamacpp.In(jinja2.Str("image_url"), content) {
 					w.WriteString("<|media_start|>image<|media_content|><|media_pad|><|media_end|>\n")
 				} else {
 					// moonshotai-Kimi-K2-Thinking.jinja:9:12 {% else -%}
 					// moonshotai-Kimi-K2-Thinking.jinja:10:11 {{ content['text'] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
+					llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
 				}
 			}
 		}
@@ -275,27 +278,27 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		var roleName jinja2.Value
 		// moonshotai-Kimi-K2-Thinking.jinja:17:3 {%- set role_name =  message.get('name') or  message['role'] -%}
-		roleName = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
-			return jinja2.LlamaItemStr(message, "role")
+		roleName = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil), func() jinja2.Value {
+			return llamacpp.ItemStr(message, "role")
 		})
 		// moonshotai-Kimi-K2-Thinking.jinja:18:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|im_user|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:19:16 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:20:7 {%- elif message['role'] == 'assistant' -%}
 			w.WriteString("<|im_assistant|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:21:21 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		} else {
 			// moonshotai-Kimi-K2-Thinking.jinja:22:7 {%- else -%}
 			w.WriteString("<|im_system|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:23:18 {{role_name}}
-			jinja2.LlamaWrite(w, roleName)
+			llamacpp.Write(w, roleName)
 			w.WriteString("<|im_middle|>")
 		}
 	}
@@ -305,23 +308,23 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("<|tool_calls_section_begin|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:30:3 {%- for tool_call in message['tool_calls'] -%}
 		var formattedId jinja2.Value
-		for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls"))) {
+		for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls"))) {
 			// moonshotai-Kimi-K2-Thinking.jinja:31:5 {%- set formatted_id = tool_call['id'] -%}
-			formattedId = jinja2.LlamaItemStr(toolCall, "id")
+			formattedId = llamacpp.ItemStr(toolCall, "id")
 			w.WriteString("<|tool_call_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32:24 {{ formatted_id }}
-			jinja2.LlamaWrite(w, formattedId)
+			llamacpp.Write(w, formattedId)
 			w.WriteString("<|tool_call_argument_begin|>")
 			// moonshotai-Kimi-K2-Thinking.jinja:32:70 {% if tool_call['function']['arguments'] is string %}
-			toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
-			toolCallFunctionArguments := jinja2.LlamaItemStr(toolCallFunction, "arguments")
-			if jinja2.LlamaCallTest("string", toolCallFunctionArguments, nil, nil) {
+			toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+			toolCallFunctionArguments := llamacpp.ItemStr(toolCallFunction, "arguments")
+			if llamacpp.CallTest("string", toolCallFunctionArguments, nil, nil) {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:123 {{ tool_call['function']['arguments'] }}
-				jinja2.LlamaWrite(w, toolCallFunctionArguments)
+				llamacpp.Write(w, toolCallFunctionArguments)
 			} else {
 				// moonshotai-Kimi-K2-Thinking.jinja:32:166 {% else %}
 				// moonshotai-Kimi-K2-Thinking.jinja:32:173 {{ tool_call['function']['arguments'] | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallFunctionArguments, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallFunctionArguments, nil, nil))
 			}
 			w.WriteString("<|tool_call_end|>")
 		}
@@ -330,10 +333,10 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:39:1 {%- set ns = namespace(last_non_tool_call_assistant_msg=-1) -%}
 	nsLastNonToolCallAssistantMsg := jinja2.Int(-1)
 	// moonshotai-Kimi-K2-Thinking.jinja:40:1 {%- for idx in range(messages|length-1, -1, -1) -%}
-	for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
+	for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(-1), jinja2.Int(-1)))) {
 		mark := w.Mark()
 		// moonshotai-Kimi-K2-Thinking.jinja:41:5 {%- if messages[idx]['role'] == 'assistant' and not messages[idx].get('tool_calls') -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, idx), "role"), "assistant") && !jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+		if jinja2.EqStr(llamacpp.ItemStr(llamacpp.Item(messages, idx), "role"), "assistant") && !llamacpp.CallMethod(llamacpp.Item(messages, idx), "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 			// moonshotai-Kimi-K2-Thinking.jinja:42:9 {%- set ns.last_non_tool_call_assistant_msg = idx -%}
 			nsLastNonToolCallAssistantMsg = idx
 			w.Drop(mark)
@@ -341,58 +344,58 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:48:1 {%- set hist_msgs = messages[:ns.last_non_tool_call_assistant_msg+1] -%}
-	histMsgs = jinja2.LlamaSlice(messages, jinja2.Missing(), jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
+	histMsgs = llamacpp.Slice(messages, jinja2.Missing(), llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:49:1 {%- set suffix_msgs = messages[ns.last_non_tool_call_assistant_msg+1:] -%}
-	suffixMsgs = jinja2.LlamaSlice(messages, jinja2.LlamaAdd(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
+	suffixMsgs = llamacpp.Slice(messages, llamacpp.Add(nsLastNonToolCallAssistantMsg, jinja2.Int(1)), jinja2.Missing(), jinja2.Missing())
 	// moonshotai-Kimi-K2-Thinking.jinja:51:1 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("<|im_system|>tool_declare<|im_middle|>")
 		// moonshotai-Kimi-K2-Thinking.jinja:52:41 {{ tools | tojson() }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tools, nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("tojson", tools, nil, nil))
 		w.WriteString("<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:55:1 {%- if messages|length == 0 or messages[0]['role'] != 'system' -%}
-	if jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		w.WriteString("<|im_system|>system<|im_middle|>You are Kimi, an AI assistant created by Moonshot AI.<|im_end|>")
 	}
 	// moonshotai-Kimi-K2-Thinking.jinja:59:1 {%- for message in hist_msgs -%}
 	var toolCallId jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(histMsgs)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(histMsgs)) {
 		// moonshotai-Kimi-K2-Thinking.jinja:60:3 {{set_roles(message)}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// moonshotai-Kimi-K2-Thinking.jinja:61:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			w.WriteString("<think></think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:62:20 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// moonshotai-Kimi-K2-Thinking.jinja:63:5 {%- if message.get('tool_calls') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:64:7 {{render_toolcalls(message)}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:66:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:67:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId = jinja2.LlamaAttr(message, "tool_call_id")
+			toolCallId = llamacpp.Attr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:68:18 {{ tool_call_id }}
-			jinja2.LlamaWrite(w, toolCallId)
+			llamacpp.Write(w, toolCallId)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:69:1 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:70:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:71:5 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -401,47 +404,47 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// moonshotai-Kimi-K2-Thinking.jinja:76:1 {%- for message in suffix_msgs -%}
 	var rc jinja2.Value
 	var toolCallId2 jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(suffixMsgs)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(suffixMsgs)) {
 		// moonshotai-Kimi-K2-Thinking.jinja:77:3 {{set_roles(message)}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			setRoles(message)
 		}))
 		// moonshotai-Kimi-K2-Thinking.jinja:78:3 {%- if message['role'] == 'assistant' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// moonshotai-Kimi-K2-Thinking.jinja:79:5 {%- set rc = message.get('reasoning_content', '') -%}
-			rc = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
+			rc = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content"), jinja2.Str("")}, nil)
 			w.WriteString("<think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:12 {{rc}}
-			jinja2.LlamaWrite(w, rc)
+			llamacpp.Write(w, rc)
 			w.WriteString("</think>")
 			// moonshotai-Kimi-K2-Thinking.jinja:80:26 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 			// moonshotai-Kimi-K2-Thinking.jinja:81:5 {%- if message.get('tool_calls') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// moonshotai-Kimi-K2-Thinking.jinja:82:6 {{render_toolcalls(message)}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderToolcalls(message)
 				}))
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// moonshotai-Kimi-K2-Thinking.jinja:84:7 {%- elif message['role'] == 'tool' -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:85:5 {%- set tool_call_id = message.tool_call_id -%}
-			toolCallId2 = jinja2.LlamaAttr(message, "tool_call_id")
+			toolCallId2 = llamacpp.Attr(message, "tool_call_id")
 			w.WriteString("## Return of ")
 			// moonshotai-Kimi-K2-Thinking.jinja:86:18 {{ tool_call_id }}
-			jinja2.LlamaWrite(w, toolCallId2)
+			llamacpp.Write(w, toolCallId2)
 			w.WriteString("\n")
 			// moonshotai-Kimi-K2-Thinking.jinja:87:1 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
-		} else if !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "content"), nil, nil) {
+		} else if !llamacpp.CallTest("none", llamacpp.ItemStr(message, "content"), nil, nil) {
 			// moonshotai-Kimi-K2-Thinking.jinja:88:7 {%- elif message['content'] is not none -%}
 			// moonshotai-Kimi-K2-Thinking.jinja:89:5 {{render_content(message)}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderContent(message)
 			}))
 		}
@@ -456,120 +459,120 @@ func renderMoonshotaiKimiK2ThinkingLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMoonshotaiKimiK2Thinking is the position table of moonshotai-Kimi-K2-Thinking.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMoonshotaiKimiK2Thinking = []jinja2.Span{
-	{From: 54, To: 77, Line: 1, Col: 1, Construct: "macro"},
-	{From: 58, To: 58, Line: 2, Col: 5, Construct: "set"},
-	{From: 60, To: 76, Line: 3, Col: 5, Construct: "if"},
-	{From: 62, To: 62, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 63, To: 76, Line: 5, Col: 9, Construct: "if"},
-	{From: 66, To: 75, Line: 6, Col: 7, Construct: "for"},
-	{From: 68, To: 74, Line: 7, Col: 9, Construct: "if"},
-	{From: 73, To: 73, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 79, To: 106, Line: 16, Col: 1, Construct: "macro"},
-	{From: 83, To: 85, Line: 17, Col: 3, Construct: "set"},
-	{From: 87, To: 105, Line: 18, Col: 3, Construct: "if"},
-	{From: 91, To: 92, Line: 19, Col: 16, Construct: "{{ }}"},
-	{From: 93, To: 105, Line: 20, Col: 7, Construct: "if"},
-	{From: 97, To: 98, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 103, To: 104, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 108, To: 134, Line: 28, Col: 1, Construct: "macro"},
-	{From: 112, To: 133, Line: 30, Col: 3, Construct: "for"},
-	{From: 115, To: 116, Line: 31, Col: 5, Construct: "set"},
-	{From: 118, To: 119, Line: 32, Col: 24, Construct: "{{ }}"},
-	{From: 121, To: 131, Line: 32, Col: 70, Construct: "if"},
-	{From: 125, To: 125, Line: 32, Col: 123, Construct: "{{ }}"},
-	{From: 129, To: 129, Line: 32, Col: 173, Construct: "{{ }}"},
-	{From: 136, To: 136, Line: 39, Col: 1, Construct: "set"},
-	{From: 138, To: 145, Line: 40, Col: 1, Construct: "for"},
-	{From: 140, To: 144, Line: 41, Col: 5, Construct: "if"},
-	{From: 142, To: 143, Line: 42, Col: 9, Construct: "set"},
-	{From: 147, To: 147, Line: 48, Col: 1, Construct: "set"},
-	{From: 149, To: 149, Line: 49, Col: 1, Construct: "set"},
-	{From: 151, To: 156, Line: 51, Col: 1, Construct: "if"},
-	{From: 154, To: 155, Line: 52, Col: 41, Construct: "{{ }}"},
-	{From: 158, To: 160, Line: 55, Col: 1, Construct: "if"},
-	{From: 162, To: 193, Line: 59, Col: 1, Construct: "for"},
-	{From: 165, To: 165, Line: 60, Col: 3, Construct: "{{ }}"},
-	{From: 167, To: 192, Line: 61, Col: 3, Construct: "if"},
-	{From: 171, To: 171, Line: 62, Col: 20, Construct: "{{ }}"},
-	{From: 173, To: 176, Line: 63, Col: 5, Construct: "if"},
-	{From: 175, To: 175, Line: 64, Col: 7, Construct: "{{ }}"},
-	{From: 177, To: 191, Line: 66, Col: 7, Construct: "if"},
-	{From: 180, To: 181, Line: 67, Col: 5, Construct: "set"},
-	{From: 183, To: 184, Line: 68, Col: 18, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 187, To: 191, Line: 70, Col: 7, Construct: "if"},
-	{From: 190, To: 190, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 195, To: 232, Line: 76, Col: 1, Construct: "for"},
-	{From: 199, To: 199, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 201, To: 231, Line: 78, Col: 3, Construct: "if"},
-	{From: 204, To: 205, Line: 79, Col: 5, Construct: "set"},
-	{From: 207, To: 208, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 210, To: 210, Line: 80, Col: 26, Construct: "{{ }}"},
-	{From: 212, To: 215, Line: 81, Col: 5, Construct: "if"},
-	{From: 214, To: 214, Line: 82, Col: 6, Construct: "{{ }}"},
-	{From: 216, To: 230, Line: 84, Col: 7, Construct: "if"},
-	{From: 219, To: 220, Line: 85, Col: 5, Construct: "set"},
-	{From: 222, To: 223, Line: 86, Col: 18, Construct: "{{ }}"},
-	{From: 225, To: 225, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 226, To: 230, Line: 88, Col: 7, Construct: "if"},
-	{From: 229, To: 229, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 234, To: 236, Line: 95, Col: 1, Construct: "if"},
-	{From: 249, To: 272, Line: 1, Col: 1, Construct: "macro"},
-	{From: 253, To: 253, Line: 2, Col: 5, Construct: "set"},
-	{From: 255, To: 271, Line: 3, Col: 5, Construct: "if"},
-	{From: 257, To: 257, Line: 4, Col: 7, Construct: "{{ }}"},
-	{From: 258, To: 271, Line: 5, Col: 9, Construct: "if"},
-	{From: 261, To: 270, Line: 6, Col: 7, Construct: "for"},
-	{From: 263, To: 269, Line: 7, Col: 9, Construct: "if"},
-	{From: 268, To: 268, Line: 10, Col: 11, Construct: "{{ }}"},
-	{From: 274, To: 301, Line: 16, Col: 1, Construct: "macro"},
-	{From: 278, To: 280, Line: 17, Col: 3, Construct: "set"},
-	{From: 282, To: 300, Line: 18, Col: 3, Construct: "if"},
-	{From: 286, To: 287, Line: 19, Col: 16, Construct: "{{ }}"},
-	{From: 288, To: 300, Line: 20, Col: 7, Construct: "if"},
-	{From: 292, To: 293, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 298, To: 299, Line: 23, Col: 18, Construct: "{{ }}"},
-	{From: 303, To: 329, Line: 28, Col: 1, Construct: "macro"},
-	{From: 307, To: 328, Line: 30, Col: 3, Construct: "for"},
-	{From: 310, To: 311, Line: 31, Col: 5, Construct: "set"},
-	{From: 313, To: 314, Line: 32, Col: 24, Construct: "{{ }}"},
-	{From: 316, To: 326, Line: 32, Col: 70, Construct: "if"},
-	{From: 320, To: 320, Line: 32, Col: 123, Construct: "{{ }}"},
-	{From: 324, To: 324, Line: 32, Col: 173, Construct: "{{ }}"},
-	{From: 331, To: 331, Line: 39, Col: 1, Construct: "set"},
-	{From: 333, To: 342, Line: 40, Col: 1, Construct: "for"},
-	{From: 336, To: 341, Line: 41, Col: 5, Construct: "if"},
-	{From: 338, To: 340, Line: 42, Col: 9, Construct: "set"},
-	{From: 344, To: 344, Line: 48, Col: 1, Construct: "set"},
-	{From: 346, To: 346, Line: 49, Col: 1, Construct: "set"},
-	{From: 348, To: 353, Line: 51, Col: 1, Construct: "if"},
-	{From: 351, To: 352, Line: 52, Col: 41, Construct: "{{ }}"},
-	{From: 355, To: 357, Line: 55, Col: 1, Construct: "if"},
-	{From: 359, To: 400, Line: 59, Col: 1, Construct: "for"},
-	{From: 362, To: 364, Line: 60, Col: 3, Construct: "{{ }}"},
-	{From: 366, To: 399, Line: 61, Col: 3, Construct: "if"},
-	{From: 370, To: 372, Line: 62, Col: 20, Construct: "{{ }}"},
-	{From: 374, To: 379, Line: 63, Col: 5, Construct: "if"},
-	{From: 376, To: 378, Line: 64, Col: 7, Construct: "{{ }}"},
-	{From: 380, To: 398, Line: 66, Col: 7, Construct: "if"},
-	{From: 383, To: 384, Line: 67, Col: 5, Construct: "set"},
-	{From: 386, To: 387, Line: 68, Col: 18, Construct: "{{ }}"},
-	{From: 389, To: 391, Line: 69, Col: 1, Construct: "{{ }}"},
-	{From: 392, To: 398, Line: 70, Col: 7, Construct: "if"},
-	{From: 395, To: 397, Line: 71, Col: 5, Construct: "{{ }}"},
-	{From: 402, To: 449, Line: 76, Col: 1, Construct: "for"},
-	{From: 406, To: 408, Line: 77, Col: 3, Construct: "{{ }}"},
-	{From: 410, To: 448, Line: 78, Col: 3, Construct: "if"},
-	{From: 413, To: 414, Line: 79, Col: 5, Construct: "set"},
-	{From: 416, To: 417, Line: 80, Col: 12, Construct: "{{ }}"},
-	{From: 419, To: 421, Line: 80, Col: 26, Construct: "{{ }}"},
-	{From: 423, To: 428, Line: 81, Col: 5, Construct: "if"},
-	{From: 425, To: 427, Line: 82, Col: 6, Construct: "{{ }}"},
-	{From: 429, To: 447, Line: 84, Col: 7, Construct: "if"},
-	{From: 432, To: 433, Line: 85, Col: 5, Construct: "set"},
-	{From: 435, To: 436, Line: 86, Col: 18, Construct: "{{ }}"},
-	{From: 438, To: 440, Line: 87, Col: 1, Construct: "{{ }}"},
-	{From: 441, To: 447, Line: 88, Col: 7, Construct: "if"},
-	{From: 444, To: 446, Line: 89, Col: 5, Construct: "{{ }}"},
-	{From: 451, To: 453, Line: 95, Col: 1, Construct: "if"},
+	{From: 57, To: 80, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 61, Line: 2, Col: 5, Construct: "set"},
+	{From: 63, To: 79, Line: 3, Col: 5, Construct: "if"},
+	{From: 65, To: 65, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 66, To: 79, Line: 5, Col: 9, Construct: "if"},
+	{From: 69, To: 78, Line: 6, Col: 7, Construct: "for"},
+	{From: 71, To: 77, Line: 7, Col: 9, Construct: "if"},
+	{From: 76, To: 76, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 82, To: 109, Line: 16, Col: 1, Construct: "macro"},
+	{From: 86, To: 88, Line: 17, Col: 3, Construct: "set"},
+	{From: 90, To: 108, Line: 18, Col: 3, Construct: "if"},
+	{From: 94, To: 95, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 96, To: 108, Line: 20, Col: 7, Construct: "if"},
+	{From: 100, To: 101, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 106, To: 107, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 111, To: 137, Line: 28, Col: 1, Construct: "macro"},
+	{From: 115, To: 136, Line: 30, Col: 3, Construct: "for"},
+	{From: 118, To: 119, Line: 31, Col: 5, Construct: "set"},
+	{From: 121, To: 122, Line: 32, Col: 24, Construct: "{{ }}"},
+	{From: 124, To: 134, Line: 32, Col: 70, Construct: "if"},
+	{From: 128, To: 128, Line: 32, Col: 123, Construct: "{{ }}"},
+	{From: 132, To: 132, Line: 32, Col: 173, Construct: "{{ }}"},
+	{From: 139, To: 139, Line: 39, Col: 1, Construct: "set"},
+	{From: 141, To: 148, Line: 40, Col: 1, Construct: "for"},
+	{From: 143, To: 147, Line: 41, Col: 5, Construct: "if"},
+	{From: 145, To: 146, Line: 42, Col: 9, Construct: "set"},
+	{From: 150, To: 150, Line: 48, Col: 1, Construct: "set"},
+	{From: 152, To: 152, Line: 49, Col: 1, Construct: "set"},
+	{From: 154, To: 159, Line: 51, Col: 1, Construct: "if"},
+	{From: 157, To: 158, Line: 52, Col: 41, Construct: "{{ }}"},
+	{From: 161, To: 163, Line: 55, Col: 1, Construct: "if"},
+	{From: 165, To: 196, Line: 59, Col: 1, Construct: "for"},
+	{From: 168, To: 168, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 170, To: 195, Line: 61, Col: 3, Construct: "if"},
+	{From: 174, To: 174, Line: 62, Col: 20, Construct: "{{ }}"},
+	{From: 176, To: 179, Line: 63, Col: 5, Construct: "if"},
+	{From: 178, To: 178, Line: 64, Col: 7, Construct: "{{ }}"},
+	{From: 180, To: 194, Line: 66, Col: 7, Construct: "if"},
+	{From: 183, To: 184, Line: 67, Col: 5, Construct: "set"},
+	{From: 186, To: 187, Line: 68, Col: 18, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 190, To: 194, Line: 70, Col: 7, Construct: "if"},
+	{From: 193, To: 193, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 198, To: 235, Line: 76, Col: 1, Construct: "for"},
+	{From: 202, To: 202, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 204, To: 234, Line: 78, Col: 3, Construct: "if"},
+	{From: 207, To: 208, Line: 79, Col: 5, Construct: "set"},
+	{From: 210, To: 211, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 213, To: 213, Line: 80, Col: 26, Construct: "{{ }}"},
+	{From: 215, To: 218, Line: 81, Col: 5, Construct: "if"},
+	{From: 217, To: 217, Line: 82, Col: 6, Construct: "{{ }}"},
+	{From: 219, To: 233, Line: 84, Col: 7, Construct: "if"},
+	{From: 222, To: 223, Line: 85, Col: 5, Construct: "set"},
+	{From: 225, To: 226, Line: 86, Col: 18, Construct: "{{ }}"},
+	{From: 228, To: 228, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 229, To: 233, Line: 88, Col: 7, Construct: "if"},
+	{From: 232, To: 232, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 237, To: 239, Line: 95, Col: 1, Construct: "if"},
+	{From: 252, To: 275, Line: 1, Col: 1, Construct: "macro"},
+	{From: 256, To: 256, Line: 2, Col: 5, Construct: "set"},
+	{From: 258, To: 274, Line: 3, Col: 5, Construct: "if"},
+	{From: 260, To: 260, Line: 4, Col: 7, Construct: "{{ }}"},
+	{From: 261, To: 274, Line: 5, Col: 9, Construct: "if"},
+	{From: 264, To: 273, Line: 6, Col: 7, Construct: "for"},
+	{From: 266, To: 272, Line: 7, Col: 9, Construct: "if"},
+	{From: 271, To: 271, Line: 10, Col: 11, Construct: "{{ }}"},
+	{From: 277, To: 304, Line: 16, Col: 1, Construct: "macro"},
+	{From: 281, To: 283, Line: 17, Col: 3, Construct: "set"},
+	{From: 285, To: 303, Line: 18, Col: 3, Construct: "if"},
+	{From: 289, To: 290, Line: 19, Col: 16, Construct: "{{ }}"},
+	{From: 291, To: 303, Line: 20, Col: 7, Construct: "if"},
+	{From: 295, To: 296, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 301, To: 302, Line: 23, Col: 18, Construct: "{{ }}"},
+	{From: 306, To: 332, Line: 28, Col: 1, Construct: "macro"},
+	{From: 310, To: 331, Line: 30, Col: 3, Construct: "for"},
+	{From: 313, To: 314, Line: 31, Col: 5, Construct: "set"},
+	{From: 316, To: 317, Line: 32, Col: 24, Construct: "{{ }}"},
+	{From: 319, To: 329, Line: 32, Col: 70, Construct: "if"},
+	{From: 323, To: 323, Line: 32, Col: 123, Construct: "{{ }}"},
+	{From: 327, To: 327, Line: 32, Col: 173, Construct: "{{ }}"},
+	{From: 334, To: 334, Line: 39, Col: 1, Construct: "set"},
+	{From: 336, To: 345, Line: 40, Col: 1, Construct: "for"},
+	{From: 339, To: 344, Line: 41, Col: 5, Construct: "if"},
+	{From: 341, To: 343, Line: 42, Col: 9, Construct: "set"},
+	{From: 347, To: 347, Line: 48, Col: 1, Construct: "set"},
+	{From: 349, To: 349, Line: 49, Col: 1, Construct: "set"},
+	{From: 351, To: 356, Line: 51, Col: 1, Construct: "if"},
+	{From: 354, To: 355, Line: 52, Col: 41, Construct: "{{ }}"},
+	{From: 358, To: 360, Line: 55, Col: 1, Construct: "if"},
+	{From: 362, To: 403, Line: 59, Col: 1, Construct: "for"},
+	{From: 365, To: 367, Line: 60, Col: 3, Construct: "{{ }}"},
+	{From: 369, To: 402, Line: 61, Col: 3, Construct: "if"},
+	{From: 373, To: 375, Line: 62, Col: 20, Construct: "{{ }}"},
+	{From: 377, To: 382, Line: 63, Col: 5, Construct: "if"},
+	{From: 379, To: 381, Line: 64, Col: 7, Construct: "{{ }}"},
+	{From: 383, To: 401, Line: 66, Col: 7, Construct: "if"},
+	{From: 386, To: 387, Line: 67, Col: 5, Construct: "set"},
+	{From: 389, To: 390, Line: 68, Col: 18, Construct: "{{ }}"},
+	{From: 392, To: 394, Line: 69, Col: 1, Construct: "{{ }}"},
+	{From: 395, To: 401, Line: 70, Col: 7, Construct: "if"},
+	{From: 398, To: 400, Line: 71, Col: 5, Construct: "{{ }}"},
+	{From: 405, To: 452, Line: 76, Col: 1, Construct: "for"},
+	{From: 409, To: 411, Line: 77, Col: 3, Construct: "{{ }}"},
+	{From: 413, To: 451, Line: 78, Col: 3, Construct: "if"},
+	{From: 416, To: 417, Line: 79, Col: 5, Construct: "set"},
+	{From: 419, To: 420, Line: 80, Col: 12, Construct: "{{ }}"},
+	{From: 422, To: 424, Line: 80, Col: 26, Construct: "{{ }}"},
+	{From: 426, To: 431, Line: 81, Col: 5, Construct: "if"},
+	{From: 428, To: 430, Line: 82, Col: 6, Construct: "{{ }}"},
+	{From: 432, To: 450, Line: 84, Col: 7, Construct: "if"},
+	{From: 435, To: 436, Line: 85, Col: 5, Construct: "set"},
+	{From: 438, To: 439, Line: 86, Col: 18, Construct: "{{ }}"},
+	{From: 441, To: 443, Line: 87, Col: 1, Construct: "{{ }}"},
+	{From: 444, To: 450, Line: 88, Col: 7, Construct: "if"},
+	{From: 447, To: 449, Line: 89, Col: 5, Construct: "{{ }}"},
+	{From: 454, To: 456, Line: 95, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // MuseGlimmer is the chat template llama.cpp/muse-glimmer.jinja.
 var MuseGlimmer = &jinja2.Template{
@@ -477,7 +480,7 @@ func renderMuseGlimmer(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	toolNamespaceDescriptionsInput := in.Lookup("tool_namespace_descriptions")
 	reasoningStrengthInput := in.Lookup("reasoning_strength")
 	bosToken := in.Lookup("bos_token")
@@ -491,15 +494,15 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// muse-glimmer.jinja:12:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// muse-glimmer.jinja:13:9 {{- content -}}
-			jinja2.LlamaWrite(w, content)
-		} else if !jinja2.LlamaCallTest("none", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if !llamacpp.CallTest("none", content, nil, nil) {
 			// muse-glimmer.jinja:14:9 {%- elif content is not none -%}
 			// muse-glimmer.jinja:15:9 {%- for part in content -%}
-			for _, part := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, part := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// muse-glimmer.jinja:16:13 {%- if part['type'] == 'image' -%}
-				partType := jinja2.LlamaItemStr(part, "type")
+				partType := llamacpp.ItemStr(part, "type")
 				if jinja2.EqStr(partType, "image") {
 					w.WriteString("<|patch|>")
 				} else if jinja2.EqStr(partType, "video") {
@@ -508,7 +511,7 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 				} else if jinja2.EqStr(partType, "text") {
 					// muse-glimmer.jinja:20:17 {%- elif part['type'] == 'text' -%}
 					// muse-glimmer.jinja:21:17 {{- part['text'] -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(part, "text"))
+					llamacpp.Write(w, llamacpp.ItemStr(part, "text"))
 				}
 			}
 		}
@@ -518,24 +521,24 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		tc = jinja2.Param(tc, "tc")
 		var args jinja2.Value
 		// muse-glimmer.jinja:27:5 {%- set args = tc.function.arguments -%}
-		tcFunction := jinja2.LlamaAttr(tc, "function")
-		args = jinja2.LlamaAttr(tcFunction, "arguments")
+		tcFunction := llamacpp.Attr(tc, "function")
+		args = llamacpp.Attr(tcFunction, "arguments")
 		// muse-glimmer.jinja:28:5 {%- if args is not mapping -%}
-		if !jinja2.LlamaCallTest("mapping", args, nil, nil) {
+		if !llamacpp.CallTest("mapping", args, nil, nil) {
 			// muse-glimmer.jinja:29:9 {{- raise_exception('Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a d…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Muse Glimmer ATEM chat template requires tool_call.function.arguments to be a dict (mapping); a JSON string cannot be parsed in the HF jinja sandbox.")))
 		}
 		// muse-glimmer.jinja:31:5 {{- '<atem:function_calls>\n<atem:invoke name="' + tc.function.name + '">\n' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<atem:function_calls>\n<atem:invoke name=\""), jinja2.LlamaAttr(tcFunction, "name")), jinja2.Str("\">\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<atem:function_calls>\n<atem:invoke name=\""), llamacpp.Attr(tcFunction, "name")), jinja2.Str("\">\n")))
 		// muse-glimmer.jinja:32:5 {%- for k, v in args.items() -%}
-		for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+		for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 			vals := jinja2.Unpack(item, 2)
 			k := vals[0]
 			v := vals[1]
 			// muse-glimmer.jinja:33:9 {{- '<atem:parameter name="' + k + '">' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<atem:parameter name=\""), k, jinja2.Str("\">")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<atem:parameter name=\""), k, jinja2.Str("\">")))
 			// muse-glimmer.jinja:34:9 {%- if v is boolean -%}
-			if jinja2.LlamaCallTest("boolean", v, nil, nil) {
+			if llamacpp.CallTest("boolean", v, nil, nil) {
 				// muse-glimmer.jinja:35:13 {%- if v -%}
 				if v.Truthy() {
 					w.WriteString("true")
@@ -543,17 +546,17 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 					// muse-glimmer.jinja:37:17 {%- else -%}
 					w.WriteString("false")
 				}
-			} else if jinja2.LlamaCallTest("none", v, nil, nil) {
+			} else if llamacpp.CallTest("none", v, nil, nil) {
 				// muse-glimmer.jinja:40:13 {%- elif v is none -%}
 				w.WriteString("null")
-			} else if jinja2.LlamaCallTest("mapping", v, nil, nil) || (jinja2.LlamaCallTest("iterable", v, nil, nil) && !jinja2.LlamaCallTest("string", v, nil, nil)) {
+			} else if llamacpp.CallTest("mapping", v, nil, nil) || (llamacpp.CallTest("iterable", v, nil, nil) && !llamacpp.CallTest("string", v, nil, nil)) {
 				// muse-glimmer.jinja:42:13 {%- elif v is mapping or (v is iterable and v is not string) -%}
 				// muse-glimmer.jinja:43:13 {{- v | tojson -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, nil))
 			} else {
 				// muse-glimmer.jinja:44:13 {%- else -%}
 				// muse-glimmer.jinja:45:13 {{- v -}}
-				jinja2.LlamaWrite(w, v)
+				llamacpp.Write(w, v)
 			}
 			w.WriteString("</atem:parameter>\n")
 		}
@@ -571,35 +574,35 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:59:5 {%- for tool in tools -%}
 		var fn jinja2.Value
 		var tns jinja2.Value
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// muse-glimmer.jinja:60:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := llamacpp.Attr(tool, "function")
+			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
 				fn = toolFunction
 			} else {
 				fn = tool
 			}
 			// muse-glimmer.jinja:61:9 {%- set tns = fn.name.split('.')[0] -%}
-			tns = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaAttr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
+			tns = llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.Attr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
 			// muse-glimmer.jinja:62:9 {%- if tns not in nsns.seen -%}
-			if jinja2.LlamaNotIn(tns, jinja2.LlamaAttr(nsns, "seen")) {
+			if llamacpp.NotIn(tns, llamacpp.Attr(nsns, "seen")) {
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(nsns)
+				llamacpp.CheckNamespace(nsns)
 				// muse-glimmer.jinja:63:13 {%- set nsns.seen = nsns.seen + [tns] -%}
-				jinja2.LlamaSetAttr(nsns, "seen", jinja2.LlamaAdd(jinja2.LlamaAttr(nsns, "seen"), jinja2.NewList(tns)))
+				llamacpp.SetAttr(nsns, "seen", llamacpp.Add(llamacpp.Attr(nsns, "seen"), jinja2.NewList(tns)))
 			}
 		}
 		// muse-glimmer.jinja:66:5 {%- set nd = tool_namespace_descriptions if tool_namespace_descriptions is defined else {} -%}
-		if jinja2.LlamaCallTest("defined", toolNamespaceDescriptions, nil, nil) {
+		if llamacpp.CallTest("defined", toolNamespaceDescriptions, nil, nil) {
 			nd = toolNamespaceDescriptions
 		} else {
 			nd = jinja2.DictOf()
 		}
 		// muse-glimmer.jinja:67:5 {%- for tns in nsns.seen -%}
-		for _, tns := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(nsns, "seen"))) {
+		for _, tns := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(nsns, "seen"))) {
 			// muse-glimmer.jinja:68:9 {{- '{"name": ' + (tns | tojson) + ', "description": ' + ((nd[tns] if tns in nd else '') | tojson) +…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": "), jinja2.LlamaCallFilter("tojson", tns, nil, nil)), jinja2.Str(", \"description\": ")), jinja2.LlamaCallFilter("tojson", jinja2.IfElse(jinja2.LlamaIn(tns, nd), func() jinja2.Value {
-				return jinja2.LlamaItem(nd, tns)
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": "), llamacpp.CallFilter("tojson", tns, nil, nil)), jinja2.Str(", \"description\": ")), llamacpp.CallFilter("tojson", jinja2.IfElse(llamacpp.In(tns, nd), func() jinja2.Value {
+				return llamacpp.Item(nd, tns)
 			}, func() jinja2.Value {
 				return jinja2.Str("")
 			}), nil, nil)), jinja2.Str("}\n")))
@@ -607,16 +610,16 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("// Function schemas")
 		// muse-glimmer.jinja:71:5 {%- for tool in tools -%}
 		var fn2 jinja2.Value
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// muse-glimmer.jinja:72:9 {%- set fn = tool.function if tool.function is defined else tool -%}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := llamacpp.Attr(tool, "function")
+			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
 				fn2 = toolFunction
 			} else {
 				fn2 = tool
 			}
 			// muse-glimmer.jinja:73:9 {{- '\n{"name": ' + (fn.name | tojson) + ', "description": ' + (fn.description | tojson) + ', "param…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n{\"name\": "), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(fn2, "name"), nil, nil)), jinja2.Str(", \"description\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(fn2, "description"), nil, nil)), jinja2.Str(", \"parameters\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(fn2, "parameters"), nil, nil)), jinja2.Str("}")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("\n{\"name\": "), llamacpp.CallFilter("tojson", llamacpp.Attr(fn2, "name"), nil, nil)), jinja2.Str(", \"description\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(fn2, "description"), nil, nil)), jinja2.Str(", \"parameters\": ")), llamacpp.CallFilter("tojson", llamacpp.Attr(fn2, "parameters"), nil, nil)), jinja2.Str("}")))
 		}
 		w.WriteString("\n\nHere's an example of how to call a function in the tool set:\n(If the tool namespace is not specified, invoke the function directly as `example_function_name` rather than `example_tool_name.example_function_name`)\n\nto=example_tool_name.example_function_name\n\n<atem:function_calls>\n<atem:invoke name=\"example_tool_name.example_function_name\">\n<atem:parameter name=\"example_parameter_1\">value_1</atem:parameter>\n<atem:parameter name=\"example_parameter_2\">This is the value for the second parameter\nthat can span\n\"multiple\" lines\n</atem:parameter>\n</atem:invoke>\n</atem:function_calls>")
 	}
@@ -625,13 +628,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		reasoningStrength := reasoningStrengthInput
 		var rs jinja2.Value
 		// muse-glimmer.jinja:84:5 {%- set rs = reasoning_strength if reasoning_strength is defined and reasoning_strength else 'high' …
-		if jinja2.LlamaCallTest("defined", reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
+		if llamacpp.CallTest("defined", reasoningStrength, nil, nil) && reasoningStrength.Truthy() {
 			rs = reasoningStrength
 		} else {
 			rs = jinja2.Str("high")
 		}
 		// muse-glimmer.jinja:85:5 {{- 'Reasoning strength: ' + rs + '.' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning strength: "), rs, jinja2.Str(".")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning strength: "), rs, jinja2.Str(".")))
 	}
 	// muse-glimmer.jinja:87:1 {%- macro render_system_meta(tools) -%}
 	renderSystemMeta := func(tools jinja2.Value) {
@@ -644,47 +647,47 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// muse-glimmer.jinja:90:9 {%- for tool in tools -%}
 			var fn jinja2.Value
 			var tns jinja2.Value
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 				// muse-glimmer.jinja:91:13 {%- set fn = tool.function if tool.function is defined else tool -%}
-				toolFunction := jinja2.LlamaAttr(tool, "function")
-				if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
+				toolFunction := llamacpp.Attr(tool, "function")
+				if llamacpp.CallTest("defined", toolFunction, nil, nil) {
 					fn = toolFunction
 				} else {
 					fn = tool
 				}
 				// muse-glimmer.jinja:92:13 {%- set tns = fn.name.split('.')[0] -%}
-				tns = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaAttr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
+				tns = llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.Attr(fn, "name"), "split", []jinja2.Value{jinja2.Str(".")}, nil), 0)
 				// muse-glimmer.jinja:93:13 {%- if tns not in rns.nslist -%}
-				if jinja2.LlamaNotIn(tns, jinja2.LlamaAttr(rns, "nslist")) {
+				if llamacpp.NotIn(tns, llamacpp.Attr(rns, "nslist")) {
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(rns)
+					llamacpp.CheckNamespace(rns)
 					// muse-glimmer.jinja:94:17 {%- set rns.nslist = rns.nslist + [tns] -%}
-					jinja2.LlamaSetAttr(rns, "nslist", jinja2.LlamaAdd(jinja2.LlamaAttr(rns, "nslist"), jinja2.NewList(tns)))
+					llamacpp.SetAttr(rns, "nslist", llamacpp.Add(llamacpp.Attr(rns, "nslist"), jinja2.NewList(tns)))
 				}
 			}
 			// muse-glimmer.jinja:97:9 {%- for tns in rns.nslist -%}
-			for _, tns := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(rns, "nslist"))) {
+			for _, tns := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(rns, "nslist"))) {
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(rns)
+				llamacpp.CheckNamespace(rns)
 				// muse-glimmer.jinja:98:13 {%- set rns.recipients = rns.recipients + ['"' + tns + '.*"'] -%}
-				jinja2.LlamaSetAttr(rns, "recipients", jinja2.LlamaAdd(jinja2.LlamaAttr(rns, "recipients"), jinja2.NewList(jinja2.LlamaSum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
+				llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(llamacpp.Sum(jinja2.Str("\""), tns, jinja2.Str(".*\"")))))
 			}
 		}
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(rns)
+		llamacpp.CheckNamespace(rns)
 		// muse-glimmer.jinja:101:5 {%- set rns.recipients = rns.recipients + ['"user"'] -%}
-		jinja2.LlamaSetAttr(rns, "recipients", jinja2.LlamaAdd(jinja2.LlamaAttr(rns, "recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
+		llamacpp.SetAttr(rns, "recipients", llamacpp.Add(llamacpp.Attr(rns, "recipients"), jinja2.NewList(jinja2.Str("\"user\""))))
 		// muse-glimmer.jinja:102:5 {{- '# Valid recipients: ' + rns.recipients | join(', ') + '.' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("# Valid recipients: "), jinja2.LlamaCallFilter("join", jinja2.LlamaAttr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(".")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("# Valid recipients: "), llamacpp.CallFilter("join", llamacpp.Attr(rns, "recipients"), []jinja2.Value{jinja2.Str(", ")}, nil)), jinja2.Str(".")))
 	}
 	// muse-glimmer.jinja:104:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// muse-glimmer.jinja:105:1 {%- set ns = namespace(has_system=false) -%}
 	nsHasSystem := false
 	// muse-glimmer.jinja:106:1 {%- for m in messages -%}
-	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// muse-glimmer.jinja:107:5 {%- if m['role'] == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "system") {
 			// muse-glimmer.jinja:108:9 {%- set ns.has_system = true -%}
 			nsHasSystem = true
 		}
@@ -693,38 +696,38 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if !nsHasSystem {
 		w.WriteString("<|start|>system<|message|>You are a helpful AI assistant.")
 		// muse-glimmer.jinja:113:5 {%- set kc = knowledge_cutoff if knowledge_cutoff is defined and knowledge_cutoff else '2026-01-04' …
-		if jinja2.LlamaCallTest("defined", knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
+		if llamacpp.CallTest("defined", knowledgeCutoff, nil, nil) && knowledgeCutoff.Truthy() {
 			kc = knowledgeCutoff
 		} else {
 			kc = jinja2.Str("2026-01-04")
 		}
 		// muse-glimmer.jinja:114:5 {{- '\nKnowledge cutoff: ' + kc + '.' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\nKnowledge cutoff: "), kc, jinja2.Str(".")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\nKnowledge cutoff: "), kc, jinja2.Str(".")))
 		// muse-glimmer.jinja:115:5 {%- if current_date is defined and current_date -%}
-		if jinja2.LlamaCallTest("defined", currentDate, nil, nil) && currentDate.Truthy() {
+		if llamacpp.CallTest("defined", currentDate, nil, nil) && currentDate.Truthy() {
 			// muse-glimmer.jinja:116:9 {{- '\nCurrent date: ' + current_date + '.' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("\nCurrent date: "), currentDate, jinja2.Str(".")))
-		} else if jinja2.LlamaCallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("\nCurrent date: "), currentDate, jinja2.Str(".")))
+		} else if llamacpp.CallTest("defined", jinja2.Globals(in, "strftime_now"), nil, nil) {
 			// muse-glimmer.jinja:117:9 {%- elif strftime_now is defined -%}
 			// muse-glimmer.jinja:118:9 {{- '\nCurrent date: ' + strftime_now('%Y-%m-%d') + '.' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\nCurrent date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:121:5 {{- render_reasoning() -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderReasoning()
 		}))
 		// muse-glimmer.jinja:122:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:124:9 {{- render_tool_defs(tools) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderToolDefs(tools)
 			}))
 		}
 		w.WriteString("\n\n")
 		// muse-glimmer.jinja:127:5 {{- render_system_meta(tools) -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderSystemMeta(tools)
 		}))
 		w.WriteString("<|eot|>")
@@ -737,13 +740,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var tcid jinja2.Value
 	var recipient jinja2.Value
 	var endTurn jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// muse-glimmer.jinja:131:5 {%- set role = message['role'] -%}
-		role = jinja2.LlamaItemStr(message, "role")
+		role = llamacpp.ItemStr(message, "role")
 		// muse-glimmer.jinja:132:5 {%- set end_token = '<|eom|>' if (not loop.last and messages[loop.index0 + 1]['role'] == role) else …
-		if !(i == len(items)-1) && jinja2.Eq(jinja2.LlamaItemStr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), role) {
+		if !(i == len(items)-1) && jinja2.Eq(llamacpp.ItemStr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), role) {
 			endToken = jinja2.Str("<|eom|>")
 		} else {
 			endToken = jinja2.Str("<|eot|>")
@@ -751,17 +754,17 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// muse-glimmer.jinja:133:5 {%- if role == 'system' -%}
 		if jinja2.EqStr(role, "system") {
 			// muse-glimmer.jinja:138:9 {%- set sys_text = render_content(message['content'])
-			sysText = jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", jinja2.LlamaCallFilter("replace", w.Capture(func() {
-				renderContent(jinja2.LlamaItemStr(message, "content"))
+			sysText = llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", llamacpp.CallFilter("replace", w.Capture(func() {
+				renderContent(llamacpp.ItemStr(message, "content"))
 			}), []jinja2.Value{jinja2.Str("Reasoning effort"), jinja2.Str("Reasoning strength")}, nil), []jinja2.Value{jinja2.Str("Reasoning Effort"), jinja2.Str("Reasoning Strength")}, nil), []jinja2.Value{jinja2.Str("reasoning effort"), jinja2.Str("reasoning strength")}, nil), []jinja2.Value{jinja2.Str("REASONING EFFORT"), jinja2.Str("REASONING STRENGTH")}, nil)
 			w.WriteString("<|start|>system<|message|>")
 			// muse-glimmer.jinja:144:9 {{- sys_text -}}
-			jinja2.LlamaWrite(w, sysText)
+			llamacpp.Write(w, sysText)
 			// muse-glimmer.jinja:145:9 {%- if 'reasoning strength' not in (sys_text | lower) -%}
-			if jinja2.LlamaNotIn(jinja2.Str("reasoning strength"), jinja2.LlamaCallFilter("lower", sysText, nil, nil)) {
+			if llamacpp.NotIn(jinja2.Str("reasoning strength"), llamacpp.CallFilter("lower", sysText, nil, nil)) {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:147:13 {{- render_reasoning() -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderReasoning()
 				}))
 			}
@@ -769,13 +772,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			if tools.Truthy() {
 				w.WriteString("\n\n")
 				// muse-glimmer.jinja:151:13 {{- render_tool_defs(tools) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					renderToolDefs(tools)
 				}))
 			}
 			w.WriteString("\n\n")
 			// muse-glimmer.jinja:154:9 {{- render_system_meta(tools) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderSystemMeta(tools)
 			}))
 			w.WriteString("<|eot|>")
@@ -783,18 +786,18 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// muse-glimmer.jinja:156:9 {%- elif role == 'user' -%}
 			w.WriteString("<|start|>user<|message|>")
 			// muse-glimmer.jinja:158:9 {{- render_content(message['content']) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				renderContent(jinja2.LlamaItemStr(message, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				renderContent(llamacpp.ItemStr(message, "content"))
 			}))
 			w.WriteString("<|eot|>")
 		} else if jinja2.EqStr(role, "tool") {
 			// muse-glimmer.jinja:160:9 {%- elif role == 'tool' -%}
 			// muse-glimmer.jinja:161:9 {%- set tname = message.get('name') -%}
-			tname = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
+			tname = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("name")}, nil)
 			// muse-glimmer.jinja:162:9 {%- if not tname -%}
 			if !tname.Truthy() {
 				// muse-glimmer.jinja:163:13 {%- set tcid = message.get('tool_call_id') -%}
-				tcid = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)
+				tcid = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_call_id")}, nil)
 				// muse-glimmer.jinja:164:13 {%- set rns = namespace(name=tcid if tcid else '') -%}
 				rnsName := jinja2.IfElse(tcid.Truthy(), func() jinja2.Value {
 					return tcid
@@ -802,15 +805,15 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 					return jinja2.Str("")
 				})
 				// muse-glimmer.jinja:165:13 {%- for m in messages -%}
-				for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+				for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 					// muse-glimmer.jinja:166:17 {%- if m.get('tool_calls') -%}
-					if jinja2.LlamaCallMethod(m, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+					if llamacpp.CallMethod(m, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 						// muse-glimmer.jinja:167:21 {%- for tc in m['tool_calls'] -%}
-						for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(m, "tool_calls"))) {
+						for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(m, "tool_calls"))) {
 							// muse-glimmer.jinja:168:25 {%- if tcid is not none and tc.id is defined and tc.id == tcid -%}
-							if (!jinja2.LlamaCallTest("none", tcid, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tc, "id"), nil, nil)) && jinja2.Eq(jinja2.LlamaAttr(tc, "id"), tcid) {
+							if (!llamacpp.CallTest("none", tcid, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(tc, "id"), nil, nil)) && jinja2.Eq(llamacpp.Attr(tc, "id"), tcid) {
 								// muse-glimmer.jinja:169:29 {%- set rns.name = tc.function.name -%}
-								rnsName = jinja2.LlamaAttr(jinja2.LlamaAttr(tc, "function"), "name")
+								rnsName = llamacpp.Attr(llamacpp.Attr(tc, "function"), "name")
 							}
 						}
 					}
@@ -819,35 +822,35 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 				tname = rnsName
 			}
 			// muse-glimmer.jinja:176:9 {{- '<|start|>tool ' + tname + '<|message|><tool_output name="' + tname + '">\n' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|start|>tool "), tname, jinja2.Str("<|message|><tool_output name=\""), tname, jinja2.Str("\">\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|start|>tool "), tname, jinja2.Str("<|message|><tool_output name=\""), tname, jinja2.Str("\">\n")))
 			// muse-glimmer.jinja:177:9 {{- render_content(message['content']) -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				renderContent(jinja2.LlamaItemStr(message, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				renderContent(llamacpp.ItemStr(message, "content"))
 			}))
 			w.WriteString("\n</tool_output><|eot|>")
 		} else if jinja2.EqStr(role, "assistant") {
 			// muse-glimmer.jinja:179:9 {%- elif role == 'assistant' -%}
 			// muse-glimmer.jinja:180:9 {%- if message.get('reasoning_content') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil).Truthy() {
 				// muse-glimmer.jinja:181:13 {{- '<|start|>assistant to=self<|message|>' + message['reasoning_content'] + '<|eom|>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant to=self<|message|>"), jinja2.LlamaItemStr(message, "reasoning_content")), jinja2.Str("<|eom|>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant to=self<|message|>"), llamacpp.ItemStr(message, "reasoning_content")), jinja2.Str("<|eom|>")))
 			}
 			// muse-glimmer.jinja:183:9 {%- if message.get('tool_calls') -%}
-			if jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
+			if llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil).Truthy() {
 				// muse-glimmer.jinja:184:13 {%- for tc in message['tool_calls'] -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaItemStr(message, "tool_calls")))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.ItemStr(message, "tool_calls")))
 				for i := range items {
 					tc := items[i]
 					// muse-glimmer.jinja:185:17 {{- '<|start|>assistant to=' + tc.function.name + '<|message|>' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant to="), jinja2.LlamaAttr(jinja2.LlamaAttr(tc, "function"), "name")), jinja2.Str("<|message|>")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant to="), llamacpp.Attr(llamacpp.Attr(tc, "function"), "name")), jinja2.Str("<|message|>")))
 					// muse-glimmer.jinja:186:17 {{- render_atem(tc) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderAtem(tc)
 					}))
 					// muse-glimmer.jinja:187:17 {%- if loop.last -%}
 					if i == len(items)-1 {
 						// muse-glimmer.jinja:188:21 {{- end_token -}}
-						jinja2.LlamaWrite(w, endToken)
+						llamacpp.Write(w, endToken)
 					} else {
 						// muse-glimmer.jinja:189:21 {%- else -%}
 						w.WriteString("<|eom|>")
@@ -856,13 +859,13 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// muse-glimmer.jinja:193:13 {%- else -%}
 				// muse-glimmer.jinja:194:13 {%- set recipient = message.get('recipient') or 'user' -%}
-				recipient = jinja2.Or(jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("recipient")}, nil), func() jinja2.Value {
+				recipient = jinja2.Or(llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("recipient")}, nil), func() jinja2.Value {
 					return jinja2.Str("user")
 				})
 				// muse-glimmer.jinja:195:13 {%- set end_turn = message.get('end_turn') -%}
-				endTurn = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("end_turn")}, nil)
+				endTurn = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("end_turn")}, nil)
 				// muse-glimmer.jinja:196:13 {%- if end_turn is none -%}
-				if jinja2.LlamaCallTest("none", endTurn, nil, nil) {
+				if llamacpp.CallTest("none", endTurn, nil, nil) {
 					// muse-glimmer.jinja:197:17 {%- set end_turn = not (recipient and recipient != 'user') -%}
 					endTurn = jinja2.Bool(!(recipient.Truthy() && !jinja2.EqStr(recipient, "user")))
 				}
@@ -870,12 +873,12 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 				// muse-glimmer.jinja:200:13 {%- if recipient -%}
 				if recipient.Truthy() {
 					// muse-glimmer.jinja:201:17 {{- ' to=' + recipient -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" to="), recipient))
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str(" to="), recipient))
 				}
 				w.WriteString("<|message|>")
 				// muse-glimmer.jinja:204:13 {{- render_content(message['content']) -}}
-				jinja2.LlamaWrite(w, w.Capture(func() {
-					renderContent(jinja2.LlamaItemStr(message, "content"))
+				llamacpp.Write(w, w.Capture(func() {
+					renderContent(llamacpp.ItemStr(message, "content"))
 				}))
 				// muse-glimmer.jinja:205:13 {{- ('<|eot|>' if end_turn else '<|eom|>') -}}
 				if endTurn.Truthy() {
@@ -895,232 +898,232 @@ func renderMuseGlimmerLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMuseGlimmer is the position table of muse-glimmer.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMuseGlimmer = []jinja2.Span{
-	{From: 58, To: 82, Line: 11, Col: 1, Construct: "macro"},
-	{From: 61, To: 81, Line: 12, Col: 5, Construct: "if"},
-	{From: 63, To: 63, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 64, To: 81, Line: 14, Col: 9, Construct: "if"},
-	{From: 67, To: 80, Line: 15, Col: 9, Construct: "for"},
-	{From: 69, To: 79, Line: 16, Col: 13, Construct: "if"},
-	{From: 72, To: 79, Line: 18, Col: 17, Construct: "if"},
-	{From: 75, To: 79, Line: 20, Col: 17, Construct: "if"},
-	{From: 78, To: 78, Line: 21, Col: 17, Construct: "{{ }}"},
-	{From: 84, To: 132, Line: 26, Col: 1, Construct: "macro"},
-	{From: 88, To: 89, Line: 27, Col: 5, Construct: "set"},
-	{From: 91, To: 94, Line: 28, Col: 5, Construct: "if"},
-	{From: 93, To: 93, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 96, To: 98, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 100, To: 131, Line: 32, Col: 5, Construct: "for"},
-	{From: 105, To: 107, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 109, To: 129, Line: 34, Col: 9, Construct: "if"},
-	{From: 111, To: 116, Line: 35, Col: 13, Construct: "if"},
-	{From: 117, To: 128, Line: 40, Col: 13, Construct: "if"},
-	{From: 120, To: 128, Line: 42, Col: 13, Construct: "if"},
-	{From: 123, To: 123, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 127, To: 127, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 134, To: 203, Line: 51, Col: 1, Construct: "macro"},
-	{From: 141, To: 141, Line: 58, Col: 5, Construct: "set"},
-	{From: 143, To: 162, Line: 59, Col: 5, Construct: "for"},
-	{From: 147, To: 152, Line: 60, Col: 9, Construct: "set"},
-	{From: 154, To: 154, Line: 61, Col: 9, Construct: "set"},
-	{From: 156, To: 161, Line: 62, Col: 9, Construct: "if"},
-	{From: 158, To: 158, Line: 62, Col: 9, Construct: "set"},
-	{From: 160, To: 160, Line: 63, Col: 13, Construct: "set"},
-	{From: 164, To: 168, Line: 66, Col: 5, Construct: "set"},
-	{From: 170, To: 182, Line: 67, Col: 5, Construct: "for"},
-	{From: 172, To: 180, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 184, To: 202, Line: 71, Col: 5, Construct: "for"},
-	{From: 187, To: 192, Line: 72, Col: 9, Construct: "set"},
-	{From: 194, To: 200, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 205, To: 218, Line: 83, Col: 1, Construct: "macro"},
-	{From: 209, To: 213, Line: 84, Col: 5, Construct: "set"},
-	{From: 215, To: 217, Line: 85, Col: 5, Construct: "{{ }}"},
-	{From: 220, To: 264, Line: 87, Col: 1, Construct: "macro"},
-	{From: 224, To: 224, Line: 88, Col: 5, Construct: "set"},
-	{From: 226, To: 255, Line: 89, Col: 5, Construct: "if"},
-	{From: 228, To: 247, Line: 90, Col: 9, Construct: "for"},
-	{From: 232, To: 237, Line: 91, Col: 13, Construct: "set"},
-	{From: 239, To: 239, Line: 92, Col: 13, Construct: "set"},
-	{From: 241, To: 246, Line: 93, Col: 13, Construct: "if"},
-	{From: 243, To: 243, Line: 93, Col: 13, Construct: "set"},
-	{From: 245, To: 245, Line: 94, Col: 17, Construct: "set"},
-	{From: 249, To: 254, Line: 97, Col: 9, Construct: "for"},
-	{From: 251, To: 251, Line: 97, Col: 9, Construct: "set"},
-	{From: 253, To: 253, Line: 98, Col: 13, Construct: "set"},
-	{From: 257, To: 257, Line: 98, Col: 13, Construct: "set"},
-	{From: 259, To: 259, Line: 101, Col: 5, Construct: "set"},
-	{From: 261, To: 263, Line: 102, Col: 5, Construct: "{{ }}"},
-	{From: 266, To: 266, Line: 104, Col: 1, Construct: "{{ }}"},
-	{From: 268, To: 268, Line: 105, Col: 1, Construct: "set"},
-	{From: 270, To: 276, Line: 106, Col: 1, Construct: "for"},
-	{From: 272, To: 275, Line: 107, Col: 5, Construct: "if"},
-	{From: 274, To: 274, Line: 108, Col: 9, Construct: "set"},
-	{From: 278, To: 316, Line: 111, Col: 1, Construct: "if"},
-	{From: 281, To: 285, Line: 113, Col: 5, Construct: "set"},
-	{From: 287, To: 289, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 291, To: 303, Line: 115, Col: 5, Construct: "if"},
-	{From: 293, To: 295, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 296, To: 302, Line: 117, Col: 9, Construct: "if"},
-	{From: 299, To: 301, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 305, To: 305, Line: 121, Col: 5, Construct: "{{ }}"},
-	{From: 307, To: 312, Line: 122, Col: 5, Construct: "if"},
-	{From: 310, To: 310, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 314, To: 315, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 318, To: 468, Line: 130, Col: 1, Construct: "for"},
-	{From: 329, To: 329, Line: 131, Col: 5, Construct: "set"},
-	{From: 331, To: 335, Line: 132, Col: 5, Construct: "set"},
-	{From: 337, To: 467, Line: 133, Col: 5, Construct: "if"},
-	{From: 339, To: 342, Line: 138, Col: 9, Construct: "set"},
-	{From: 344, To: 344, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 346, To: 350, Line: 145, Col: 9, Construct: "if"},
-	{From: 349, To: 349, Line: 147, Col: 13, Construct: "{{ }}"},
-	{From: 352, To: 357, Line: 149, Col: 9, Construct: "if"},
-	{From: 355, To: 355, Line: 151, Col: 13, Construct: "{{ }}"},
-	{From: 359, To: 360, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 361, To: 467, Line: 156, Col: 9, Construct: "if"},
-	{From: 365, To: 366, Line: 158, Col: 9, Construct: "{{ }}"},
-	{From: 367, To: 467, Line: 160, Col: 9, Construct: "if"},
-	{From: 370, To: 370, Line: 161, Col: 9, Construct: "set"},
-	{From: 372, To: 397, Line: 162, Col: 9, Construct: "if"},
-	{From: 374, To: 374, Line: 163, Col: 13, Construct: "set"},
-	{From: 376, To: 380, Line: 164, Col: 13, Construct: "set"},
-	{From: 382, To: 394, Line: 165, Col: 13, Construct: "for"},
-	{From: 384, To: 393, Line: 166, Col: 17, Construct: "if"},
-	{From: 386, To: 392, Line: 167, Col: 21, Construct: "for"},
-	{From: 388, To: 391, Line: 168, Col: 25, Construct: "if"},
-	{From: 390, To: 390, Line: 169, Col: 29, Construct: "set"},
-	{From: 396, To: 396, Line: 174, Col: 13, Construct: "set"},
-	{From: 399, To: 403, Line: 176, Col: 9, Construct: "{{ }}"},
-	{From: 405, To: 406, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 407, To: 467, Line: 179, Col: 9, Construct: "if"},
-	{From: 410, To: 415, Line: 180, Col: 9, Construct: "if"},
-	{From: 412, To: 414, Line: 181, Col: 13, Construct: "{{ }}"},
-	{From: 417, To: 466, Line: 183, Col: 9, Construct: "if"},
-	{From: 419, To: 436, Line: 184, Col: 13, Construct: "for"},
-	{From: 423, To: 425, Line: 185, Col: 17, Construct: "{{ }}"},
-	{From: 427, To: 427, Line: 186, Col: 17, Construct: "{{ }}"},
-	{From: 429, To: 435, Line: 187, Col: 17, Construct: "if"},
-	{From: 431, To: 431, Line: 188, Col: 21, Construct: "{{ }}"},
-	{From: 440, To: 442, Line: 194, Col: 13, Construct: "set"},
-	{From: 444, To: 444, Line: 195, Col: 13, Construct: "set"},
-	{From: 446, To: 450, Line: 196, Col: 13, Construct: "if"},
-	{From: 448, To: 448, Line: 197, Col: 17, Construct: "set"},
-	{From: 452, To: 457, Line: 200, Col: 13, Construct: "if"},
-	{From: 454, To: 455, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 459, To: 459, Line: 204, Col: 13, Construct: "{{ }}"},
-	{From: 461, To: 465, Line: 205, Col: 13, Construct: "{{ }}"},
-	{From: 470, To: 472, Line: 209, Col: 1, Construct: "if"},
-	{From: 491, To: 515, Line: 11, Col: 1, Construct: "macro"},
-	{From: 494, To: 514, Line: 12, Col: 5, Construct: "if"},
-	{From: 496, To: 496, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 497, To: 514, Line: 14, Col: 9, Construct: "if"},
-	{From: 500, To: 513, Line: 15, Col: 9, Construct: "for"},
-	{From: 502, To: 512, Line: 16, Col: 13, Construct: "if"},
-	{From: 505, To: 512, Line: 18, Col: 17, Construct: "if"},
-	{From: 508, To: 512, Line: 20, Col: 17, Construct: "if"},
-	{From: 511, To: 511, Line: 21, Col: 17, Construct: "{{ }}"},
-	{From: 517, To: 561, Line: 26, Col: 1, Construct: "macro"},
-	{From: 521, To: 522, Line: 27, Col: 5, Construct: "set"},
-	{From: 524, To: 527, Line: 28, Col: 5, Construct: "if"},
-	{From: 526, To: 526, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 529, To: 529, Line: 31, Col: 5, Construct: "{{ }}"},
-	{From: 531, To: 560, Line: 32, Col: 5, Construct: "for"},
-	{From: 536, To: 536, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 538, To: 558, Line: 34, Col: 9, Construct: "if"},
-	{From: 540, To: 545, Line: 35, Col: 13, Construct: "if"},
-	{From: 546, To: 557, Line: 40, Col: 13, Construct: "if"},
-	{From: 549, To: 557, Line: 42, Col: 13, Construct: "if"},
-	{From: 552, To: 552, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 556, To: 556, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 563, To: 622, Line: 51, Col: 1, Construct: "macro"},
-	{From: 570, To: 570, Line: 58, Col: 5, Construct: "set"},
-	{From: 572, To: 591, Line: 59, Col: 5, Construct: "for"},
-	{From: 576, To: 581, Line: 60, Col: 9, Construct: "set"},
-	{From: 583, To: 583, Line: 61, Col: 9, Construct: "set"},
-	{From: 585, To: 590, Line: 62, Col: 9, Construct: "if"},
-	{From: 587, To: 587, Line: 62, Col: 9, Construct: "set"},
-	{From: 589, To: 589, Line: 63, Col: 13, Construct: "set"},
-	{From: 593, To: 597, Line: 66, Col: 5, Construct: "set"},
-	{From: 599, To: 607, Line: 67, Col: 5, Construct: "for"},
-	{From: 601, To: 605, Line: 68, Col: 9, Construct: "{{ }}"},
-	{From: 609, To: 621, Line: 71, Col: 5, Construct: "for"},
-	{From: 612, To: 617, Line: 72, Col: 9, Construct: "set"},
-	{From: 619, To: 619, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 624, To: 635, Line: 83, Col: 1, Construct: "macro"},
-	{From: 628, To: 632, Line: 84, Col: 5, Construct: "set"},
-	{From: 634, To: 634, Line: 85, Col: 5, Construct: "{{ }}"},
-	{From: 637, To: 679, Line: 87, Col: 1, Construct: "macro"},
-	{From: 641, To: 641, Line: 88, Col: 5, Construct: "set"},
-	{From: 643, To: 672, Line: 89, Col: 5, Construct: "if"},
-	{From: 645, To: 664, Line: 90, Col: 9, Construct: "for"},
-	{From: 649, To: 654, Line: 91, Col: 13, Construct: "set"},
-	{From: 656, To: 656, Line: 92, Col: 13, Construct: "set"},
-	{From: 658, To: 663, Line: 93, Col: 13, Construct: "if"},
-	{From: 660, To: 660, Line: 93, Col: 13, Construct: "set"},
-	{From: 662, To: 662, Line: 94, Col: 17, Construct: "set"},
-	{From: 666, To: 671, Line: 97, Col: 9, Construct: "for"},
-	{From: 668, To: 668, Line: 97, Col: 9, Construct: "set"},
-	{From: 670, To: 670, Line: 98, Col: 13, Construct: "set"},
-	{From: 674, To: 674, Line: 98, Col: 13, Construct: "set"},
-	{From: 676, To: 676, Line: 101, Col: 5, Construct: "set"},
-	{From: 678, To: 678, Line: 102, Col: 5, Construct: "{{ }}"},
-	{From: 681, To: 681, Line: 104, Col: 1, Construct: "{{ }}"},
-	{From: 683, To: 683, Line: 105, Col: 1, Construct: "set"},
-	{From: 685, To: 691, Line: 106, Col: 1, Construct: "for"},
-	{From: 687, To: 690, Line: 107, Col: 5, Construct: "if"},
-	{From: 689, To: 689, Line: 108, Col: 9, Construct: "set"},
-	{From: 693, To: 731, Line: 111, Col: 1, Construct: "if"},
-	{From: 696, To: 700, Line: 113, Col: 5, Construct: "set"},
-	{From: 702, To: 702, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 704, To: 712, Line: 115, Col: 5, Construct: "if"},
-	{From: 706, To: 706, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 707, To: 711, Line: 117, Col: 9, Construct: "if"},
-	{From: 710, To: 710, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 714, To: 716, Line: 121, Col: 5, Construct: "{{ }}"},
-	{From: 718, To: 725, Line: 122, Col: 5, Construct: "if"},
-	{From: 721, To: 723, Line: 124, Col: 9, Construct: "{{ }}"},
-	{From: 727, To: 730, Line: 127, Col: 5, Construct: "{{ }}"},
-	{From: 733, To: 888, Line: 130, Col: 1, Construct: "for"},
-	{From: 744, To: 744, Line: 131, Col: 5, Construct: "set"},
-	{From: 746, To: 750, Line: 132, Col: 5, Construct: "set"},
-	{From: 752, To: 887, Line: 133, Col: 5, Construct: "if"},
-	{From: 754, To: 757, Line: 138, Col: 9, Construct: "set"},
-	{From: 759, To: 759, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 761, To: 767, Line: 145, Col: 9, Construct: "if"},
-	{From: 764, To: 766, Line: 147, Col: 13, Construct: "{{ }}"},
-	{From: 769, To: 776, Line: 149, Col: 9, Construct: "if"},
-	{From: 772, To: 774, Line: 151, Col: 13, Construct: "{{ }}"},
-	{From: 778, To: 781, Line: 154, Col: 9, Construct: "{{ }}"},
-	{From: 782, To: 887, Line: 156, Col: 9, Construct: "if"},
-	{From: 786, To: 789, Line: 158, Col: 9, Construct: "{{ }}"},
-	{From: 790, To: 887, Line: 160, Col: 9, Construct: "if"},
-	{From: 793, To: 793, Line: 161, Col: 9, Construct: "set"},
-	{From: 795, To: 820, Line: 162, Col: 9, Construct: "if"},
-	{From: 797, To: 797, Line: 163, Col: 13, Construct: "set"},
-	{From: 799, To: 803, Line: 164, Col: 13, Construct: "set"},
-	{From: 805, To: 817, Line: 165, Col: 13, Construct: "for"},
-	{From: 807, To: 816, Line: 166, Col: 17, Construct: "if"},
-	{From: 809, To: 815, Line: 167, Col: 21, Construct: "for"},
-	{From: 811, To: 814, Line: 168, Col: 25, Construct: "if"},
-	{From: 813, To: 813, Line: 169, Col: 29, Construct: "set"},
-	{From: 819, To: 819, Line: 174, Col: 13, Construct: "set"},
-	{From: 822, To: 822, Line: 176, Col: 9, Construct: "{{ }}"},
-	{From: 824, To: 827, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 828, To: 887, Line: 179, Col: 9, Construct: "if"},
-	{From: 831, To: 834, Line: 180, Col: 9, Construct: "if"},
-	{From: 833, To: 833, Line: 181, Col: 13, Construct: "{{ }}"},
-	{From: 836, To: 886, Line: 183, Col: 9, Construct: "if"},
-	{From: 838, To: 855, Line: 184, Col: 13, Construct: "for"},
-	{From: 842, To: 842, Line: 185, Col: 17, Construct: "{{ }}"},
-	{From: 844, To: 846, Line: 186, Col: 17, Construct: "{{ }}"},
-	{From: 848, To: 854, Line: 187, Col: 17, Construct: "if"},
-	{From: 850, To: 850, Line: 188, Col: 21, Construct: "{{ }}"},
-	{From: 859, To: 861, Line: 194, Col: 13, Construct: "set"},
-	{From: 863, To: 863, Line: 195, Col: 13, Construct: "set"},
-	{From: 865, To: 869, Line: 196, Col: 13, Construct: "if"},
-	{From: 867, To: 867, Line: 197, Col: 17, Construct: "set"},
-	{From: 871, To: 875, Line: 200, Col: 13, Construct: "if"},
-	{From: 873, To: 873, Line: 201, Col: 17, Construct: "{{ }}"},
-	{From: 877, To: 879, Line: 204, Col: 13, Construct: "{{ }}"},
-	{From: 881, To: 885, Line: 205, Col: 13, Construct: "{{ }}"},
-	{From: 890, To: 892, Line: 209, Col: 1, Construct: "if"},
+	{From: 61, To: 85, Line: 11, Col: 1, Construct: "macro"},
+	{From: 64, To: 84, Line: 12, Col: 5, Construct: "if"},
+	{From: 66, To: 66, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 67, To: 84, Line: 14, Col: 9, Construct: "if"},
+	{From: 70, To: 83, Line: 15, Col: 9, Construct: "for"},
+	{From: 72, To: 82, Line: 16, Col: 13, Construct: "if"},
+	{From: 75, To: 82, Line: 18, Col: 17, Construct: "if"},
+	{From: 78, To: 82, Line: 20, Col: 17, Construct: "if"},
+	{From: 81, To: 81, Line: 21, Col: 17, Construct: "{{ }}"},
+	{From: 87, To: 135, Line: 26, Col: 1, Construct: "macro"},
+	{From: 91, To: 92, Line: 27, Col: 5, Construct: "set"},
+	{From: 94, To: 97, Line: 28, Col: 5, Construct: "if"},
+	{From: 96, To: 96, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 99, To: 101, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 103, To: 134, Line: 32, Col: 5, Construct: "for"},
+	{From: 108, To: 110, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 112, To: 132, Line: 34, Col: 9, Construct: "if"},
+	{From: 114, To: 119, Line: 35, Col: 13, Construct: "if"},
+	{From: 120, To: 131, Line: 40, Col: 13, Construct: "if"},
+	{From: 123, To: 131, Line: 42, Col: 13, Construct: "if"},
+	{From: 126, To: 126, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 130, To: 130, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 137, To: 206, Line: 51, Col: 1, Construct: "macro"},
+	{From: 144, To: 144, Line: 58, Col: 5, Construct: "set"},
+	{From: 146, To: 165, Line: 59, Col: 5, Construct: "for"},
+	{From: 150, To: 155, Line: 60, Col: 9, Construct: "set"},
+	{From: 157, To: 157, Line: 61, Col: 9, Construct: "set"},
+	{From: 159, To: 164, Line: 62, Col: 9, Construct: "if"},
+	{From: 161, To: 161, Line: 62, Col: 9, Construct: "set"},
+	{From: 163, To: 163, Line: 63, Col: 13, Construct: "set"},
+	{From: 167, To: 171, Line: 66, Col: 5, Construct: "set"},
+	{From: 173, To: 185, Line: 67, Col: 5, Construct: "for"},
+	{From: 175, To: 183, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 187, To: 205, Line: 71, Col: 5, Construct: "for"},
+	{From: 190, To: 195, Line: 72, Col: 9, Construct: "set"},
+	{From: 197, To: 203, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 221, Line: 83, Col: 1, Construct: "macro"},
+	{From: 212, To: 216, Line: 84, Col: 5, Construct: "set"},
+	{From: 218, To: 220, Line: 85, Col: 5, Construct: "{{ }}"},
+	{From: 223, To: 267, Line: 87, Col: 1, Construct: "macro"},
+	{From: 227, To: 227, Line: 88, Col: 5, Construct: "set"},
+	{From: 229, To: 258, Line: 89, Col: 5, Construct: "if"},
+	{From: 231, To: 250, Line: 90, Col: 9, Construct: "for"},
+	{From: 235, To: 240, Line: 91, Col: 13, Construct: "set"},
+	{From: 242, To: 242, Line: 92, Col: 13, Construct: "set"},
+	{From: 244, To: 249, Line: 93, Col: 13, Construct: "if"},
+	{From: 246, To: 246, Line: 93, Col: 13, Construct: "set"},
+	{From: 248, To: 248, Line: 94, Col: 17, Construct: "set"},
+	{From: 252, To: 257, Line: 97, Col: 9, Construct: "for"},
+	{From: 254, To: 254, Line: 97, Col: 9, Construct: "set"},
+	{From: 256, To: 256, Line: 98, Col: 13, Construct: "set"},
+	{From: 260, To: 260, Line: 98, Col: 13, Construct: "set"},
+	{From: 262, To: 262, Line: 101, Col: 5, Construct: "set"},
+	{From: 264, To: 266, Line: 102, Col: 5, Construct: "{{ }}"},
+	{From: 269, To: 269, Line: 104, Col: 1, Construct: "{{ }}"},
+	{From: 271, To: 271, Line: 105, Col: 1, Construct: "set"},
+	{From: 273, To: 279, Line: 106, Col: 1, Construct: "for"},
+	{From: 275, To: 278, Line: 107, Col: 5, Construct: "if"},
+	{From: 277, To: 277, Line: 108, Col: 9, Construct: "set"},
+	{From: 281, To: 319, Line: 111, Col: 1, Construct: "if"},
+	{From: 284, To: 288, Line: 113, Col: 5, Construct: "set"},
+	{From: 290, To: 292, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 294, To: 306, Line: 115, Col: 5, Construct: "if"},
+	{From: 296, To: 298, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 299, To: 305, Line: 117, Col: 9, Construct: "if"},
+	{From: 302, To: 304, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 308, To: 308, Line: 121, Col: 5, Construct: "{{ }}"},
+	{From: 310, To: 315, Line: 122, Col: 5, Construct: "if"},
+	{From: 313, To: 313, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 317, To: 318, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 321, To: 471, Line: 130, Col: 1, Construct: "for"},
+	{From: 332, To: 332, Line: 131, Col: 5, Construct: "set"},
+	{From: 334, To: 338, Line: 132, Col: 5, Construct: "set"},
+	{From: 340, To: 470, Line: 133, Col: 5, Construct: "if"},
+	{From: 342, To: 345, Line: 138, Col: 9, Construct: "set"},
+	{From: 347, To: 347, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 349, To: 353, Line: 145, Col: 9, Construct: "if"},
+	{From: 352, To: 352, Line: 147, Col: 13, Construct: "{{ }}"},
+	{From: 355, To: 360, Line: 149, Col: 9, Construct: "if"},
+	{From: 358, To: 358, Line: 151, Col: 13, Construct: "{{ }}"},
+	{From: 362, To: 363, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 364, To: 470, Line: 156, Col: 9, Construct: "if"},
+	{From: 368, To: 369, Line: 158, Col: 9, Construct: "{{ }}"},
+	{From: 370, To: 470, Line: 160, Col: 9, Construct: "if"},
+	{From: 373, To: 373, Line: 161, Col: 9, Construct: "set"},
+	{From: 375, To: 400, Line: 162, Col: 9, Construct: "if"},
+	{From: 377, To: 377, Line: 163, Col: 13, Construct: "set"},
+	{From: 379, To: 383, Line: 164, Col: 13, Construct: "set"},
+	{From: 385, To: 397, Line: 165, Col: 13, Construct: "for"},
+	{From: 387, To: 396, Line: 166, Col: 17, Construct: "if"},
+	{From: 389, To: 395, Line: 167, Col: 21, Construct: "for"},
+	{From: 391, To: 394, Line: 168, Col: 25, Construct: "if"},
+	{From: 393, To: 393, Line: 169, Col: 29, Construct: "set"},
+	{From: 399, To: 399, Line: 174, Col: 13, Construct: "set"},
+	{From: 402, To: 406, Line: 176, Col: 9, Construct: "{{ }}"},
+	{From: 408, To: 409, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 410, To: 470, Line: 179, Col: 9, Construct: "if"},
+	{From: 413, To: 418, Line: 180, Col: 9, Construct: "if"},
+	{From: 415, To: 417, Line: 181, Col: 13, Construct: "{{ }}"},
+	{From: 420, To: 469, Line: 183, Col: 9, Construct: "if"},
+	{From: 422, To: 439, Line: 184, Col: 13, Construct: "for"},
+	{From: 426, To: 428, Line: 185, Col: 17, Construct: "{{ }}"},
+	{From: 430, To: 430, Line: 186, Col: 17, Construct: "{{ }}"},
+	{From: 432, To: 438, Line: 187, Col: 17, Construct: "if"},
+	{From: 434, To: 434, Line: 188, Col: 21, Construct: "{{ }}"},
+	{From: 443, To: 445, Line: 194, Col: 13, Construct: "set"},
+	{From: 447, To: 447, Line: 195, Col: 13, Construct: "set"},
+	{From: 449, To: 453, Line: 196, Col: 13, Construct: "if"},
+	{From: 451, To: 451, Line: 197, Col: 17, Construct: "set"},
+	{From: 455, To: 460, Line: 200, Col: 13, Construct: "if"},
+	{From: 457, To: 458, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 462, To: 462, Line: 204, Col: 13, Construct: "{{ }}"},
+	{From: 464, To: 468, Line: 205, Col: 13, Construct: "{{ }}"},
+	{From: 473, To: 475, Line: 209, Col: 1, Construct: "if"},
+	{From: 494, To: 518, Line: 11, Col: 1, Construct: "macro"},
+	{From: 497, To: 517, Line: 12, Col: 5, Construct: "if"},
+	{From: 499, To: 499, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 500, To: 517, Line: 14, Col: 9, Construct: "if"},
+	{From: 503, To: 516, Line: 15, Col: 9, Construct: "for"},
+	{From: 505, To: 515, Line: 16, Col: 13, Construct: "if"},
+	{From: 508, To: 515, Line: 18, Col: 17, Construct: "if"},
+	{From: 511, To: 515, Line: 20, Col: 17, Construct: "if"},
+	{From: 514, To: 514, Line: 21, Col: 17, Construct: "{{ }}"},
+	{From: 520, To: 564, Line: 26, Col: 1, Construct: "macro"},
+	{From: 524, To: 525, Line: 27, Col: 5, Construct: "set"},
+	{From: 527, To: 530, Line: 28, Col: 5, Construct: "if"},
+	{From: 529, To: 529, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 532, To: 532, Line: 31, Col: 5, Construct: "{{ }}"},
+	{From: 534, To: 563, Line: 32, Col: 5, Construct: "for"},
+	{From: 539, To: 539, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 541, To: 561, Line: 34, Col: 9, Construct: "if"},
+	{From: 543, To: 548, Line: 35, Col: 13, Construct: "if"},
+	{From: 549, To: 560, Line: 40, Col: 13, Construct: "if"},
+	{From: 552, To: 560, Line: 42, Col: 13, Construct: "if"},
+	{From: 555, To: 555, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 559, To: 559, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 566, To: 625, Line: 51, Col: 1, Construct: "macro"},
+	{From: 573, To: 573, Line: 58, Col: 5, Construct: "set"},
+	{From: 575, To: 594, Line: 59, Col: 5, Construct: "for"},
+	{From: 579, To: 584, Line: 60, Col: 9, Construct: "set"},
+	{From: 586, To: 586, Line: 61, Col: 9, Construct: "set"},
+	{From: 588, To: 593, Line: 62, Col: 9, Construct: "if"},
+	{From: 590, To: 590, Line: 62, Col: 9, Construct: "set"},
+	{From: 592, To: 592, Line: 63, Col: 13, Construct: "set"},
+	{From: 596, To: 600, Line: 66, Col: 5, Construct: "set"},
+	{From: 602, To: 610, Line: 67, Col: 5, Construct: "for"},
+	{From: 604, To: 608, Line: 68, Col: 9, Construct: "{{ }}"},
+	{From: 612, To: 624, Line: 71, Col: 5, Construct: "for"},
+	{From: 615, To: 620, Line: 72, Col: 9, Construct: "set"},
+	{From: 622, To: 622, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 627, To: 638, Line: 83, Col: 1, Construct: "macro"},
+	{From: 631, To: 635, Line: 84, Col: 5, Construct: "set"},
+	{From: 637, To: 637, Line: 85, Col: 5, Construct: "{{ }}"},
+	{From: 640, To: 682, Line: 87, Col: 1, Construct: "macro"},
+	{From: 644, To: 644, Line: 88, Col: 5, Construct: "set"},
+	{From: 646, To: 675, Line: 89, Col: 5, Construct: "if"},
+	{From: 648, To: 667, Line: 90, Col: 9, Construct: "for"},
+	{From: 652, To: 657, Line: 91, Col: 13, Construct: "set"},
+	{From: 659, To: 659, Line: 92, Col: 13, Construct: "set"},
+	{From: 661, To: 666, Line: 93, Col: 13, Construct: "if"},
+	{From: 663, To: 663, Line: 93, Col: 13, Construct: "set"},
+	{From: 665, To: 665, Line: 94, Col: 17, Construct: "set"},
+	{From: 669, To: 674, Line: 97, Col: 9, Construct: "for"},
+	{From: 671, To: 671, Line: 97, Col: 9, Construct: "set"},
+	{From: 673, To: 673, Line: 98, Col: 13, Construct: "set"},
+	{From: 677, To: 677, Line: 98, Col: 13, Construct: "set"},
+	{From: 679, To: 679, Line: 101, Col: 5, Construct: "set"},
+	{From: 681, To: 681, Line: 102, Col: 5, Construct: "{{ }}"},
+	{From: 684, To: 684, Line: 104, Col: 1, Construct: "{{ }}"},
+	{From: 686, To: 686, Line: 105, Col: 1, Construct: "set"},
+	{From: 688, To: 694, Line: 106, Col: 1, Construct: "for"},
+	{From: 690, To: 693, Line: 107, Col: 5, Construct: "if"},
+	{From: 692, To: 692, Line: 108, Col: 9, Construct: "set"},
+	{From: 696, To: 734, Line: 111, Col: 1, Construct: "if"},
+	{From: 699, To: 703, Line: 113, Col: 5, Construct: "set"},
+	{From: 705, To: 705, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 707, To: 715, Line: 115, Col: 5, Construct: "if"},
+	{From: 709, To: 709, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 710, To: 714, Line: 117, Col: 9, Construct: "if"},
+	{From: 713, To: 713, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 717, To: 719, Line: 121, Col: 5, Construct: "{{ }}"},
+	{From: 721, To: 728, Line: 122, Col: 5, Construct: "if"},
+	{From: 724, To: 726, Line: 124, Col: 9, Construct: "{{ }}"},
+	{From: 730, To: 733, Line: 127, Col: 5, Construct: "{{ }}"},
+	{From: 736, To: 891, Line: 130, Col: 1, Construct: "for"},
+	{From: 747, To: 747, Line: 131, Col: 5, Construct: "set"},
+	{From: 749, To: 753, Line: 132, Col: 5, Construct: "set"},
+	{From: 755, To: 890, Line: 133, Col: 5, Construct: "if"},
+	{From: 757, To: 760, Line: 138, Col: 9, Construct: "set"},
+	{From: 762, To: 762, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 764, To: 770, Line: 145, Col: 9, Construct: "if"},
+	{From: 767, To: 769, Line: 147, Col: 13, Construct: "{{ }}"},
+	{From: 772, To: 779, Line: 149, Col: 9, Construct: "if"},
+	{From: 775, To: 777, Line: 151, Col: 13, Construct: "{{ }}"},
+	{From: 781, To: 784, Line: 154, Col: 9, Construct: "{{ }}"},
+	{From: 785, To: 890, Line: 156, Col: 9, Construct: "if"},
+	{From: 789, To: 792, Line: 158, Col: 9, Construct: "{{ }}"},
+	{From: 793, To: 890, Line: 160, Col: 9, Construct: "if"},
+	{From: 796, To: 796, Line: 161, Col: 9, Construct: "set"},
+	{From: 798, To: 823, Line: 162, Col: 9, Construct: "if"},
+	{From: 800, To: 800, Line: 163, Col: 13, Construct: "set"},
+	{From: 802, To: 806, Line: 164, Col: 13, Construct: "set"},
+	{From: 808, To: 820, Line: 165, Col: 13, Construct: "for"},
+	{From: 810, To: 819, Line: 166, Col: 17, Construct: "if"},
+	{From: 812, To: 818, Line: 167, Col: 21, Construct: "for"},
+	{From: 814, To: 817, Line: 168, Col: 25, Construct: "if"},
+	{From: 816, To: 816, Line: 169, Col: 29, Construct: "set"},
+	{From: 822, To: 822, Line: 174, Col: 13, Construct: "set"},
+	{From: 825, To: 825, Line: 176, Col: 9, Construct: "{{ }}"},
+	{From: 827, To: 830, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 831, To: 890, Line: 179, Col: 9, Construct: "if"},
+	{From: 834, To: 837, Line: 180, Col: 9, Construct: "if"},
+	{From: 836, To: 836, Line: 181, Col: 13, Construct: "{{ }}"},
+	{From: 839, To: 889, Line: 183, Col: 9, Construct: "if"},
+	{From: 841, To: 858, Line: 184, Col: 13, Construct: "for"},
+	{From: 845, To: 845, Line: 185, Col: 17, Construct: "{{ }}"},
+	{From: 847, To: 849, Line: 186, Col: 17, Construct: "{{ }}"},
+	{From: 851, To: 857, Line: 187, Col: 17, Construct: "if"},
+	{From: 853, To: 853, Line: 188, Col: 21, Construct: "{{ }}"},
+	{From: 862, To: 864, Line: 194, Col: 13, Construct: "set"},
+	{From: 866, To: 866, Line: 195, Col: 13, Construct: "set"},
+	{From: 868, To: 872, Line: 196, Col: 13, Construct: "if"},
+	{From: 870, To: 870, Line: 197, Col: 17, Construct: "set"},
+	{From: 874, To: 878, Line: 200, Col: 13, Construct: "if"},
+	{From: 876, To: 876, Line: 201, Col: 17, Construct: "{{ }}"},
+	{From: 880, To: 882, Line: 204, Col: 13, Construct: "{{ }}"},
+	{From: 884, To: 888, Line: 205, Col: 13, Construct: "{{ }}"},
+	{From: 893, To: 895, Line: 209, Col: 1, Construct: "if"},
 }

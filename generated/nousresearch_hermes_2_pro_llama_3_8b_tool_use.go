@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // NousResearchHermes2ProLlama38BToolUse is the chat template llama.cpp/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja.
 var NousResearchHermes2ProLlama38BToolUse = &jinja2.Template{
@@ -295,37 +298,37 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:2:1 {%- set basic_type_map = {
 		basicTypeMap = jinja2.DictOf(jinja2.Str("string"), jinja2.Str("str"), jinja2.Str("number"), jinja2.Str("float"), jinja2.Str("integer"), jinja2.Str("int"), jinja2.Str("boolean"), jinja2.Str("bool"))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:9:1 {%- if basic_type_map[json_spec.type] is defined %}
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")), nil, nil) {
+		if llamacpp.CallTest("defined", llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:10:5 {{- basic_type_map[json_spec.type] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItem(basicTypeMap, jinja2.LlamaAttr(jsonSpec, "type")))
-		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "array") {
+			llamacpp.Write(w, llamacpp.Item(basicTypeMap, llamacpp.Attr(jsonSpec, "type")))
+		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "array") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:11:5 {%- elif json_spec.type == "array" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:12:5 {{- "list[" +  json_to_python_type(json_spec|items) + "]"}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("list["), w.Capture(func() {
-				jsonToPythonType(jinja2.LlamaCallFilter("items", jsonSpec, nil, nil))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("list["), w.Capture(func() {
+				jsonToPythonType(llamacpp.CallFilter("items", jsonSpec, nil, nil))
 			})), jinja2.Str("]")))
-		} else if jinja2.EqStr(jinja2.LlamaAttr(jsonSpec, "type"), "object") {
+		} else if jinja2.EqStr(llamacpp.Attr(jsonSpec, "type"), "object") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:13:5 {%- elif json_spec.type == "object" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:14:5 {%- if json_spec.additionalProperties is defined %}
-			jsonSpecAdditionalProperties := jinja2.LlamaAttr(jsonSpec, "additionalProperties")
-			if jinja2.LlamaCallTest("defined", jsonSpecAdditionalProperties, nil, nil) {
+			jsonSpecAdditionalProperties := llamacpp.Attr(jsonSpec, "additionalProperties")
+			if llamacpp.CallTest("defined", jsonSpecAdditionalProperties, nil, nil) {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:15:9 {{- "dict[str, " + json_to_python_type(json_spec.additionalProperties) + ']'}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("dict[str, "), w.Capture(func() {
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("dict[str, "), w.Capture(func() {
 					jsonToPythonType(jsonSpecAdditionalProperties)
 				})), jinja2.Str("]")))
 			} else {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:16:9 {%- else %}
 				w.WriteString("dict")
 			}
-		} else if jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(jsonSpec, "type"), nil, nil) {
+		} else if llamacpp.CallTest("iterable", llamacpp.Attr(jsonSpec, "type"), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:19:5 {%- elif json_spec.type is iterable %}
 			w.WriteString("Union[")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:21:5 {%- for t in json_spec.type %}
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(jsonSpec, "type")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(jsonSpec, "type")))
 			for i := range items {
 				t := items[i]
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:22:7 {{- json_to_python_type({"type": t}) }}
-				jinja2.LlamaWrite(w, w.Capture(func() {
+				llamacpp.Write(w, w.Capture(func() {
 					jsonToPythonType(jinja2.DictOf(jinja2.Str("type"), t))
 				}))
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:23:7 {%- if not loop.last %}
@@ -340,31 +343,31 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 		}
 	}
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:34:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	w.WriteString("<|im_start|>system\nYou are a function calling AI model. You are provided with function signatures within <tools></tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about what values to plug into functions. Here are the available tools: <tools> ")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:38:1 {%- for tool in tools %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+	items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 	for i := range items {
 		tool := items[i]
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:39:5 {%- if tool.function is defined %}
-		toolFunction := jinja2.LlamaAttr(tool, "function")
-		if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
+		toolFunction := llamacpp.Attr(tool, "function")
+		if llamacpp.CallTest("defined", toolFunction, nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:40:9 {%- set tool = tool.function %}
 			tool = toolFunction
 		}
 		w.WriteString("{\"type\": \"function\", \"function\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:43:5 {{- '{"name": "' + tool.name + '", ' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(tool, "name")), jinja2.Str("\", ")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(tool, "name")), jinja2.Str("\", ")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:44:5 {{- '"description": "' + tool.name + '(' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\"description\": \""), jinja2.LlamaAttr(tool, "name")), jinja2.Str("(")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\"description\": \""), llamacpp.Attr(tool, "name")), jinja2.Str("(")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:45:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		items2 := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
+		items2 := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"), nil, nil)))
 		for i := range items2 {
 			vals := jinja2.Unpack(items2[i], 2)
 			paramName := vals[0]
 			paramFields := vals[1]
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:46:9 {{- param_name + ": " + json_to_python_type(param_fields) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(paramName, jinja2.Str(": ")), w.Capture(func() {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(paramName, jinja2.Str(": ")), w.Capture(func() {
 				jsonToPythonType(paramFields)
 			})))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:47:9 {%- if not loop.last %}
@@ -374,17 +377,17 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 		}
 		w.WriteString(")")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:52:5 {%- if tool.return is defined %}
-		toolReturn := jinja2.LlamaAttr(tool, "return")
-		if jinja2.LlamaCallTest("defined", toolReturn, nil, nil) {
+		toolReturn := llamacpp.Attr(tool, "return")
+		if llamacpp.CallTest("defined", toolReturn, nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:53:9 {{- " -> " + json_to_python_type(tool.return) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(" -> "), w.Capture(func() {
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str(" -> "), w.Capture(func() {
 				jsonToPythonType(toolReturn)
 			})))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:55:5 {{- " - " + tool.description + "
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" - "), jinja2.LlamaAttr(tool, "description")), jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" - "), llamacpp.Attr(tool, "description")), jinja2.Str("\n\n")))
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:58:5 {%- for param_name, param_fields in tool.parameters.properties|items %}
-		items3 := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(jinja2.LlamaAttr(tool, "parameters"), "properties"), nil, nil)))
+		items3 := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(llamacpp.Attr(tool, "parameters"), "properties"), nil, nil)))
 		for i := range items3 {
 			vals := jinja2.Unpack(items3[i], 2)
 			paramName := vals[0]
@@ -394,25 +397,25 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 				w.WriteString("    Args:\n")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:63:9 {{- "        " + param_name + "(" + json_to_python_type(param_fields) + "): " + param_fields.descrip…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaSum(jinja2.Str("        "), paramName, jinja2.Str("(")), w.Capture(func() {
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Sum(jinja2.Str("        "), paramName, jinja2.Str("(")), w.Capture(func() {
 				jsonToPythonType(paramFields)
-			})), jinja2.Str("): ")), jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(paramFields, "description"), nil, nil)))
+			})), jinja2.Str("): ")), llamacpp.CallFilter("trim", llamacpp.Attr(paramFields, "description"), nil, nil)))
 		}
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:65:5 {%- if tool.return is defined and tool.return.description is defined %}
-		toolReturn2 := jinja2.LlamaAttr(tool, "return")
-		if jinja2.LlamaCallTest("defined", toolReturn2, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolReturn2, "description"), nil, nil) {
+		toolReturn2 := llamacpp.Attr(tool, "return")
+		if llamacpp.CallTest("defined", toolReturn2, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(toolReturn2, "description"), nil, nil) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:66:9 {{- "
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n    Returns:\n        "), jinja2.LlamaAttr(toolReturn2, "description")))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n    Returns:\n        "), llamacpp.Attr(toolReturn2, "description")))
 		}
 		w.WriteString("\", \"parameters\": ")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:72:5 {%- if tool.parameters.properties | length == 0 %}
-		toolParameters := jinja2.LlamaAttr(tool, "parameters")
-		if jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil), jinja2.Int(0)) {
+		toolParameters := llamacpp.Attr(tool, "parameters")
+		if jinja2.Eq(llamacpp.CallFilter("length", llamacpp.Attr(toolParameters, "properties"), nil, nil), jinja2.Int(0)) {
 			w.WriteString("{}")
 		} else {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:74:9 {%- else %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:75:9 {{- tool.parameters|tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolParameters, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", toolParameters, nil, nil))
 		}
 		w.WriteString("}")
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:78:5 {%- if not loop.last %}
@@ -423,42 +426,42 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 	w.WriteString(" </tools>Use the following pydantic model json schema for each tool call you will make: {\"properties\": {\"name\": {\"title\": \"Name\", \"type\": \"string\"}, \"arguments\": {\"title\": \"Arguments\", \"type\": \"object\"}}, \"required\": [\"name\", \"arguments\"], \"title\": \"FunctionCall\", \"type\": \"object\"}}\nFor each function call return a json object with function name and arguments within <tool_call></tool_call> XML tags as follows:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-dict>}\n</tool_call><|im_end|>\n")
 	// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:94:1 {%- for message in messages %}
 	var loop jinja2.Loop
-	for loop.Start(w, jinja2.LlamaIterable(messages), nil); loop.Next(); {
+	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:95:5 {%- if message.role == "user" or message.role == "system" or (message.role == "assistant" and messag…
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) {
+		messageRole := llamacpp.Attr(message, "role")
+		if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || (jinja2.EqStr(messageRole, "assistant") && !llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil)) {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:96:9 {{- '<|im_start|>' + message.role + '
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:99:9 {%- elif message.role == "assistant" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:100:9 {{- '<|im_start|>' + message.role }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:101:5 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 				w.WriteString("\n<tool_call>\n")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:104:16 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:105:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("{\"name\": \"")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:109:13 {{- tool_call.name }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString("\", ")
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:112:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
 					w.WriteString("\"arguments\": ")
 					// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:114:17 {%- if tool_call.arguments is string %}
-					if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
+					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:115:21 {{- tool_call.arguments }}
-						jinja2.LlamaWrite(w, toolCallArguments)
+						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:116:21 {%- else %}
 						// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:117:21 {{- tool_call.arguments|tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
 					}
 				}
 				w.WriteString("}\n</tool_call>")
@@ -467,12 +470,12 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:126:9 {%- elif message.role == "tool" %}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:127:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>tool\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:133:9 {{- message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:134:9 {%- if not loop.last %}
 			if !loop.Last().Truthy() {
 				w.WriteString("\n</tool_response>\n")
@@ -481,7 +484,7 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 				w.WriteString("\n</tool_response>")
 			}
 			// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:142:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>")
 			} else if loop.Last().Truthy() {
 				// NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja:144:13 {%- elif loop.last %}
@@ -498,110 +501,110 @@ func renderNousResearchHermes2ProLlama38BToolUseLlama(w *jinja2.Writer, in *jinj
 // spansNousResearchHermes2ProLlama38BToolUse is the position table of NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNousResearchHermes2ProLlama38BToolUse = []jinja2.Span{
-	{From: 53, To: 107, Line: 1, Col: 1, Construct: "macro"},
-	{From: 58, To: 58, Line: 2, Col: 1, Construct: "set"},
-	{From: 60, To: 106, Line: 9, Col: 1, Construct: "if"},
-	{From: 62, To: 62, Line: 10, Col: 5, Construct: "{{ }}"},
-	{From: 63, To: 106, Line: 11, Col: 5, Construct: "if"},
-	{From: 66, To: 70, Line: 12, Col: 5, Construct: "{{ }}"},
-	{From: 71, To: 106, Line: 13, Col: 5, Construct: "if"},
-	{From: 74, To: 85, Line: 14, Col: 5, Construct: "if"},
-	{From: 77, To: 81, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 86, To: 106, Line: 19, Col: 5, Construct: "if"},
-	{From: 90, To: 102, Line: 21, Col: 5, Construct: "for"},
-	{From: 94, To: 96, Line: 22, Col: 7, Construct: "{{ }}"},
-	{From: 98, To: 100, Line: 23, Col: 7, Construct: "if"},
-	{From: 109, To: 110, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 112, To: 201, Line: 38, Col: 1, Construct: "for"},
-	{From: 116, To: 121, Line: 39, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 40, Col: 9, Construct: "set"},
-	{From: 123, To: 126, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 128, To: 130, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 132, To: 147, Line: 45, Col: 5, Construct: "for"},
-	{From: 139, To: 141, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 143, To: 145, Line: 47, Col: 9, Construct: "if"},
-	{From: 149, To: 156, Line: 52, Col: 5, Construct: "if"},
-	{From: 152, To: 155, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 158, To: 160, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 162, To: 179, Line: 58, Col: 5, Construct: "for"},
-	{From: 167, To: 169, Line: 59, Col: 9, Construct: "if"},
-	{From: 171, To: 178, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 181, To: 186, Line: 65, Col: 5, Construct: "if"},
-	{From: 183, To: 184, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 188, To: 195, Line: 72, Col: 5, Construct: "if"},
-	{From: 193, To: 193, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 197, To: 199, Line: 78, Col: 5, Construct: "if"},
-	{From: 203, To: 275, Line: 94, Col: 1, Construct: "for"},
-	{From: 207, To: 274, Line: 95, Col: 5, Construct: "if"},
-	{From: 210, To: 215, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 216, To: 274, Line: 99, Col: 9, Construct: "if"},
-	{From: 219, To: 220, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 222, To: 250, Line: 101, Col: 5, Construct: "for"},
-	{From: 225, To: 230, Line: 104, Col: 16, Construct: "if"},
-	{From: 228, To: 228, Line: 105, Col: 17, Construct: "set"},
-	{From: 232, To: 233, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 235, To: 248, Line: 112, Col: 13, Construct: "if"},
-	{From: 239, To: 246, Line: 114, Col: 17, Construct: "if"},
-	{From: 241, To: 241, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 245, To: 245, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 251, To: 274, Line: 126, Col: 9, Construct: "if"},
-	{From: 254, To: 257, Line: 127, Col: 9, Construct: "if"},
-	{From: 259, To: 259, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 261, To: 266, Line: 134, Col: 9, Construct: "if"},
-	{From: 268, To: 273, Line: 142, Col: 9, Construct: "if"},
-	{From: 270, To: 273, Line: 144, Col: 13, Construct: "if"},
-	{From: 277, To: 279, Line: 149, Col: 1, Construct: "if"},
-	{From: 291, To: 341, Line: 1, Col: 1, Construct: "macro"},
-	{From: 296, To: 296, Line: 2, Col: 1, Construct: "set"},
-	{From: 298, To: 340, Line: 9, Col: 1, Construct: "if"},
-	{From: 300, To: 300, Line: 10, Col: 5, Construct: "{{ }}"},
-	{From: 301, To: 340, Line: 11, Col: 5, Construct: "if"},
-	{From: 304, To: 306, Line: 12, Col: 5, Construct: "{{ }}"},
-	{From: 307, To: 340, Line: 13, Col: 5, Construct: "if"},
-	{From: 310, To: 319, Line: 14, Col: 5, Construct: "if"},
-	{From: 313, To: 315, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 320, To: 340, Line: 19, Col: 5, Construct: "if"},
-	{From: 324, To: 336, Line: 21, Col: 5, Construct: "for"},
-	{From: 328, To: 330, Line: 22, Col: 7, Construct: "{{ }}"},
-	{From: 332, To: 334, Line: 23, Col: 7, Construct: "if"},
-	{From: 343, To: 344, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 346, To: 423, Line: 38, Col: 1, Construct: "for"},
-	{From: 350, To: 355, Line: 39, Col: 5, Construct: "if"},
-	{From: 353, To: 353, Line: 40, Col: 9, Construct: "set"},
-	{From: 357, To: 357, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 359, To: 359, Line: 44, Col: 5, Construct: "{{ }}"},
-	{From: 361, To: 375, Line: 45, Col: 5, Construct: "for"},
-	{From: 367, To: 369, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 371, To: 373, Line: 47, Col: 9, Construct: "if"},
-	{From: 377, To: 383, Line: 52, Col: 5, Construct: "if"},
-	{From: 380, To: 382, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 385, To: 385, Line: 55, Col: 5, Construct: "{{ }}"},
-	{From: 387, To: 400, Line: 58, Col: 5, Construct: "for"},
-	{From: 393, To: 395, Line: 59, Col: 9, Construct: "if"},
-	{From: 397, To: 399, Line: 63, Col: 9, Construct: "{{ }}"},
-	{From: 402, To: 407, Line: 65, Col: 5, Construct: "if"},
-	{From: 405, To: 405, Line: 66, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 417, Line: 72, Col: 5, Construct: "if"},
-	{From: 415, To: 415, Line: 75, Col: 9, Construct: "{{ }}"},
-	{From: 419, To: 421, Line: 78, Col: 5, Construct: "if"},
-	{From: 425, To: 491, Line: 94, Col: 1, Construct: "for"},
-	{From: 429, To: 490, Line: 95, Col: 5, Construct: "if"},
-	{From: 432, To: 432, Line: 97, Col: 36, Construct: "{{ }}"},
-	{From: 433, To: 490, Line: 99, Col: 9, Construct: "if"},
-	{From: 436, To: 436, Line: 100, Col: 9, Construct: "{{ }}"},
-	{From: 438, To: 466, Line: 101, Col: 5, Construct: "for"},
-	{From: 441, To: 446, Line: 104, Col: 16, Construct: "if"},
-	{From: 444, To: 444, Line: 105, Col: 17, Construct: "set"},
-	{From: 448, To: 449, Line: 109, Col: 13, Construct: "{{ }}"},
-	{From: 451, To: 464, Line: 112, Col: 13, Construct: "if"},
-	{From: 455, To: 462, Line: 114, Col: 17, Construct: "if"},
-	{From: 457, To: 457, Line: 115, Col: 21, Construct: "{{ }}"},
-	{From: 461, To: 461, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 467, To: 490, Line: 126, Col: 9, Construct: "if"},
-	{From: 470, To: 473, Line: 127, Col: 9, Construct: "if"},
-	{From: 475, To: 475, Line: 133, Col: 9, Construct: "{{ }}"},
-	{From: 477, To: 482, Line: 134, Col: 9, Construct: "if"},
-	{From: 484, To: 489, Line: 142, Col: 9, Construct: "if"},
-	{From: 486, To: 489, Line: 144, Col: 13, Construct: "if"},
-	{From: 493, To: 495, Line: 149, Col: 1, Construct: "if"},
+	{From: 56, To: 110, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 61, Line: 2, Col: 1, Construct: "set"},
+	{From: 63, To: 109, Line: 9, Col: 1, Construct: "if"},
+	{From: 65, To: 65, Line: 10, Col: 5, Construct: "{{ }}"},
+	{From: 66, To: 109, Line: 11, Col: 5, Construct: "if"},
+	{From: 69, To: 73, Line: 12, Col: 5, Construct: "{{ }}"},
+	{From: 74, To: 109, Line: 13, Col: 5, Construct: "if"},
+	{From: 77, To: 88, Line: 14, Col: 5, Construct: "if"},
+	{From: 80, To: 84, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 89, To: 109, Line: 19, Col: 5, Construct: "if"},
+	{From: 93, To: 105, Line: 21, Col: 5, Construct: "for"},
+	{From: 97, To: 99, Line: 22, Col: 7, Construct: "{{ }}"},
+	{From: 101, To: 103, Line: 23, Col: 7, Construct: "if"},
+	{From: 112, To: 113, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 115, To: 204, Line: 38, Col: 1, Construct: "for"},
+	{From: 119, To: 124, Line: 39, Col: 5, Construct: "if"},
+	{From: 122, To: 122, Line: 40, Col: 9, Construct: "set"},
+	{From: 126, To: 129, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 131, To: 133, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 135, To: 150, Line: 45, Col: 5, Construct: "for"},
+	{From: 142, To: 144, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 146, To: 148, Line: 47, Col: 9, Construct: "if"},
+	{From: 152, To: 159, Line: 52, Col: 5, Construct: "if"},
+	{From: 155, To: 158, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 161, To: 163, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 165, To: 182, Line: 58, Col: 5, Construct: "for"},
+	{From: 170, To: 172, Line: 59, Col: 9, Construct: "if"},
+	{From: 174, To: 181, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 184, To: 189, Line: 65, Col: 5, Construct: "if"},
+	{From: 186, To: 187, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 191, To: 198, Line: 72, Col: 5, Construct: "if"},
+	{From: 196, To: 196, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 200, To: 202, Line: 78, Col: 5, Construct: "if"},
+	{From: 206, To: 278, Line: 94, Col: 1, Construct: "for"},
+	{From: 210, To: 277, Line: 95, Col: 5, Construct: "if"},
+	{From: 213, To: 218, Line: 97, Col: 36, Construct: "{{ }}"},
+	{From: 219, To: 277, Line: 99, Col: 9, Construct: "if"},
+	{From: 222, To: 223, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 225, To: 253, Line: 101, Col: 5, Construct: "for"},
+	{From: 228, To: 233, Line: 104, Col: 16, Construct: "if"},
+	{From: 231, To: 231, Line: 105, Col: 17, Construct: "set"},
+	{From: 235, To: 236, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 238, To: 251, Line: 112, Col: 13, Construct: "if"},
+	{From: 242, To: 249, Line: 114, Col: 17, Construct: "if"},
+	{From: 244, To: 244, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 248, To: 248, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 254, To: 277, Line: 126, Col: 9, Construct: "if"},
+	{From: 257, To: 260, Line: 127, Col: 9, Construct: "if"},
+	{From: 262, To: 262, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 264, To: 269, Line: 134, Col: 9, Construct: "if"},
+	{From: 271, To: 276, Line: 142, Col: 9, Construct: "if"},
+	{From: 273, To: 276, Line: 144, Col: 13, Construct: "if"},
+	{From: 280, To: 282, Line: 149, Col: 1, Construct: "if"},
+	{From: 294, To: 344, Line: 1, Col: 1, Construct: "macro"},
+	{From: 299, To: 299, Line: 2, Col: 1, Construct: "set"},
+	{From: 301, To: 343, Line: 9, Col: 1, Construct: "if"},
+	{From: 303, To: 303, Line: 10, Col: 5, Construct: "{{ }}"},
+	{From: 304, To: 343, Line: 11, Col: 5, Construct: "if"},
+	{From: 307, To: 309, Line: 12, Col: 5, Construct: "{{ }}"},
+	{From: 310, To: 343, Line: 13, Col: 5, Construct: "if"},
+	{From: 313, To: 322, Line: 14, Col: 5, Construct: "if"},
+	{From: 316, To: 318, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 323, To: 343, Line: 19, Col: 5, Construct: "if"},
+	{From: 327, To: 339, Line: 21, Col: 5, Construct: "for"},
+	{From: 331, To: 333, Line: 22, Col: 7, Construct: "{{ }}"},
+	{From: 335, To: 337, Line: 23, Col: 7, Construct: "if"},
+	{From: 346, To: 347, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 349, To: 426, Line: 38, Col: 1, Construct: "for"},
+	{From: 353, To: 358, Line: 39, Col: 5, Construct: "if"},
+	{From: 356, To: 356, Line: 40, Col: 9, Construct: "set"},
+	{From: 360, To: 360, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 362, To: 362, Line: 44, Col: 5, Construct: "{{ }}"},
+	{From: 364, To: 378, Line: 45, Col: 5, Construct: "for"},
+	{From: 370, To: 372, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 374, To: 376, Line: 47, Col: 9, Construct: "if"},
+	{From: 380, To: 386, Line: 52, Col: 5, Construct: "if"},
+	{From: 383, To: 385, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 388, To: 388, Line: 55, Col: 5, Construct: "{{ }}"},
+	{From: 390, To: 403, Line: 58, Col: 5, Construct: "for"},
+	{From: 396, To: 398, Line: 59, Col: 9, Construct: "if"},
+	{From: 400, To: 402, Line: 63, Col: 9, Construct: "{{ }}"},
+	{From: 405, To: 410, Line: 65, Col: 5, Construct: "if"},
+	{From: 408, To: 408, Line: 66, Col: 9, Construct: "{{ }}"},
+	{From: 412, To: 420, Line: 72, Col: 5, Construct: "if"},
+	{From: 418, To: 418, Line: 75, Col: 9, Construct: "{{ }}"},
+	{From: 422, To: 424, Line: 78, Col: 5, Construct: "if"},
+	{From: 428, To: 494, Line: 94, Col: 1, Construct: "for"},
+	{From: 432, To: 493, Line: 95, Col: 5, Construct: "if"},
+	{From: 435, To: 435, Line: 97, Col: 36, Construct: "{{ }}"},
+	{From: 436, To: 493, Line: 99, Col: 9, Construct: "if"},
+	{From: 439, To: 439, Line: 100, Col: 9, Construct: "{{ }}"},
+	{From: 441, To: 469, Line: 101, Col: 5, Construct: "for"},
+	{From: 444, To: 449, Line: 104, Col: 16, Construct: "if"},
+	{From: 447, To: 447, Line: 105, Col: 17, Construct: "set"},
+	{From: 451, To: 452, Line: 109, Col: 13, Construct: "{{ }}"},
+	{From: 454, To: 467, Line: 112, Col: 13, Construct: "if"},
+	{From: 458, To: 465, Line: 114, Col: 17, Construct: "if"},
+	{From: 460, To: 460, Line: 115, Col: 21, Construct: "{{ }}"},
+	{From: 464, To: 464, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 470, To: 493, Line: 126, Col: 9, Construct: "if"},
+	{From: 473, To: 476, Line: 127, Col: 9, Construct: "if"},
+	{From: 478, To: 478, Line: 133, Col: 9, Construct: "{{ }}"},
+	{From: 480, To: 485, Line: 134, Col: 9, Construct: "if"},
+	{From: 487, To: 492, Line: 142, Col: 9, Construct: "if"},
+	{From: 489, To: 492, Line: 144, Col: 13, Construct: "if"},
+	{From: 496, To: 498, Line: 149, Col: 1, Construct: "if"},
 }

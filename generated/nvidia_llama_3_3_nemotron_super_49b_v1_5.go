@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // NvidiaLlama33NemotronSuper49BV15 is the chat template llama.cpp/nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja.
 var NvidiaLlama33NemotronSuper49BV15 = &jinja2.Template{
@@ -290,38 +293,38 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:134 {% set tool_token = "tool" %}
 	toolToken = jinja2.Str("tool")
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:163 {{- bos ~ system_start_header ~ system_token ~ system_end_header -}}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(bos, systemStartHeader, systemToken, systemEndHeader))
+	llamacpp.Write(w, llamacpp.Concat(bos, systemStartHeader, systemToken, systemEndHeader))
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:231 {%- if messages[0].role == 'system' and messages[0].content != '' -%}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") && !jinja2.EqStr(jinja2.LlamaAttr(messages0, "content"), "") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") && !jinja2.EqStr(llamacpp.Attr(messages0, "content"), "") {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:300 {%- set system_content = messages[0].content -%}
-		systemContent = jinja2.LlamaAttr(messages0, "content")
+		systemContent = llamacpp.Attr(messages0, "content")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:348 {%- if '/no_think' in system_content -%}
-		if jinja2.LlamaIn(jinja2.Str("/no_think"), systemContent) {
+		if llamacpp.In(jinja2.Str("/no_think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:388 {%- set system_content = system_content.replace('/no_think', '')|trim -%}
-			systemContent = jinja2.LlamaCallFilter("trim", jinja2.LlamaCallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), nil, nil)
+			systemContent = llamacpp.CallFilter("trim", llamacpp.CallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:461 {%- set enable_thinking = false -%}
 			enableThinking = jinja2.Bool(false)
-		} else if jinja2.LlamaIn(jinja2.Str("/think"), systemContent) {
+		} else if llamacpp.In(jinja2.Str("/think"), systemContent) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:500 {%- elif '/think' in system_content -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:535 {%- set system_content = system_content.replace('/think', '')|trim -%}
-			systemContent = jinja2.LlamaCallFilter("trim", jinja2.LlamaCallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), nil, nil)
+			systemContent = llamacpp.CallFilter("trim", llamacpp.CallMethod(systemContent, "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), nil, nil)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:605 {%- set enable_thinking = true -%}
 			enableThinking = jinja2.Bool(true)
 		}
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:5:652 {{- system_content + '
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(systemContent, jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Add(systemContent, jinja2.Str("\n\n")))
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:7:19 {%- if tools -%}
 	if tools.Truthy() {
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:24 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:8:49 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.IfElse(jinja2.LlamaCallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
+			toolFunction := llamacpp.Attr(tool, "function")
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.IfElse(llamacpp.CallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
@@ -336,67 +339,67 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 		w.WriteString("]</AVAILABLE_TOOLS>\n\nIf you decide to call any tool(s), use the following format:\n<TOOLCALL>[{{\"name\": \"tool_name1\", \"arguments\": \"tool_args1\"}}, {{\"name\": \"tool_name2\", \"arguments\": \"tool_args2\"}}]</TOOLCALL>\n\nResponse from tool(s) will be returned in this format:\n<TOOL_RESPONSE>[{{\"response\": \"tool_response1\"}}, {{\"response\": \"tool_response2\"}}]</TOOL_RESPONSE>\n\nBased on the results returned by the tool(s), you can call additional tools if needed, correct tool calls if any errors are found, or just respond with the answer to the user.")
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:194 {{- eot -}}
-	jinja2.LlamaWrite(w, eot)
+	llamacpp.Write(w, eot)
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:205 {%- for message in messages -%}
 	var content jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:236 {%- if message.role == user_token -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.Eq(messageRole, userToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:273 {{- start_header ~ user_token ~ end_header -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, userToken, endHeader))
+			llamacpp.Write(w, llamacpp.Concat(startHeader, userToken, endHeader))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:319 {{ message.content -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:341 {{ eot -}}
-			jinja2.LlamaWrite(w, eot)
+			llamacpp.Write(w, eot)
 		} else if jinja2.Eq(messageRole, assistantToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:355 {%- elif message.role == assistant_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:395 {%- if '</think>' in message.content -%}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaIn(jinja2.Str("</think>"), messageContent) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.In(jinja2.Str("</think>"), messageContent) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:435 {%- set content = message.content.split('</think>')[-1].lstrip() -%}
-				content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", nil, nil)
+				content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", nil, nil)
 			} else {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:507 {%- else -%}
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:515 {%- set content = message.content -%}
 				content = messageContent
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:565 {{- start_header ~ assistant_token ~ end_header -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, assistantToken, endHeader))
+			llamacpp.Write(w, llamacpp.Concat(startHeader, assistantToken, endHeader))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:616 {{ content -}}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:630 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<TOOLCALL>[")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:680 {%- for call in message.tool_calls -%}
 				var fn jinja2.Value
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					call := items[i]
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:718 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := jinja2.LlamaAttr(call, "function")
-					if jinja2.LlamaCallTest("defined", callFunction, nil, nil) {
+					callFunction := llamacpp.Attr(call, "function")
+					if llamacpp.CallTest("defined", callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:786 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:837 {%- if fn.arguments is string -%}
-					fnArguments := jinja2.LlamaAttr(fn, "arguments")
-					if jinja2.LlamaCallTest("string", fnArguments, nil, nil) {
+					fnArguments := llamacpp.Attr(fn, "arguments")
+					if llamacpp.CallTest("string", fnArguments, nil, nil) {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:870 {{- fn.arguments -}}
-						jinja2.LlamaWrite(w, fnArguments)
+						llamacpp.Write(w, fnArguments)
 					} else {
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:894 {%- else -%}
 						// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:902 {{- fn.arguments | tojson -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", fnArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", fnArguments, nil, nil))
 					}
 					// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:944 {{- '}' + (', ' if not loop.last else '') -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Str(", ")
 					}, func() jinja2.Value {
 						return jinja2.Str("")
@@ -405,35 +408,35 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 				w.WriteString("]</TOOLCALL>")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1038 {{- eot -}}
-			jinja2.LlamaWrite(w, eot)
+			llamacpp.Write(w, eot)
 		} else if jinja2.Eq(messageRole, toolToken) {
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1053 {%- elif message.role == tool_token -%}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1088 {%- if loop.first or (messages[loop.index0 - 1].role != tool_token) -%}
-			if (i == 0) || jinja2.Ne(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if (i == 0) || jinja2.Ne(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1159 {{- start_header ~ tool_token ~ end_header -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, toolToken, endHeader))
+				llamacpp.Write(w, llamacpp.Concat(startHeader, toolToken, endHeader))
 				w.WriteString("<TOOL_RESPONSE>[")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1243 {{- message.content -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1266 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == tool_token) else '' -}}
-			if !(i == len(items)-1) && jinja2.Eq(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if !(i == len(items)-1) && jinja2.Eq(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1354 {%- if loop.last or (messages[loop.index0 + 1].role != tool_token) -%}
-			if (i == len(items)-1) || jinja2.Ne(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
+			if (i == len(items)-1) || jinja2.Ne(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), toolToken) {
 				w.WriteString("]</TOOL_RESPONSE>")
 				// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1451 {{ eot -}}
-				jinja2.LlamaWrite(w, eot)
+				llamacpp.Write(w, eot)
 			}
 		}
 	}
 	// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1501 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1533 {{- start_header ~ assistant_token ~ end_header -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(startHeader, assistantToken, endHeader))
+		llamacpp.Write(w, llamacpp.Concat(startHeader, assistantToken, endHeader))
 		// nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja:16:1584 {%- if not enable_thinking -%}
 		if !enableThinking.Truthy() {
 			w.WriteString("<think>\n\n</think>\n\n")
@@ -444,116 +447,116 @@ func renderNvidiaLlama33NemotronSuper49BV15Llama(w *jinja2.Writer, in *jinja2.In
 // spansNvidiaLlama33NemotronSuper49BV15 is the position table of nvidia-Llama-3_3-Nemotron-Super-49B-v1_5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNvidiaLlama33NemotronSuper49BV15 = []jinja2.Span{
-	{From: 64, To: 64, Line: 1, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 1, Col: 36, Construct: "set"},
-	{From: 68, To: 68, Line: 1, Col: 70, Construct: "set"},
-	{From: 70, To: 70, Line: 1, Col: 123, Construct: "set"},
-	{From: 72, To: 72, Line: 3, Col: 5, Construct: "set"},
-	{From: 74, To: 74, Line: 3, Col: 51, Construct: "set"},
-	{From: 76, To: 76, Line: 5, Col: 5, Construct: "set"},
-	{From: 78, To: 78, Line: 5, Col: 33, Construct: "set"},
-	{From: 80, To: 80, Line: 5, Col: 66, Construct: "set"},
-	{From: 82, To: 82, Line: 5, Col: 95, Construct: "set"},
-	{From: 84, To: 84, Line: 5, Col: 134, Construct: "set"},
-	{From: 86, To: 89, Line: 5, Col: 163, Construct: "{{ }}"},
-	{From: 91, To: 110, Line: 5, Col: 231, Construct: "if"},
-	{From: 94, To: 94, Line: 5, Col: 300, Construct: "set"},
-	{From: 96, To: 107, Line: 5, Col: 348, Construct: "if"},
-	{From: 98, To: 98, Line: 5, Col: 388, Construct: "set"},
-	{From: 100, To: 100, Line: 5, Col: 461, Construct: "set"},
-	{From: 101, To: 107, Line: 5, Col: 500, Construct: "if"},
-	{From: 104, To: 104, Line: 5, Col: 535, Construct: "set"},
-	{From: 106, To: 106, Line: 5, Col: 605, Construct: "set"},
-	{From: 109, To: 109, Line: 5, Col: 652, Construct: "{{ }}"},
-	{From: 112, To: 133, Line: 7, Col: 19, Construct: "if"},
-	{From: 115, To: 132, Line: 8, Col: 24, Construct: "for"},
-	{From: 119, To: 124, Line: 8, Col: 49, Construct: "{{ }}"},
-	{From: 126, To: 130, Line: 8, Col: 119, Construct: "{{ }}"},
-	{From: 135, To: 135, Line: 16, Col: 194, Construct: "{{ }}"},
-	{From: 137, To: 237, Line: 16, Col: 205, Construct: "for"},
-	{From: 142, To: 236, Line: 16, Col: 236, Construct: "if"},
-	{From: 145, To: 147, Line: 16, Col: 273, Construct: "{{ }}"},
-	{From: 149, To: 149, Line: 16, Col: 319, Construct: "{{ }}"},
-	{From: 151, To: 151, Line: 16, Col: 341, Construct: "{{ }}"},
-	{From: 152, To: 236, Line: 16, Col: 355, Construct: "if"},
-	{From: 155, To: 163, Line: 16, Col: 395, Construct: "if"},
-	{From: 158, To: 158, Line: 16, Col: 435, Construct: "set"},
-	{From: 162, To: 162, Line: 16, Col: 515, Construct: "set"},
-	{From: 165, To: 167, Line: 16, Col: 565, Construct: "{{ }}"},
-	{From: 169, To: 169, Line: 16, Col: 616, Construct: "{{ }}"},
-	{From: 171, To: 209, Line: 16, Col: 630, Construct: "if"},
-	{From: 175, To: 208, Line: 16, Col: 680, Construct: "for"},
-	{From: 180, To: 185, Line: 16, Col: 718, Construct: "set"},
-	{From: 187, To: 189, Line: 16, Col: 786, Construct: "{{ }}"},
-	{From: 191, To: 199, Line: 16, Col: 837, Construct: "if"},
-	{From: 194, To: 194, Line: 16, Col: 870, Construct: "{{ }}"},
-	{From: 198, To: 198, Line: 16, Col: 902, Construct: "{{ }}"},
-	{From: 201, To: 206, Line: 16, Col: 944, Construct: "{{ }}"},
-	{From: 211, To: 211, Line: 16, Col: 1038, Construct: "{{ }}"},
-	{From: 212, To: 236, Line: 16, Col: 1053, Construct: "if"},
-	{From: 215, To: 221, Line: 16, Col: 1088, Construct: "if"},
-	{From: 217, To: 220, Line: 16, Col: 1159, Construct: "{{ }}"},
-	{From: 223, To: 223, Line: 16, Col: 1243, Construct: "{{ }}"},
-	{From: 225, To: 229, Line: 16, Col: 1266, Construct: "{{ }}"},
-	{From: 231, To: 235, Line: 16, Col: 1354, Construct: "if"},
-	{From: 234, To: 234, Line: 16, Col: 1451, Construct: "{{ }}"},
-	{From: 239, To: 248, Line: 16, Col: 1501, Construct: "if"},
-	{From: 241, To: 243, Line: 16, Col: 1533, Construct: "{{ }}"},
-	{From: 245, To: 247, Line: 16, Col: 1584, Construct: "if"},
-	{From: 271, To: 271, Line: 1, Col: 1, Construct: "set"},
-	{From: 273, To: 273, Line: 1, Col: 36, Construct: "set"},
-	{From: 275, To: 275, Line: 1, Col: 70, Construct: "set"},
-	{From: 277, To: 277, Line: 1, Col: 123, Construct: "set"},
-	{From: 279, To: 279, Line: 3, Col: 5, Construct: "set"},
-	{From: 281, To: 281, Line: 3, Col: 51, Construct: "set"},
-	{From: 283, To: 283, Line: 5, Col: 5, Construct: "set"},
-	{From: 285, To: 285, Line: 5, Col: 33, Construct: "set"},
-	{From: 287, To: 287, Line: 5, Col: 66, Construct: "set"},
-	{From: 289, To: 289, Line: 5, Col: 95, Construct: "set"},
-	{From: 291, To: 291, Line: 5, Col: 134, Construct: "set"},
-	{From: 293, To: 293, Line: 5, Col: 163, Construct: "{{ }}"},
-	{From: 295, To: 314, Line: 5, Col: 231, Construct: "if"},
-	{From: 298, To: 298, Line: 5, Col: 300, Construct: "set"},
-	{From: 300, To: 311, Line: 5, Col: 348, Construct: "if"},
-	{From: 302, To: 302, Line: 5, Col: 388, Construct: "set"},
-	{From: 304, To: 304, Line: 5, Col: 461, Construct: "set"},
-	{From: 305, To: 311, Line: 5, Col: 500, Construct: "if"},
-	{From: 308, To: 308, Line: 5, Col: 535, Construct: "set"},
-	{From: 310, To: 310, Line: 5, Col: 605, Construct: "set"},
-	{From: 313, To: 313, Line: 5, Col: 652, Construct: "{{ }}"},
-	{From: 316, To: 337, Line: 7, Col: 19, Construct: "if"},
-	{From: 319, To: 336, Line: 8, Col: 24, Construct: "for"},
-	{From: 323, To: 328, Line: 8, Col: 49, Construct: "{{ }}"},
-	{From: 330, To: 334, Line: 8, Col: 119, Construct: "{{ }}"},
-	{From: 339, To: 339, Line: 16, Col: 194, Construct: "{{ }}"},
-	{From: 341, To: 432, Line: 16, Col: 205, Construct: "for"},
-	{From: 346, To: 431, Line: 16, Col: 236, Construct: "if"},
-	{From: 349, To: 349, Line: 16, Col: 273, Construct: "{{ }}"},
-	{From: 351, To: 351, Line: 16, Col: 319, Construct: "{{ }}"},
-	{From: 353, To: 353, Line: 16, Col: 341, Construct: "{{ }}"},
-	{From: 354, To: 431, Line: 16, Col: 355, Construct: "if"},
-	{From: 357, To: 365, Line: 16, Col: 395, Construct: "if"},
-	{From: 360, To: 360, Line: 16, Col: 435, Construct: "set"},
-	{From: 364, To: 364, Line: 16, Col: 515, Construct: "set"},
-	{From: 367, To: 367, Line: 16, Col: 565, Construct: "{{ }}"},
-	{From: 369, To: 369, Line: 16, Col: 616, Construct: "{{ }}"},
-	{From: 371, To: 406, Line: 16, Col: 630, Construct: "if"},
-	{From: 375, To: 405, Line: 16, Col: 680, Construct: "for"},
-	{From: 380, To: 385, Line: 16, Col: 718, Construct: "set"},
-	{From: 387, To: 387, Line: 16, Col: 786, Construct: "{{ }}"},
-	{From: 389, To: 397, Line: 16, Col: 837, Construct: "if"},
-	{From: 392, To: 392, Line: 16, Col: 870, Construct: "{{ }}"},
-	{From: 396, To: 396, Line: 16, Col: 902, Construct: "{{ }}"},
-	{From: 399, To: 403, Line: 16, Col: 944, Construct: "{{ }}"},
-	{From: 408, To: 408, Line: 16, Col: 1038, Construct: "{{ }}"},
-	{From: 409, To: 431, Line: 16, Col: 1053, Construct: "if"},
-	{From: 412, To: 416, Line: 16, Col: 1088, Construct: "if"},
-	{From: 414, To: 415, Line: 16, Col: 1159, Construct: "{{ }}"},
-	{From: 418, To: 418, Line: 16, Col: 1243, Construct: "{{ }}"},
-	{From: 420, To: 424, Line: 16, Col: 1266, Construct: "{{ }}"},
-	{From: 426, To: 430, Line: 16, Col: 1354, Construct: "if"},
-	{From: 429, To: 429, Line: 16, Col: 1451, Construct: "{{ }}"},
-	{From: 434, To: 441, Line: 16, Col: 1501, Construct: "if"},
-	{From: 436, To: 436, Line: 16, Col: 1533, Construct: "{{ }}"},
-	{From: 438, To: 440, Line: 16, Col: 1584, Construct: "if"},
+	{From: 67, To: 67, Line: 1, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 1, Col: 36, Construct: "set"},
+	{From: 71, To: 71, Line: 1, Col: 70, Construct: "set"},
+	{From: 73, To: 73, Line: 1, Col: 123, Construct: "set"},
+	{From: 75, To: 75, Line: 3, Col: 5, Construct: "set"},
+	{From: 77, To: 77, Line: 3, Col: 51, Construct: "set"},
+	{From: 79, To: 79, Line: 5, Col: 5, Construct: "set"},
+	{From: 81, To: 81, Line: 5, Col: 33, Construct: "set"},
+	{From: 83, To: 83, Line: 5, Col: 66, Construct: "set"},
+	{From: 85, To: 85, Line: 5, Col: 95, Construct: "set"},
+	{From: 87, To: 87, Line: 5, Col: 134, Construct: "set"},
+	{From: 89, To: 92, Line: 5, Col: 163, Construct: "{{ }}"},
+	{From: 94, To: 113, Line: 5, Col: 231, Construct: "if"},
+	{From: 97, To: 97, Line: 5, Col: 300, Construct: "set"},
+	{From: 99, To: 110, Line: 5, Col: 348, Construct: "if"},
+	{From: 101, To: 101, Line: 5, Col: 388, Construct: "set"},
+	{From: 103, To: 103, Line: 5, Col: 461, Construct: "set"},
+	{From: 104, To: 110, Line: 5, Col: 500, Construct: "if"},
+	{From: 107, To: 107, Line: 5, Col: 535, Construct: "set"},
+	{From: 109, To: 109, Line: 5, Col: 605, Construct: "set"},
+	{From: 112, To: 112, Line: 5, Col: 652, Construct: "{{ }}"},
+	{From: 115, To: 136, Line: 7, Col: 19, Construct: "if"},
+	{From: 118, To: 135, Line: 8, Col: 24, Construct: "for"},
+	{From: 122, To: 127, Line: 8, Col: 49, Construct: "{{ }}"},
+	{From: 129, To: 133, Line: 8, Col: 119, Construct: "{{ }}"},
+	{From: 138, To: 138, Line: 16, Col: 194, Construct: "{{ }}"},
+	{From: 140, To: 240, Line: 16, Col: 205, Construct: "for"},
+	{From: 145, To: 239, Line: 16, Col: 236, Construct: "if"},
+	{From: 148, To: 150, Line: 16, Col: 273, Construct: "{{ }}"},
+	{From: 152, To: 152, Line: 16, Col: 319, Construct: "{{ }}"},
+	{From: 154, To: 154, Line: 16, Col: 341, Construct: "{{ }}"},
+	{From: 155, To: 239, Line: 16, Col: 355, Construct: "if"},
+	{From: 158, To: 166, Line: 16, Col: 395, Construct: "if"},
+	{From: 161, To: 161, Line: 16, Col: 435, Construct: "set"},
+	{From: 165, To: 165, Line: 16, Col: 515, Construct: "set"},
+	{From: 168, To: 170, Line: 16, Col: 565, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 16, Col: 616, Construct: "{{ }}"},
+	{From: 174, To: 212, Line: 16, Col: 630, Construct: "if"},
+	{From: 178, To: 211, Line: 16, Col: 680, Construct: "for"},
+	{From: 183, To: 188, Line: 16, Col: 718, Construct: "set"},
+	{From: 190, To: 192, Line: 16, Col: 786, Construct: "{{ }}"},
+	{From: 194, To: 202, Line: 16, Col: 837, Construct: "if"},
+	{From: 197, To: 197, Line: 16, Col: 870, Construct: "{{ }}"},
+	{From: 201, To: 201, Line: 16, Col: 902, Construct: "{{ }}"},
+	{From: 204, To: 209, Line: 16, Col: 944, Construct: "{{ }}"},
+	{From: 214, To: 214, Line: 16, Col: 1038, Construct: "{{ }}"},
+	{From: 215, To: 239, Line: 16, Col: 1053, Construct: "if"},
+	{From: 218, To: 224, Line: 16, Col: 1088, Construct: "if"},
+	{From: 220, To: 223, Line: 16, Col: 1159, Construct: "{{ }}"},
+	{From: 226, To: 226, Line: 16, Col: 1243, Construct: "{{ }}"},
+	{From: 228, To: 232, Line: 16, Col: 1266, Construct: "{{ }}"},
+	{From: 234, To: 238, Line: 16, Col: 1354, Construct: "if"},
+	{From: 237, To: 237, Line: 16, Col: 1451, Construct: "{{ }}"},
+	{From: 242, To: 251, Line: 16, Col: 1501, Construct: "if"},
+	{From: 244, To: 246, Line: 16, Col: 1533, Construct: "{{ }}"},
+	{From: 248, To: 250, Line: 16, Col: 1584, Construct: "if"},
+	{From: 274, To: 274, Line: 1, Col: 1, Construct: "set"},
+	{From: 276, To: 276, Line: 1, Col: 36, Construct: "set"},
+	{From: 278, To: 278, Line: 1, Col: 70, Construct: "set"},
+	{From: 280, To: 280, Line: 1, Col: 123, Construct: "set"},
+	{From: 282, To: 282, Line: 3, Col: 5, Construct: "set"},
+	{From: 284, To: 284, Line: 3, Col: 51, Construct: "set"},
+	{From: 286, To: 286, Line: 5, Col: 5, Construct: "set"},
+	{From: 288, To: 288, Line: 5, Col: 33, Construct: "set"},
+	{From: 290, To: 290, Line: 5, Col: 66, Construct: "set"},
+	{From: 292, To: 292, Line: 5, Col: 95, Construct: "set"},
+	{From: 294, To: 294, Line: 5, Col: 134, Construct: "set"},
+	{From: 296, To: 296, Line: 5, Col: 163, Construct: "{{ }}"},
+	{From: 298, To: 317, Line: 5, Col: 231, Construct: "if"},
+	{From: 301, To: 301, Line: 5, Col: 300, Construct: "set"},
+	{From: 303, To: 314, Line: 5, Col: 348, Construct: "if"},
+	{From: 305, To: 305, Line: 5, Col: 388, Construct: "set"},
+	{From: 307, To: 307, Line: 5, Col: 461, Construct: "set"},
+	{From: 308, To: 314, Line: 5, Col: 500, Construct: "if"},
+	{From: 311, To: 311, Line: 5, Col: 535, Construct: "set"},
+	{From: 313, To: 313, Line: 5, Col: 605, Construct: "set"},
+	{From: 316, To: 316, Line: 5, Col: 652, Construct: "{{ }}"},
+	{From: 319, To: 340, Line: 7, Col: 19, Construct: "if"},
+	{From: 322, To: 339, Line: 8, Col: 24, Construct: "for"},
+	{From: 326, To: 331, Line: 8, Col: 49, Construct: "{{ }}"},
+	{From: 333, To: 337, Line: 8, Col: 119, Construct: "{{ }}"},
+	{From: 342, To: 342, Line: 16, Col: 194, Construct: "{{ }}"},
+	{From: 344, To: 435, Line: 16, Col: 205, Construct: "for"},
+	{From: 349, To: 434, Line: 16, Col: 236, Construct: "if"},
+	{From: 352, To: 352, Line: 16, Col: 273, Construct: "{{ }}"},
+	{From: 354, To: 354, Line: 16, Col: 319, Construct: "{{ }}"},
+	{From: 356, To: 356, Line: 16, Col: 341, Construct: "{{ }}"},
+	{From: 357, To: 434, Line: 16, Col: 355, Construct: "if"},
+	{From: 360, To: 368, Line: 16, Col: 395, Construct: "if"},
+	{From: 363, To: 363, Line: 16, Col: 435, Construct: "set"},
+	{From: 367, To: 367, Line: 16, Col: 515, Construct: "set"},
+	{From: 370, To: 370, Line: 16, Col: 565, Construct: "{{ }}"},
+	{From: 372, To: 372, Line: 16, Col: 616, Construct: "{{ }}"},
+	{From: 374, To: 409, Line: 16, Col: 630, Construct: "if"},
+	{From: 378, To: 408, Line: 16, Col: 680, Construct: "for"},
+	{From: 383, To: 388, Line: 16, Col: 718, Construct: "set"},
+	{From: 390, To: 390, Line: 16, Col: 786, Construct: "{{ }}"},
+	{From: 392, To: 400, Line: 16, Col: 837, Construct: "if"},
+	{From: 395, To: 395, Line: 16, Col: 870, Construct: "{{ }}"},
+	{From: 399, To: 399, Line: 16, Col: 902, Construct: "{{ }}"},
+	{From: 402, To: 406, Line: 16, Col: 944, Construct: "{{ }}"},
+	{From: 411, To: 411, Line: 16, Col: 1038, Construct: "{{ }}"},
+	{From: 412, To: 434, Line: 16, Col: 1053, Construct: "if"},
+	{From: 415, To: 419, Line: 16, Col: 1088, Construct: "if"},
+	{From: 417, To: 418, Line: 16, Col: 1159, Construct: "{{ }}"},
+	{From: 421, To: 421, Line: 16, Col: 1243, Construct: "{{ }}"},
+	{From: 423, To: 427, Line: 16, Col: 1266, Construct: "{{ }}"},
+	{From: 429, To: 433, Line: 16, Col: 1354, Construct: "if"},
+	{From: 432, To: 432, Line: 16, Col: 1451, Construct: "{{ }}"},
+	{From: 437, To: 444, Line: 16, Col: 1501, Construct: "if"},
+	{From: 439, To: 439, Line: 16, Col: 1533, Construct: "{{ }}"},
+	{From: 441, To: 443, Line: 16, Col: 1584, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // NVIDIANemotron3Nano30BA3BBF16 is the chat template llama.cpp/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja.
 var NVIDIANemotron3Nano30BA3BBF16 = &jinja2.Template{
@@ -450,7 +453,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	enableThinking := in.Lookup("enable_thinking")
 	truncateHistoryThinking := in.Lookup("truncate_history_thinking")
 	var ns jinja2.Value
@@ -464,32 +467,32 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		jsonDict = jinja2.Param(jsonDict, "json_dict")
 		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:2:5 {%- if json_dict is mapping %}
-		if jinja2.LlamaCallTest("mapping", jsonDict, nil, nil) {
+		if llamacpp.CallTest("mapping", jsonDict, nil, nil) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop jinja2.Loop
-			for loop.Start(w, jinja2.LlamaIterable(jsonDict), func(item jinja2.Value) bool {
+			for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
 				jsonKey := item
-				return jinja2.LlamaNotIn(jsonKey, handledKeys)
+				return llamacpp.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if jinja2.LlamaCallTest("mapping", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) || (jinja2.LlamaCallTest("sequence", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil)) {
+				if llamacpp.CallTest("mapping", llamacpp.Item(jsonDict, jsonKey), nil, nil) || (llamacpp.CallTest("sequence", llamacpp.Item(jsonDict, jsonKey), nil, nil) && !llamacpp.CallTest("string", llamacpp.Item(jsonDict, jsonKey), nil, nil)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", llamacpp.Item(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:6:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("string", llamacpp.Item(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				}
 			}
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:12:1 {%- set enable_thinking = enable_thinking if enable_thinking is defined else True %}
-	if !(jinja2.LlamaCallTest("defined", enableThinking, nil, nil)) {
+	if !(llamacpp.CallTest("defined", enableThinking, nil, nil)) {
 		enableThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:13:1 {%- set truncate_history_thinking = truncate_history_thinking if truncate_history_thinking is define…
-	if !(jinja2.LlamaCallTest("defined", truncateHistoryThinking, nil, nil)) {
+	if !(llamacpp.CallTest("defined", truncateHistoryThinking, nil, nil)) {
 		truncateHistoryThinking = jinja2.Bool(true)
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:15:1 {%- set ns = namespace(last_user_idx = -1) %}
@@ -497,24 +500,24 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:16:1 {%- set loop_messages = messages %}
 	loopMessages = messages
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:17:1 {%- for m in loop_messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items {
 		m := items[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:18:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:19:5 {%- set ns.last_user_idx = loop.index0 %}
-			jinja2.LlamaSetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
+			llamacpp.SetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:23:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:24:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:25:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:26:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:27:5 {%- set system_message = "" %}
@@ -523,94 +526,94 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		loopMessages = messages
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:30:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:31:5 {%- set tools = [] %}
 		tools = jinja2.NewList()
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:34:1 {%- set ns = namespace(last_user_idx = -1) %}
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("last_user_idx", jinja2.Int(-1))})
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:35:1 {%- for m in loop_messages %}
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items2 {
 		m := items2[i]
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:36:3 {%- if m["role"] == "user" %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(m, "role"), "user") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:37:5 {%- set ns.last_user_idx = loop.index0 %}
-			jinja2.LlamaSetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
+			llamacpp.SetAttr(ns, "last_user_idx", jinja2.Int(int64(i)))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:40:1 {%- if system_message is defined %}
-	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:41:5 {{- "<|im_start|>system\n" + system_message }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), systemMessage))
+		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>system\n"), systemMessage))
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:42:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:43:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\n")
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:47:1 {%- if tools is iterable and tools | length > 0 %}
-	if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:48:5 {%- if system_message is defined and system_message | length > 0 %}
-		if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", systemMessage, nil, nil), jinja2.Int(0)) {
+		if llamacpp.CallTest("defined", systemMessage, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", systemMessage, nil, nil), jinja2.Int(0)) {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:53:5 {%- for tool in tools %}
 		handledKeys := jinja2.Undefined("handled_keys")
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:54:9 {%- if tool.function is defined %}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := llamacpp.Attr(tool, "function")
+			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:55:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:57:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<function>\n<name>"), jinja2.LlamaAttr(tool, "name"), jinja2.Str("</name>")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<function>\n<name>"), llamacpp.Attr(tool, "name"), jinja2.Str("</name>")))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:58:9 {%- if tool.description is defined %}
-			toolDescription := jinja2.LlamaAttr(tool, "description")
-			if jinja2.LlamaCallTest("defined", toolDescription, nil, nil) {
+			toolDescription := llamacpp.Attr(tool, "description")
+			if llamacpp.CallTest("defined", toolDescription, nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:59:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:62:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := jinja2.LlamaAttr(tool, "parameters")
-			if ((jinja2.LlamaCallTest("defined", toolParameters, nil, nil) && jinja2.LlamaCallTest("mapping", toolParameters, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil)) && jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil) {
+			toolParameters := llamacpp.Attr(tool, "parameters")
+			if ((llamacpp.CallTest("defined", toolParameters, nil, nil) && llamacpp.CallTest("mapping", toolParameters, nil, nil)) && llamacpp.CallTest("defined", llamacpp.Attr(toolParameters, "properties"), nil, nil)) && llamacpp.CallTest("mapping", llamacpp.Attr(toolParameters, "properties"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:63:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				var handledKeys jinja2.Value
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil))) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolParameters, "properties"), nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					w.WriteString("\n<parameter>")
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:65:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:66:17 {%- if param_fields.type is defined %}
-					paramFieldsType := jinja2.LlamaAttr(paramFields, "type")
-					if jinja2.LlamaCallTest("defined", paramFieldsType, nil, nil) {
+					paramFieldsType := llamacpp.Attr(paramFields, "type")
+					if llamacpp.CallTest("defined", paramFieldsType, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:67:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<type>"), jinja2.LlamaCallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<type>"), llamacpp.CallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:69:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := jinja2.LlamaAttr(paramFields, "description")
-					if jinja2.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
+					paramFieldsDescription := llamacpp.Attr(paramFields, "description")
+					if llamacpp.CallTest("defined", paramFieldsDescription, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:70:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:72:17 {%- if param_fields.enum is defined %}
-					paramFieldsEnum := jinja2.LlamaAttr(paramFields, "enum")
-					if jinja2.LlamaCallTest("defined", paramFieldsEnum, nil, nil) {
+					paramFieldsEnum := llamacpp.Attr(paramFields, "enum")
+					if llamacpp.CallTest("defined", paramFieldsEnum, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:73:21 {{- '\n<enum>' ~ (param_fields.enum | tojson | safe) ~ '</enum>' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<enum>"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", paramFieldsEnum, nil, nil), nil, nil), jinja2.Str("</enum>")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<enum>"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", paramFieldsEnum, nil, nil), nil, nil), jinja2.Str("</enum>")))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:75:17 {%- set handled_keys = ['name', 'type', 'description', 'enum'] %}
 					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"), jinja2.Str("enum"))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:76:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderExtraKeys(paramFields, handledKeys)
 					}))
 					w.WriteString("\n</parameter>")
@@ -619,20 +622,20 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:80:9 {% set handled_keys = ['type', 'properties', 'required'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"), jinja2.Str("required"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:81:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				renderExtraKeys(jinja2.LlamaAttr(tool, "parameters"), handledKeys)
+			llamacpp.Write(w, w.Capture(func() {
+				renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
 			}))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:82:9 {%- if tool.parameters is defined and tool.parameters.required is defined %}
-			toolParameters2 := jinja2.LlamaAttr(tool, "parameters")
-			if jinja2.LlamaCallTest("defined", toolParameters2, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolParameters2, "required"), nil, nil) {
+			toolParameters2 := llamacpp.Attr(tool, "parameters")
+			if llamacpp.CallTest("defined", toolParameters2, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(toolParameters2, "required"), nil, nil) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:83:13 {{- '\n<required>' ~ (tool.parameters.required | tojson | safe) ~ '</required>' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<required>"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolParameters2, "required"), nil, nil), nil, nil), jinja2.Str("</required>")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<required>"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", llamacpp.Attr(toolParameters2, "required"), nil, nil), nil, nil), jinja2.Str("</required>")))
 			}
 			w.WriteString("\n</parameters>")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:86:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:87:9 {{- render_extra_keys(tool, handled_keys) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderExtraKeys(tool, handledKeys)
 			}))
 			w.WriteString("\n</function>")
@@ -640,12 +643,12 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:96:1 {%- if system_message is defined %}
-	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:98:5 {%- else %}
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:99:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
@@ -654,26 +657,26 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 	var includeContent jinja2.Value
 	var c jinja2.Value
 	var loop jinja2.Loop
-	for loop.Start(w, jinja2.LlamaIterable(loopMessages), nil); loop.Next(); {
+	for loop.Start(w, llamacpp.Iterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:105:5 {%- if message.role == "assistant" %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:107:9 {%- if message.reasoning_content is defined and message.reasoning_content is string and message.reas…
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if (jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if (llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && llamacpp.CallTest("string", messageReasoningContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageReasoningContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:108:13 {%- set content = "<think>\n" ~ message.reasoning_content ~ "\n</think>\n" ~ (message.content | defa…
-				content = jinja2.LlamaConcat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
+				content = llamacpp.Concat(jinja2.Str("<think>\n"), messageReasoningContent, jinja2.Str("\n</think>\n"), llamacpp.CallFilter("default", llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil))
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:109:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:110:13 {%- set content = message.content | default('', true) %}
-				content = jinja2.LlamaCallFilter("default", jinja2.LlamaAttr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
+				content = llamacpp.CallFilter("default", llamacpp.Attr(message, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil)
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:111:13 {%- if content is string -%}
-				if jinja2.LlamaCallTest("string", content, nil, nil) {
+				if llamacpp.CallTest("string", content, nil, nil) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:113:17 {%- if '<think>' not in content and '</think>' not in content -%}
-					if jinja2.LlamaNotIn(jinja2.Str("<think>"), content) && jinja2.LlamaNotIn(jinja2.Str("</think>"), content) {
+					if llamacpp.NotIn(jinja2.Str("<think>"), content) && llamacpp.NotIn(jinja2.Str("</think>"), content) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:114:21 {%- set content = "<think></think>" ~ content -%}
-						content = jinja2.LlamaConcat(jinja2.Str("<think></think>"), content)
+						content = llamacpp.Concat(jinja2.Str("<think></think>"), content)
 					}
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:116:17 {%- else -%}
@@ -681,36 +684,36 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 				}
 			}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:120:9 {%- if message.tool_calls is defined and message.tool_calls is iterable and message.tool_calls | len…
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-			if (jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && jinja2.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			if (llamacpp.CallTest("defined", messageToolCalls, nil, nil) && llamacpp.CallTest("iterable", messageToolCalls, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
 				w.WriteString("<|im_start|>assistant\n")
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:123:17 {%- set include_content = not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && jinja2.LlamaLt(loop.Index0(), jinja2.LlamaAttr(ns, "last_user_idx"))))
+				includeContent = jinja2.Bool(!(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.Attr(ns, "last_user_idx"))))
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:124:17 {%- if content is string and content | trim | length > 0 %}
-				if jinja2.LlamaCallTest("string", content, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", content, nil, nil), nil, nil), jinja2.Int(0)) {
+				if llamacpp.CallTest("string", content, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", content, nil, nil), nil, nil), jinja2.Int(0)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:125:21 {%- if include_content %}
 					if includeContent.Truthy() {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:126:25 {{- (content | trim) ~ '\n' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallFilter("trim", content, nil, nil), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.CallFilter("trim", content, nil, nil), jinja2.Str("\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:127:25 {%- else %}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:128:25 {%- set c = (content | string) %}
-						c = jinja2.LlamaCallFilter("string", content, nil, nil)
+						c = llamacpp.CallFilter("string", content, nil, nil)
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:129:25 {%- if '</think>' in c %}
-						if jinja2.LlamaIn(jinja2.Str("</think>"), c) {
+						if llamacpp.In(jinja2.Str("</think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:131:29 {%- set c = c.split('</think>')[-1] %}
-							c = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
-						} else if jinja2.LlamaIn(jinja2.Str("<think>"), c) {
+							c = llamacpp.ItemInt(llamacpp.CallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1)
+						} else if llamacpp.In(jinja2.Str("<think>"), c) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:132:29 {%- elif '<think>' in c %}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:134:29 {%- set c = c.split('<think>')[0] %}
-							c = jinja2.LlamaItemInt(jinja2.LlamaCallMethod(c, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), 0)
+							c = llamacpp.ItemInt(llamacpp.CallMethod(c, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), 0)
 						}
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:136:25 {%- set c = "<think></think>" ~ c | trim %}
-						c = jinja2.LlamaConcat(jinja2.Str("<think></think>"), jinja2.LlamaCallFilter("trim", c, nil, nil))
+						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.CallFilter("trim", c, nil, nil))
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:137:25 {%- if c | length > 0 %}
-						if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", c, nil, nil), jinja2.Int(0)) {
+						if llamacpp.Gt(llamacpp.CallFilter("length", c, nil, nil), jinja2.Int(0)) {
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:138:29 {{- c ~ '\n' -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(c, jinja2.Str("\n")))
+							llamacpp.Write(w, llamacpp.Concat(c, jinja2.Str("\n")))
 						}
 					}
 				} else {
@@ -718,33 +721,33 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 					w.WriteString("<think></think>")
 				}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:144:17 {%- for tool_call in message.tool_calls %}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:145:21 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:146:25 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:148:21 {{- '<tool_call>\n<function=' ~ tool_call.name ~ '>\n' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str(">\n")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name"), jinja2.Str(">\n")))
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:149:25 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:150:29 {%- for args_name, args_value in tool_call.arguments|items %}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:151:33 {{- '<parameter=' ~ args_name ~ '>\n' -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:152:37 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
+							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
+								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
-								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
 							}
 							// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:153:33 {{- args_value ~ '\n</parameter>\n' -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(argsValue, jinja2.Str("\n</parameter>\n")))
+							llamacpp.Write(w, llamacpp.Concat(argsValue, jinja2.Str("\n</parameter>\n")))
 						}
 					}
 					w.WriteString("</function>\n</tool_call>\n")
@@ -753,24 +756,24 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 			} else {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:159:13 {%- else %}
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:161:13 {%- if not (truncate_history_thinking and loop.index0 < ns.last_user_idx) %}
-				if !(truncateHistoryThinking.Truthy() && jinja2.LlamaLt(loop.Index0(), jinja2.LlamaAttr(ns, "last_user_idx"))) {
+				if !(truncateHistoryThinking.Truthy() && llamacpp.Lt(loop.Index0(), llamacpp.Attr(ns, "last_user_idx"))) {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:162:17 {{- '<|im_start|>assistant\n' ~ (content | default('', true) | string | trim) ~ '<|im_end|>\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<|im_start|>assistant\n"), jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil), nil, nil), jinja2.Str("<|im_end|>\n")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<|im_start|>assistant\n"), llamacpp.CallFilter("trim", llamacpp.CallFilter("string", llamacpp.CallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil), nil, nil), jinja2.Str("<|im_end|>\n")))
 				} else {
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:163:17 {%- else %}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:164:17 {%- set c = (content | default('', true) | string) %}
-					c = jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
+					c = llamacpp.CallFilter("string", llamacpp.CallFilter("default", content, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:165:17 {%- if '<think>' in c and '</think>' in c %}
-					if jinja2.LlamaIn(jinja2.Str("<think>"), c) && jinja2.LlamaIn(jinja2.Str("</think>"), c) {
+					if llamacpp.In(jinja2.Str("<think>"), c) && llamacpp.In(jinja2.Str("</think>"), c) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:166:21 {%- set c = "<think></think>" ~ c.split('</think>')[-1] %}
-						c = jinja2.LlamaConcat(jinja2.Str("<think></think>"), jinja2.LlamaItemInt(jinja2.LlamaCallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1))
+						c = llamacpp.Concat(jinja2.Str("<think></think>"), llamacpp.ItemInt(llamacpp.CallMethod(c, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1))
 					}
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:168:17 {%- set c = c | trim %}
-					c = jinja2.LlamaCallFilter("trim", c, nil, nil)
+					c = llamacpp.CallFilter("trim", c, nil, nil)
 					// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:169:17 {%- if c | length > 0 %}
-					if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", c, nil, nil), jinja2.Int(0)) {
+					if llamacpp.Gt(llamacpp.CallFilter("length", c, nil, nil), jinja2.Int(0)) {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:170:21 {{- '<|im_start|>assistant\n' ~ c ~ '<|im_end|>\n' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<|im_start|>assistant\n"), c, jinja2.Str("<|im_end|>\n")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<|im_start|>assistant\n"), c, jinja2.Str("<|im_end|>\n")))
 					} else {
 						// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:171:21 {%- else %}
 						w.WriteString("<|im_start|>assistant\n<|im_end|>\n")
@@ -780,24 +783,24 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		} else if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:176:9 {%- elif message.role == "user" or message.role == "system" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:177:9 {{- '<|im_start|>' + message.role + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")))
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:178:9 {%- set content = message.content | string %}
-			content = jinja2.LlamaCallFilter("string", jinja2.LlamaAttr(message, "content"), nil, nil)
+			content = llamacpp.CallFilter("string", llamacpp.Attr(message, "content"), nil, nil)
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:179:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:181:9 {%- elif message.role == "tool" %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:182:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:186:9 {{- message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:188:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:190:13 {%- elif loop.last %}
@@ -806,7 +809,7 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 		} else {
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:193:9 {%- else %}
 			// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:194:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja:198:1 {%- if add_generation_prompt %}
@@ -824,216 +827,216 @@ func renderNVIDIANemotron3Nano30BA3BBF16Llama(w *jinja2.Writer, in *jinja2.Input
 // spansNVIDIANemotron3Nano30BA3BBF16 is the position table of NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNVIDIANemotron3Nano30BA3BBF16 = []jinja2.Span{
-	{From: 57, To: 92, Line: 1, Col: 1, Construct: "macro"},
-	{From: 61, To: 91, Line: 2, Col: 5, Construct: "if"},
-	{From: 63, To: 90, Line: 3, Col: 9, Construct: "for"},
-	{From: 70, To: 89, Line: 4, Col: 13, Construct: "if"},
-	{From: 72, To: 78, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 82, To: 88, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 94, To: 96, Line: 12, Col: 1, Construct: "set"},
-	{From: 98, To: 100, Line: 13, Col: 1, Construct: "set"},
-	{From: 102, To: 102, Line: 15, Col: 1, Construct: "set"},
-	{From: 104, To: 104, Line: 16, Col: 1, Construct: "set"},
-	{From: 106, To: 116, Line: 17, Col: 1, Construct: "for"},
-	{From: 110, To: 115, Line: 18, Col: 3, Construct: "if"},
-	{From: 112, To: 112, Line: 18, Col: 3, Construct: "set"},
-	{From: 114, To: 114, Line: 19, Col: 5, Construct: "set"},
-	{From: 118, To: 130, Line: 23, Col: 1, Construct: "if"},
-	{From: 121, To: 121, Line: 24, Col: 5, Construct: "set"},
-	{From: 123, To: 123, Line: 25, Col: 5, Construct: "set"},
-	{From: 127, To: 127, Line: 27, Col: 5, Construct: "set"},
-	{From: 129, To: 129, Line: 28, Col: 5, Construct: "set"},
-	{From: 132, To: 135, Line: 30, Col: 1, Construct: "if"},
-	{From: 134, To: 134, Line: 31, Col: 5, Construct: "set"},
-	{From: 137, To: 137, Line: 34, Col: 1, Construct: "set"},
-	{From: 139, To: 149, Line: 35, Col: 1, Construct: "for"},
-	{From: 143, To: 148, Line: 36, Col: 3, Construct: "if"},
-	{From: 145, To: 145, Line: 36, Col: 3, Construct: "set"},
-	{From: 147, To: 147, Line: 37, Col: 5, Construct: "set"},
-	{From: 151, To: 160, Line: 40, Col: 1, Construct: "if"},
-	{From: 153, To: 153, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 157, To: 159, Line: 43, Col: 5, Construct: "if"},
-	{From: 162, To: 254, Line: 47, Col: 1, Construct: "if"},
-	{From: 164, To: 167, Line: 48, Col: 5, Construct: "if"},
-	{From: 169, To: 253, Line: 53, Col: 5, Construct: "for"},
-	{From: 172, To: 176, Line: 54, Col: 9, Construct: "if"},
-	{From: 175, To: 175, Line: 55, Col: 13, Construct: "set"},
-	{From: 178, To: 180, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 182, To: 189, Line: 58, Col: 9, Construct: "if"},
-	{From: 185, To: 187, Line: 59, Col: 13, Construct: "{{ }}"},
-	{From: 191, To: 234, Line: 62, Col: 9, Construct: "if"},
-	{From: 194, To: 233, Line: 63, Col: 13, Construct: "for"},
-	{From: 201, To: 203, Line: 65, Col: 17, Construct: "{{ }}"},
-	{From: 205, To: 211, Line: 66, Col: 17, Construct: "if"},
-	{From: 208, To: 210, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 213, To: 219, Line: 69, Col: 17, Construct: "if"},
-	{From: 216, To: 218, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 221, To: 227, Line: 72, Col: 17, Construct: "if"},
-	{From: 224, To: 226, Line: 73, Col: 21, Construct: "{{ }}"},
-	{From: 229, To: 229, Line: 75, Col: 17, Construct: "set"},
-	{From: 231, To: 232, Line: 76, Col: 17, Construct: "{{ }}"},
-	{From: 236, To: 236, Line: 80, Col: 9, Construct: "set"},
-	{From: 238, To: 238, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 240, To: 246, Line: 82, Col: 9, Construct: "if"},
-	{From: 242, To: 244, Line: 83, Col: 13, Construct: "{{ }}"},
-	{From: 248, To: 248, Line: 86, Col: 9, Construct: "set"},
-	{From: 250, To: 251, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 256, To: 264, Line: 96, Col: 1, Construct: "if"},
-	{From: 261, To: 263, Line: 99, Col: 5, Construct: "if"},
-	{From: 266, To: 435, Line: 104, Col: 1, Construct: "for"},
-	{From: 273, To: 434, Line: 105, Col: 5, Construct: "if"},
-	{From: 276, To: 295, Line: 107, Col: 9, Construct: "if"},
-	{From: 279, To: 279, Line: 108, Col: 13, Construct: "set"},
-	{From: 283, To: 283, Line: 110, Col: 13, Construct: "set"},
-	{From: 285, To: 294, Line: 111, Col: 13, Construct: "if"},
-	{From: 287, To: 290, Line: 113, Col: 17, Construct: "if"},
-	{From: 289, To: 289, Line: 114, Col: 21, Construct: "set"},
-	{From: 297, To: 403, Line: 120, Col: 9, Construct: "if"},
-	{From: 301, To: 301, Line: 123, Col: 17, Construct: "set"},
-	{From: 303, To: 334, Line: 124, Col: 17, Construct: "if"},
-	{From: 305, To: 330, Line: 125, Col: 21, Construct: "if"},
-	{From: 307, To: 308, Line: 126, Col: 25, Construct: "{{ }}"},
-	{From: 312, To: 312, Line: 128, Col: 25, Construct: "set"},
-	{From: 314, To: 321, Line: 129, Col: 25, Construct: "if"},
-	{From: 316, To: 316, Line: 131, Col: 29, Construct: "set"},
-	{From: 317, To: 321, Line: 132, Col: 29, Construct: "if"},
-	{From: 320, To: 320, Line: 134, Col: 29, Construct: "set"},
-	{From: 323, To: 323, Line: 136, Col: 25, Construct: "set"},
-	{From: 325, To: 329, Line: 137, Col: 25, Construct: "if"},
-	{From: 327, To: 328, Line: 138, Col: 29, Construct: "{{ }}"},
-	{From: 336, To: 372, Line: 144, Col: 17, Construct: "for"},
-	{From: 338, To: 342, Line: 145, Col: 21, Construct: "if"},
-	{From: 341, To: 341, Line: 146, Col: 25, Construct: "set"},
-	{From: 344, To: 346, Line: 148, Col: 21, Construct: "{{ }}"},
-	{From: 348, To: 370, Line: 149, Col: 25, Construct: "if"},
-	{From: 351, To: 368, Line: 150, Col: 29, Construct: "for"},
-	{From: 356, To: 358, Line: 151, Col: 33, Construct: "{{ }}"},
-	{From: 360, To: 364, Line: 152, Col: 37, Construct: "set"},
-	{From: 366, To: 367, Line: 153, Col: 33, Construct: "{{ }}"},
-	{From: 376, To: 402, Line: 161, Col: 13, Construct: "if"},
-	{From: 378, To: 380, Line: 162, Col: 17, Construct: "{{ }}"},
-	{From: 384, To: 384, Line: 164, Col: 17, Construct: "set"},
-	{From: 386, To: 389, Line: 165, Col: 17, Construct: "if"},
-	{From: 388, To: 388, Line: 166, Col: 21, Construct: "set"},
-	{From: 391, To: 391, Line: 168, Col: 17, Construct: "set"},
-	{From: 393, To: 401, Line: 169, Col: 17, Construct: "if"},
-	{From: 395, To: 397, Line: 170, Col: 21, Construct: "{{ }}"},
-	{From: 404, To: 434, Line: 176, Col: 9, Construct: "if"},
-	{From: 407, To: 407, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 409, Line: 178, Col: 9, Construct: "set"},
-	{From: 411, To: 412, Line: 179, Col: 9, Construct: "{{ }}"},
-	{From: 413, To: 434, Line: 181, Col: 9, Construct: "if"},
-	{From: 416, To: 419, Line: 182, Col: 9, Construct: "if"},
-	{From: 421, To: 422, Line: 186, Col: 9, Construct: "{{ }}"},
-	{From: 424, To: 429, Line: 188, Col: 9, Construct: "if"},
-	{From: 426, To: 429, Line: 190, Col: 13, Construct: "if"},
-	{From: 433, To: 433, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 437, To: 445, Line: 198, Col: 1, Construct: "if"},
-	{From: 439, To: 444, Line: 199, Col: 5, Construct: "if"},
-	{From: 463, To: 486, Line: 1, Col: 1, Construct: "macro"},
-	{From: 467, To: 485, Line: 2, Col: 5, Construct: "if"},
-	{From: 469, To: 484, Line: 3, Col: 9, Construct: "for"},
-	{From: 476, To: 483, Line: 4, Col: 13, Construct: "if"},
-	{From: 478, To: 478, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 482, To: 482, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 488, To: 490, Line: 12, Col: 1, Construct: "set"},
-	{From: 492, To: 494, Line: 13, Col: 1, Construct: "set"},
-	{From: 496, To: 496, Line: 15, Col: 1, Construct: "set"},
-	{From: 498, To: 498, Line: 16, Col: 1, Construct: "set"},
-	{From: 500, To: 510, Line: 17, Col: 1, Construct: "for"},
-	{From: 504, To: 509, Line: 18, Col: 3, Construct: "if"},
-	{From: 506, To: 506, Line: 18, Col: 3, Construct: "set"},
-	{From: 508, To: 508, Line: 19, Col: 5, Construct: "set"},
-	{From: 512, To: 524, Line: 23, Col: 1, Construct: "if"},
-	{From: 515, To: 515, Line: 24, Col: 5, Construct: "set"},
-	{From: 517, To: 517, Line: 25, Col: 5, Construct: "set"},
-	{From: 521, To: 521, Line: 27, Col: 5, Construct: "set"},
-	{From: 523, To: 523, Line: 28, Col: 5, Construct: "set"},
-	{From: 526, To: 529, Line: 30, Col: 1, Construct: "if"},
-	{From: 528, To: 528, Line: 31, Col: 5, Construct: "set"},
-	{From: 531, To: 531, Line: 34, Col: 1, Construct: "set"},
-	{From: 533, To: 543, Line: 35, Col: 1, Construct: "for"},
-	{From: 537, To: 542, Line: 36, Col: 3, Construct: "if"},
-	{From: 539, To: 539, Line: 36, Col: 3, Construct: "set"},
-	{From: 541, To: 541, Line: 37, Col: 5, Construct: "set"},
-	{From: 545, To: 554, Line: 40, Col: 1, Construct: "if"},
-	{From: 547, To: 547, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 551, To: 553, Line: 43, Col: 5, Construct: "if"},
-	{From: 556, To: 641, Line: 47, Col: 1, Construct: "if"},
-	{From: 558, To: 561, Line: 48, Col: 5, Construct: "if"},
-	{From: 563, To: 640, Line: 53, Col: 5, Construct: "for"},
-	{From: 566, To: 570, Line: 54, Col: 9, Construct: "if"},
-	{From: 569, To: 569, Line: 55, Col: 13, Construct: "set"},
-	{From: 572, To: 572, Line: 57, Col: 9, Construct: "{{ }}"},
-	{From: 574, To: 579, Line: 58, Col: 9, Construct: "if"},
-	{From: 577, To: 577, Line: 59, Col: 13, Construct: "{{ }}"},
-	{From: 581, To: 618, Line: 62, Col: 9, Construct: "if"},
-	{From: 584, To: 617, Line: 63, Col: 13, Construct: "for"},
-	{From: 591, To: 591, Line: 65, Col: 17, Construct: "{{ }}"},
-	{From: 593, To: 597, Line: 66, Col: 17, Construct: "if"},
-	{From: 596, To: 596, Line: 67, Col: 21, Construct: "{{ }}"},
-	{From: 599, To: 603, Line: 69, Col: 17, Construct: "if"},
-	{From: 602, To: 602, Line: 70, Col: 21, Construct: "{{ }}"},
-	{From: 605, To: 609, Line: 72, Col: 17, Construct: "if"},
-	{From: 608, To: 608, Line: 73, Col: 21, Construct: "{{ }}"},
-	{From: 611, To: 611, Line: 75, Col: 17, Construct: "set"},
-	{From: 613, To: 616, Line: 76, Col: 17, Construct: "{{ }}"},
-	{From: 620, To: 620, Line: 80, Col: 9, Construct: "set"},
-	{From: 622, To: 624, Line: 81, Col: 9, Construct: "{{ }}"},
-	{From: 626, To: 631, Line: 82, Col: 9, Construct: "if"},
-	{From: 629, To: 629, Line: 83, Col: 13, Construct: "{{ }}"},
-	{From: 633, To: 633, Line: 86, Col: 9, Construct: "set"},
-	{From: 635, To: 638, Line: 87, Col: 9, Construct: "{{ }}"},
-	{From: 643, To: 651, Line: 96, Col: 1, Construct: "if"},
-	{From: 648, To: 650, Line: 99, Col: 5, Construct: "if"},
-	{From: 653, To: 811, Line: 104, Col: 1, Construct: "for"},
-	{From: 660, To: 810, Line: 105, Col: 5, Construct: "if"},
-	{From: 663, To: 682, Line: 107, Col: 9, Construct: "if"},
-	{From: 666, To: 666, Line: 108, Col: 13, Construct: "set"},
-	{From: 670, To: 670, Line: 110, Col: 13, Construct: "set"},
-	{From: 672, To: 681, Line: 111, Col: 13, Construct: "if"},
-	{From: 674, To: 677, Line: 113, Col: 17, Construct: "if"},
-	{From: 676, To: 676, Line: 114, Col: 21, Construct: "set"},
-	{From: 684, To: 779, Line: 120, Col: 9, Construct: "if"},
-	{From: 688, To: 688, Line: 123, Col: 17, Construct: "set"},
-	{From: 690, To: 719, Line: 124, Col: 17, Construct: "if"},
-	{From: 692, To: 715, Line: 125, Col: 21, Construct: "if"},
-	{From: 694, To: 694, Line: 126, Col: 25, Construct: "{{ }}"},
-	{From: 698, To: 698, Line: 128, Col: 25, Construct: "set"},
-	{From: 700, To: 707, Line: 129, Col: 25, Construct: "if"},
-	{From: 702, To: 702, Line: 131, Col: 29, Construct: "set"},
-	{From: 703, To: 707, Line: 132, Col: 29, Construct: "if"},
-	{From: 706, To: 706, Line: 134, Col: 29, Construct: "set"},
-	{From: 709, To: 709, Line: 136, Col: 25, Construct: "set"},
-	{From: 711, To: 714, Line: 137, Col: 25, Construct: "if"},
-	{From: 713, To: 713, Line: 138, Col: 29, Construct: "{{ }}"},
-	{From: 721, To: 752, Line: 144, Col: 17, Construct: "for"},
-	{From: 723, To: 727, Line: 145, Col: 21, Construct: "if"},
-	{From: 726, To: 726, Line: 146, Col: 25, Construct: "set"},
-	{From: 729, To: 729, Line: 148, Col: 21, Construct: "{{ }}"},
-	{From: 731, To: 750, Line: 149, Col: 25, Construct: "if"},
-	{From: 734, To: 748, Line: 150, Col: 29, Construct: "for"},
-	{From: 739, To: 739, Line: 151, Col: 33, Construct: "{{ }}"},
-	{From: 741, To: 745, Line: 152, Col: 37, Construct: "set"},
-	{From: 747, To: 747, Line: 153, Col: 33, Construct: "{{ }}"},
-	{From: 756, To: 778, Line: 161, Col: 13, Construct: "if"},
-	{From: 758, To: 758, Line: 162, Col: 17, Construct: "{{ }}"},
-	{From: 762, To: 762, Line: 164, Col: 17, Construct: "set"},
-	{From: 764, To: 767, Line: 165, Col: 17, Construct: "if"},
-	{From: 766, To: 766, Line: 166, Col: 21, Construct: "set"},
-	{From: 769, To: 769, Line: 168, Col: 17, Construct: "set"},
-	{From: 771, To: 777, Line: 169, Col: 17, Construct: "if"},
-	{From: 773, To: 773, Line: 170, Col: 21, Construct: "{{ }}"},
-	{From: 780, To: 810, Line: 176, Col: 9, Construct: "if"},
-	{From: 783, To: 783, Line: 177, Col: 9, Construct: "{{ }}"},
-	{From: 785, To: 785, Line: 178, Col: 9, Construct: "set"},
-	{From: 787, To: 788, Line: 179, Col: 9, Construct: "{{ }}"},
-	{From: 789, To: 810, Line: 181, Col: 9, Construct: "if"},
-	{From: 792, To: 795, Line: 182, Col: 9, Construct: "if"},
-	{From: 797, To: 798, Line: 186, Col: 9, Construct: "{{ }}"},
-	{From: 800, To: 805, Line: 188, Col: 9, Construct: "if"},
-	{From: 802, To: 805, Line: 190, Col: 13, Construct: "if"},
-	{From: 809, To: 809, Line: 194, Col: 9, Construct: "{{ }}"},
-	{From: 813, To: 821, Line: 198, Col: 1, Construct: "if"},
-	{From: 815, To: 820, Line: 199, Col: 5, Construct: "if"},
+	{From: 60, To: 95, Line: 1, Col: 1, Construct: "macro"},
+	{From: 64, To: 94, Line: 2, Col: 5, Construct: "if"},
+	{From: 66, To: 93, Line: 3, Col: 9, Construct: "for"},
+	{From: 73, To: 92, Line: 4, Col: 13, Construct: "if"},
+	{From: 75, To: 81, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 85, To: 91, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 97, To: 99, Line: 12, Col: 1, Construct: "set"},
+	{From: 101, To: 103, Line: 13, Col: 1, Construct: "set"},
+	{From: 105, To: 105, Line: 15, Col: 1, Construct: "set"},
+	{From: 107, To: 107, Line: 16, Col: 1, Construct: "set"},
+	{From: 109, To: 119, Line: 17, Col: 1, Construct: "for"},
+	{From: 113, To: 118, Line: 18, Col: 3, Construct: "if"},
+	{From: 115, To: 115, Line: 18, Col: 3, Construct: "set"},
+	{From: 117, To: 117, Line: 19, Col: 5, Construct: "set"},
+	{From: 121, To: 133, Line: 23, Col: 1, Construct: "if"},
+	{From: 124, To: 124, Line: 24, Col: 5, Construct: "set"},
+	{From: 126, To: 126, Line: 25, Col: 5, Construct: "set"},
+	{From: 130, To: 130, Line: 27, Col: 5, Construct: "set"},
+	{From: 132, To: 132, Line: 28, Col: 5, Construct: "set"},
+	{From: 135, To: 138, Line: 30, Col: 1, Construct: "if"},
+	{From: 137, To: 137, Line: 31, Col: 5, Construct: "set"},
+	{From: 140, To: 140, Line: 34, Col: 1, Construct: "set"},
+	{From: 142, To: 152, Line: 35, Col: 1, Construct: "for"},
+	{From: 146, To: 151, Line: 36, Col: 3, Construct: "if"},
+	{From: 148, To: 148, Line: 36, Col: 3, Construct: "set"},
+	{From: 150, To: 150, Line: 37, Col: 5, Construct: "set"},
+	{From: 154, To: 163, Line: 40, Col: 1, Construct: "if"},
+	{From: 156, To: 156, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 160, To: 162, Line: 43, Col: 5, Construct: "if"},
+	{From: 165, To: 257, Line: 47, Col: 1, Construct: "if"},
+	{From: 167, To: 170, Line: 48, Col: 5, Construct: "if"},
+	{From: 172, To: 256, Line: 53, Col: 5, Construct: "for"},
+	{From: 175, To: 179, Line: 54, Col: 9, Construct: "if"},
+	{From: 178, To: 178, Line: 55, Col: 13, Construct: "set"},
+	{From: 181, To: 183, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 185, To: 192, Line: 58, Col: 9, Construct: "if"},
+	{From: 188, To: 190, Line: 59, Col: 13, Construct: "{{ }}"},
+	{From: 194, To: 237, Line: 62, Col: 9, Construct: "if"},
+	{From: 197, To: 236, Line: 63, Col: 13, Construct: "for"},
+	{From: 204, To: 206, Line: 65, Col: 17, Construct: "{{ }}"},
+	{From: 208, To: 214, Line: 66, Col: 17, Construct: "if"},
+	{From: 211, To: 213, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 216, To: 222, Line: 69, Col: 17, Construct: "if"},
+	{From: 219, To: 221, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 224, To: 230, Line: 72, Col: 17, Construct: "if"},
+	{From: 227, To: 229, Line: 73, Col: 21, Construct: "{{ }}"},
+	{From: 232, To: 232, Line: 75, Col: 17, Construct: "set"},
+	{From: 234, To: 235, Line: 76, Col: 17, Construct: "{{ }}"},
+	{From: 239, To: 239, Line: 80, Col: 9, Construct: "set"},
+	{From: 241, To: 241, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 243, To: 249, Line: 82, Col: 9, Construct: "if"},
+	{From: 245, To: 247, Line: 83, Col: 13, Construct: "{{ }}"},
+	{From: 251, To: 251, Line: 86, Col: 9, Construct: "set"},
+	{From: 253, To: 254, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 267, Line: 96, Col: 1, Construct: "if"},
+	{From: 264, To: 266, Line: 99, Col: 5, Construct: "if"},
+	{From: 269, To: 438, Line: 104, Col: 1, Construct: "for"},
+	{From: 276, To: 437, Line: 105, Col: 5, Construct: "if"},
+	{From: 279, To: 298, Line: 107, Col: 9, Construct: "if"},
+	{From: 282, To: 282, Line: 108, Col: 13, Construct: "set"},
+	{From: 286, To: 286, Line: 110, Col: 13, Construct: "set"},
+	{From: 288, To: 297, Line: 111, Col: 13, Construct: "if"},
+	{From: 290, To: 293, Line: 113, Col: 17, Construct: "if"},
+	{From: 292, To: 292, Line: 114, Col: 21, Construct: "set"},
+	{From: 300, To: 406, Line: 120, Col: 9, Construct: "if"},
+	{From: 304, To: 304, Line: 123, Col: 17, Construct: "set"},
+	{From: 306, To: 337, Line: 124, Col: 17, Construct: "if"},
+	{From: 308, To: 333, Line: 125, Col: 21, Construct: "if"},
+	{From: 310, To: 311, Line: 126, Col: 25, Construct: "{{ }}"},
+	{From: 315, To: 315, Line: 128, Col: 25, Construct: "set"},
+	{From: 317, To: 324, Line: 129, Col: 25, Construct: "if"},
+	{From: 319, To: 319, Line: 131, Col: 29, Construct: "set"},
+	{From: 320, To: 324, Line: 132, Col: 29, Construct: "if"},
+	{From: 323, To: 323, Line: 134, Col: 29, Construct: "set"},
+	{From: 326, To: 326, Line: 136, Col: 25, Construct: "set"},
+	{From: 328, To: 332, Line: 137, Col: 25, Construct: "if"},
+	{From: 330, To: 331, Line: 138, Col: 29, Construct: "{{ }}"},
+	{From: 339, To: 375, Line: 144, Col: 17, Construct: "for"},
+	{From: 341, To: 345, Line: 145, Col: 21, Construct: "if"},
+	{From: 344, To: 344, Line: 146, Col: 25, Construct: "set"},
+	{From: 347, To: 349, Line: 148, Col: 21, Construct: "{{ }}"},
+	{From: 351, To: 373, Line: 149, Col: 25, Construct: "if"},
+	{From: 354, To: 371, Line: 150, Col: 29, Construct: "for"},
+	{From: 359, To: 361, Line: 151, Col: 33, Construct: "{{ }}"},
+	{From: 363, To: 367, Line: 152, Col: 37, Construct: "set"},
+	{From: 369, To: 370, Line: 153, Col: 33, Construct: "{{ }}"},
+	{From: 379, To: 405, Line: 161, Col: 13, Construct: "if"},
+	{From: 381, To: 383, Line: 162, Col: 17, Construct: "{{ }}"},
+	{From: 387, To: 387, Line: 164, Col: 17, Construct: "set"},
+	{From: 389, To: 392, Line: 165, Col: 17, Construct: "if"},
+	{From: 391, To: 391, Line: 166, Col: 21, Construct: "set"},
+	{From: 394, To: 394, Line: 168, Col: 17, Construct: "set"},
+	{From: 396, To: 404, Line: 169, Col: 17, Construct: "if"},
+	{From: 398, To: 400, Line: 170, Col: 21, Construct: "{{ }}"},
+	{From: 407, To: 437, Line: 176, Col: 9, Construct: "if"},
+	{From: 410, To: 410, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 412, To: 412, Line: 178, Col: 9, Construct: "set"},
+	{From: 414, To: 415, Line: 179, Col: 9, Construct: "{{ }}"},
+	{From: 416, To: 437, Line: 181, Col: 9, Construct: "if"},
+	{From: 419, To: 422, Line: 182, Col: 9, Construct: "if"},
+	{From: 424, To: 425, Line: 186, Col: 9, Construct: "{{ }}"},
+	{From: 427, To: 432, Line: 188, Col: 9, Construct: "if"},
+	{From: 429, To: 432, Line: 190, Col: 13, Construct: "if"},
+	{From: 436, To: 436, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 440, To: 448, Line: 198, Col: 1, Construct: "if"},
+	{From: 442, To: 447, Line: 199, Col: 5, Construct: "if"},
+	{From: 466, To: 489, Line: 1, Col: 1, Construct: "macro"},
+	{From: 470, To: 488, Line: 2, Col: 5, Construct: "if"},
+	{From: 472, To: 487, Line: 3, Col: 9, Construct: "for"},
+	{From: 479, To: 486, Line: 4, Col: 13, Construct: "if"},
+	{From: 481, To: 481, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 485, To: 485, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 491, To: 493, Line: 12, Col: 1, Construct: "set"},
+	{From: 495, To: 497, Line: 13, Col: 1, Construct: "set"},
+	{From: 499, To: 499, Line: 15, Col: 1, Construct: "set"},
+	{From: 501, To: 501, Line: 16, Col: 1, Construct: "set"},
+	{From: 503, To: 513, Line: 17, Col: 1, Construct: "for"},
+	{From: 507, To: 512, Line: 18, Col: 3, Construct: "if"},
+	{From: 509, To: 509, Line: 18, Col: 3, Construct: "set"},
+	{From: 511, To: 511, Line: 19, Col: 5, Construct: "set"},
+	{From: 515, To: 527, Line: 23, Col: 1, Construct: "if"},
+	{From: 518, To: 518, Line: 24, Col: 5, Construct: "set"},
+	{From: 520, To: 520, Line: 25, Col: 5, Construct: "set"},
+	{From: 524, To: 524, Line: 27, Col: 5, Construct: "set"},
+	{From: 526, To: 526, Line: 28, Col: 5, Construct: "set"},
+	{From: 529, To: 532, Line: 30, Col: 1, Construct: "if"},
+	{From: 531, To: 531, Line: 31, Col: 5, Construct: "set"},
+	{From: 534, To: 534, Line: 34, Col: 1, Construct: "set"},
+	{From: 536, To: 546, Line: 35, Col: 1, Construct: "for"},
+	{From: 540, To: 545, Line: 36, Col: 3, Construct: "if"},
+	{From: 542, To: 542, Line: 36, Col: 3, Construct: "set"},
+	{From: 544, To: 544, Line: 37, Col: 5, Construct: "set"},
+	{From: 548, To: 557, Line: 40, Col: 1, Construct: "if"},
+	{From: 550, To: 550, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 554, To: 556, Line: 43, Col: 5, Construct: "if"},
+	{From: 559, To: 644, Line: 47, Col: 1, Construct: "if"},
+	{From: 561, To: 564, Line: 48, Col: 5, Construct: "if"},
+	{From: 566, To: 643, Line: 53, Col: 5, Construct: "for"},
+	{From: 569, To: 573, Line: 54, Col: 9, Construct: "if"},
+	{From: 572, To: 572, Line: 55, Col: 13, Construct: "set"},
+	{From: 575, To: 575, Line: 57, Col: 9, Construct: "{{ }}"},
+	{From: 577, To: 582, Line: 58, Col: 9, Construct: "if"},
+	{From: 580, To: 580, Line: 59, Col: 13, Construct: "{{ }}"},
+	{From: 584, To: 621, Line: 62, Col: 9, Construct: "if"},
+	{From: 587, To: 620, Line: 63, Col: 13, Construct: "for"},
+	{From: 594, To: 594, Line: 65, Col: 17, Construct: "{{ }}"},
+	{From: 596, To: 600, Line: 66, Col: 17, Construct: "if"},
+	{From: 599, To: 599, Line: 67, Col: 21, Construct: "{{ }}"},
+	{From: 602, To: 606, Line: 69, Col: 17, Construct: "if"},
+	{From: 605, To: 605, Line: 70, Col: 21, Construct: "{{ }}"},
+	{From: 608, To: 612, Line: 72, Col: 17, Construct: "if"},
+	{From: 611, To: 611, Line: 73, Col: 21, Construct: "{{ }}"},
+	{From: 614, To: 614, Line: 75, Col: 17, Construct: "set"},
+	{From: 616, To: 619, Line: 76, Col: 17, Construct: "{{ }}"},
+	{From: 623, To: 623, Line: 80, Col: 9, Construct: "set"},
+	{From: 625, To: 627, Line: 81, Col: 9, Construct: "{{ }}"},
+	{From: 629, To: 634, Line: 82, Col: 9, Construct: "if"},
+	{From: 632, To: 632, Line: 83, Col: 13, Construct: "{{ }}"},
+	{From: 636, To: 636, Line: 86, Col: 9, Construct: "set"},
+	{From: 638, To: 641, Line: 87, Col: 9, Construct: "{{ }}"},
+	{From: 646, To: 654, Line: 96, Col: 1, Construct: "if"},
+	{From: 651, To: 653, Line: 99, Col: 5, Construct: "if"},
+	{From: 656, To: 814, Line: 104, Col: 1, Construct: "for"},
+	{From: 663, To: 813, Line: 105, Col: 5, Construct: "if"},
+	{From: 666, To: 685, Line: 107, Col: 9, Construct: "if"},
+	{From: 669, To: 669, Line: 108, Col: 13, Construct: "set"},
+	{From: 673, To: 673, Line: 110, Col: 13, Construct: "set"},
+	{From: 675, To: 684, Line: 111, Col: 13, Construct: "if"},
+	{From: 677, To: 680, Line: 113, Col: 17, Construct: "if"},
+	{From: 679, To: 679, Line: 114, Col: 21, Construct: "set"},
+	{From: 687, To: 782, Line: 120, Col: 9, Construct: "if"},
+	{From: 691, To: 691, Line: 123, Col: 17, Construct: "set"},
+	{From: 693, To: 722, Line: 124, Col: 17, Construct: "if"},
+	{From: 695, To: 718, Line: 125, Col: 21, Construct: "if"},
+	{From: 697, To: 697, Line: 126, Col: 25, Construct: "{{ }}"},
+	{From: 701, To: 701, Line: 128, Col: 25, Construct: "set"},
+	{From: 703, To: 710, Line: 129, Col: 25, Construct: "if"},
+	{From: 705, To: 705, Line: 131, Col: 29, Construct: "set"},
+	{From: 706, To: 710, Line: 132, Col: 29, Construct: "if"},
+	{From: 709, To: 709, Line: 134, Col: 29, Construct: "set"},
+	{From: 712, To: 712, Line: 136, Col: 25, Construct: "set"},
+	{From: 714, To: 717, Line: 137, Col: 25, Construct: "if"},
+	{From: 716, To: 716, Line: 138, Col: 29, Construct: "{{ }}"},
+	{From: 724, To: 755, Line: 144, Col: 17, Construct: "for"},
+	{From: 726, To: 730, Line: 145, Col: 21, Construct: "if"},
+	{From: 729, To: 729, Line: 146, Col: 25, Construct: "set"},
+	{From: 732, To: 732, Line: 148, Col: 21, Construct: "{{ }}"},
+	{From: 734, To: 753, Line: 149, Col: 25, Construct: "if"},
+	{From: 737, To: 751, Line: 150, Col: 29, Construct: "for"},
+	{From: 742, To: 742, Line: 151, Col: 33, Construct: "{{ }}"},
+	{From: 744, To: 748, Line: 152, Col: 37, Construct: "set"},
+	{From: 750, To: 750, Line: 153, Col: 33, Construct: "{{ }}"},
+	{From: 759, To: 781, Line: 161, Col: 13, Construct: "if"},
+	{From: 761, To: 761, Line: 162, Col: 17, Construct: "{{ }}"},
+	{From: 765, To: 765, Line: 164, Col: 17, Construct: "set"},
+	{From: 767, To: 770, Line: 165, Col: 17, Construct: "if"},
+	{From: 769, To: 769, Line: 166, Col: 21, Construct: "set"},
+	{From: 772, To: 772, Line: 168, Col: 17, Construct: "set"},
+	{From: 774, To: 780, Line: 169, Col: 17, Construct: "if"},
+	{From: 776, To: 776, Line: 170, Col: 21, Construct: "{{ }}"},
+	{From: 783, To: 813, Line: 176, Col: 9, Construct: "if"},
+	{From: 786, To: 786, Line: 177, Col: 9, Construct: "{{ }}"},
+	{From: 788, To: 788, Line: 178, Col: 9, Construct: "set"},
+	{From: 790, To: 791, Line: 179, Col: 9, Construct: "{{ }}"},
+	{From: 792, To: 813, Line: 181, Col: 9, Construct: "if"},
+	{From: 795, To: 798, Line: 182, Col: 9, Construct: "if"},
+	{From: 800, To: 801, Line: 186, Col: 9, Construct: "{{ }}"},
+	{From: 803, To: 808, Line: 188, Col: 9, Construct: "if"},
+	{From: 805, To: 808, Line: 190, Col: 13, Construct: "if"},
+	{From: 812, To: 812, Line: 194, Col: 9, Construct: "{{ }}"},
+	{From: 816, To: 824, Line: 198, Col: 1, Construct: "if"},
+	{From: 818, To: 823, Line: 199, Col: 5, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // NVIDIANemotronNanoV2 is the chat template llama.cpp/NVIDIA-Nemotron-Nano-v2.jinja.
 var NVIDIANemotronNanoV2 = &jinja2.Template{
@@ -327,7 +330,7 @@ func renderNVIDIANemotronNanoV2(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	var ns jinja2.Value
 	messages := in.Lookup("messages")
 	tools := in.Lookup("tools")
@@ -337,59 +340,59 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("enable_thinking", jinja2.Bool(true))})
 	// NVIDIA-Nemotron-Nano-v2.jinja:2:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// NVIDIA-Nemotron-Nano-v2.jinja:3:3 {%- set content = message['content'] -%}
-		content = jinja2.LlamaItemStr(message, "content")
+		content = llamacpp.ItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:4:3 {%- if message['role'] == 'user' or message['role'] == 'system' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:5:5 {%- if '/think' in content -%}
-			if jinja2.LlamaIn(jinja2.Str("/think"), content) {
+			if llamacpp.In(jinja2.Str("/think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:6:7 {%- set ns.enable_thinking = true -%}
-				jinja2.LlamaSetAttr(ns, "enable_thinking", jinja2.Bool(true))
-			} else if jinja2.LlamaIn(jinja2.Str("/no_think"), content) {
+				llamacpp.SetAttr(ns, "enable_thinking", jinja2.Bool(true))
+			} else if llamacpp.In(jinja2.Str("/no_think"), content) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:7:9 {%- elif '/no_think' in content -%}
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// NVIDIA-Nemotron-Nano-v2.jinja:8:7 {%- set ns.enable_thinking = false -%}
-				jinja2.LlamaSetAttr(ns, "enable_thinking", jinja2.Bool(false))
+				llamacpp.SetAttr(ns, "enable_thinking", jinja2.Bool(false))
 			}
 		}
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:13:1 {%- if messages[0]['role'] != 'system' -%}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	messages0Role := jinja2.LlamaItemStr(messages0, "role")
+	messages0 := llamacpp.ItemInt(messages, 0)
+	messages0Role := llamacpp.ItemStr(messages0, "role")
 	if !jinja2.EqStr(messages0Role, "system") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:14:3 {%- set ns.non_tool_system_content = '' -%}
-		jinja2.LlamaSetAttr(ns, "non_tool_system_content", jinja2.Str(""))
+		llamacpp.SetAttr(ns, "non_tool_system_content", jinja2.Str(""))
 		w.WriteString("<SPECIAL_10>System\n")
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:17:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', … (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:18:3 {%- set ns.non_tool_system_content = (messages[0]['content'] | default('', true)).replace('/think', …
-		jinja2.LlamaSetAttr(ns, "non_tool_system_content", jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil))
+		llamacpp.SetAttr(ns, "non_tool_system_content", llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallFilter("default", llamacpp.ItemStr(messages0, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:19:3 {{- '<SPECIAL_10>System
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<SPECIAL_10>System\n"), jinja2.LlamaAttr(ns, "non_tool_system_content")))
+		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<SPECIAL_10>System\n"), llamacpp.Attr(ns, "non_tool_system_content")))
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:23:1 {%- if tools -%}
 	if tools.Truthy() {
 		// NVIDIA-Nemotron-Nano-v2.jinja:24:3 {%- if ns.non_tool_system_content is defined and ns.non_tool_system_content != '' -%}
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "non_tool_system_content"), nil, nil) && !jinja2.EqStr(jinja2.LlamaAttr(ns, "non_tool_system_content"), "") {
+		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "non_tool_system_content"), nil, nil) && !jinja2.EqStr(llamacpp.Attr(ns, "non_tool_system_content"), "") {
 			w.WriteString("\n\n")
 		}
 		w.WriteString("You can use the following tools to assist the user if required:\n<AVAILABLE_TOOLS>[")
 		// NVIDIA-Nemotron-Nano-v2.jinja:32:3 {%- for tool in tools -%}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// NVIDIA-Nemotron-Nano-v2.jinja:33:5 {{- (tool.function if tool.function is defined else tool) | tojson -}}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.IfElse(jinja2.LlamaCallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
+			toolFunction := llamacpp.Attr(tool, "function")
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.IfElse(llamacpp.CallTest("defined", toolFunction, nil, nil), func() jinja2.Value {
 				return toolFunction
 			}, func() jinja2.Value {
 				return tool
@@ -406,104 +409,104 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	w.WriteString("\n\n")
 	// NVIDIA-Nemotron-Nano-v2.jinja:55:1 {%- set messages = messages[1:] if messages[0]['role'] == 'system' else messages -%}
 	if jinja2.EqStr(messages0Role, "system") {
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:56:1 {%- if messages[-1]['role'] == 'assistant' -%}
-	messagesMinus1 := jinja2.LlamaItemInt(messages, -1)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messagesMinus1, "role"), "assistant") {
+	messagesMinus1 := llamacpp.ItemInt(messages, -1)
+	if jinja2.EqStr(llamacpp.ItemStr(messagesMinus1, "role"), "assistant") {
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:57:3 {%- set ns.last_turn_assistant_content = (messages[-1]['content'] | default('', true)).strip() -%}
-		jinja2.LlamaSetAttr(ns, "last_turn_assistant_content", jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", jinja2.LlamaItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil))
+		llamacpp.SetAttr(ns, "last_turn_assistant_content", llamacpp.CallMethod(llamacpp.CallFilter("default", llamacpp.ItemStr(messagesMinus1, "content"), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil))
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-… (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// NVIDIA-Nemotron-Nano-v2.jinja:58:3 {%- set ns.last_turn_assistant_tool_calls = messages[-1]['tool_calls'] if 'tool_calls' in messages[-…
-		jinja2.LlamaSetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(jinja2.LlamaIn(jinja2.Str("tool_calls"), messagesMinus1), func() jinja2.Value {
-			return jinja2.LlamaItemStr(messagesMinus1, "tool_calls")
+		llamacpp.SetAttr(ns, "last_turn_assistant_tool_calls", jinja2.IfElse(llamacpp.In(jinja2.Str("tool_calls"), messagesMinus1), func() jinja2.Value {
+			return llamacpp.ItemStr(messagesMinus1, "tool_calls")
 		}, func() jinja2.Value {
 			return jinja2.NewList()
 		}))
 		// NVIDIA-Nemotron-Nano-v2.jinja:59:3 {%- set messages = messages[:-1] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Missing(), jinja2.Int(-1), jinja2.Missing())
 	}
 	// NVIDIA-Nemotron-Nano-v2.jinja:62:1 {%- for message in messages %}
 	var content2 jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// NVIDIA-Nemotron-Nano-v2.jinja:63:3 {%- set content = message['content'] %}
-		content2 = jinja2.LlamaItemStr(message, "content")
+		content2 = llamacpp.ItemStr(message, "content")
 		// NVIDIA-Nemotron-Nano-v2.jinja:64:3 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:65:5 {{- '<SPECIAL_11>User
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<SPECIAL_11>User\n"), jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil)), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<SPECIAL_11>User\n"), llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.CallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "replace", []jinja2.Value{jinja2.Str("/think"), jinja2.Str("")}, nil), "replace", []jinja2.Value{jinja2.Str("/no_think"), jinja2.Str("")}, nil), "strip", nil, nil)), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:68:7 {%- elif message['role'] == 'tool' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:69:5 {%- if loop.first or (messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				// NVIDIA-Nemotron-Nano-v2.jinja:70:7 {{- '<SPECIAL_11>User
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<SPECIAL_11>User\n"), jinja2.Str("<TOOL_RESPONSE>[")))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("<SPECIAL_11>User\n"), jinja2.Str("<TOOL_RESPONSE>[")))
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:73:5 {{- message['content'] -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(message, "content"))
+			llamacpp.Write(w, llamacpp.ItemStr(message, "content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:74:5 {{- ', ' if not loop.last and (messages[loop.index0 + 1].role == 'tool') else '' -}}
-			if !(i == len(items)-1) && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if !(i == len(items)-1) && jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString(", ")
 			} else {
 				w.WriteString("")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:75:5 {%- if loop.last or (messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]</TOOL_RESPONSE>")
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:78:7 {%- elif message['role'] == 'assistant' -%}
 			// NVIDIA-Nemotron-Nano-v2.jinja:79:5 {%- if content and '</think>' in content -%}
-			if content2.Truthy() && jinja2.LlamaIn(jinja2.Str("</think>"), content2) {
+			if content2.Truthy() && llamacpp.In(jinja2.Str("</think>"), content2) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:80:7 {%- set content = (content.split('</think>')[1] | default('', true)).strip() %}
-				content2 = jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
+				content2 = llamacpp.CallMethod(llamacpp.CallFilter("default", llamacpp.ItemInt(llamacpp.CallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 1), []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:82:5 {{- '<SPECIAL_11>Assistant
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<SPECIAL_11>Assistant\n"), jinja2.IfElse(!jinja2.LlamaCallTest("none", content2, nil, nil), func() jinja2.Value {
-				return jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<SPECIAL_11>Assistant\n"), jinja2.IfElse(!llamacpp.CallTest("none", content2, nil, nil), func() jinja2.Value {
+				return llamacpp.CallMethod(llamacpp.CallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil)
 			}, func() jinja2.Value {
 				return jinja2.Str("")
 			})))
 			// NVIDIA-Nemotron-Nano-v2.jinja:84:5 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// NVIDIA-Nemotron-Nano-v2.jinja:85:7 {%- if (content | default('', true)).strip() != '' -%}
-				if !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaCallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil), "") {
+				if !jinja2.EqStr(llamacpp.CallMethod(llamacpp.CallFilter("default", content2, []jinja2.Value{jinja2.Str(""), jinja2.Bool(true)}, nil), "strip", nil, nil), "") {
 					w.WriteString("\n")
 				}
 				w.WriteString("<TOOLCALL>[")
 				// NVIDIA-Nemotron-Nano-v2.jinja:90:7 {%- for call in message.tool_calls -%}
 				var fn jinja2.Value
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					call := items[i]
 					// NVIDIA-Nemotron-Nano-v2.jinja:91:9 {%- set fn = call.function if call.function is defined else call -%}
-					callFunction := jinja2.LlamaAttr(call, "function")
-					if jinja2.LlamaCallTest("defined", callFunction, nil, nil) {
+					callFunction := llamacpp.Attr(call, "function")
+					if llamacpp.CallTest("defined", callFunction, nil, nil) {
 						fn = callFunction
 					} else {
 						fn = call
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:92:9 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
 					// NVIDIA-Nemotron-Nano-v2.jinja:93:9 {%- if fn.arguments is string -%}
-					fnArguments := jinja2.LlamaAttr(fn, "arguments")
-					if jinja2.LlamaCallTest("string", fnArguments, nil, nil) {
+					fnArguments := llamacpp.Attr(fn, "arguments")
+					if llamacpp.CallTest("string", fnArguments, nil, nil) {
 						// NVIDIA-Nemotron-Nano-v2.jinja:94:11 {{- fn.arguments -}}
-						jinja2.LlamaWrite(w, fnArguments)
+						llamacpp.Write(w, fnArguments)
 					} else {
 						// NVIDIA-Nemotron-Nano-v2.jinja:95:13 {%- else -%}
 						// NVIDIA-Nemotron-Nano-v2.jinja:96:11 {{- fn.arguments | tojson -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", fnArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", fnArguments, nil, nil))
 					}
 					// NVIDIA-Nemotron-Nano-v2.jinja:98:9 {{- '}' + (', ' if not loop.last else '') -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+					llamacpp.Write(w, llamacpp.Add(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 						return jinja2.Str(", ")
 					}, func() jinja2.Value {
 						return jinja2.Str("")
@@ -518,35 +521,35 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<SPECIAL_11>Assistant\n")
 		// NVIDIA-Nemotron-Nano-v2.jinja:111:3 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) && jinja2.LlamaCallTest("false", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) {
+		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "enable_thinking"), nil, nil) && llamacpp.CallTest("false", llamacpp.Attr(ns, "enable_thinking"), nil, nil) {
 			w.WriteString("<think></think>")
 		} else {
 			// NVIDIA-Nemotron-Nano-v2.jinja:113:7 {%- else -%}
 			w.WriteString("<think>\n")
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:117:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(jinja2.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
 			// NVIDIA-Nemotron-Nano-v2.jinja:118:5 {{- ns.last_turn_assistant_content -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "last_turn_assistant_content"))
+			llamacpp.Write(w, llamacpp.Attr(ns, "last_turn_assistant_content"))
 		}
 	} else {
 		// NVIDIA-Nemotron-Nano-v2.jinja:120:5 {%- else -%}
 		// NVIDIA-Nemotron-Nano-v2.jinja:121:3 {%- if ns.last_turn_assistant_content is defined and ns.last_turn_assistant_content != '' -%}
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(jinja2.LlamaAttr(ns, "last_turn_assistant_content"), "") {
+		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "last_turn_assistant_content"), nil, nil) && !jinja2.EqStr(llamacpp.Attr(ns, "last_turn_assistant_content"), "") {
 			w.WriteString("<SPECIAL_11>Assistant\n")
 			// NVIDIA-Nemotron-Nano-v2.jinja:124:5 {%- if ns.enable_thinking is defined and ns.enable_thinking is false -%}
-			if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) && jinja2.LlamaCallTest("false", jinja2.LlamaAttr(ns, "enable_thinking"), nil, nil) {
+			if llamacpp.CallTest("defined", llamacpp.Attr(ns, "enable_thinking"), nil, nil) && llamacpp.CallTest("false", llamacpp.Attr(ns, "enable_thinking"), nil, nil) {
 				w.WriteString("<think></think>")
 			} else {
 				// NVIDIA-Nemotron-Nano-v2.jinja:126:9 {%- else -%}
 				w.WriteString("<think>\n")
 			}
 			// NVIDIA-Nemotron-Nano-v2.jinja:130:5 {{- ns.last_turn_assistant_content -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "last_turn_assistant_content"))
+			llamacpp.Write(w, llamacpp.Attr(ns, "last_turn_assistant_content"))
 			// NVIDIA-Nemotron-Nano-v2.jinja:131:5 {%- if continue_final_message is defined -%}
-			if jinja2.LlamaCallTest("defined", continueFinalMessage, nil, nil) {
+			if llamacpp.CallTest("defined", continueFinalMessage, nil, nil) {
 				// NVIDIA-Nemotron-Nano-v2.jinja:132:7 {%- if continue_final_message is false -%}
-				if jinja2.LlamaCallTest("false", continueFinalMessage, nil, nil) {
+				if llamacpp.CallTest("false", continueFinalMessage, nil, nil) {
 					w.WriteString("\n<SPECIAL_12>\n")
 				}
 			} else {
@@ -555,34 +558,34 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// NVIDIA-Nemotron-Nano-v2.jinja:143:3 {%- if ns.last_turn_assistant_tool_calls is defined and ns.last_turn_assistant_tool_calls | length >…
-		if jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(ns, "last_turn_assistant_tool_calls"), nil, nil), jinja2.Int(0)) {
+		if llamacpp.CallTest("defined", llamacpp.Attr(ns, "last_turn_assistant_tool_calls"), nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(ns, "last_turn_assistant_tool_calls"), nil, nil), jinja2.Int(0)) {
 			w.WriteString("<SPECIAL_11>Assistant\n<TOOLCALL>[")
 			// NVIDIA-Nemotron-Nano-v2.jinja:147:5 {%- for call in ns.last_turn_assistant_tool_calls -%}
 			var fn jinja2.Value
-			items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(ns, "last_turn_assistant_tool_calls")))
+			items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(ns, "last_turn_assistant_tool_calls")))
 			for i := range items {
 				call := items[i]
 				// NVIDIA-Nemotron-Nano-v2.jinja:148:7 {%- set fn = call.function if call.function is defined else call -%}
-				callFunction := jinja2.LlamaAttr(call, "function")
-				if jinja2.LlamaCallTest("defined", callFunction, nil, nil) {
+				callFunction := llamacpp.Attr(call, "function")
+				if llamacpp.CallTest("defined", callFunction, nil, nil) {
 					fn = callFunction
 				} else {
 					fn = call
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:149:7 {{- '{"name": "' + fn.name + '", "arguments": ' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaAttr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.Attr(fn, "name")), jinja2.Str("\", \"arguments\": ")))
 				// NVIDIA-Nemotron-Nano-v2.jinja:150:7 {%- if fn.arguments is string -%}
-				fnArguments := jinja2.LlamaAttr(fn, "arguments")
-				if jinja2.LlamaCallTest("string", fnArguments, nil, nil) {
+				fnArguments := llamacpp.Attr(fn, "arguments")
+				if llamacpp.CallTest("string", fnArguments, nil, nil) {
 					// NVIDIA-Nemotron-Nano-v2.jinja:151:9 {{- fn.arguments -}}
-					jinja2.LlamaWrite(w, fnArguments)
+					llamacpp.Write(w, fnArguments)
 				} else {
 					// NVIDIA-Nemotron-Nano-v2.jinja:152:11 {%- else -%}
 					// NVIDIA-Nemotron-Nano-v2.jinja:153:9 {{- fn.arguments | tojson -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", fnArguments, nil, nil))
+					llamacpp.Write(w, llamacpp.CallFilter("tojson", fnArguments, nil, nil))
 				}
 				// NVIDIA-Nemotron-Nano-v2.jinja:155:7 {{- '}' + (', ' if not loop.last else '') -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("}"), jinja2.IfElse(!(i == len(items)-1), func() jinja2.Value {
 					return jinja2.Str(", ")
 				}, func() jinja2.Value {
 					return jinja2.Str("")
@@ -596,140 +599,140 @@ func renderNVIDIANemotronNanoV2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansNVIDIANemotronNanoV2 is the position table of NVIDIA-Nemotron-Nano-v2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansNVIDIANemotronNanoV2 = []jinja2.Span{
-	{From: 54, To: 54, Line: 1, Col: 1, Construct: "set"},
-	{From: 56, To: 77, Line: 2, Col: 1, Construct: "for"},
-	{From: 59, To: 59, Line: 3, Col: 3, Construct: "set"},
-	{From: 61, To: 76, Line: 4, Col: 3, Construct: "if"},
-	{From: 64, To: 75, Line: 5, Col: 5, Construct: "if"},
-	{From: 66, To: 66, Line: 5, Col: 5, Construct: "set"},
-	{From: 68, To: 68, Line: 6, Col: 7, Construct: "set"},
-	{From: 69, To: 75, Line: 7, Col: 9, Construct: "if"},
-	{From: 72, To: 72, Line: 7, Col: 9, Construct: "set"},
-	{From: 74, To: 74, Line: 8, Col: 7, Construct: "set"},
-	{From: 79, To: 96, Line: 13, Col: 1, Construct: "if"},
-	{From: 83, To: 83, Line: 13, Col: 1, Construct: "set"},
-	{From: 85, To: 86, Line: 14, Col: 3, Construct: "set"},
-	{From: 90, To: 90, Line: 14, Col: 3, Construct: "set"},
-	{From: 92, To: 92, Line: 18, Col: 3, Construct: "set"},
-	{From: 94, To: 95, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 98, To: 124, Line: 23, Col: 1, Construct: "if"},
-	{From: 100, To: 103, Line: 24, Col: 3, Construct: "if"},
-	{From: 105, To: 122, Line: 32, Col: 3, Construct: "for"},
-	{From: 109, To: 114, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 116, To: 120, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 126, To: 128, Line: 55, Col: 1, Construct: "set"},
-	{From: 130, To: 146, Line: 56, Col: 1, Construct: "if"},
-	{From: 133, To: 133, Line: 56, Col: 1, Construct: "set"},
-	{From: 135, To: 135, Line: 57, Col: 3, Construct: "set"},
-	{From: 137, To: 137, Line: 57, Col: 3, Construct: "set"},
-	{From: 139, To: 143, Line: 58, Col: 3, Construct: "set"},
-	{From: 145, To: 145, Line: 59, Col: 3, Construct: "set"},
-	{From: 148, To: 242, Line: 62, Col: 1, Construct: "for"},
-	{From: 153, To: 154, Line: 63, Col: 3, Construct: "set"},
-	{From: 156, To: 241, Line: 64, Col: 3, Construct: "if"},
-	{From: 159, To: 161, Line: 66, Col: 90, Construct: "{{ }}"},
-	{From: 162, To: 241, Line: 68, Col: 7, Construct: "if"},
-	{From: 165, To: 169, Line: 69, Col: 5, Construct: "if"},
-	{From: 167, To: 168, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 171, To: 171, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 173, To: 177, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 179, To: 181, Line: 75, Col: 5, Construct: "if"},
-	{From: 182, To: 241, Line: 78, Col: 7, Construct: "if"},
-	{From: 185, To: 188, Line: 79, Col: 5, Construct: "if"},
-	{From: 187, To: 187, Line: 80, Col: 7, Construct: "set"},
-	{From: 190, To: 195, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 197, To: 240, Line: 84, Col: 5, Construct: "if"},
-	{From: 200, To: 203, Line: 85, Col: 7, Construct: "if"},
-	{From: 205, To: 238, Line: 90, Col: 7, Construct: "for"},
-	{From: 210, To: 215, Line: 91, Col: 9, Construct: "set"},
-	{From: 217, To: 219, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 221, To: 229, Line: 93, Col: 9, Construct: "if"},
-	{From: 224, To: 224, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 228, To: 228, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 231, To: 236, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 244, To: 322, Line: 108, Col: 1, Construct: "if"},
-	{From: 247, To: 252, Line: 111, Col: 3, Construct: "if"},
-	{From: 254, To: 257, Line: 117, Col: 3, Construct: "if"},
-	{From: 256, To: 256, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 261, To: 282, Line: 121, Col: 3, Construct: "if"},
-	{From: 264, To: 269, Line: 124, Col: 5, Construct: "if"},
-	{From: 271, To: 271, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 273, To: 281, Line: 131, Col: 5, Construct: "if"},
-	{From: 275, To: 277, Line: 132, Col: 7, Construct: "if"},
-	{From: 284, To: 321, Line: 143, Col: 3, Construct: "if"},
-	{From: 287, To: 320, Line: 147, Col: 5, Construct: "for"},
-	{From: 292, To: 297, Line: 148, Col: 7, Construct: "set"},
-	{From: 299, To: 301, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 303, To: 311, Line: 150, Col: 7, Construct: "if"},
-	{From: 306, To: 306, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 310, To: 310, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 313, To: 318, Line: 155, Col: 7, Construct: "{{ }}"},
-	{From: 337, To: 337, Line: 1, Col: 1, Construct: "set"},
-	{From: 339, To: 360, Line: 2, Col: 1, Construct: "for"},
-	{From: 342, To: 342, Line: 3, Col: 3, Construct: "set"},
-	{From: 344, To: 359, Line: 4, Col: 3, Construct: "if"},
-	{From: 347, To: 358, Line: 5, Col: 5, Construct: "if"},
-	{From: 349, To: 349, Line: 5, Col: 5, Construct: "set"},
-	{From: 351, To: 351, Line: 6, Col: 7, Construct: "set"},
-	{From: 352, To: 358, Line: 7, Col: 9, Construct: "if"},
-	{From: 355, To: 355, Line: 7, Col: 9, Construct: "set"},
-	{From: 357, To: 357, Line: 8, Col: 7, Construct: "set"},
-	{From: 362, To: 378, Line: 13, Col: 1, Construct: "if"},
-	{From: 366, To: 366, Line: 13, Col: 1, Construct: "set"},
-	{From: 368, To: 369, Line: 14, Col: 3, Construct: "set"},
-	{From: 373, To: 373, Line: 14, Col: 3, Construct: "set"},
-	{From: 375, To: 375, Line: 18, Col: 3, Construct: "set"},
-	{From: 377, To: 377, Line: 19, Col: 3, Construct: "{{ }}"},
-	{From: 380, To: 406, Line: 23, Col: 1, Construct: "if"},
-	{From: 382, To: 385, Line: 24, Col: 3, Construct: "if"},
-	{From: 387, To: 404, Line: 32, Col: 3, Construct: "for"},
-	{From: 391, To: 396, Line: 33, Col: 5, Construct: "{{ }}"},
-	{From: 398, To: 402, Line: 34, Col: 5, Construct: "{{ }}"},
-	{From: 408, To: 410, Line: 55, Col: 1, Construct: "set"},
-	{From: 412, To: 428, Line: 56, Col: 1, Construct: "if"},
-	{From: 415, To: 415, Line: 56, Col: 1, Construct: "set"},
-	{From: 417, To: 417, Line: 57, Col: 3, Construct: "set"},
-	{From: 419, To: 419, Line: 57, Col: 3, Construct: "set"},
-	{From: 421, To: 425, Line: 58, Col: 3, Construct: "set"},
-	{From: 427, To: 427, Line: 59, Col: 3, Construct: "set"},
-	{From: 430, To: 516, Line: 62, Col: 1, Construct: "for"},
-	{From: 435, To: 435, Line: 63, Col: 3, Construct: "set"},
-	{From: 437, To: 515, Line: 64, Col: 3, Construct: "if"},
-	{From: 440, To: 440, Line: 66, Col: 90, Construct: "{{ }}"},
-	{From: 441, To: 515, Line: 68, Col: 7, Construct: "if"},
-	{From: 444, To: 447, Line: 69, Col: 5, Construct: "if"},
-	{From: 446, To: 446, Line: 70, Col: 7, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 73, Col: 5, Construct: "{{ }}"},
-	{From: 451, To: 455, Line: 74, Col: 5, Construct: "{{ }}"},
-	{From: 457, To: 459, Line: 75, Col: 5, Construct: "if"},
-	{From: 460, To: 515, Line: 78, Col: 7, Construct: "if"},
-	{From: 463, To: 466, Line: 79, Col: 5, Construct: "if"},
-	{From: 465, To: 465, Line: 80, Col: 7, Construct: "set"},
-	{From: 468, To: 472, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 474, To: 514, Line: 84, Col: 5, Construct: "if"},
-	{From: 477, To: 480, Line: 85, Col: 7, Construct: "if"},
-	{From: 482, To: 512, Line: 90, Col: 7, Construct: "for"},
-	{From: 487, To: 492, Line: 91, Col: 9, Construct: "set"},
-	{From: 494, To: 494, Line: 92, Col: 9, Construct: "{{ }}"},
-	{From: 496, To: 504, Line: 93, Col: 9, Construct: "if"},
-	{From: 499, To: 499, Line: 94, Col: 11, Construct: "{{ }}"},
-	{From: 503, To: 503, Line: 96, Col: 11, Construct: "{{ }}"},
-	{From: 506, To: 510, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 518, To: 593, Line: 108, Col: 1, Construct: "if"},
-	{From: 521, To: 526, Line: 111, Col: 3, Construct: "if"},
-	{From: 528, To: 531, Line: 117, Col: 3, Construct: "if"},
-	{From: 530, To: 530, Line: 118, Col: 5, Construct: "{{ }}"},
-	{From: 535, To: 556, Line: 121, Col: 3, Construct: "if"},
-	{From: 538, To: 543, Line: 124, Col: 5, Construct: "if"},
-	{From: 545, To: 545, Line: 130, Col: 5, Construct: "{{ }}"},
-	{From: 547, To: 555, Line: 131, Col: 5, Construct: "if"},
-	{From: 549, To: 551, Line: 132, Col: 7, Construct: "if"},
-	{From: 558, To: 592, Line: 143, Col: 3, Construct: "if"},
-	{From: 561, To: 591, Line: 147, Col: 5, Construct: "for"},
-	{From: 566, To: 571, Line: 148, Col: 7, Construct: "set"},
-	{From: 573, To: 573, Line: 149, Col: 7, Construct: "{{ }}"},
-	{From: 575, To: 583, Line: 150, Col: 7, Construct: "if"},
-	{From: 578, To: 578, Line: 151, Col: 9, Construct: "{{ }}"},
-	{From: 582, To: 582, Line: 153, Col: 9, Construct: "{{ }}"},
-	{From: 585, To: 589, Line: 155, Col: 7, Construct: "{{ }}"},
+	{From: 57, To: 57, Line: 1, Col: 1, Construct: "set"},
+	{From: 59, To: 80, Line: 2, Col: 1, Construct: "for"},
+	{From: 62, To: 62, Line: 3, Col: 3, Construct: "set"},
+	{From: 64, To: 79, Line: 4, Col: 3, Construct: "if"},
+	{From: 67, To: 78, Line: 5, Col: 5, Construct: "if"},
+	{From: 69, To: 69, Line: 5, Col: 5, Construct: "set"},
+	{From: 71, To: 71, Line: 6, Col: 7, Construct: "set"},
+	{From: 72, To: 78, Line: 7, Col: 9, Construct: "if"},
+	{From: 75, To: 75, Line: 7, Col: 9, Construct: "set"},
+	{From: 77, To: 77, Line: 8, Col: 7, Construct: "set"},
+	{From: 82, To: 99, Line: 13, Col: 1, Construct: "if"},
+	{From: 86, To: 86, Line: 13, Col: 1, Construct: "set"},
+	{From: 88, To: 89, Line: 14, Col: 3, Construct: "set"},
+	{From: 93, To: 93, Line: 14, Col: 3, Construct: "set"},
+	{From: 95, To: 95, Line: 18, Col: 3, Construct: "set"},
+	{From: 97, To: 98, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 101, To: 127, Line: 23, Col: 1, Construct: "if"},
+	{From: 103, To: 106, Line: 24, Col: 3, Construct: "if"},
+	{From: 108, To: 125, Line: 32, Col: 3, Construct: "for"},
+	{From: 112, To: 117, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 119, To: 123, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 129, To: 131, Line: 55, Col: 1, Construct: "set"},
+	{From: 133, To: 149, Line: 56, Col: 1, Construct: "if"},
+	{From: 136, To: 136, Line: 56, Col: 1, Construct: "set"},
+	{From: 138, To: 138, Line: 57, Col: 3, Construct: "set"},
+	{From: 140, To: 140, Line: 57, Col: 3, Construct: "set"},
+	{From: 142, To: 146, Line: 58, Col: 3, Construct: "set"},
+	{From: 148, To: 148, Line: 59, Col: 3, Construct: "set"},
+	{From: 151, To: 245, Line: 62, Col: 1, Construct: "for"},
+	{From: 156, To: 157, Line: 63, Col: 3, Construct: "set"},
+	{From: 159, To: 244, Line: 64, Col: 3, Construct: "if"},
+	{From: 162, To: 164, Line: 66, Col: 90, Construct: "{{ }}"},
+	{From: 165, To: 244, Line: 68, Col: 7, Construct: "if"},
+	{From: 168, To: 172, Line: 69, Col: 5, Construct: "if"},
+	{From: 170, To: 171, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 174, To: 174, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 176, To: 180, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 182, To: 184, Line: 75, Col: 5, Construct: "if"},
+	{From: 185, To: 244, Line: 78, Col: 7, Construct: "if"},
+	{From: 188, To: 191, Line: 79, Col: 5, Construct: "if"},
+	{From: 190, To: 190, Line: 80, Col: 7, Construct: "set"},
+	{From: 193, To: 198, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 200, To: 243, Line: 84, Col: 5, Construct: "if"},
+	{From: 203, To: 206, Line: 85, Col: 7, Construct: "if"},
+	{From: 208, To: 241, Line: 90, Col: 7, Construct: "for"},
+	{From: 213, To: 218, Line: 91, Col: 9, Construct: "set"},
+	{From: 220, To: 222, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 224, To: 232, Line: 93, Col: 9, Construct: "if"},
+	{From: 227, To: 227, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 231, To: 231, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 234, To: 239, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 247, To: 325, Line: 108, Col: 1, Construct: "if"},
+	{From: 250, To: 255, Line: 111, Col: 3, Construct: "if"},
+	{From: 257, To: 260, Line: 117, Col: 3, Construct: "if"},
+	{From: 259, To: 259, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 264, To: 285, Line: 121, Col: 3, Construct: "if"},
+	{From: 267, To: 272, Line: 124, Col: 5, Construct: "if"},
+	{From: 274, To: 274, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 276, To: 284, Line: 131, Col: 5, Construct: "if"},
+	{From: 278, To: 280, Line: 132, Col: 7, Construct: "if"},
+	{From: 287, To: 324, Line: 143, Col: 3, Construct: "if"},
+	{From: 290, To: 323, Line: 147, Col: 5, Construct: "for"},
+	{From: 295, To: 300, Line: 148, Col: 7, Construct: "set"},
+	{From: 302, To: 304, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 306, To: 314, Line: 150, Col: 7, Construct: "if"},
+	{From: 309, To: 309, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 313, To: 313, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 316, To: 321, Line: 155, Col: 7, Construct: "{{ }}"},
+	{From: 340, To: 340, Line: 1, Col: 1, Construct: "set"},
+	{From: 342, To: 363, Line: 2, Col: 1, Construct: "for"},
+	{From: 345, To: 345, Line: 3, Col: 3, Construct: "set"},
+	{From: 347, To: 362, Line: 4, Col: 3, Construct: "if"},
+	{From: 350, To: 361, Line: 5, Col: 5, Construct: "if"},
+	{From: 352, To: 352, Line: 5, Col: 5, Construct: "set"},
+	{From: 354, To: 354, Line: 6, Col: 7, Construct: "set"},
+	{From: 355, To: 361, Line: 7, Col: 9, Construct: "if"},
+	{From: 358, To: 358, Line: 7, Col: 9, Construct: "set"},
+	{From: 360, To: 360, Line: 8, Col: 7, Construct: "set"},
+	{From: 365, To: 381, Line: 13, Col: 1, Construct: "if"},
+	{From: 369, To: 369, Line: 13, Col: 1, Construct: "set"},
+	{From: 371, To: 372, Line: 14, Col: 3, Construct: "set"},
+	{From: 376, To: 376, Line: 14, Col: 3, Construct: "set"},
+	{From: 378, To: 378, Line: 18, Col: 3, Construct: "set"},
+	{From: 380, To: 380, Line: 19, Col: 3, Construct: "{{ }}"},
+	{From: 383, To: 409, Line: 23, Col: 1, Construct: "if"},
+	{From: 385, To: 388, Line: 24, Col: 3, Construct: "if"},
+	{From: 390, To: 407, Line: 32, Col: 3, Construct: "for"},
+	{From: 394, To: 399, Line: 33, Col: 5, Construct: "{{ }}"},
+	{From: 401, To: 405, Line: 34, Col: 5, Construct: "{{ }}"},
+	{From: 411, To: 413, Line: 55, Col: 1, Construct: "set"},
+	{From: 415, To: 431, Line: 56, Col: 1, Construct: "if"},
+	{From: 418, To: 418, Line: 56, Col: 1, Construct: "set"},
+	{From: 420, To: 420, Line: 57, Col: 3, Construct: "set"},
+	{From: 422, To: 422, Line: 57, Col: 3, Construct: "set"},
+	{From: 424, To: 428, Line: 58, Col: 3, Construct: "set"},
+	{From: 430, To: 430, Line: 59, Col: 3, Construct: "set"},
+	{From: 433, To: 519, Line: 62, Col: 1, Construct: "for"},
+	{From: 438, To: 438, Line: 63, Col: 3, Construct: "set"},
+	{From: 440, To: 518, Line: 64, Col: 3, Construct: "if"},
+	{From: 443, To: 443, Line: 66, Col: 90, Construct: "{{ }}"},
+	{From: 444, To: 518, Line: 68, Col: 7, Construct: "if"},
+	{From: 447, To: 450, Line: 69, Col: 5, Construct: "if"},
+	{From: 449, To: 449, Line: 70, Col: 7, Construct: "{{ }}"},
+	{From: 452, To: 452, Line: 73, Col: 5, Construct: "{{ }}"},
+	{From: 454, To: 458, Line: 74, Col: 5, Construct: "{{ }}"},
+	{From: 460, To: 462, Line: 75, Col: 5, Construct: "if"},
+	{From: 463, To: 518, Line: 78, Col: 7, Construct: "if"},
+	{From: 466, To: 469, Line: 79, Col: 5, Construct: "if"},
+	{From: 468, To: 468, Line: 80, Col: 7, Construct: "set"},
+	{From: 471, To: 475, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 477, To: 517, Line: 84, Col: 5, Construct: "if"},
+	{From: 480, To: 483, Line: 85, Col: 7, Construct: "if"},
+	{From: 485, To: 515, Line: 90, Col: 7, Construct: "for"},
+	{From: 490, To: 495, Line: 91, Col: 9, Construct: "set"},
+	{From: 497, To: 497, Line: 92, Col: 9, Construct: "{{ }}"},
+	{From: 499, To: 507, Line: 93, Col: 9, Construct: "if"},
+	{From: 502, To: 502, Line: 94, Col: 11, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 96, Col: 11, Construct: "{{ }}"},
+	{From: 509, To: 513, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 521, To: 596, Line: 108, Col: 1, Construct: "if"},
+	{From: 524, To: 529, Line: 111, Col: 3, Construct: "if"},
+	{From: 531, To: 534, Line: 117, Col: 3, Construct: "if"},
+	{From: 533, To: 533, Line: 118, Col: 5, Construct: "{{ }}"},
+	{From: 538, To: 559, Line: 121, Col: 3, Construct: "if"},
+	{From: 541, To: 546, Line: 124, Col: 5, Construct: "if"},
+	{From: 548, To: 548, Line: 130, Col: 5, Construct: "{{ }}"},
+	{From: 550, To: 558, Line: 131, Col: 5, Construct: "if"},
+	{From: 552, To: 554, Line: 132, Col: 7, Construct: "if"},
+	{From: 561, To: 595, Line: 143, Col: 3, Construct: "if"},
+	{From: 564, To: 594, Line: 147, Col: 5, Construct: "for"},
+	{From: 569, To: 574, Line: 148, Col: 7, Construct: "set"},
+	{From: 576, To: 576, Line: 149, Col: 7, Construct: "{{ }}"},
+	{From: 578, To: 586, Line: 150, Col: 7, Construct: "if"},
+	{From: 581, To: 581, Line: 151, Col: 9, Construct: "{{ }}"},
+	{From: 585, To: 585, Line: 153, Col: 9, Construct: "{{ }}"},
+	{From: 588, To: 592, Line: 155, Col: 7, Construct: "{{ }}"},
 }

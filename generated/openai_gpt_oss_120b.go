@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // OpenaiGptOss120b is the chat template llama.cpp/openai-gpt-oss-120b.jinja.
 var OpenaiGptOss120b = &jinja2.Template{
@@ -572,7 +575,7 @@ func renderOpenaiGptOss120b(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	modelIdentityInput := in.Lookup("model_identity")
 	reasoningEffortInput := in.Lookup("reasoning_effort")
 	builtinToolsInput := in.Lookup("builtin_tools")
@@ -589,13 +592,13 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		var innerType jinja2.Value
 		var hasObjectVariants jinja2.Value
 		// openai-gpt-oss-120b.jinja:11:5 {%- if param_spec.type == "array" -%}
-		paramSpecType := jinja2.LlamaAttr(paramSpec, "type")
+		paramSpecType := llamacpp.Attr(paramSpec, "type")
 		if jinja2.EqStr(paramSpecType, "array") {
 			// openai-gpt-oss-120b.jinja:12:9 {%- if param_spec['items'] -%}
-			paramSpecItems := jinja2.LlamaItemStr(paramSpec, "items")
+			paramSpecItems := llamacpp.ItemStr(paramSpec, "items")
 			if paramSpecItems.Truthy() {
 				// openai-gpt-oss-120b.jinja:13:13 {%- if param_spec['items']['type'] == "string" -%}
-				paramSpecItemsType := jinja2.LlamaItemStr(paramSpecItems, "type")
+				paramSpecItemsType := llamacpp.ItemStr(paramSpecItems, "type")
 				if jinja2.EqStr(paramSpecItemsType, "string") {
 					w.WriteString("string[]")
 				} else if jinja2.EqStr(paramSpecItemsType, "number") {
@@ -614,75 +617,75 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 						renderTypescriptType(paramSpecItems, requiredParams, jinja2.Missing())
 					})
 					// openai-gpt-oss-120b.jinja:23:17 {%- if inner_type == "object | object" or inner_type|length > 50 -%}
-					if jinja2.EqStr(innerType, "object | object") || jinja2.LlamaGt(jinja2.LlamaCallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
+					if jinja2.EqStr(innerType, "object | object") || llamacpp.Gt(llamacpp.CallFilter("length", innerType, nil, nil), jinja2.Int(50)) {
 						w.WriteString("any[]")
 					} else {
 						// openai-gpt-oss-120b.jinja:25:21 {%- else -%}
 						// openai-gpt-oss-120b.jinja:26:21 {{- inner_type + "[]" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(innerType, jinja2.Str("[]")))
+						llamacpp.Write(w, llamacpp.Add(innerType, jinja2.Str("[]")))
 					}
 				}
 				// openai-gpt-oss-120b.jinja:29:13 {%- if param_spec.nullable -%}
-				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			} else {
 				// openai-gpt-oss-120b.jinja:32:13 {%- else -%}
 				w.WriteString("any[]")
 				// openai-gpt-oss-120b.jinja:34:13 {%- if param_spec.nullable -%}
-				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
-		} else if (((jinja2.LlamaCallTest("defined", paramSpecType, nil, nil) && jinja2.LlamaCallTest("iterable", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("string", paramSpecType, nil, nil)) && !jinja2.LlamaCallTest("mapping", paramSpecType, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaItemInt(paramSpecType, 0), nil, nil) {
+		} else if (((llamacpp.CallTest("defined", paramSpecType, nil, nil) && llamacpp.CallTest("iterable", paramSpecType, nil, nil)) && !llamacpp.CallTest("string", paramSpecType, nil, nil)) && !llamacpp.CallTest("mapping", paramSpecType, nil, nil)) && llamacpp.CallTest("defined", llamacpp.ItemInt(paramSpecType, 0), nil, nil) {
 			// openai-gpt-oss-120b.jinja:38:9 {%- elif param_spec.type is defined and param_spec.type is iterable and param_spec.type is not strin…
 			// openai-gpt-oss-120b.jinja:40:9 {%- if param_spec.type | length > 1 -%}
-			if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
+			if llamacpp.Gt(llamacpp.CallFilter("length", paramSpecType, nil, nil), jinja2.Int(1)) {
 				// openai-gpt-oss-120b.jinja:41:13 {{- param_spec.type | join(" | ") }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("join", paramSpecType, []jinja2.Value{jinja2.Str(" | ")}, nil))
 			} else {
 				// openai-gpt-oss-120b.jinja:42:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:43:13 {{- param_spec.type[0] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(paramSpecType, 0))
+				llamacpp.Write(w, llamacpp.ItemInt(paramSpecType, 0))
 			}
-		} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
+		} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
 			// openai-gpt-oss-120b.jinja:45:9 {%- elif param_spec.oneOf -%}
 			// openai-gpt-oss-120b.jinja:47:9 {%- set has_object_variants = false -%}
 			hasObjectVariants = jinja2.Bool(false)
 			// openai-gpt-oss-120b.jinja:48:9 {%- for variant in param_spec.oneOf -%}
-			paramSpecOneOf := jinja2.LlamaAttr(paramSpec, "oneOf")
-			for _, variant := range jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf)) {
+			paramSpecOneOf := llamacpp.Attr(paramSpec, "oneOf")
+			for _, variant := range jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf)) {
 				// openai-gpt-oss-120b.jinja:49:13 {%- if variant.type == "object" -%}
-				if jinja2.EqStr(jinja2.LlamaAttr(variant, "type"), "object") {
+				if jinja2.EqStr(llamacpp.Attr(variant, "type"), "object") {
 					// openai-gpt-oss-120b.jinja:50:17 {%- set has_object_variants = true -%}
 					_ = jinja2.Bool(true)
 				}
 			}
 			// openai-gpt-oss-120b.jinja:53:9 {%- if has_object_variants and param_spec.oneOf|length > 1 -%}
-			if hasObjectVariants.Truthy() && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
+			if hasObjectVariants.Truthy() && llamacpp.Gt(llamacpp.CallFilter("length", paramSpecOneOf, nil, nil), jinja2.Int(1)) {
 				w.WriteString("any")
 			} else {
 				// openai-gpt-oss-120b.jinja:55:13 {%- else -%}
 				// openai-gpt-oss-120b.jinja:56:13 {%- for variant in param_spec.oneOf -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(paramSpecOneOf))
+				items := jinja2.Iterate(w, llamacpp.Iterable(paramSpecOneOf))
 				for i := range items {
 					variant := items[i]
 					// openai-gpt-oss-120b.jinja:57:17 {{- render_typescript_type(variant, required_params) -}}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderTypescriptType(variant, requiredParams, jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:58:17 {%- if variant.description %}
-					variantDescription := jinja2.LlamaAttr(variant, "description")
+					variantDescription := llamacpp.Attr(variant, "description")
 					if variantDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:59:21 {{- "// " + variant.description }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// "), variantDescription))
+						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// "), variantDescription))
 					}
 					// openai-gpt-oss-120b.jinja:61:17 {%- if variant.default is defined %}
-					variantDefault := jinja2.LlamaAttr(variant, "default")
-					if jinja2.LlamaCallTest("defined", variantDefault, nil, nil) {
+					variantDefault := llamacpp.Attr(variant, "default")
+					if llamacpp.CallTest("defined", variantDefault, nil, nil) {
 						w.WriteString("                    ")
 						// openai-gpt-oss-120b.jinja:62:21 {{ "// default: " + variant.default|tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), jinja2.LlamaCallFilter("tojson", variantDefault, nil, nil)))
+						llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), llamacpp.CallFilter("tojson", variantDefault, nil, nil)))
 					}
 					// openai-gpt-oss-120b.jinja:64:17 {%- if not loop.last %}
 					if !(i == len(items)-1) {
@@ -693,15 +696,15 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "string") {
 			// openai-gpt-oss-120b.jinja:69:9 {%- elif param_spec.type == "string" -%}
 			// openai-gpt-oss-120b.jinja:70:9 {%- if param_spec.enum -%}
-			paramSpecEnum := jinja2.LlamaAttr(paramSpec, "enum")
+			paramSpecEnum := llamacpp.Attr(paramSpec, "enum")
 			if paramSpecEnum.Truthy() {
 				// openai-gpt-oss-120b.jinja:71:13 {{- '"' + param_spec.enum|join('" | "') + '"' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\""), jinja2.LlamaCallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\""), llamacpp.CallFilter("join", paramSpecEnum, []jinja2.Value{jinja2.Str("\" | \"")}, nil)), jinja2.Str("\"")))
 			} else {
 				// openai-gpt-oss-120b.jinja:72:13 {%- else -%}
 				w.WriteString("string")
 				// openai-gpt-oss-120b.jinja:74:13 {%- if param_spec.nullable %}
-				if jinja2.LlamaAttr(paramSpec, "nullable").Truthy() {
+				if llamacpp.Attr(paramSpec, "nullable").Truthy() {
 					w.WriteString(" | null")
 				}
 			}
@@ -717,27 +720,27 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(paramSpecType, "object") {
 			// openai-gpt-oss-120b.jinja:85:9 {%- elif param_spec.type == "object" -%}
 			// openai-gpt-oss-120b.jinja:86:9 {%- if param_spec.properties -%}
-			paramSpecProperties := jinja2.LlamaAttr(paramSpec, "properties")
+			paramSpecProperties := llamacpp.Attr(paramSpec, "properties")
 			if paramSpecProperties.Truthy() {
 				w.WriteString("{\n")
 				// openai-gpt-oss-120b.jinja:88:13 {%- for prop_name, prop_spec in param_spec.properties.items() -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(paramSpecProperties, "items", nil, nil)))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(paramSpecProperties, "items", nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					propName := vals[0]
 					propSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:89:17 {{- prop_name -}}
-					jinja2.LlamaWrite(w, propName)
+					llamacpp.Write(w, propName)
 					// openai-gpt-oss-120b.jinja:90:17 {%- if prop_name not in (param_spec.required or []) -%}
-					if jinja2.LlamaNotIn(propName, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(propName, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": \n                ")
 					// openai-gpt-oss-120b.jinja:94:17 {{ render_typescript_type(prop_spec, param_spec.required or []) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(propSpec, jinja2.Or(jinja2.LlamaAttr(paramSpec, "required"), func() jinja2.Value {
+					llamacpp.Write(w, w.Capture(func() {
+						renderTypescriptType(propSpec, jinja2.Or(llamacpp.Attr(paramSpec, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
@@ -761,63 +764,63 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		namespaceName = jinja2.Param(namespaceName, "namespace_name")
 		tools = jinja2.Param(tools, "tools")
 		// openai-gpt-oss-120b.jinja:109:5 {{- "## " + namespace_name + "\n\n" }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("## "), namespaceName, jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("## "), namespaceName, jinja2.Str("\n\n")))
 		// openai-gpt-oss-120b.jinja:110:5 {{- "namespace " + namespace_name + " {\n\n" }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {\n\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("namespace "), namespaceName, jinja2.Str(" {\n\n")))
 		// openai-gpt-oss-120b.jinja:111:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// openai-gpt-oss-120b.jinja:112:9 {%- set tool = tool.function %}
-			tool = jinja2.LlamaAttr(tool, "function")
+			tool = llamacpp.Attr(tool, "function")
 			// openai-gpt-oss-120b.jinja:113:9 {{- "// " + tool.description + "\n" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), jinja2.LlamaAttr(tool, "description")), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), llamacpp.Attr(tool, "description")), jinja2.Str("\n")))
 			// openai-gpt-oss-120b.jinja:114:9 {{- "type "+ tool.name + " = " }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("type "), jinja2.LlamaAttr(tool, "name")), jinja2.Str(" = ")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("type "), llamacpp.Attr(tool, "name")), jinja2.Str(" = ")))
 			// openai-gpt-oss-120b.jinja:115:9 {%- if tool.parameters and tool.parameters.properties %}
-			toolParameters := jinja2.LlamaAttr(tool, "parameters")
-			if toolParameters.Truthy() && jinja2.LlamaAttr(toolParameters, "properties").Truthy() {
+			toolParameters := llamacpp.Attr(tool, "parameters")
+			if toolParameters.Truthy() && llamacpp.Attr(toolParameters, "properties").Truthy() {
 				w.WriteString("(_: {\n")
 				// openai-gpt-oss-120b.jinja:117:13 {%- for param_name, param_spec in tool.parameters.properties.items() %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.LlamaAttr(toolParameters, "properties"), "items", nil, nil)))
+				items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(llamacpp.Attr(toolParameters, "properties"), "items", nil, nil)))
 				for i := range items {
 					vals := jinja2.Unpack(items[i], 2)
 					paramName := vals[0]
 					paramSpec := vals[1]
 					// openai-gpt-oss-120b.jinja:118:17 {%- if param_spec.description %}
-					paramSpecDescription := jinja2.LlamaAttr(paramSpec, "description")
+					paramSpecDescription := llamacpp.Attr(paramSpec, "description")
 					if paramSpecDescription.Truthy() {
 						// openai-gpt-oss-120b.jinja:119:21 {{- "// " + param_spec.description + "\n" }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("// "), paramSpecDescription), jinja2.Str("\n")))
 					}
 					// openai-gpt-oss-120b.jinja:121:17 {{- param_name }}
-					jinja2.LlamaWrite(w, paramName)
+					llamacpp.Write(w, paramName)
 					// openai-gpt-oss-120b.jinja:122:17 {%- if param_name not in (tool.parameters.required or []) -%}
-					if jinja2.LlamaNotIn(paramName, jinja2.Or(jinja2.LlamaAttr(toolParameters, "required"), func() jinja2.Value {
+					if llamacpp.NotIn(paramName, jinja2.Or(llamacpp.Attr(toolParameters, "required"), func() jinja2.Value {
 						return jinja2.NewList()
 					})) {
 						w.WriteString("?")
 					}
 					w.WriteString(": ")
 					// openai-gpt-oss-120b.jinja:126:17 {{- render_typescript_type(param_spec, tool.parameters.required or []) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderTypescriptType(paramSpec, jinja2.Or(jinja2.LlamaAttr(toolParameters, "required"), func() jinja2.Value {
+					llamacpp.Write(w, w.Capture(func() {
+						renderTypescriptType(paramSpec, jinja2.Or(llamacpp.Attr(toolParameters, "required"), func() jinja2.Value {
 							return jinja2.NewList()
 						}), jinja2.Missing())
 					}))
 					// openai-gpt-oss-120b.jinja:127:17 {%- if param_spec.default is defined -%}
-					paramSpecDefault := jinja2.LlamaAttr(paramSpec, "default")
-					if jinja2.LlamaCallTest("defined", paramSpecDefault, nil, nil) {
+					paramSpecDefault := llamacpp.Attr(paramSpec, "default")
+					if llamacpp.CallTest("defined", paramSpecDefault, nil, nil) {
 						// openai-gpt-oss-120b.jinja:128:21 {%- if param_spec.enum %}
-						if jinja2.LlamaAttr(paramSpec, "enum").Truthy() {
+						if llamacpp.Attr(paramSpec, "enum").Truthy() {
 							// openai-gpt-oss-120b.jinja:129:25 {{- ", // default: " + param_spec.default }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), paramSpecDefault))
-						} else if jinja2.LlamaAttr(paramSpec, "oneOf").Truthy() {
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), paramSpecDefault))
+						} else if llamacpp.Attr(paramSpec, "oneOf").Truthy() {
 							// openai-gpt-oss-120b.jinja:130:25 {%- elif param_spec.oneOf %}
 							// openai-gpt-oss-120b.jinja:131:25 {{- "// default: " + param_spec.default }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("// default: "), paramSpecDefault))
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str("// default: "), paramSpecDefault))
 						} else {
 							// openai-gpt-oss-120b.jinja:132:25 {%- else %}
 							// openai-gpt-oss-120b.jinja:133:25 {{- ", // default: " + param_spec.default|tojson }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str(", // default: "), jinja2.LlamaCallFilter("tojson", paramSpecDefault, nil, nil)))
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str(", // default: "), llamacpp.CallFilter("tojson", paramSpecDefault, nil, nil)))
 						}
 					}
 					// openai-gpt-oss-120b.jinja:136:17 {%- if not loop.last %}
@@ -835,7 +838,7 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 		}
 		// openai-gpt-oss-120b.jinja:147:5 {{- "} // namespace " + namespace_name }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("} // namespace "), namespaceName))
+		llamacpp.Write(w, llamacpp.Add(jinja2.Str("} // namespace "), namespaceName))
 	}
 	// openai-gpt-oss-120b.jinja:150:1 {%- macro render_builtin_tools(browser_tool, python_tool) -%}
 	renderBuiltinTools := func(browserTool, pythonTool jinja2.Value) {
@@ -857,46 +860,46 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		builtinTools := builtinToolsInput
 		var availableBuiltinTools jinja2.Value
 		// openai-gpt-oss-120b.jinja:197:5 {%- if model_identity is not defined %}
-		if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
+		if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
 			// openai-gpt-oss-120b.jinja:198:9 {%- set model_identity = "You are ChatGPT, a large language model trained by OpenAI." %}
 			modelIdentity = jinja2.Str("You are ChatGPT, a large language model trained by OpenAI.")
 		}
 		// openai-gpt-oss-120b.jinja:200:5 {{- model_identity + "\n" }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(modelIdentity, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Add(modelIdentity, jinja2.Str("\n")))
 		w.WriteString("Knowledge cutoff: 2024-06\n")
 		// openai-gpt-oss-120b.jinja:202:5 {{- "Current date: " + strftime_now("%Y-%m-%d") + "\n\n" }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Current date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Current date: "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str("\n\n")))
 		// openai-gpt-oss-120b.jinja:203:5 {%- if reasoning_effort is not defined %}
-		if !jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+		if !llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
 			// openai-gpt-oss-120b.jinja:204:9 {%- set reasoning_effort = "medium" %}
 			reasoningEffort = jinja2.Str("medium")
 		}
 		// openai-gpt-oss-120b.jinja:206:5 {{- "Reasoning: " + reasoning_effort + "\n\n" }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
 		// openai-gpt-oss-120b.jinja:207:5 {%- if builtin_tools %}
 		if builtinTools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:209:9 {%- set available_builtin_tools = namespace(browser=false, python=false) %}
 			availableBuiltinTools = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("browser", jinja2.Bool(false)), jinja2.KW("python", jinja2.Bool(false))})
 			// openai-gpt-oss-120b.jinja:210:9 {%- for tool in builtin_tools %}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(builtinTools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(builtinTools)) {
 				// openai-gpt-oss-120b.jinja:211:13 {%- if tool == "browser" %}
 				if jinja2.EqStr(tool, "browser") {
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %} (the namespace check)
-					jinja2.LlamaCheckNamespace(availableBuiltinTools)
+					llamacpp.CheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:212:17 {%- set available_builtin_tools.browser = true %}
-					jinja2.LlamaSetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
+					llamacpp.SetAttr(availableBuiltinTools, "browser", jinja2.Bool(true))
 				} else if jinja2.EqStr(tool, "python") {
 					// openai-gpt-oss-120b.jinja:213:17 {%- elif tool == "python" %}
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %} (the namespace check)
-					jinja2.LlamaCheckNamespace(availableBuiltinTools)
+					llamacpp.CheckNamespace(availableBuiltinTools)
 					// openai-gpt-oss-120b.jinja:214:17 {%- set available_builtin_tools.python = true %}
-					jinja2.LlamaSetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
+					llamacpp.SetAttr(availableBuiltinTools, "python", jinja2.Bool(true))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:217:9 {{- render_builtin_tools(available_builtin_tools.browser, available_builtin_tools.python) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				renderBuiltinTools(jinja2.LlamaAttr(availableBuiltinTools, "browser"), jinja2.LlamaAttr(availableBuiltinTools, "python"))
+			llamacpp.Write(w, w.Capture(func() {
+				renderBuiltinTools(llamacpp.Attr(availableBuiltinTools, "browser"), llamacpp.Attr(availableBuiltinTools, "python"))
 			}))
 		}
 		w.WriteString("# Valid channels: analysis, commentary, final. Channel must be included for every message.")
@@ -907,18 +910,18 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	w.WriteString("<|start|>system<|message|>")
 	// openai-gpt-oss-120b.jinja:230:1 {{- build_system_message() }}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		buildSystemMessage()
 	}))
 	w.WriteString("<|end|>")
 	// openai-gpt-oss-120b.jinja:234:1 {%- if messages[0].role == "developer" or messages[0].role == "system" %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	messages0Role := jinja2.LlamaAttr(messages0, "role")
+	messages0 := llamacpp.ItemInt(messages, 0)
+	messages0Role := llamacpp.Attr(messages0, "role")
 	if jinja2.EqStr(messages0Role, "developer") || jinja2.EqStr(messages0Role, "system") {
 		// openai-gpt-oss-120b.jinja:235:5 {%- set developer_message = messages[0].content %}
-		developerMessage = jinja2.LlamaAttr(messages0, "content")
+		developerMessage = llamacpp.Attr(messages0, "content")
 		// openai-gpt-oss-120b.jinja:236:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// openai-gpt-oss-120b.jinja:237:5 {%- else %}
 		// openai-gpt-oss-120b.jinja:238:5 {%- set developer_message = "" %}
@@ -933,14 +936,14 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 		if developerMessage.Truthy() {
 			w.WriteString("# Instructions\n\n")
 			// openai-gpt-oss-120b.jinja:247:9 {{- developer_message }}
-			jinja2.LlamaWrite(w, developerMessage)
+			llamacpp.Write(w, developerMessage)
 			w.WriteString("\n\n")
 		}
 		// openai-gpt-oss-120b.jinja:250:5 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("# Tools\n\n")
 			// openai-gpt-oss-120b.jinja:252:9 {{- render_tool_namespace("functions", tools) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderToolNamespace(jinja2.Str("functions"), tools)
 			}))
 		}
@@ -950,110 +953,110 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 	lastToolCallName := jinja2.None()
 	// openai-gpt-oss-120b.jinja:259:1 {%- for message in loop_messages -%}
 	var toolCall jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(loopMessages))
 	for i := range items {
 		message := items[i]
 		// openai-gpt-oss-120b.jinja:261:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// openai-gpt-oss-120b.jinja:263:9 {%- if "content" in message %}
-			if jinja2.LlamaIn(jinja2.Str("content"), message) {
+			if llamacpp.In(jinja2.Str("content"), message) {
 				// openai-gpt-oss-120b.jinja:264:13 {%- if "<|channel|>analysis<|message|>" in message.content or "<|channel|>final<|message|>" in messa…
-				messageContent := jinja2.LlamaAttr(message, "content")
-				if jinja2.LlamaIn(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || jinja2.LlamaIn(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
+				messageContent := llamacpp.Attr(message, "content")
+				if llamacpp.In(jinja2.Str("<|channel|>analysis<|message|>"), messageContent) || llamacpp.In(jinja2.Str("<|channel|>final<|message|>"), messageContent) {
 					// openai-gpt-oss-120b.jinja:265:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the content field. Ins…
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the content field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:268:9 {%- if "thinking" in message %}
-			if jinja2.LlamaIn(jinja2.Str("thinking"), message) {
+			if llamacpp.In(jinja2.Str("thinking"), message) {
 				// openai-gpt-oss-120b.jinja:269:13 {%- if "<|channel|>analysis<|message|>" in message.thinking or "<|channel|>final<|message|>" in mess…
-				messageThinking := jinja2.LlamaAttr(message, "thinking")
-				if jinja2.LlamaIn(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || jinja2.LlamaIn(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
+				messageThinking := llamacpp.Attr(message, "thinking")
+				if llamacpp.In(jinja2.Str("<|channel|>analysis<|message|>"), messageThinking) || llamacpp.In(jinja2.Str("<|channel|>final<|message|>"), messageThinking) {
 					// openai-gpt-oss-120b.jinja:270:17 {{- raise_exception("You have passed a message containing <|channel|> tags in the thinking field. In…
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("You have passed a message containing <|channel|> tags in the thinking field. Instead of doing this, you should pass analysis messages (the string between '<|message|>' and '<|end|>') in the 'thinking' field, and final messages (the string between '<|message|>' and '<|end|>') in the 'content' field.")))
 				}
 			}
 			// openai-gpt-oss-120b.jinja:273:9 {%- if "tool_calls" in message %}
-			if jinja2.LlamaIn(jinja2.Str("tool_calls"), message) {
+			if llamacpp.In(jinja2.Str("tool_calls"), message) {
 				// openai-gpt-oss-120b.jinja:277:13 {%- set future_final_message = namespace(found=false) %}
 				futureFinalMessageFound := false
 				// openai-gpt-oss-120b.jinja:278:13 {%- for future_message in loop_messages[loop.index:] %}
-				for _, futureMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaSlice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing()))) {
+				for _, futureMessage := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Slice(loopMessages, jinja2.Int(int64(i+1)), jinja2.Missing(), jinja2.Missing()))) {
 					// openai-gpt-oss-120b.jinja:279:17 {%- if future_message.role == 'assistant' and "tool_calls" not in future_message %}
-					if jinja2.EqStr(jinja2.LlamaAttr(futureMessage, "role"), "assistant") && jinja2.LlamaNotIn(jinja2.Str("tool_calls"), futureMessage) {
+					if jinja2.EqStr(llamacpp.Attr(futureMessage, "role"), "assistant") && llamacpp.NotIn(jinja2.Str("tool_calls"), futureMessage) {
 						// openai-gpt-oss-120b.jinja:280:21 {%- set future_final_message.found = true %}
 						futureFinalMessageFound = true
 					}
 				}
 				// openai-gpt-oss-120b.jinja:285:13 {%- set tool_call = message.tool_calls[0] %}
-				toolCall = jinja2.LlamaItemInt(jinja2.LlamaAttr(message, "tool_calls"), 0)
+				toolCall = llamacpp.ItemInt(llamacpp.Attr(message, "tool_calls"), 0)
 				// openai-gpt-oss-120b.jinja:286:13 {%- if tool_call.function %}
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
 				if toolCallFunction.Truthy() {
 					// openai-gpt-oss-120b.jinja:287:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// openai-gpt-oss-120b.jinja:289:13 {%- if message.content and message.thinking %}
-				messageContent := jinja2.LlamaAttr(message, "content")
-				if messageContent.Truthy() && jinja2.LlamaAttr(message, "thinking").Truthy() {
+				messageContent := llamacpp.Attr(message, "content")
+				if messageContent.Truthy() && llamacpp.Attr(message, "thinking").Truthy() {
 					// openai-gpt-oss-120b.jinja:290:17 {{- raise_exception("Cannot pass both content and thinking in an assistant message with tool calls! …
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Cannot pass both content and thinking in an assistant message with tool calls! Put the analysis message in one or the other, but not both.")))
 				} else if messageContent.Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:291:17 {%- elif message.content and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:292:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.content + "<|end|>" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), messageContent), jinja2.Str("<|end|>")))
-				} else if jinja2.LlamaAttr(message, "thinking").Truthy() && !futureFinalMessageFound {
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), messageContent), jinja2.Str("<|end|>")))
+				} else if llamacpp.Attr(message, "thinking").Truthy() && !futureFinalMessageFound {
 					// openai-gpt-oss-120b.jinja:293:17 {%- elif message.thinking and not future_final_message.found %}
 					// openai-gpt-oss-120b.jinja:294:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), jinja2.LlamaAttr(message, "thinking")), jinja2.Str("<|end|>")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), llamacpp.Attr(message, "thinking")), jinja2.Str("<|end|>")))
 				}
 				w.WriteString("<|start|>assistant to=")
 				// openai-gpt-oss-120b.jinja:297:13 {{- "functions." + tool_call.name + "<|channel|>commentary " }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("functions."), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("<|channel|>commentary ")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("functions."), llamacpp.Attr(toolCall, "name")), jinja2.Str("<|channel|>commentary ")))
 				// openai-gpt-oss-120b.jinja:298:13 {{- (tool_call.content_type if tool_call.content_type is defined else "json") + "<|message|>" }}
-				toolCallContentType := jinja2.LlamaAttr(toolCall, "content_type")
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.IfElse(jinja2.LlamaCallTest("defined", toolCallContentType, nil, nil), func() jinja2.Value {
+				toolCallContentType := llamacpp.Attr(toolCall, "content_type")
+				llamacpp.Write(w, llamacpp.Add(jinja2.IfElse(llamacpp.CallTest("defined", toolCallContentType, nil, nil), func() jinja2.Value {
 					return toolCallContentType
 				}, func() jinja2.Value {
 					return jinja2.Str("json")
 				}), jinja2.Str("<|message|>")))
 				// openai-gpt-oss-120b.jinja:299:13 {{- tool_call.arguments|tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("<|call|>")
 				// openai-gpt-oss-120b.jinja:301:13 {%- set last_tool_call.name = tool_call.name %}
-				lastToolCallName = jinja2.LlamaAttr(toolCall, "name")
+				lastToolCallName = llamacpp.Attr(toolCall, "name")
 			} else if (i == len(items)-1) && !addGenerationPrompt.Truthy() {
 				// openai-gpt-oss-120b.jinja:302:13 {%- elif loop.last and not add_generation_prompt %}
 				// openai-gpt-oss-120b.jinja:305:13 {%- if "thinking" in message %}
-				if jinja2.LlamaIn(jinja2.Str("thinking"), message) {
+				if llamacpp.In(jinja2.Str("thinking"), message) {
 					// openai-gpt-oss-120b.jinja:306:17 {{- "<|start|>assistant<|channel|>analysis<|message|>" + message.thinking + "<|end|>" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), jinja2.LlamaAttr(message, "thinking")), jinja2.Str("<|end|>")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>analysis<|message|>"), llamacpp.Attr(message, "thinking")), jinja2.Str("<|end|>")))
 				}
 				// openai-gpt-oss-120b.jinja:311:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|return|>" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|return|>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|return|>")))
 			} else {
 				// openai-gpt-oss-120b.jinja:312:13 {%- else %}
 				// openai-gpt-oss-120b.jinja:314:13 {{- "<|start|>assistant<|channel|>final<|message|>" + message.content + "<|end|>" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>assistant<|channel|>final<|message|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
 				// openai-gpt-oss-120b.jinja:315:13 {%- set last_tool_call.name = none %}
 				lastToolCallName = jinja2.None()
 			}
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openai-gpt-oss-120b.jinja:317:9 {%- elif message.role == 'tool' -%}
 			// openai-gpt-oss-120b.jinja:318:9 {%- if last_tool_call.name is none %}
-			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
 				// openai-gpt-oss-120b.jinja:319:13 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// openai-gpt-oss-120b.jinja:321:9 {{- "<|start|>functions." + last_tool_call.name }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|start|>functions."), lastToolCallName))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|start|>functions."), lastToolCallName))
 			// openai-gpt-oss-120b.jinja:322:9 {{- " to=assistant<|channel|>commentary<|message|>" + message.content|tojson + "<|end|>" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" to=assistant<|channel|>commentary<|message|>"), jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(message, "content"), nil, nil)), jinja2.Str("<|end|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" to=assistant<|channel|>commentary<|message|>"), llamacpp.CallFilter("tojson", llamacpp.Attr(message, "content"), nil, nil)), jinja2.Str("<|end|>")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// openai-gpt-oss-120b.jinja:323:9 {%- elif message.role == 'user' -%}
 			// openai-gpt-oss-120b.jinja:324:9 {{- "<|start|>user<|message|>" + message.content + "<|end|>" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|start|>user<|message|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|start|>user<|message|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
 		}
 	}
 	// openai-gpt-oss-120b.jinja:329:1 {%- if add_generation_prompt -%}
@@ -1065,282 +1068,282 @@ func renderOpenaiGptOss120bLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansOpenaiGptOss120b is the position table of openai-gpt-oss-120b.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOpenaiGptOss120b = []jinja2.Span{
-	{From: 57, To: 234, Line: 10, Col: 1, Construct: "macro"},
-	{From: 64, To: 233, Line: 11, Col: 5, Construct: "if"},
-	{From: 67, To: 108, Line: 12, Col: 9, Construct: "if"},
-	{From: 70, To: 96, Line: 13, Col: 13, Construct: "if"},
-	{From: 73, To: 96, Line: 15, Col: 17, Construct: "if"},
-	{From: 76, To: 96, Line: 17, Col: 17, Construct: "if"},
-	{From: 79, To: 96, Line: 19, Col: 17, Construct: "if"},
-	{From: 85, To: 87, Line: 22, Col: 17, Construct: "set"},
-	{From: 89, To: 95, Line: 23, Col: 17, Construct: "if"},
-	{From: 94, To: 94, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 98, To: 100, Line: 29, Col: 13, Construct: "if"},
-	{From: 105, To: 107, Line: 34, Col: 13, Construct: "if"},
-	{From: 109, To: 233, Line: 38, Col: 9, Construct: "if"},
-	{From: 112, To: 119, Line: 40, Col: 9, Construct: "if"},
-	{From: 114, To: 114, Line: 41, Col: 13, Construct: "{{ }}"},
-	{From: 118, To: 118, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 120, To: 233, Line: 45, Col: 9, Construct: "if"},
-	{From: 123, To: 123, Line: 47, Col: 9, Construct: "set"},
-	{From: 125, To: 132, Line: 48, Col: 9, Construct: "for"},
-	{From: 128, To: 131, Line: 49, Col: 13, Construct: "if"},
-	{From: 130, To: 130, Line: 50, Col: 17, Construct: "set"},
-	{From: 134, To: 166, Line: 53, Col: 9, Construct: "if"},
-	{From: 139, To: 165, Line: 56, Col: 13, Construct: "for"},
-	{From: 143, To: 145, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 147, To: 152, Line: 58, Col: 17, Construct: "if"},
-	{From: 150, To: 151, Line: 59, Col: 21, Construct: "{{ }}"},
-	{From: 154, To: 160, Line: 61, Col: 17, Construct: "if"},
-	{From: 158, To: 159, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 162, To: 164, Line: 64, Col: 17, Construct: "if"},
-	{From: 167, To: 233, Line: 69, Col: 9, Construct: "if"},
-	{From: 170, To: 183, Line: 70, Col: 9, Construct: "if"},
-	{From: 173, To: 175, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 180, To: 182, Line: 74, Col: 13, Construct: "if"},
-	{From: 184, To: 233, Line: 78, Col: 9, Construct: "if"},
-	{From: 187, To: 233, Line: 80, Col: 9, Construct: "if"},
-	{From: 190, To: 233, Line: 82, Col: 9, Construct: "if"},
-	{From: 193, To: 233, Line: 85, Col: 9, Construct: "if"},
-	{From: 196, To: 229, Line: 86, Col: 9, Construct: "if"},
-	{From: 200, To: 225, Line: 88, Col: 13, Construct: "for"},
-	{From: 205, To: 205, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 207, To: 213, Line: 90, Col: 17, Construct: "if"},
-	{From: 215, To: 219, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 221, To: 223, Line: 95, Col: 17, Construct: "if"},
-	{From: 236, To: 329, Line: 108, Col: 1, Construct: "macro"},
-	{From: 240, To: 242, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 244, To: 246, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 248, To: 325, Line: 111, Col: 5, Construct: "for"},
-	{From: 250, To: 250, Line: 112, Col: 9, Construct: "set"},
-	{From: 252, To: 254, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 256, To: 258, Line: 114, Col: 9, Construct: "{{ }}"},
-	{From: 260, To: 324, Line: 115, Col: 9, Construct: "if"},
-	{From: 264, To: 320, Line: 117, Col: 13, Construct: "for"},
-	{From: 269, To: 275, Line: 118, Col: 17, Construct: "if"},
-	{From: 272, To: 274, Line: 119, Col: 21, Construct: "{{ }}"},
-	{From: 277, To: 277, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 279, To: 285, Line: 122, Col: 17, Construct: "if"},
-	{From: 287, To: 291, Line: 126, Col: 17, Construct: "{{ }}"},
-	{From: 293, To: 311, Line: 127, Col: 17, Construct: "if"},
-	{From: 296, To: 310, Line: 128, Col: 21, Construct: "if"},
-	{From: 298, To: 299, Line: 129, Col: 25, Construct: "{{ }}"},
-	{From: 300, To: 310, Line: 130, Col: 25, Construct: "if"},
-	{From: 303, To: 304, Line: 131, Col: 25, Construct: "{{ }}"},
-	{From: 308, To: 309, Line: 133, Col: 25, Construct: "{{ }}"},
-	{From: 313, To: 318, Line: 136, Col: 17, Construct: "if"},
-	{From: 327, To: 328, Line: 147, Col: 5, Construct: "{{ }}"},
-	{From: 331, To: 342, Line: 150, Col: 1, Construct: "macro"},
-	{From: 335, To: 337, Line: 151, Col: 5, Construct: "if"},
-	{From: 339, To: 341, Line: 188, Col: 5, Construct: "if"},
-	{From: 344, To: 400, Line: 196, Col: 1, Construct: "macro"},
-	{From: 350, To: 353, Line: 197, Col: 5, Construct: "if"},
-	{From: 352, To: 352, Line: 198, Col: 9, Construct: "set"},
-	{From: 355, To: 356, Line: 200, Col: 5, Construct: "{{ }}"},
-	{From: 358, To: 360, Line: 202, Col: 5, Construct: "{{ }}"},
-	{From: 362, To: 365, Line: 203, Col: 5, Construct: "if"},
-	{From: 364, To: 364, Line: 204, Col: 9, Construct: "set"},
-	{From: 367, To: 369, Line: 206, Col: 5, Construct: "{{ }}"},
-	{From: 371, To: 394, Line: 207, Col: 5, Construct: "if"},
-	{From: 374, To: 374, Line: 209, Col: 9, Construct: "set"},
-	{From: 376, To: 390, Line: 210, Col: 9, Construct: "for"},
-	{From: 378, To: 389, Line: 211, Col: 13, Construct: "if"},
-	{From: 380, To: 380, Line: 211, Col: 13, Construct: "set"},
-	{From: 382, To: 382, Line: 212, Col: 17, Construct: "set"},
-	{From: 383, To: 389, Line: 213, Col: 17, Construct: "if"},
-	{From: 386, To: 386, Line: 213, Col: 17, Construct: "set"},
-	{From: 388, To: 388, Line: 214, Col: 17, Construct: "set"},
-	{From: 392, To: 392, Line: 217, Col: 9, Construct: "{{ }}"},
-	{From: 396, To: 398, Line: 220, Col: 5, Construct: "if"},
-	{From: 402, To: 403, Line: 230, Col: 1, Construct: "{{ }}"},
-	{From: 405, To: 418, Line: 234, Col: 1, Construct: "if"},
-	{From: 409, To: 409, Line: 235, Col: 5, Construct: "set"},
-	{From: 411, To: 411, Line: 236, Col: 5, Construct: "set"},
-	{From: 415, To: 415, Line: 238, Col: 5, Construct: "set"},
-	{From: 417, To: 417, Line: 239, Col: 5, Construct: "set"},
-	{From: 420, To: 436, Line: 243, Col: 1, Construct: "if"},
-	{From: 423, To: 428, Line: 245, Col: 5, Construct: "if"},
-	{From: 426, To: 427, Line: 247, Col: 9, Construct: "{{ }}"},
-	{From: 430, To: 435, Line: 250, Col: 5, Construct: "if"},
-	{From: 433, To: 433, Line: 252, Col: 9, Construct: "{{ }}"},
-	{From: 438, To: 438, Line: 258, Col: 1, Construct: "set"},
-	{From: 440, To: 563, Line: 259, Col: 1, Construct: "for"},
-	{From: 445, To: 562, Line: 261, Col: 5, Construct: "if"},
-	{From: 448, To: 455, Line: 263, Col: 9, Construct: "if"},
-	{From: 450, To: 454, Line: 264, Col: 13, Construct: "if"},
-	{From: 453, To: 453, Line: 265, Col: 17, Construct: "{{ }}"},
-	{From: 457, To: 464, Line: 268, Col: 9, Construct: "if"},
-	{From: 459, To: 463, Line: 269, Col: 13, Construct: "if"},
-	{From: 462, To: 462, Line: 270, Col: 17, Construct: "{{ }}"},
-	{From: 466, To: 541, Line: 273, Col: 9, Construct: "if"},
-	{From: 468, To: 468, Line: 277, Col: 13, Construct: "set"},
-	{From: 470, To: 476, Line: 278, Col: 13, Construct: "for"},
-	{From: 472, To: 475, Line: 279, Col: 17, Construct: "if"},
-	{From: 474, To: 474, Line: 280, Col: 21, Construct: "set"},
-	{From: 478, To: 478, Line: 285, Col: 13, Construct: "set"},
-	{From: 480, To: 484, Line: 286, Col: 13, Construct: "if"},
-	{From: 483, To: 483, Line: 287, Col: 17, Construct: "set"},
-	{From: 486, To: 503, Line: 289, Col: 13, Construct: "if"},
-	{From: 489, To: 489, Line: 290, Col: 17, Construct: "{{ }}"},
-	{From: 490, To: 502, Line: 291, Col: 17, Construct: "if"},
-	{From: 493, To: 495, Line: 292, Col: 17, Construct: "{{ }}"},
-	{From: 496, To: 502, Line: 293, Col: 17, Construct: "if"},
-	{From: 499, To: 501, Line: 294, Col: 17, Construct: "{{ }}"},
-	{From: 505, To: 507, Line: 297, Col: 13, Construct: "{{ }}"},
-	{From: 509, To: 514, Line: 298, Col: 13, Construct: "{{ }}"},
-	{From: 516, To: 517, Line: 299, Col: 13, Construct: "{{ }}"},
-	{From: 519, To: 519, Line: 301, Col: 13, Construct: "set"},
-	{From: 520, To: 541, Line: 302, Col: 13, Construct: "if"},
-	{From: 523, To: 528, Line: 305, Col: 13, Construct: "if"},
-	{From: 525, To: 527, Line: 306, Col: 17, Construct: "{{ }}"},
-	{From: 530, To: 532, Line: 311, Col: 13, Construct: "{{ }}"},
-	{From: 536, To: 538, Line: 314, Col: 13, Construct: "{{ }}"},
-	{From: 540, To: 540, Line: 315, Col: 13, Construct: "set"},
-	{From: 542, To: 562, Line: 317, Col: 9, Construct: "if"},
-	{From: 545, To: 548, Line: 318, Col: 9, Construct: "if"},
-	{From: 547, To: 547, Line: 319, Col: 13, Construct: "{{ }}"},
-	{From: 550, To: 551, Line: 321, Col: 9, Construct: "{{ }}"},
-	{From: 553, To: 555, Line: 322, Col: 9, Construct: "{{ }}"},
-	{From: 556, To: 562, Line: 323, Col: 9, Construct: "if"},
-	{From: 559, To: 561, Line: 324, Col: 9, Construct: "{{ }}"},
-	{From: 565, To: 567, Line: 329, Col: 1, Construct: "if"},
-	{From: 585, To: 758, Line: 10, Col: 1, Construct: "macro"},
-	{From: 592, To: 757, Line: 11, Col: 5, Construct: "if"},
-	{From: 595, To: 636, Line: 12, Col: 9, Construct: "if"},
-	{From: 598, To: 624, Line: 13, Col: 13, Construct: "if"},
-	{From: 601, To: 624, Line: 15, Col: 17, Construct: "if"},
-	{From: 604, To: 624, Line: 17, Col: 17, Construct: "if"},
-	{From: 607, To: 624, Line: 19, Col: 17, Construct: "if"},
-	{From: 613, To: 615, Line: 22, Col: 17, Construct: "set"},
-	{From: 617, To: 623, Line: 23, Col: 17, Construct: "if"},
-	{From: 622, To: 622, Line: 26, Col: 21, Construct: "{{ }}"},
-	{From: 626, To: 628, Line: 29, Col: 13, Construct: "if"},
-	{From: 633, To: 635, Line: 34, Col: 13, Construct: "if"},
-	{From: 637, To: 757, Line: 38, Col: 9, Construct: "if"},
-	{From: 640, To: 647, Line: 40, Col: 9, Construct: "if"},
-	{From: 642, To: 642, Line: 41, Col: 13, Construct: "{{ }}"},
-	{From: 646, To: 646, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 648, To: 757, Line: 45, Col: 9, Construct: "if"},
-	{From: 651, To: 651, Line: 47, Col: 9, Construct: "set"},
-	{From: 653, To: 660, Line: 48, Col: 9, Construct: "for"},
-	{From: 656, To: 659, Line: 49, Col: 13, Construct: "if"},
-	{From: 658, To: 658, Line: 50, Col: 17, Construct: "set"},
-	{From: 662, To: 692, Line: 53, Col: 9, Construct: "if"},
-	{From: 667, To: 691, Line: 56, Col: 13, Construct: "for"},
-	{From: 671, To: 673, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 675, To: 679, Line: 58, Col: 17, Construct: "if"},
-	{From: 678, To: 678, Line: 59, Col: 21, Construct: "{{ }}"},
-	{From: 681, To: 686, Line: 61, Col: 17, Construct: "if"},
-	{From: 685, To: 685, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 688, To: 690, Line: 64, Col: 17, Construct: "if"},
-	{From: 693, To: 757, Line: 69, Col: 9, Construct: "if"},
-	{From: 696, To: 707, Line: 70, Col: 9, Construct: "if"},
-	{From: 699, To: 699, Line: 71, Col: 13, Construct: "{{ }}"},
-	{From: 704, To: 706, Line: 74, Col: 13, Construct: "if"},
-	{From: 708, To: 757, Line: 78, Col: 9, Construct: "if"},
-	{From: 711, To: 757, Line: 80, Col: 9, Construct: "if"},
-	{From: 714, To: 757, Line: 82, Col: 9, Construct: "if"},
-	{From: 717, To: 757, Line: 85, Col: 9, Construct: "if"},
-	{From: 720, To: 753, Line: 86, Col: 9, Construct: "if"},
-	{From: 724, To: 749, Line: 88, Col: 13, Construct: "for"},
-	{From: 730, To: 730, Line: 89, Col: 17, Construct: "{{ }}"},
-	{From: 732, To: 737, Line: 90, Col: 17, Construct: "if"},
-	{From: 739, To: 743, Line: 94, Col: 17, Construct: "{{ }}"},
-	{From: 745, To: 747, Line: 95, Col: 17, Construct: "if"},
-	{From: 760, To: 839, Line: 108, Col: 1, Construct: "macro"},
-	{From: 764, To: 764, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 766, To: 766, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 768, To: 836, Line: 111, Col: 5, Construct: "for"},
-	{From: 770, To: 770, Line: 112, Col: 9, Construct: "set"},
-	{From: 772, To: 772, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 774, To: 774, Line: 114, Col: 9, Construct: "{{ }}"},
-	{From: 776, To: 835, Line: 115, Col: 9, Construct: "if"},
-	{From: 780, To: 831, Line: 117, Col: 13, Construct: "for"},
-	{From: 786, To: 790, Line: 118, Col: 17, Construct: "if"},
-	{From: 789, To: 789, Line: 119, Col: 21, Construct: "{{ }}"},
-	{From: 792, To: 792, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 794, To: 799, Line: 122, Col: 17, Construct: "if"},
-	{From: 801, To: 805, Line: 126, Col: 17, Construct: "{{ }}"},
-	{From: 807, To: 822, Line: 127, Col: 17, Construct: "if"},
-	{From: 810, To: 821, Line: 128, Col: 21, Construct: "if"},
-	{From: 812, To: 812, Line: 129, Col: 25, Construct: "{{ }}"},
-	{From: 813, To: 821, Line: 130, Col: 25, Construct: "if"},
-	{From: 816, To: 816, Line: 131, Col: 25, Construct: "{{ }}"},
-	{From: 820, To: 820, Line: 133, Col: 25, Construct: "{{ }}"},
-	{From: 824, To: 829, Line: 136, Col: 17, Construct: "if"},
-	{From: 838, To: 838, Line: 147, Col: 5, Construct: "{{ }}"},
-	{From: 841, To: 852, Line: 150, Col: 1, Construct: "macro"},
-	{From: 845, To: 847, Line: 151, Col: 5, Construct: "if"},
-	{From: 849, To: 851, Line: 188, Col: 5, Construct: "if"},
-	{From: 854, To: 908, Line: 196, Col: 1, Construct: "macro"},
-	{From: 860, To: 863, Line: 197, Col: 5, Construct: "if"},
-	{From: 862, To: 862, Line: 198, Col: 9, Construct: "set"},
-	{From: 865, To: 866, Line: 200, Col: 5, Construct: "{{ }}"},
-	{From: 868, To: 868, Line: 202, Col: 5, Construct: "{{ }}"},
-	{From: 870, To: 873, Line: 203, Col: 5, Construct: "if"},
-	{From: 872, To: 872, Line: 204, Col: 9, Construct: "set"},
-	{From: 875, To: 875, Line: 206, Col: 5, Construct: "{{ }}"},
-	{From: 877, To: 902, Line: 207, Col: 5, Construct: "if"},
-	{From: 880, To: 880, Line: 209, Col: 9, Construct: "set"},
-	{From: 882, To: 896, Line: 210, Col: 9, Construct: "for"},
-	{From: 884, To: 895, Line: 211, Col: 13, Construct: "if"},
-	{From: 886, To: 886, Line: 211, Col: 13, Construct: "set"},
-	{From: 888, To: 888, Line: 212, Col: 17, Construct: "set"},
-	{From: 889, To: 895, Line: 213, Col: 17, Construct: "if"},
-	{From: 892, To: 892, Line: 213, Col: 17, Construct: "set"},
-	{From: 894, To: 894, Line: 214, Col: 17, Construct: "set"},
-	{From: 898, To: 900, Line: 217, Col: 9, Construct: "{{ }}"},
-	{From: 904, To: 906, Line: 220, Col: 5, Construct: "if"},
-	{From: 910, To: 913, Line: 230, Col: 1, Construct: "{{ }}"},
-	{From: 915, To: 928, Line: 234, Col: 1, Construct: "if"},
-	{From: 919, To: 919, Line: 235, Col: 5, Construct: "set"},
-	{From: 921, To: 921, Line: 236, Col: 5, Construct: "set"},
-	{From: 925, To: 925, Line: 238, Col: 5, Construct: "set"},
-	{From: 927, To: 927, Line: 239, Col: 5, Construct: "set"},
-	{From: 930, To: 948, Line: 243, Col: 1, Construct: "if"},
-	{From: 933, To: 938, Line: 245, Col: 5, Construct: "if"},
-	{From: 936, To: 937, Line: 247, Col: 9, Construct: "{{ }}"},
-	{From: 940, To: 947, Line: 250, Col: 5, Construct: "if"},
-	{From: 943, To: 945, Line: 252, Col: 9, Construct: "{{ }}"},
-	{From: 950, To: 950, Line: 258, Col: 1, Construct: "set"},
-	{From: 952, To: 1058, Line: 259, Col: 1, Construct: "for"},
-	{From: 957, To: 1057, Line: 261, Col: 5, Construct: "if"},
-	{From: 960, To: 967, Line: 263, Col: 9, Construct: "if"},
-	{From: 962, To: 966, Line: 264, Col: 13, Construct: "if"},
-	{From: 965, To: 965, Line: 265, Col: 17, Construct: "{{ }}"},
-	{From: 969, To: 976, Line: 268, Col: 9, Construct: "if"},
-	{From: 971, To: 975, Line: 269, Col: 13, Construct: "if"},
-	{From: 974, To: 974, Line: 270, Col: 17, Construct: "{{ }}"},
-	{From: 978, To: 1041, Line: 273, Col: 9, Construct: "if"},
-	{From: 980, To: 980, Line: 277, Col: 13, Construct: "set"},
-	{From: 982, To: 988, Line: 278, Col: 13, Construct: "for"},
-	{From: 984, To: 987, Line: 279, Col: 17, Construct: "if"},
-	{From: 986, To: 986, Line: 280, Col: 21, Construct: "set"},
-	{From: 990, To: 990, Line: 285, Col: 13, Construct: "set"},
-	{From: 992, To: 996, Line: 286, Col: 13, Construct: "if"},
-	{From: 995, To: 995, Line: 287, Col: 17, Construct: "set"},
-	{From: 998, To: 1011, Line: 289, Col: 13, Construct: "if"},
-	{From: 1001, To: 1001, Line: 290, Col: 17, Construct: "{{ }}"},
-	{From: 1002, To: 1010, Line: 291, Col: 17, Construct: "if"},
-	{From: 1005, To: 1005, Line: 292, Col: 17, Construct: "{{ }}"},
-	{From: 1006, To: 1010, Line: 293, Col: 17, Construct: "if"},
-	{From: 1009, To: 1009, Line: 294, Col: 17, Construct: "{{ }}"},
-	{From: 1013, To: 1013, Line: 297, Col: 13, Construct: "{{ }}"},
-	{From: 1015, To: 1020, Line: 298, Col: 13, Construct: "{{ }}"},
-	{From: 1022, To: 1023, Line: 299, Col: 13, Construct: "{{ }}"},
-	{From: 1025, To: 1025, Line: 301, Col: 13, Construct: "set"},
-	{From: 1026, To: 1041, Line: 302, Col: 13, Construct: "if"},
-	{From: 1029, To: 1032, Line: 305, Col: 13, Construct: "if"},
-	{From: 1031, To: 1031, Line: 306, Col: 17, Construct: "{{ }}"},
-	{From: 1034, To: 1034, Line: 311, Col: 13, Construct: "{{ }}"},
-	{From: 1038, To: 1038, Line: 314, Col: 13, Construct: "{{ }}"},
-	{From: 1040, To: 1040, Line: 315, Col: 13, Construct: "set"},
-	{From: 1042, To: 1057, Line: 317, Col: 9, Construct: "if"},
-	{From: 1045, To: 1048, Line: 318, Col: 9, Construct: "if"},
-	{From: 1047, To: 1047, Line: 319, Col: 13, Construct: "{{ }}"},
-	{From: 1050, To: 1050, Line: 321, Col: 9, Construct: "{{ }}"},
-	{From: 1052, To: 1052, Line: 322, Col: 9, Construct: "{{ }}"},
-	{From: 1053, To: 1057, Line: 323, Col: 9, Construct: "if"},
-	{From: 1056, To: 1056, Line: 324, Col: 9, Construct: "{{ }}"},
-	{From: 1060, To: 1062, Line: 329, Col: 1, Construct: "if"},
+	{From: 60, To: 237, Line: 10, Col: 1, Construct: "macro"},
+	{From: 67, To: 236, Line: 11, Col: 5, Construct: "if"},
+	{From: 70, To: 111, Line: 12, Col: 9, Construct: "if"},
+	{From: 73, To: 99, Line: 13, Col: 13, Construct: "if"},
+	{From: 76, To: 99, Line: 15, Col: 17, Construct: "if"},
+	{From: 79, To: 99, Line: 17, Col: 17, Construct: "if"},
+	{From: 82, To: 99, Line: 19, Col: 17, Construct: "if"},
+	{From: 88, To: 90, Line: 22, Col: 17, Construct: "set"},
+	{From: 92, To: 98, Line: 23, Col: 17, Construct: "if"},
+	{From: 97, To: 97, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 101, To: 103, Line: 29, Col: 13, Construct: "if"},
+	{From: 108, To: 110, Line: 34, Col: 13, Construct: "if"},
+	{From: 112, To: 236, Line: 38, Col: 9, Construct: "if"},
+	{From: 115, To: 122, Line: 40, Col: 9, Construct: "if"},
+	{From: 117, To: 117, Line: 41, Col: 13, Construct: "{{ }}"},
+	{From: 121, To: 121, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 123, To: 236, Line: 45, Col: 9, Construct: "if"},
+	{From: 126, To: 126, Line: 47, Col: 9, Construct: "set"},
+	{From: 128, To: 135, Line: 48, Col: 9, Construct: "for"},
+	{From: 131, To: 134, Line: 49, Col: 13, Construct: "if"},
+	{From: 133, To: 133, Line: 50, Col: 17, Construct: "set"},
+	{From: 137, To: 169, Line: 53, Col: 9, Construct: "if"},
+	{From: 142, To: 168, Line: 56, Col: 13, Construct: "for"},
+	{From: 146, To: 148, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 150, To: 155, Line: 58, Col: 17, Construct: "if"},
+	{From: 153, To: 154, Line: 59, Col: 21, Construct: "{{ }}"},
+	{From: 157, To: 163, Line: 61, Col: 17, Construct: "if"},
+	{From: 161, To: 162, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 165, To: 167, Line: 64, Col: 17, Construct: "if"},
+	{From: 170, To: 236, Line: 69, Col: 9, Construct: "if"},
+	{From: 173, To: 186, Line: 70, Col: 9, Construct: "if"},
+	{From: 176, To: 178, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 183, To: 185, Line: 74, Col: 13, Construct: "if"},
+	{From: 187, To: 236, Line: 78, Col: 9, Construct: "if"},
+	{From: 190, To: 236, Line: 80, Col: 9, Construct: "if"},
+	{From: 193, To: 236, Line: 82, Col: 9, Construct: "if"},
+	{From: 196, To: 236, Line: 85, Col: 9, Construct: "if"},
+	{From: 199, To: 232, Line: 86, Col: 9, Construct: "if"},
+	{From: 203, To: 228, Line: 88, Col: 13, Construct: "for"},
+	{From: 208, To: 208, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 210, To: 216, Line: 90, Col: 17, Construct: "if"},
+	{From: 218, To: 222, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 224, To: 226, Line: 95, Col: 17, Construct: "if"},
+	{From: 239, To: 332, Line: 108, Col: 1, Construct: "macro"},
+	{From: 243, To: 245, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 247, To: 249, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 251, To: 328, Line: 111, Col: 5, Construct: "for"},
+	{From: 253, To: 253, Line: 112, Col: 9, Construct: "set"},
+	{From: 255, To: 257, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 261, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 263, To: 327, Line: 115, Col: 9, Construct: "if"},
+	{From: 267, To: 323, Line: 117, Col: 13, Construct: "for"},
+	{From: 272, To: 278, Line: 118, Col: 17, Construct: "if"},
+	{From: 275, To: 277, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 280, To: 280, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 282, To: 288, Line: 122, Col: 17, Construct: "if"},
+	{From: 290, To: 294, Line: 126, Col: 17, Construct: "{{ }}"},
+	{From: 296, To: 314, Line: 127, Col: 17, Construct: "if"},
+	{From: 299, To: 313, Line: 128, Col: 21, Construct: "if"},
+	{From: 301, To: 302, Line: 129, Col: 25, Construct: "{{ }}"},
+	{From: 303, To: 313, Line: 130, Col: 25, Construct: "if"},
+	{From: 306, To: 307, Line: 131, Col: 25, Construct: "{{ }}"},
+	{From: 311, To: 312, Line: 133, Col: 25, Construct: "{{ }}"},
+	{From: 316, To: 321, Line: 136, Col: 17, Construct: "if"},
+	{From: 330, To: 331, Line: 147, Col: 5, Construct: "{{ }}"},
+	{From: 334, To: 345, Line: 150, Col: 1, Construct: "macro"},
+	{From: 338, To: 340, Line: 151, Col: 5, Construct: "if"},
+	{From: 342, To: 344, Line: 188, Col: 5, Construct: "if"},
+	{From: 347, To: 403, Line: 196, Col: 1, Construct: "macro"},
+	{From: 353, To: 356, Line: 197, Col: 5, Construct: "if"},
+	{From: 355, To: 355, Line: 198, Col: 9, Construct: "set"},
+	{From: 358, To: 359, Line: 200, Col: 5, Construct: "{{ }}"},
+	{From: 361, To: 363, Line: 202, Col: 5, Construct: "{{ }}"},
+	{From: 365, To: 368, Line: 203, Col: 5, Construct: "if"},
+	{From: 367, To: 367, Line: 204, Col: 9, Construct: "set"},
+	{From: 370, To: 372, Line: 206, Col: 5, Construct: "{{ }}"},
+	{From: 374, To: 397, Line: 207, Col: 5, Construct: "if"},
+	{From: 377, To: 377, Line: 209, Col: 9, Construct: "set"},
+	{From: 379, To: 393, Line: 210, Col: 9, Construct: "for"},
+	{From: 381, To: 392, Line: 211, Col: 13, Construct: "if"},
+	{From: 383, To: 383, Line: 211, Col: 13, Construct: "set"},
+	{From: 385, To: 385, Line: 212, Col: 17, Construct: "set"},
+	{From: 386, To: 392, Line: 213, Col: 17, Construct: "if"},
+	{From: 389, To: 389, Line: 213, Col: 17, Construct: "set"},
+	{From: 391, To: 391, Line: 214, Col: 17, Construct: "set"},
+	{From: 395, To: 395, Line: 217, Col: 9, Construct: "{{ }}"},
+	{From: 399, To: 401, Line: 220, Col: 5, Construct: "if"},
+	{From: 405, To: 406, Line: 230, Col: 1, Construct: "{{ }}"},
+	{From: 408, To: 421, Line: 234, Col: 1, Construct: "if"},
+	{From: 412, To: 412, Line: 235, Col: 5, Construct: "set"},
+	{From: 414, To: 414, Line: 236, Col: 5, Construct: "set"},
+	{From: 418, To: 418, Line: 238, Col: 5, Construct: "set"},
+	{From: 420, To: 420, Line: 239, Col: 5, Construct: "set"},
+	{From: 423, To: 439, Line: 243, Col: 1, Construct: "if"},
+	{From: 426, To: 431, Line: 245, Col: 5, Construct: "if"},
+	{From: 429, To: 430, Line: 247, Col: 9, Construct: "{{ }}"},
+	{From: 433, To: 438, Line: 250, Col: 5, Construct: "if"},
+	{From: 436, To: 436, Line: 252, Col: 9, Construct: "{{ }}"},
+	{From: 441, To: 441, Line: 258, Col: 1, Construct: "set"},
+	{From: 443, To: 566, Line: 259, Col: 1, Construct: "for"},
+	{From: 448, To: 565, Line: 261, Col: 5, Construct: "if"},
+	{From: 451, To: 458, Line: 263, Col: 9, Construct: "if"},
+	{From: 453, To: 457, Line: 264, Col: 13, Construct: "if"},
+	{From: 456, To: 456, Line: 265, Col: 17, Construct: "{{ }}"},
+	{From: 460, To: 467, Line: 268, Col: 9, Construct: "if"},
+	{From: 462, To: 466, Line: 269, Col: 13, Construct: "if"},
+	{From: 465, To: 465, Line: 270, Col: 17, Construct: "{{ }}"},
+	{From: 469, To: 544, Line: 273, Col: 9, Construct: "if"},
+	{From: 471, To: 471, Line: 277, Col: 13, Construct: "set"},
+	{From: 473, To: 479, Line: 278, Col: 13, Construct: "for"},
+	{From: 475, To: 478, Line: 279, Col: 17, Construct: "if"},
+	{From: 477, To: 477, Line: 280, Col: 21, Construct: "set"},
+	{From: 481, To: 481, Line: 285, Col: 13, Construct: "set"},
+	{From: 483, To: 487, Line: 286, Col: 13, Construct: "if"},
+	{From: 486, To: 486, Line: 287, Col: 17, Construct: "set"},
+	{From: 489, To: 506, Line: 289, Col: 13, Construct: "if"},
+	{From: 492, To: 492, Line: 290, Col: 17, Construct: "{{ }}"},
+	{From: 493, To: 505, Line: 291, Col: 17, Construct: "if"},
+	{From: 496, To: 498, Line: 292, Col: 17, Construct: "{{ }}"},
+	{From: 499, To: 505, Line: 293, Col: 17, Construct: "if"},
+	{From: 502, To: 504, Line: 294, Col: 17, Construct: "{{ }}"},
+	{From: 508, To: 510, Line: 297, Col: 13, Construct: "{{ }}"},
+	{From: 512, To: 517, Line: 298, Col: 13, Construct: "{{ }}"},
+	{From: 519, To: 520, Line: 299, Col: 13, Construct: "{{ }}"},
+	{From: 522, To: 522, Line: 301, Col: 13, Construct: "set"},
+	{From: 523, To: 544, Line: 302, Col: 13, Construct: "if"},
+	{From: 526, To: 531, Line: 305, Col: 13, Construct: "if"},
+	{From: 528, To: 530, Line: 306, Col: 17, Construct: "{{ }}"},
+	{From: 533, To: 535, Line: 311, Col: 13, Construct: "{{ }}"},
+	{From: 539, To: 541, Line: 314, Col: 13, Construct: "{{ }}"},
+	{From: 543, To: 543, Line: 315, Col: 13, Construct: "set"},
+	{From: 545, To: 565, Line: 317, Col: 9, Construct: "if"},
+	{From: 548, To: 551, Line: 318, Col: 9, Construct: "if"},
+	{From: 550, To: 550, Line: 319, Col: 13, Construct: "{{ }}"},
+	{From: 553, To: 554, Line: 321, Col: 9, Construct: "{{ }}"},
+	{From: 556, To: 558, Line: 322, Col: 9, Construct: "{{ }}"},
+	{From: 559, To: 565, Line: 323, Col: 9, Construct: "if"},
+	{From: 562, To: 564, Line: 324, Col: 9, Construct: "{{ }}"},
+	{From: 568, To: 570, Line: 329, Col: 1, Construct: "if"},
+	{From: 588, To: 761, Line: 10, Col: 1, Construct: "macro"},
+	{From: 595, To: 760, Line: 11, Col: 5, Construct: "if"},
+	{From: 598, To: 639, Line: 12, Col: 9, Construct: "if"},
+	{From: 601, To: 627, Line: 13, Col: 13, Construct: "if"},
+	{From: 604, To: 627, Line: 15, Col: 17, Construct: "if"},
+	{From: 607, To: 627, Line: 17, Col: 17, Construct: "if"},
+	{From: 610, To: 627, Line: 19, Col: 17, Construct: "if"},
+	{From: 616, To: 618, Line: 22, Col: 17, Construct: "set"},
+	{From: 620, To: 626, Line: 23, Col: 17, Construct: "if"},
+	{From: 625, To: 625, Line: 26, Col: 21, Construct: "{{ }}"},
+	{From: 629, To: 631, Line: 29, Col: 13, Construct: "if"},
+	{From: 636, To: 638, Line: 34, Col: 13, Construct: "if"},
+	{From: 640, To: 760, Line: 38, Col: 9, Construct: "if"},
+	{From: 643, To: 650, Line: 40, Col: 9, Construct: "if"},
+	{From: 645, To: 645, Line: 41, Col: 13, Construct: "{{ }}"},
+	{From: 649, To: 649, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 651, To: 760, Line: 45, Col: 9, Construct: "if"},
+	{From: 654, To: 654, Line: 47, Col: 9, Construct: "set"},
+	{From: 656, To: 663, Line: 48, Col: 9, Construct: "for"},
+	{From: 659, To: 662, Line: 49, Col: 13, Construct: "if"},
+	{From: 661, To: 661, Line: 50, Col: 17, Construct: "set"},
+	{From: 665, To: 695, Line: 53, Col: 9, Construct: "if"},
+	{From: 670, To: 694, Line: 56, Col: 13, Construct: "for"},
+	{From: 674, To: 676, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 678, To: 682, Line: 58, Col: 17, Construct: "if"},
+	{From: 681, To: 681, Line: 59, Col: 21, Construct: "{{ }}"},
+	{From: 684, To: 689, Line: 61, Col: 17, Construct: "if"},
+	{From: 688, To: 688, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 691, To: 693, Line: 64, Col: 17, Construct: "if"},
+	{From: 696, To: 760, Line: 69, Col: 9, Construct: "if"},
+	{From: 699, To: 710, Line: 70, Col: 9, Construct: "if"},
+	{From: 702, To: 702, Line: 71, Col: 13, Construct: "{{ }}"},
+	{From: 707, To: 709, Line: 74, Col: 13, Construct: "if"},
+	{From: 711, To: 760, Line: 78, Col: 9, Construct: "if"},
+	{From: 714, To: 760, Line: 80, Col: 9, Construct: "if"},
+	{From: 717, To: 760, Line: 82, Col: 9, Construct: "if"},
+	{From: 720, To: 760, Line: 85, Col: 9, Construct: "if"},
+	{From: 723, To: 756, Line: 86, Col: 9, Construct: "if"},
+	{From: 727, To: 752, Line: 88, Col: 13, Construct: "for"},
+	{From: 733, To: 733, Line: 89, Col: 17, Construct: "{{ }}"},
+	{From: 735, To: 740, Line: 90, Col: 17, Construct: "if"},
+	{From: 742, To: 746, Line: 94, Col: 17, Construct: "{{ }}"},
+	{From: 748, To: 750, Line: 95, Col: 17, Construct: "if"},
+	{From: 763, To: 842, Line: 108, Col: 1, Construct: "macro"},
+	{From: 767, To: 767, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 769, To: 769, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 771, To: 839, Line: 111, Col: 5, Construct: "for"},
+	{From: 773, To: 773, Line: 112, Col: 9, Construct: "set"},
+	{From: 775, To: 775, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 777, To: 777, Line: 114, Col: 9, Construct: "{{ }}"},
+	{From: 779, To: 838, Line: 115, Col: 9, Construct: "if"},
+	{From: 783, To: 834, Line: 117, Col: 13, Construct: "for"},
+	{From: 789, To: 793, Line: 118, Col: 17, Construct: "if"},
+	{From: 792, To: 792, Line: 119, Col: 21, Construct: "{{ }}"},
+	{From: 795, To: 795, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 797, To: 802, Line: 122, Col: 17, Construct: "if"},
+	{From: 804, To: 808, Line: 126, Col: 17, Construct: "{{ }}"},
+	{From: 810, To: 825, Line: 127, Col: 17, Construct: "if"},
+	{From: 813, To: 824, Line: 128, Col: 21, Construct: "if"},
+	{From: 815, To: 815, Line: 129, Col: 25, Construct: "{{ }}"},
+	{From: 816, To: 824, Line: 130, Col: 25, Construct: "if"},
+	{From: 819, To: 819, Line: 131, Col: 25, Construct: "{{ }}"},
+	{From: 823, To: 823, Line: 133, Col: 25, Construct: "{{ }}"},
+	{From: 827, To: 832, Line: 136, Col: 17, Construct: "if"},
+	{From: 841, To: 841, Line: 147, Col: 5, Construct: "{{ }}"},
+	{From: 844, To: 855, Line: 150, Col: 1, Construct: "macro"},
+	{From: 848, To: 850, Line: 151, Col: 5, Construct: "if"},
+	{From: 852, To: 854, Line: 188, Col: 5, Construct: "if"},
+	{From: 857, To: 911, Line: 196, Col: 1, Construct: "macro"},
+	{From: 863, To: 866, Line: 197, Col: 5, Construct: "if"},
+	{From: 865, To: 865, Line: 198, Col: 9, Construct: "set"},
+	{From: 868, To: 869, Line: 200, Col: 5, Construct: "{{ }}"},
+	{From: 871, To: 871, Line: 202, Col: 5, Construct: "{{ }}"},
+	{From: 873, To: 876, Line: 203, Col: 5, Construct: "if"},
+	{From: 875, To: 875, Line: 204, Col: 9, Construct: "set"},
+	{From: 878, To: 878, Line: 206, Col: 5, Construct: "{{ }}"},
+	{From: 880, To: 905, Line: 207, Col: 5, Construct: "if"},
+	{From: 883, To: 883, Line: 209, Col: 9, Construct: "set"},
+	{From: 885, To: 899, Line: 210, Col: 9, Construct: "for"},
+	{From: 887, To: 898, Line: 211, Col: 13, Construct: "if"},
+	{From: 889, To: 889, Line: 211, Col: 13, Construct: "set"},
+	{From: 891, To: 891, Line: 212, Col: 17, Construct: "set"},
+	{From: 892, To: 898, Line: 213, Col: 17, Construct: "if"},
+	{From: 895, To: 895, Line: 213, Col: 17, Construct: "set"},
+	{From: 897, To: 897, Line: 214, Col: 17, Construct: "set"},
+	{From: 901, To: 903, Line: 217, Col: 9, Construct: "{{ }}"},
+	{From: 907, To: 909, Line: 220, Col: 5, Construct: "if"},
+	{From: 913, To: 916, Line: 230, Col: 1, Construct: "{{ }}"},
+	{From: 918, To: 931, Line: 234, Col: 1, Construct: "if"},
+	{From: 922, To: 922, Line: 235, Col: 5, Construct: "set"},
+	{From: 924, To: 924, Line: 236, Col: 5, Construct: "set"},
+	{From: 928, To: 928, Line: 238, Col: 5, Construct: "set"},
+	{From: 930, To: 930, Line: 239, Col: 5, Construct: "set"},
+	{From: 933, To: 951, Line: 243, Col: 1, Construct: "if"},
+	{From: 936, To: 941, Line: 245, Col: 5, Construct: "if"},
+	{From: 939, To: 940, Line: 247, Col: 9, Construct: "{{ }}"},
+	{From: 943, To: 950, Line: 250, Col: 5, Construct: "if"},
+	{From: 946, To: 948, Line: 252, Col: 9, Construct: "{{ }}"},
+	{From: 953, To: 953, Line: 258, Col: 1, Construct: "set"},
+	{From: 955, To: 1061, Line: 259, Col: 1, Construct: "for"},
+	{From: 960, To: 1060, Line: 261, Col: 5, Construct: "if"},
+	{From: 963, To: 970, Line: 263, Col: 9, Construct: "if"},
+	{From: 965, To: 969, Line: 264, Col: 13, Construct: "if"},
+	{From: 968, To: 968, Line: 265, Col: 17, Construct: "{{ }}"},
+	{From: 972, To: 979, Line: 268, Col: 9, Construct: "if"},
+	{From: 974, To: 978, Line: 269, Col: 13, Construct: "if"},
+	{From: 977, To: 977, Line: 270, Col: 17, Construct: "{{ }}"},
+	{From: 981, To: 1044, Line: 273, Col: 9, Construct: "if"},
+	{From: 983, To: 983, Line: 277, Col: 13, Construct: "set"},
+	{From: 985, To: 991, Line: 278, Col: 13, Construct: "for"},
+	{From: 987, To: 990, Line: 279, Col: 17, Construct: "if"},
+	{From: 989, To: 989, Line: 280, Col: 21, Construct: "set"},
+	{From: 993, To: 993, Line: 285, Col: 13, Construct: "set"},
+	{From: 995, To: 999, Line: 286, Col: 13, Construct: "if"},
+	{From: 998, To: 998, Line: 287, Col: 17, Construct: "set"},
+	{From: 1001, To: 1014, Line: 289, Col: 13, Construct: "if"},
+	{From: 1004, To: 1004, Line: 290, Col: 17, Construct: "{{ }}"},
+	{From: 1005, To: 1013, Line: 291, Col: 17, Construct: "if"},
+	{From: 1008, To: 1008, Line: 292, Col: 17, Construct: "{{ }}"},
+	{From: 1009, To: 1013, Line: 293, Col: 17, Construct: "if"},
+	{From: 1012, To: 1012, Line: 294, Col: 17, Construct: "{{ }}"},
+	{From: 1016, To: 1016, Line: 297, Col: 13, Construct: "{{ }}"},
+	{From: 1018, To: 1023, Line: 298, Col: 13, Construct: "{{ }}"},
+	{From: 1025, To: 1026, Line: 299, Col: 13, Construct: "{{ }}"},
+	{From: 1028, To: 1028, Line: 301, Col: 13, Construct: "set"},
+	{From: 1029, To: 1044, Line: 302, Col: 13, Construct: "if"},
+	{From: 1032, To: 1035, Line: 305, Col: 13, Construct: "if"},
+	{From: 1034, To: 1034, Line: 306, Col: 17, Construct: "{{ }}"},
+	{From: 1037, To: 1037, Line: 311, Col: 13, Construct: "{{ }}"},
+	{From: 1041, To: 1041, Line: 314, Col: 13, Construct: "{{ }}"},
+	{From: 1043, To: 1043, Line: 315, Col: 13, Construct: "set"},
+	{From: 1045, To: 1060, Line: 317, Col: 9, Construct: "if"},
+	{From: 1048, To: 1051, Line: 318, Col: 9, Construct: "if"},
+	{From: 1050, To: 1050, Line: 319, Col: 13, Construct: "{{ }}"},
+	{From: 1053, To: 1053, Line: 321, Col: 9, Construct: "{{ }}"},
+	{From: 1055, To: 1055, Line: 322, Col: 9, Construct: "{{ }}"},
+	{From: 1056, To: 1060, Line: 323, Col: 9, Construct: "if"},
+	{From: 1059, To: 1059, Line: 324, Col: 9, Construct: "{{ }}"},
+	{From: 1063, To: 1065, Line: 329, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // OpenbmbMiniCPM51B is the chat template llama.cpp/openbmb-MiniCPM5-1B.jinja.
 var OpenbmbMiniCPM51B = &jinja2.Template{
@@ -437,62 +440,62 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	addGenerationPrompt := in.Lookup("add_generation_prompt")
 	enableThinking := in.Lookup("enable_thinking")
 	// openbmb-MiniCPM5-1B.jinja:1:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// openbmb-MiniCPM5-1B.jinja:1:17 {%- if tools %}
 	if tools.Truthy() {
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
 		mark := w.Mark()
 		w.WriteString("# Tools\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// openbmb-MiniCPM5-1B.jinja:4:9 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// openbmb-MiniCPM5-1B.jinja:6:13 {{- tool | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nTool usage guidelines:\n- You may call zero or more functions. If no function calls are needed, just answer normally and do not include any <function ... </function>.\n- When calling a function, return an XML object within <function ... </function> using:\n<function name=\"function-name\"><param name=\"param-name\">param-value</param></function>\n- param-value may be multi-line. If it contains <, & or newline characters, wrap it in a CDATA block: <param name=\"param-name\"><![CDATA[...multi-line value...]]></param>")
 		// openbmb-MiniCPM5-1B.jinja:2:5 {%- set tool_definitions %}
 		toolDefinitions = w.Cut(mark)
 		w.WriteString("<|im_start|>system\n")
 		// openbmb-MiniCPM5-1B.jinja:12:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:13:9 {%- if '<tool_def_sep>' in messages[0].content %}
-			messages0Content := jinja2.LlamaAttr(messages0, "content")
-			if jinja2.LlamaIn(jinja2.Str("<tool_def_sep>"), messages0Content) {
+			messages0Content := llamacpp.Attr(messages0, "content")
+			if llamacpp.In(jinja2.Str("<tool_def_sep>"), messages0Content) {
 				// openbmb-MiniCPM5-1B.jinja:14:13 {{- messages[0].content.replace('<tool_def_sep>', tool_definitions) }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(messages0Content, "replace", []jinja2.Value{jinja2.Str("<tool_def_sep>"), toolDefinitions}, nil))
+				llamacpp.Write(w, llamacpp.CallMethod(messages0Content, "replace", []jinja2.Value{jinja2.Str("<tool_def_sep>"), toolDefinitions}, nil))
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:15:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:16:13 {{- messages[0].content + '\n\n' + tool_definitions }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(messages0Content, jinja2.Str("\n\n"), toolDefinitions))
+				llamacpp.Write(w, llamacpp.Sum(messages0Content, jinja2.Str("\n\n"), toolDefinitions))
 			}
 		} else {
 			// openbmb-MiniCPM5-1B.jinja:18:9 {%- else %}
 			// openbmb-MiniCPM5-1B.jinja:19:9 {{- tool_definitions.lstrip() }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(toolDefinitions, "lstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.CallMethod(toolDefinitions, "lstrip", nil, nil))
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// openbmb-MiniCPM5-1B.jinja:22:5 {%- else %}
 		// openbmb-MiniCPM5-1B.jinja:23:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// openbmb-MiniCPM5-1B.jinja:24:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaAttr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.Attr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// openbmb-MiniCPM5-1B.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// openbmb-MiniCPM5-1B.jinja:28:1 {%- for message in messages[::-1] %}
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
+	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// openbmb-MiniCPM5-1B.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// openbmb-MiniCPM5-1B.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and message.content is string and not(message.c…
-		if ((nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && jinja2.LlamaCallTest("string", jinja2.LlamaAttr(message, "content"), nil, nil)) && !(jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.CallTest("string", llamacpp.Attr(message, "content"), nil, nil)) && !(llamacpp.CallMethod(llamacpp.Attr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(llamacpp.Attr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// openbmb-MiniCPM5-1B.jinja:31:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// openbmb-MiniCPM5-1B.jinja:32:9 {%- set ns.last_query_index = index %}
@@ -507,12 +510,12 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolCallsCount jinja2.Value
 	var toolSepCount jinja2.Value
 	hasToolSep := hasToolSepInput
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// openbmb-MiniCPM5-1B.jinja:36:5 {%- if message.content is string %}
-		messageContent := jinja2.LlamaAttr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.Attr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:37:9 {%- set content = message.content %}
 			content = messageContent
 		} else {
@@ -521,56 +524,56 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			content = jinja2.Str("")
 		}
 		// openbmb-MiniCPM5-1B.jinja:41:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// openbmb-MiniCPM5-1B.jinja:42:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// openbmb-MiniCPM5-1B.jinja:43:9 {%- elif message.role == "assistant" %}
 			// openbmb-MiniCPM5-1B.jinja:44:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// openbmb-MiniCPM5-1B.jinja:45:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:46:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:47:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:48:13 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// openbmb-MiniCPM5-1B.jinja:49:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// openbmb-MiniCPM5-1B.jinja:50:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// openbmb-MiniCPM5-1B.jinja:54:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:55:13 {%- set content_parts = content.split('<tool_sep>') %}
-				contentParts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("<tool_sep>")}, nil)
+				contentParts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("<tool_sep>")}, nil)
 				// openbmb-MiniCPM5-1B.jinja:56:13 {%- set processed_content = content_parts[0] %}
-				processedContent = jinja2.LlamaItemInt(contentParts, 0)
+				processedContent = llamacpp.ItemInt(contentParts, 0)
 				// openbmb-MiniCPM5-1B.jinja:57:13 {%- set tool_calls_count = message.tool_calls|length %}
-				toolCallsCount = jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil)
+				toolCallsCount = llamacpp.CallFilter("length", messageToolCalls, nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:58:13 {%- set tool_sep_count = content_parts|length - 1 %}
-				toolSepCount = jinja2.LlamaSub(jinja2.LlamaCallFilter("length", contentParts, nil, nil), jinja2.Int(1))
+				toolSepCount = llamacpp.Sub(llamacpp.CallFilter("length", contentParts, nil, nil), jinja2.Int(1))
 				// openbmb-MiniCPM5-1B.jinja:59:13 {%- set min_count = [tool_calls_count, tool_sep_count]|min %}
-				_ = jinja2.LlamaCallFilter("min", jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
+				_ = llamacpp.CallFilter("min", jinja2.NewList(toolCallsCount, toolSepCount), nil, nil)
 				// openbmb-MiniCPM5-1B.jinja:61:13 {%- for i in range(1, content_parts|length) %}
 				var toolIndex jinja2.Value
 				var toolCall jinja2.Value
 				singleToolXml := singleToolXmlInput
 				processedContent2 := processedContent
-				for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.Int(1), jinja2.LlamaCallFilter("length", contentParts, nil, nil)))) {
+				for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, jinja2.Int(1), llamacpp.CallFilter("length", contentParts, nil, nil)))) {
 					// openbmb-MiniCPM5-1B.jinja:62:17 {%- set tool_index = i - 1 %}
-					toolIndex = jinja2.LlamaSub(i, jinja2.Int(1))
+					toolIndex = llamacpp.Sub(i, jinja2.Int(1))
 					// openbmb-MiniCPM5-1B.jinja:63:17 {%- if tool_index < tool_calls_count %}
-					if jinja2.LlamaLt(toolIndex, toolCallsCount) {
+					if llamacpp.Lt(toolIndex, toolCallsCount) {
 						// openbmb-MiniCPM5-1B.jinja:64:21 {%- set tool_call = message.tool_calls[tool_index] %}
-						toolCall = jinja2.LlamaItem(messageToolCalls, toolIndex)
+						toolCall = llamacpp.Item(messageToolCalls, toolIndex)
 						// openbmb-MiniCPM5-1B.jinja:65:21 {%- if tool_call.function %}
-						toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+						toolCallFunction := llamacpp.Attr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:66:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -579,27 +582,27 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						mark := w.Mark()
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:69:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function name=\""), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str("\">")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">")))
 						// openbmb-MiniCPM5-1B.jinja:70:25 {%- if tool_call.arguments %}
-						toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+						toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:71:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:72:29 {%- for param_name, param_value in args_dict.items() %}
-							for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(argsDict, "items", nil, nil))) {
+							for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:73:33 {{- '<param name="' ~ param_name ~ '">' }}
-								jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
+								llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:74:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if jinja2.LlamaCallTest("string", paramValue, nil, nil) && ((jinja2.LlamaIn(jinja2.Str("<"), paramValue) || jinja2.LlamaIn(jinja2.Str("&"), paramValue)) || jinja2.LlamaIn(jinja2.Str("\n"), paramValue)) {
+								if llamacpp.CallTest("string", paramValue, nil, nil) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:75:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
+									llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:76:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:77:37 {{- param_value }}
-									jinja2.LlamaWrite(w, paramValue)
+									llamacpp.Write(w, paramValue)
 								}
 								w.WriteString("</param>")
 							}
@@ -608,24 +611,24 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// openbmb-MiniCPM5-1B.jinja:68:21 {%- set single_tool_xml %}
 						singleToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:84:21 {%- set processed_content = processed_content + single_tool_xml + content_parts[i] %}
-						processedContent2 = jinja2.LlamaAdd(jinja2.LlamaAdd(processedContent2, singleToolXml), jinja2.LlamaItem(contentParts, i))
+						processedContent2 = llamacpp.Add(llamacpp.Add(processedContent2, singleToolXml), llamacpp.Item(contentParts, i))
 					} else {
 						// openbmb-MiniCPM5-1B.jinja:85:21 {%- else %}
 						// openbmb-MiniCPM5-1B.jinja:86:21 {%- set processed_content = processed_content + content_parts[i] %}
-						processedContent2 = jinja2.LlamaAdd(processedContent2, jinja2.LlamaItem(contentParts, i))
+						processedContent2 = llamacpp.Add(processedContent2, llamacpp.Item(contentParts, i))
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:90:13 {%- if tool_calls_count > tool_sep_count %}
-				if jinja2.LlamaGt(toolCallsCount, toolSepCount) {
+				if llamacpp.Gt(toolCallsCount, toolSepCount) {
 					// openbmb-MiniCPM5-1B.jinja:91:17 {%- for remaining_index in range(tool_sep_count, tool_calls_count) %}
 					var toolCall jinja2.Value
 					remainingToolXml := jinja2.Undefined("remaining_tool_xml")
 					processedContent2 := processedContent
-					for _, remainingIndex := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, toolSepCount, toolCallsCount))) {
+					for _, remainingIndex := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, toolSepCount, toolCallsCount))) {
 						// openbmb-MiniCPM5-1B.jinja:92:21 {%- set tool_call = message.tool_calls[remaining_index] %}
-						toolCall = jinja2.LlamaItem(messageToolCalls, remainingIndex)
+						toolCall = llamacpp.Item(messageToolCalls, remainingIndex)
 						// openbmb-MiniCPM5-1B.jinja:93:21 {%- if tool_call.function %}
-						toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+						toolCallFunction := llamacpp.Attr(toolCall, "function")
 						if toolCallFunction.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:94:25 {%- set tool_call = tool_call.function %}
 							toolCall = toolCallFunction
@@ -634,27 +637,27 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						mark := w.Mark()
 						var argsDict jinja2.Value
 						// openbmb-MiniCPM5-1B.jinja:97:25 {{- '<function name="' ~ tool_call.name ~ '">' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function name=\""), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str("\">")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">")))
 						// openbmb-MiniCPM5-1B.jinja:98:25 {%- if tool_call.arguments %}
-						toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+						toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 						if toolCallArguments.Truthy() {
 							// openbmb-MiniCPM5-1B.jinja:99:29 {%- set args_dict = tool_call.arguments %}
 							argsDict = toolCallArguments
 							// openbmb-MiniCPM5-1B.jinja:100:29 {%- for param_name, param_value in args_dict.items() %}
-							for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(argsDict, "items", nil, nil))) {
+							for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
 								vals := jinja2.Unpack(item, 2)
 								paramName := vals[0]
 								paramValue := vals[1]
 								// openbmb-MiniCPM5-1B.jinja:101:33 {{- '<param name="' ~ param_name ~ '">' }}
-								jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
+								llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
 								// openbmb-MiniCPM5-1B.jinja:102:33 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-								if jinja2.LlamaCallTest("string", paramValue, nil, nil) && ((jinja2.LlamaIn(jinja2.Str("<"), paramValue) || jinja2.LlamaIn(jinja2.Str("&"), paramValue)) || jinja2.LlamaIn(jinja2.Str("\n"), paramValue)) {
+								if llamacpp.CallTest("string", paramValue, nil, nil) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
 									// openbmb-MiniCPM5-1B.jinja:103:37 {{- '<![CDATA[' + param_value + ']]>' }}
-									jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
+									llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
 								} else {
 									// openbmb-MiniCPM5-1B.jinja:104:37 {%- else %}
 									// openbmb-MiniCPM5-1B.jinja:105:37 {{- param_value }}
-									jinja2.LlamaWrite(w, paramValue)
+									llamacpp.Write(w, paramValue)
 								}
 								w.WriteString("</param>")
 							}
@@ -663,33 +666,33 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						// openbmb-MiniCPM5-1B.jinja:96:21 {%- set remaining_tool_xml %}
 						remainingToolXml = w.Cut(mark)
 						// openbmb-MiniCPM5-1B.jinja:112:21 {%- set processed_content = processed_content + remaining_tool_xml %}
-						processedContent2 = jinja2.LlamaAdd(processedContent2, remainingToolXml)
+						processedContent2 = llamacpp.Add(processedContent2, remainingToolXml)
 					}
 				}
 				// openbmb-MiniCPM5-1B.jinja:116:13 {%- set content = processed_content %}
 				content = processedContent
 			}
 			// openbmb-MiniCPM5-1B.jinja:119:9 {%- if loop.index0 > ns.last_query_index %}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastQueryIndex) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// openbmb-MiniCPM5-1B.jinja:120:13 {%- if reasoning_content %}
 				if reasoningContent.Truthy() {
 					// openbmb-MiniCPM5-1B.jinja:121:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), jinja2.LlamaCallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), llamacpp.CallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
 				} else {
 					// openbmb-MiniCPM5-1B.jinja:122:17 {%- else %}
 					// openbmb-MiniCPM5-1B.jinja:123:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 				}
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:125:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:126:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// openbmb-MiniCPM5-1B.jinja:129:9 {%- if message.tool_calls and not has_tool_sep %}
 			if messageToolCalls.Truthy() && !hasToolSep.Truthy() {
 				// openbmb-MiniCPM5-1B.jinja:130:13 {%- for tool_call in message.tool_calls %}
 				var argsDict jinja2.Value
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// openbmb-MiniCPM5-1B.jinja:131:17 {%- if (loop.first and content) or (not loop.first) %}
@@ -697,33 +700,33 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// openbmb-MiniCPM5-1B.jinja:134:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:135:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// openbmb-MiniCPM5-1B.jinja:137:17 {{- '<function name="' ~ tool_call.name ~ '">' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<function name=\""), jinja2.LlamaAttr(toolCall, "name"), jinja2.Str("\">")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<function name=\""), llamacpp.Attr(toolCall, "name"), jinja2.Str("\">")))
 					// openbmb-MiniCPM5-1B.jinja:138:17 {%- if tool_call.arguments %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
 					if toolCallArguments.Truthy() {
 						// openbmb-MiniCPM5-1B.jinja:139:21 {%- set args_dict = tool_call.arguments %}
 						argsDict = toolCallArguments
 						// openbmb-MiniCPM5-1B.jinja:140:21 {%- for param_name, param_value in args_dict.items() %}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(argsDict, "items", nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(argsDict, "items", nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							paramName := vals[0]
 							paramValue := vals[1]
 							// openbmb-MiniCPM5-1B.jinja:141:25 {{- '<param name="' ~ param_name ~ '">' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
+							llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<param name=\""), paramName, jinja2.Str("\">")))
 							// openbmb-MiniCPM5-1B.jinja:142:25 {%- if param_value is string and ('<' in param_value or '&' in param_value or '\n' in param_value) %…
-							if jinja2.LlamaCallTest("string", paramValue, nil, nil) && ((jinja2.LlamaIn(jinja2.Str("<"), paramValue) || jinja2.LlamaIn(jinja2.Str("&"), paramValue)) || jinja2.LlamaIn(jinja2.Str("\n"), paramValue)) {
+							if llamacpp.CallTest("string", paramValue, nil, nil) && ((llamacpp.In(jinja2.Str("<"), paramValue) || llamacpp.In(jinja2.Str("&"), paramValue)) || llamacpp.In(jinja2.Str("\n"), paramValue)) {
 								// openbmb-MiniCPM5-1B.jinja:143:29 {{- '<![CDATA[' + param_value + ']]>' }}
-								jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
+								llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<![CDATA["), paramValue, jinja2.Str("]]>")))
 							} else {
 								// openbmb-MiniCPM5-1B.jinja:144:29 {%- else %}
 								// openbmb-MiniCPM5-1B.jinja:145:29 {{- param_value }}
-								jinja2.LlamaWrite(w, paramValue)
+								llamacpp.Write(w, paramValue)
 							}
 							w.WriteString("</param>")
 						}
@@ -735,23 +738,23 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// openbmb-MiniCPM5-1B.jinja:154:9 {%- elif message.role == "tool" %}
 			// openbmb-MiniCPM5-1B.jinja:155:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// openbmb-MiniCPM5-1B.jinja:159:9 {%- if message.content is string %}
-			message2Content := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("string", message2Content, nil, nil) {
+			message2Content := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("string", message2Content, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:160:13 {{- content }}
-				jinja2.LlamaWrite(w, content)
+				llamacpp.Write(w, content)
 			} else {
 				// openbmb-MiniCPM5-1B.jinja:161:13 {%- else %}
 				// openbmb-MiniCPM5-1B.jinja:162:13 {{- message.content | tojson(ensure_ascii=False) }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", message2Content, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", message2Content, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 			}
 			w.WriteString("\n</tool_response>")
 			// openbmb-MiniCPM5-1B.jinja:165:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -760,11 +763,11 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// openbmb-MiniCPM5-1B.jinja:172:5 {%- if enable_thinking is defined %}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) {
 			// openbmb-MiniCPM5-1B.jinja:173:9 {%- if enable_thinking is false %}
-			if jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
+			if llamacpp.CallTest("false", enableThinking, nil, nil) {
 				w.WriteString("<think>\n\n</think>\n\n")
-			} else if jinja2.LlamaCallTest("true", enableThinking, nil, nil) {
+			} else if llamacpp.CallTest("true", enableThinking, nil, nil) {
 				// openbmb-MiniCPM5-1B.jinja:175:13 {%- elif enable_thinking is true %}
 				w.WriteString("<think>\n")
 			}
@@ -775,206 +778,206 @@ func renderOpenbmbMiniCPM51BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansOpenbmbMiniCPM51B is the position table of openbmb-MiniCPM5-1B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOpenbmbMiniCPM51B = []jinja2.Span{
-	{From: 57, To: 57, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 102, Line: 1, Col: 17, Construct: "if"},
-	{From: 61, To: 62, Line: 2, Col: 5, Construct: "set"},
-	{From: 64, To: 69, Line: 4, Col: 9, Construct: "for"},
-	{From: 67, To: 67, Line: 6, Col: 13, Construct: "{{ }}"},
-	{From: 71, To: 72, Line: 2, Col: 5, Construct: "set"},
-	{From: 74, To: 91, Line: 12, Col: 5, Construct: "if"},
-	{From: 77, To: 85, Line: 13, Col: 9, Construct: "if"},
-	{From: 80, To: 80, Line: 14, Col: 13, Construct: "{{ }}"},
-	{From: 84, To: 84, Line: 16, Col: 13, Construct: "{{ }}"},
-	{From: 89, To: 89, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 95, To: 101, Line: 23, Col: 5, Construct: "if"},
-	{From: 98, To: 100, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 104, To: 105, Line: 27, Col: 1, Construct: "set"},
-	{From: 107, To: 120, Line: 28, Col: 1, Construct: "for"},
-	{From: 112, To: 112, Line: 29, Col: 5, Construct: "set"},
-	{From: 114, To: 119, Line: 30, Col: 5, Construct: "if"},
-	{From: 116, To: 116, Line: 31, Col: 9, Construct: "set"},
-	{From: 118, To: 118, Line: 32, Col: 9, Construct: "set"},
-	{From: 122, To: 410, Line: 35, Col: 1, Construct: "for"},
-	{From: 133, To: 141, Line: 36, Col: 5, Construct: "if"},
-	{From: 136, To: 136, Line: 37, Col: 9, Construct: "set"},
-	{From: 140, To: 140, Line: 39, Col: 9, Construct: "set"},
-	{From: 143, To: 409, Line: 41, Col: 5, Construct: "if"},
-	{From: 146, To: 151, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 152, To: 409, Line: 43, Col: 9, Construct: "if"},
-	{From: 155, To: 155, Line: 44, Col: 9, Construct: "set"},
-	{From: 157, To: 170, Line: 45, Col: 9, Construct: "if"},
-	{From: 160, To: 160, Line: 46, Col: 13, Construct: "set"},
-	{From: 164, To: 169, Line: 48, Col: 13, Construct: "if"},
-	{From: 166, To: 166, Line: 49, Col: 17, Construct: "set"},
-	{From: 168, To: 168, Line: 50, Col: 17, Construct: "set"},
-	{From: 172, To: 307, Line: 54, Col: 9, Construct: "if"},
-	{From: 175, To: 175, Line: 55, Col: 13, Construct: "set"},
-	{From: 177, To: 177, Line: 56, Col: 13, Construct: "set"},
-	{From: 179, To: 179, Line: 57, Col: 13, Construct: "set"},
-	{From: 181, To: 181, Line: 58, Col: 13, Construct: "set"},
-	{From: 183, To: 183, Line: 59, Col: 13, Construct: "set"},
-	{From: 185, To: 247, Line: 61, Col: 13, Construct: "for"},
-	{From: 191, To: 191, Line: 62, Col: 17, Construct: "set"},
-	{From: 193, To: 246, Line: 63, Col: 17, Construct: "if"},
-	{From: 195, To: 195, Line: 64, Col: 21, Construct: "set"},
-	{From: 197, To: 201, Line: 65, Col: 21, Construct: "if"},
-	{From: 200, To: 200, Line: 66, Col: 25, Construct: "set"},
-	{From: 203, To: 204, Line: 68, Col: 21, Construct: "set"},
-	{From: 206, To: 208, Line: 69, Col: 25, Construct: "{{ }}"},
-	{From: 210, To: 237, Line: 70, Col: 25, Construct: "if"},
-	{From: 213, To: 213, Line: 71, Col: 29, Construct: "set"},
-	{From: 215, To: 235, Line: 72, Col: 29, Construct: "for"},
-	{From: 220, To: 222, Line: 73, Col: 33, Construct: "{{ }}"},
-	{From: 224, To: 234, Line: 74, Col: 33, Construct: "if"},
-	{From: 226, To: 228, Line: 75, Col: 37, Construct: "{{ }}"},
-	{From: 232, To: 232, Line: 77, Col: 37, Construct: "{{ }}"},
-	{From: 239, To: 239, Line: 68, Col: 21, Construct: "set"},
-	{From: 241, To: 241, Line: 84, Col: 21, Construct: "set"},
-	{From: 245, To: 245, Line: 86, Col: 21, Construct: "set"},
-	{From: 249, To: 304, Line: 90, Col: 13, Construct: "if"},
-	{From: 251, To: 303, Line: 91, Col: 17, Construct: "for"},
-	{From: 256, To: 256, Line: 92, Col: 21, Construct: "set"},
-	{From: 258, To: 262, Line: 93, Col: 21, Construct: "if"},
-	{From: 261, To: 261, Line: 94, Col: 25, Construct: "set"},
-	{From: 264, To: 265, Line: 96, Col: 21, Construct: "set"},
-	{From: 267, To: 269, Line: 97, Col: 25, Construct: "{{ }}"},
-	{From: 271, To: 298, Line: 98, Col: 25, Construct: "if"},
-	{From: 274, To: 274, Line: 99, Col: 29, Construct: "set"},
-	{From: 276, To: 296, Line: 100, Col: 29, Construct: "for"},
-	{From: 281, To: 283, Line: 101, Col: 33, Construct: "{{ }}"},
-	{From: 285, To: 295, Line: 102, Col: 33, Construct: "if"},
-	{From: 287, To: 289, Line: 103, Col: 37, Construct: "{{ }}"},
-	{From: 293, To: 293, Line: 105, Col: 37, Construct: "{{ }}"},
-	{From: 300, To: 300, Line: 96, Col: 21, Construct: "set"},
-	{From: 302, To: 302, Line: 112, Col: 21, Construct: "set"},
-	{From: 306, To: 306, Line: 116, Col: 13, Construct: "set"},
-	{From: 309, To: 334, Line: 119, Col: 9, Construct: "if"},
-	{From: 311, To: 326, Line: 120, Col: 13, Construct: "if"},
-	{From: 313, To: 318, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 322, To: 325, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 330, To: 333, Line: 126, Col: 13, Construct: "{{ }}"},
-	{From: 336, To: 387, Line: 129, Col: 9, Construct: "if"},
-	{From: 338, To: 385, Line: 130, Col: 13, Construct: "for"},
-	{From: 343, To: 345, Line: 131, Col: 17, Construct: "if"},
-	{From: 347, To: 351, Line: 134, Col: 17, Construct: "if"},
-	{From: 350, To: 350, Line: 135, Col: 21, Construct: "set"},
-	{From: 353, To: 355, Line: 137, Col: 17, Construct: "{{ }}"},
-	{From: 357, To: 384, Line: 138, Col: 17, Construct: "if"},
-	{From: 360, To: 360, Line: 139, Col: 21, Construct: "set"},
-	{From: 362, To: 382, Line: 140, Col: 21, Construct: "for"},
-	{From: 367, To: 369, Line: 141, Col: 25, Construct: "{{ }}"},
-	{From: 371, To: 381, Line: 142, Col: 25, Construct: "if"},
-	{From: 373, To: 375, Line: 143, Col: 29, Construct: "{{ }}"},
-	{From: 379, To: 379, Line: 145, Col: 29, Construct: "{{ }}"},
-	{From: 388, To: 409, Line: 154, Col: 9, Construct: "if"},
-	{From: 391, To: 394, Line: 155, Col: 9, Construct: "if"},
-	{From: 396, To: 404, Line: 159, Col: 9, Construct: "if"},
-	{From: 398, To: 398, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 402, To: 402, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 406, To: 408, Line: 165, Col: 9, Construct: "if"},
-	{From: 412, To: 424, Line: 170, Col: 1, Construct: "if"},
-	{From: 415, To: 423, Line: 172, Col: 5, Construct: "if"},
-	{From: 417, To: 422, Line: 173, Col: 9, Construct: "if"},
-	{From: 419, To: 422, Line: 175, Col: 13, Construct: "if"},
-	{From: 440, To: 440, Line: 1, Col: 1, Construct: "{{ }}"},
-	{From: 442, To: 483, Line: 1, Col: 17, Construct: "if"},
-	{From: 444, To: 445, Line: 2, Col: 5, Construct: "set"},
-	{From: 447, To: 452, Line: 4, Col: 9, Construct: "for"},
-	{From: 450, To: 450, Line: 6, Col: 13, Construct: "{{ }}"},
-	{From: 454, To: 455, Line: 2, Col: 5, Construct: "set"},
-	{From: 457, To: 474, Line: 12, Col: 5, Construct: "if"},
-	{From: 460, To: 468, Line: 13, Col: 9, Construct: "if"},
-	{From: 463, To: 463, Line: 14, Col: 13, Construct: "{{ }}"},
-	{From: 467, To: 467, Line: 16, Col: 13, Construct: "{{ }}"},
-	{From: 472, To: 472, Line: 19, Col: 9, Construct: "{{ }}"},
-	{From: 478, To: 482, Line: 23, Col: 5, Construct: "if"},
-	{From: 481, To: 481, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 485, To: 486, Line: 27, Col: 1, Construct: "set"},
-	{From: 488, To: 501, Line: 28, Col: 1, Construct: "for"},
-	{From: 493, To: 493, Line: 29, Col: 5, Construct: "set"},
-	{From: 495, To: 500, Line: 30, Col: 5, Construct: "if"},
-	{From: 497, To: 497, Line: 31, Col: 9, Construct: "set"},
-	{From: 499, To: 499, Line: 32, Col: 9, Construct: "set"},
-	{From: 503, To: 758, Line: 35, Col: 1, Construct: "for"},
-	{From: 514, To: 522, Line: 36, Col: 5, Construct: "if"},
-	{From: 517, To: 517, Line: 37, Col: 9, Construct: "set"},
-	{From: 521, To: 521, Line: 39, Col: 9, Construct: "set"},
-	{From: 524, To: 757, Line: 41, Col: 5, Construct: "if"},
-	{From: 527, To: 527, Line: 42, Col: 9, Construct: "{{ }}"},
-	{From: 528, To: 757, Line: 43, Col: 9, Construct: "if"},
-	{From: 531, To: 531, Line: 44, Col: 9, Construct: "set"},
-	{From: 533, To: 546, Line: 45, Col: 9, Construct: "if"},
-	{From: 536, To: 536, Line: 46, Col: 13, Construct: "set"},
-	{From: 540, To: 545, Line: 48, Col: 13, Construct: "if"},
-	{From: 542, To: 542, Line: 49, Col: 17, Construct: "set"},
-	{From: 544, To: 544, Line: 50, Col: 17, Construct: "set"},
-	{From: 548, To: 671, Line: 54, Col: 9, Construct: "if"},
-	{From: 551, To: 551, Line: 55, Col: 13, Construct: "set"},
-	{From: 553, To: 553, Line: 56, Col: 13, Construct: "set"},
-	{From: 555, To: 555, Line: 57, Col: 13, Construct: "set"},
-	{From: 557, To: 557, Line: 58, Col: 13, Construct: "set"},
-	{From: 559, To: 559, Line: 59, Col: 13, Construct: "set"},
-	{From: 561, To: 617, Line: 61, Col: 13, Construct: "for"},
-	{From: 567, To: 567, Line: 62, Col: 17, Construct: "set"},
-	{From: 569, To: 616, Line: 63, Col: 17, Construct: "if"},
-	{From: 571, To: 571, Line: 64, Col: 21, Construct: "set"},
-	{From: 573, To: 577, Line: 65, Col: 21, Construct: "if"},
-	{From: 576, To: 576, Line: 66, Col: 25, Construct: "set"},
-	{From: 579, To: 580, Line: 68, Col: 21, Construct: "set"},
-	{From: 582, To: 582, Line: 69, Col: 25, Construct: "{{ }}"},
-	{From: 584, To: 607, Line: 70, Col: 25, Construct: "if"},
-	{From: 587, To: 587, Line: 71, Col: 29, Construct: "set"},
-	{From: 589, To: 605, Line: 72, Col: 29, Construct: "for"},
-	{From: 594, To: 594, Line: 73, Col: 33, Construct: "{{ }}"},
-	{From: 596, To: 604, Line: 74, Col: 33, Construct: "if"},
-	{From: 598, To: 598, Line: 75, Col: 37, Construct: "{{ }}"},
-	{From: 602, To: 602, Line: 77, Col: 37, Construct: "{{ }}"},
-	{From: 609, To: 609, Line: 68, Col: 21, Construct: "set"},
-	{From: 611, To: 611, Line: 84, Col: 21, Construct: "set"},
-	{From: 615, To: 615, Line: 86, Col: 21, Construct: "set"},
-	{From: 619, To: 668, Line: 90, Col: 13, Construct: "if"},
-	{From: 621, To: 667, Line: 91, Col: 17, Construct: "for"},
-	{From: 626, To: 626, Line: 92, Col: 21, Construct: "set"},
-	{From: 628, To: 632, Line: 93, Col: 21, Construct: "if"},
-	{From: 631, To: 631, Line: 94, Col: 25, Construct: "set"},
-	{From: 634, To: 635, Line: 96, Col: 21, Construct: "set"},
-	{From: 637, To: 637, Line: 97, Col: 25, Construct: "{{ }}"},
-	{From: 639, To: 662, Line: 98, Col: 25, Construct: "if"},
-	{From: 642, To: 642, Line: 99, Col: 29, Construct: "set"},
-	{From: 644, To: 660, Line: 100, Col: 29, Construct: "for"},
-	{From: 649, To: 649, Line: 101, Col: 33, Construct: "{{ }}"},
-	{From: 651, To: 659, Line: 102, Col: 33, Construct: "if"},
-	{From: 653, To: 653, Line: 103, Col: 37, Construct: "{{ }}"},
-	{From: 657, To: 657, Line: 105, Col: 37, Construct: "{{ }}"},
-	{From: 664, To: 664, Line: 96, Col: 21, Construct: "set"},
-	{From: 666, To: 666, Line: 112, Col: 21, Construct: "set"},
-	{From: 670, To: 670, Line: 116, Col: 13, Construct: "set"},
-	{From: 673, To: 687, Line: 119, Col: 9, Construct: "if"},
-	{From: 675, To: 682, Line: 120, Col: 13, Construct: "if"},
-	{From: 677, To: 677, Line: 121, Col: 17, Construct: "{{ }}"},
-	{From: 681, To: 681, Line: 123, Col: 17, Construct: "{{ }}"},
-	{From: 686, To: 686, Line: 126, Col: 13, Construct: "{{ }}"},
-	{From: 689, To: 734, Line: 129, Col: 9, Construct: "if"},
-	{From: 691, To: 732, Line: 130, Col: 13, Construct: "for"},
-	{From: 696, To: 698, Line: 131, Col: 17, Construct: "if"},
-	{From: 700, To: 704, Line: 134, Col: 17, Construct: "if"},
-	{From: 703, To: 703, Line: 135, Col: 21, Construct: "set"},
-	{From: 706, To: 706, Line: 137, Col: 17, Construct: "{{ }}"},
-	{From: 708, To: 731, Line: 138, Col: 17, Construct: "if"},
-	{From: 711, To: 711, Line: 139, Col: 21, Construct: "set"},
-	{From: 713, To: 729, Line: 140, Col: 21, Construct: "for"},
-	{From: 718, To: 718, Line: 141, Col: 25, Construct: "{{ }}"},
-	{From: 720, To: 728, Line: 142, Col: 25, Construct: "if"},
-	{From: 722, To: 722, Line: 143, Col: 29, Construct: "{{ }}"},
-	{From: 726, To: 726, Line: 145, Col: 29, Construct: "{{ }}"},
-	{From: 735, To: 757, Line: 154, Col: 9, Construct: "if"},
-	{From: 738, To: 741, Line: 155, Col: 9, Construct: "if"},
-	{From: 743, To: 752, Line: 159, Col: 9, Construct: "if"},
-	{From: 746, To: 746, Line: 160, Col: 13, Construct: "{{ }}"},
-	{From: 750, To: 750, Line: 162, Col: 13, Construct: "{{ }}"},
-	{From: 754, To: 756, Line: 165, Col: 9, Construct: "if"},
-	{From: 760, To: 772, Line: 170, Col: 1, Construct: "if"},
-	{From: 763, To: 771, Line: 172, Col: 5, Construct: "if"},
-	{From: 765, To: 770, Line: 173, Col: 9, Construct: "if"},
-	{From: 767, To: 770, Line: 175, Col: 13, Construct: "if"},
+	{From: 60, To: 60, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 105, Line: 1, Col: 17, Construct: "if"},
+	{From: 64, To: 65, Line: 2, Col: 5, Construct: "set"},
+	{From: 67, To: 72, Line: 4, Col: 9, Construct: "for"},
+	{From: 70, To: 70, Line: 6, Col: 13, Construct: "{{ }}"},
+	{From: 74, To: 75, Line: 2, Col: 5, Construct: "set"},
+	{From: 77, To: 94, Line: 12, Col: 5, Construct: "if"},
+	{From: 80, To: 88, Line: 13, Col: 9, Construct: "if"},
+	{From: 83, To: 83, Line: 14, Col: 13, Construct: "{{ }}"},
+	{From: 87, To: 87, Line: 16, Col: 13, Construct: "{{ }}"},
+	{From: 92, To: 92, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 98, To: 104, Line: 23, Col: 5, Construct: "if"},
+	{From: 101, To: 103, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 107, To: 108, Line: 27, Col: 1, Construct: "set"},
+	{From: 110, To: 123, Line: 28, Col: 1, Construct: "for"},
+	{From: 115, To: 115, Line: 29, Col: 5, Construct: "set"},
+	{From: 117, To: 122, Line: 30, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 31, Col: 9, Construct: "set"},
+	{From: 121, To: 121, Line: 32, Col: 9, Construct: "set"},
+	{From: 125, To: 413, Line: 35, Col: 1, Construct: "for"},
+	{From: 136, To: 144, Line: 36, Col: 5, Construct: "if"},
+	{From: 139, To: 139, Line: 37, Col: 9, Construct: "set"},
+	{From: 143, To: 143, Line: 39, Col: 9, Construct: "set"},
+	{From: 146, To: 412, Line: 41, Col: 5, Construct: "if"},
+	{From: 149, To: 154, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 155, To: 412, Line: 43, Col: 9, Construct: "if"},
+	{From: 158, To: 158, Line: 44, Col: 9, Construct: "set"},
+	{From: 160, To: 173, Line: 45, Col: 9, Construct: "if"},
+	{From: 163, To: 163, Line: 46, Col: 13, Construct: "set"},
+	{From: 167, To: 172, Line: 48, Col: 13, Construct: "if"},
+	{From: 169, To: 169, Line: 49, Col: 17, Construct: "set"},
+	{From: 171, To: 171, Line: 50, Col: 17, Construct: "set"},
+	{From: 175, To: 310, Line: 54, Col: 9, Construct: "if"},
+	{From: 178, To: 178, Line: 55, Col: 13, Construct: "set"},
+	{From: 180, To: 180, Line: 56, Col: 13, Construct: "set"},
+	{From: 182, To: 182, Line: 57, Col: 13, Construct: "set"},
+	{From: 184, To: 184, Line: 58, Col: 13, Construct: "set"},
+	{From: 186, To: 186, Line: 59, Col: 13, Construct: "set"},
+	{From: 188, To: 250, Line: 61, Col: 13, Construct: "for"},
+	{From: 194, To: 194, Line: 62, Col: 17, Construct: "set"},
+	{From: 196, To: 249, Line: 63, Col: 17, Construct: "if"},
+	{From: 198, To: 198, Line: 64, Col: 21, Construct: "set"},
+	{From: 200, To: 204, Line: 65, Col: 21, Construct: "if"},
+	{From: 203, To: 203, Line: 66, Col: 25, Construct: "set"},
+	{From: 206, To: 207, Line: 68, Col: 21, Construct: "set"},
+	{From: 209, To: 211, Line: 69, Col: 25, Construct: "{{ }}"},
+	{From: 213, To: 240, Line: 70, Col: 25, Construct: "if"},
+	{From: 216, To: 216, Line: 71, Col: 29, Construct: "set"},
+	{From: 218, To: 238, Line: 72, Col: 29, Construct: "for"},
+	{From: 223, To: 225, Line: 73, Col: 33, Construct: "{{ }}"},
+	{From: 227, To: 237, Line: 74, Col: 33, Construct: "if"},
+	{From: 229, To: 231, Line: 75, Col: 37, Construct: "{{ }}"},
+	{From: 235, To: 235, Line: 77, Col: 37, Construct: "{{ }}"},
+	{From: 242, To: 242, Line: 68, Col: 21, Construct: "set"},
+	{From: 244, To: 244, Line: 84, Col: 21, Construct: "set"},
+	{From: 248, To: 248, Line: 86, Col: 21, Construct: "set"},
+	{From: 252, To: 307, Line: 90, Col: 13, Construct: "if"},
+	{From: 254, To: 306, Line: 91, Col: 17, Construct: "for"},
+	{From: 259, To: 259, Line: 92, Col: 21, Construct: "set"},
+	{From: 261, To: 265, Line: 93, Col: 21, Construct: "if"},
+	{From: 264, To: 264, Line: 94, Col: 25, Construct: "set"},
+	{From: 267, To: 268, Line: 96, Col: 21, Construct: "set"},
+	{From: 270, To: 272, Line: 97, Col: 25, Construct: "{{ }}"},
+	{From: 274, To: 301, Line: 98, Col: 25, Construct: "if"},
+	{From: 277, To: 277, Line: 99, Col: 29, Construct: "set"},
+	{From: 279, To: 299, Line: 100, Col: 29, Construct: "for"},
+	{From: 284, To: 286, Line: 101, Col: 33, Construct: "{{ }}"},
+	{From: 288, To: 298, Line: 102, Col: 33, Construct: "if"},
+	{From: 290, To: 292, Line: 103, Col: 37, Construct: "{{ }}"},
+	{From: 296, To: 296, Line: 105, Col: 37, Construct: "{{ }}"},
+	{From: 303, To: 303, Line: 96, Col: 21, Construct: "set"},
+	{From: 305, To: 305, Line: 112, Col: 21, Construct: "set"},
+	{From: 309, To: 309, Line: 116, Col: 13, Construct: "set"},
+	{From: 312, To: 337, Line: 119, Col: 9, Construct: "if"},
+	{From: 314, To: 329, Line: 120, Col: 13, Construct: "if"},
+	{From: 316, To: 321, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 325, To: 328, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 333, To: 336, Line: 126, Col: 13, Construct: "{{ }}"},
+	{From: 339, To: 390, Line: 129, Col: 9, Construct: "if"},
+	{From: 341, To: 388, Line: 130, Col: 13, Construct: "for"},
+	{From: 346, To: 348, Line: 131, Col: 17, Construct: "if"},
+	{From: 350, To: 354, Line: 134, Col: 17, Construct: "if"},
+	{From: 353, To: 353, Line: 135, Col: 21, Construct: "set"},
+	{From: 356, To: 358, Line: 137, Col: 17, Construct: "{{ }}"},
+	{From: 360, To: 387, Line: 138, Col: 17, Construct: "if"},
+	{From: 363, To: 363, Line: 139, Col: 21, Construct: "set"},
+	{From: 365, To: 385, Line: 140, Col: 21, Construct: "for"},
+	{From: 370, To: 372, Line: 141, Col: 25, Construct: "{{ }}"},
+	{From: 374, To: 384, Line: 142, Col: 25, Construct: "if"},
+	{From: 376, To: 378, Line: 143, Col: 29, Construct: "{{ }}"},
+	{From: 382, To: 382, Line: 145, Col: 29, Construct: "{{ }}"},
+	{From: 391, To: 412, Line: 154, Col: 9, Construct: "if"},
+	{From: 394, To: 397, Line: 155, Col: 9, Construct: "if"},
+	{From: 399, To: 407, Line: 159, Col: 9, Construct: "if"},
+	{From: 401, To: 401, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 405, To: 405, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 409, To: 411, Line: 165, Col: 9, Construct: "if"},
+	{From: 415, To: 427, Line: 170, Col: 1, Construct: "if"},
+	{From: 418, To: 426, Line: 172, Col: 5, Construct: "if"},
+	{From: 420, To: 425, Line: 173, Col: 9, Construct: "if"},
+	{From: 422, To: 425, Line: 175, Col: 13, Construct: "if"},
+	{From: 443, To: 443, Line: 1, Col: 1, Construct: "{{ }}"},
+	{From: 445, To: 486, Line: 1, Col: 17, Construct: "if"},
+	{From: 447, To: 448, Line: 2, Col: 5, Construct: "set"},
+	{From: 450, To: 455, Line: 4, Col: 9, Construct: "for"},
+	{From: 453, To: 453, Line: 6, Col: 13, Construct: "{{ }}"},
+	{From: 457, To: 458, Line: 2, Col: 5, Construct: "set"},
+	{From: 460, To: 477, Line: 12, Col: 5, Construct: "if"},
+	{From: 463, To: 471, Line: 13, Col: 9, Construct: "if"},
+	{From: 466, To: 466, Line: 14, Col: 13, Construct: "{{ }}"},
+	{From: 470, To: 470, Line: 16, Col: 13, Construct: "{{ }}"},
+	{From: 475, To: 475, Line: 19, Col: 9, Construct: "{{ }}"},
+	{From: 481, To: 485, Line: 23, Col: 5, Construct: "if"},
+	{From: 484, To: 484, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 488, To: 489, Line: 27, Col: 1, Construct: "set"},
+	{From: 491, To: 504, Line: 28, Col: 1, Construct: "for"},
+	{From: 496, To: 496, Line: 29, Col: 5, Construct: "set"},
+	{From: 498, To: 503, Line: 30, Col: 5, Construct: "if"},
+	{From: 500, To: 500, Line: 31, Col: 9, Construct: "set"},
+	{From: 502, To: 502, Line: 32, Col: 9, Construct: "set"},
+	{From: 506, To: 761, Line: 35, Col: 1, Construct: "for"},
+	{From: 517, To: 525, Line: 36, Col: 5, Construct: "if"},
+	{From: 520, To: 520, Line: 37, Col: 9, Construct: "set"},
+	{From: 524, To: 524, Line: 39, Col: 9, Construct: "set"},
+	{From: 527, To: 760, Line: 41, Col: 5, Construct: "if"},
+	{From: 530, To: 530, Line: 42, Col: 9, Construct: "{{ }}"},
+	{From: 531, To: 760, Line: 43, Col: 9, Construct: "if"},
+	{From: 534, To: 534, Line: 44, Col: 9, Construct: "set"},
+	{From: 536, To: 549, Line: 45, Col: 9, Construct: "if"},
+	{From: 539, To: 539, Line: 46, Col: 13, Construct: "set"},
+	{From: 543, To: 548, Line: 48, Col: 13, Construct: "if"},
+	{From: 545, To: 545, Line: 49, Col: 17, Construct: "set"},
+	{From: 547, To: 547, Line: 50, Col: 17, Construct: "set"},
+	{From: 551, To: 674, Line: 54, Col: 9, Construct: "if"},
+	{From: 554, To: 554, Line: 55, Col: 13, Construct: "set"},
+	{From: 556, To: 556, Line: 56, Col: 13, Construct: "set"},
+	{From: 558, To: 558, Line: 57, Col: 13, Construct: "set"},
+	{From: 560, To: 560, Line: 58, Col: 13, Construct: "set"},
+	{From: 562, To: 562, Line: 59, Col: 13, Construct: "set"},
+	{From: 564, To: 620, Line: 61, Col: 13, Construct: "for"},
+	{From: 570, To: 570, Line: 62, Col: 17, Construct: "set"},
+	{From: 572, To: 619, Line: 63, Col: 17, Construct: "if"},
+	{From: 574, To: 574, Line: 64, Col: 21, Construct: "set"},
+	{From: 576, To: 580, Line: 65, Col: 21, Construct: "if"},
+	{From: 579, To: 579, Line: 66, Col: 25, Construct: "set"},
+	{From: 582, To: 583, Line: 68, Col: 21, Construct: "set"},
+	{From: 585, To: 585, Line: 69, Col: 25, Construct: "{{ }}"},
+	{From: 587, To: 610, Line: 70, Col: 25, Construct: "if"},
+	{From: 590, To: 590, Line: 71, Col: 29, Construct: "set"},
+	{From: 592, To: 608, Line: 72, Col: 29, Construct: "for"},
+	{From: 597, To: 597, Line: 73, Col: 33, Construct: "{{ }}"},
+	{From: 599, To: 607, Line: 74, Col: 33, Construct: "if"},
+	{From: 601, To: 601, Line: 75, Col: 37, Construct: "{{ }}"},
+	{From: 605, To: 605, Line: 77, Col: 37, Construct: "{{ }}"},
+	{From: 612, To: 612, Line: 68, Col: 21, Construct: "set"},
+	{From: 614, To: 614, Line: 84, Col: 21, Construct: "set"},
+	{From: 618, To: 618, Line: 86, Col: 21, Construct: "set"},
+	{From: 622, To: 671, Line: 90, Col: 13, Construct: "if"},
+	{From: 624, To: 670, Line: 91, Col: 17, Construct: "for"},
+	{From: 629, To: 629, Line: 92, Col: 21, Construct: "set"},
+	{From: 631, To: 635, Line: 93, Col: 21, Construct: "if"},
+	{From: 634, To: 634, Line: 94, Col: 25, Construct: "set"},
+	{From: 637, To: 638, Line: 96, Col: 21, Construct: "set"},
+	{From: 640, To: 640, Line: 97, Col: 25, Construct: "{{ }}"},
+	{From: 642, To: 665, Line: 98, Col: 25, Construct: "if"},
+	{From: 645, To: 645, Line: 99, Col: 29, Construct: "set"},
+	{From: 647, To: 663, Line: 100, Col: 29, Construct: "for"},
+	{From: 652, To: 652, Line: 101, Col: 33, Construct: "{{ }}"},
+	{From: 654, To: 662, Line: 102, Col: 33, Construct: "if"},
+	{From: 656, To: 656, Line: 103, Col: 37, Construct: "{{ }}"},
+	{From: 660, To: 660, Line: 105, Col: 37, Construct: "{{ }}"},
+	{From: 667, To: 667, Line: 96, Col: 21, Construct: "set"},
+	{From: 669, To: 669, Line: 112, Col: 21, Construct: "set"},
+	{From: 673, To: 673, Line: 116, Col: 13, Construct: "set"},
+	{From: 676, To: 690, Line: 119, Col: 9, Construct: "if"},
+	{From: 678, To: 685, Line: 120, Col: 13, Construct: "if"},
+	{From: 680, To: 680, Line: 121, Col: 17, Construct: "{{ }}"},
+	{From: 684, To: 684, Line: 123, Col: 17, Construct: "{{ }}"},
+	{From: 689, To: 689, Line: 126, Col: 13, Construct: "{{ }}"},
+	{From: 692, To: 737, Line: 129, Col: 9, Construct: "if"},
+	{From: 694, To: 735, Line: 130, Col: 13, Construct: "for"},
+	{From: 699, To: 701, Line: 131, Col: 17, Construct: "if"},
+	{From: 703, To: 707, Line: 134, Col: 17, Construct: "if"},
+	{From: 706, To: 706, Line: 135, Col: 21, Construct: "set"},
+	{From: 709, To: 709, Line: 137, Col: 17, Construct: "{{ }}"},
+	{From: 711, To: 734, Line: 138, Col: 17, Construct: "if"},
+	{From: 714, To: 714, Line: 139, Col: 21, Construct: "set"},
+	{From: 716, To: 732, Line: 140, Col: 21, Construct: "for"},
+	{From: 721, To: 721, Line: 141, Col: 25, Construct: "{{ }}"},
+	{From: 723, To: 731, Line: 142, Col: 25, Construct: "if"},
+	{From: 725, To: 725, Line: 143, Col: 29, Construct: "{{ }}"},
+	{From: 729, To: 729, Line: 145, Col: 29, Construct: "{{ }}"},
+	{From: 738, To: 760, Line: 154, Col: 9, Construct: "if"},
+	{From: 741, To: 744, Line: 155, Col: 9, Construct: "if"},
+	{From: 746, To: 755, Line: 159, Col: 9, Construct: "if"},
+	{From: 749, To: 749, Line: 160, Col: 13, Construct: "{{ }}"},
+	{From: 753, To: 753, Line: 162, Col: 13, Construct: "{{ }}"},
+	{From: 757, To: 759, Line: 165, Col: 9, Construct: "if"},
+	{From: 763, To: 775, Line: 170, Col: 1, Construct: "if"},
+	{From: 766, To: 774, Line: 172, Col: 5, Construct: "if"},
+	{From: 768, To: 773, Line: 173, Col: 9, Construct: "if"},
+	{From: 770, To: 773, Line: 175, Col: 13, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Openchat is the chat template builtin/openchat.jinja.
 var Openchat = &jinja2.Template{
@@ -73,16 +76,16 @@ func renderOpenchat(w *jinja2.Writer, in *jinja2.Input) {
 func renderOpenchatLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// openchat.jinja:12:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// openchat.jinja:13:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// openchat.jinja:14:1 {{- message['content'] + '<|end_of_turn|>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("<|end_of_turn|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("<|end_of_turn|>")))
 		} else {
 			// openchat.jinja:15:5 {%- else %}
 			// openchat.jinja:16:1 {{- 'GPT4 Correct ' + message['role'][:1]|upper + message['role'][1:] + ': ' + message['content'] + …
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("GPT4 Correct "), jinja2.LlamaCallFilter("upper", jinja2.LlamaSlice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing()), nil, nil)), jinja2.LlamaSlice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())), jinja2.Str(": ")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end_of_turn|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("GPT4 Correct "), llamacpp.CallFilter("upper", llamacpp.Slice(messageRole, jinja2.Missing(), jinja2.Int(1), jinja2.Missing()), nil, nil)), llamacpp.Slice(messageRole, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())), jinja2.Str(": ")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end_of_turn|>")))
 		}
 	}
 	w.WriteString("GPT4 Correct Assistant:")
@@ -91,12 +94,12 @@ func renderOpenchatLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansOpenchat is the position table of openchat.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOpenchat = []jinja2.Span{
-	{From: 50, To: 67, Line: 12, Col: 1, Construct: "for"},
-	{From: 52, To: 65, Line: 13, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 59, To: 64, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 88, Line: 12, Col: 1, Construct: "for"},
-	{From: 78, To: 86, Line: 13, Col: 1, Construct: "if"},
-	{From: 81, To: 81, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 85, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 70, Line: 12, Col: 1, Construct: "for"},
+	{From: 55, To: 68, Line: 13, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 62, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 91, Line: 12, Col: 1, Construct: "for"},
+	{From: 81, To: 89, Line: 13, Col: 1, Construct: "if"},
+	{From: 84, To: 84, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 88, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Orion is the chat template builtin/orion.jinja.
 var Orion = &jinja2.Template{
@@ -83,28 +86,28 @@ func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// orion.jinja:14:1 {%- set ns = namespace(system_prompt='') %}
 	nsSystemPrompt := jinja2.Str("")
 	// orion.jinja:15:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// orion.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// orion.jinja:17:1 {%- set ns.system_prompt = ns.system_prompt + message['content'] %}
-			nsSystemPrompt = jinja2.LlamaAdd(nsSystemPrompt, jinja2.LlamaItemStr(message, "content"))
+			nsSystemPrompt = llamacpp.Add(nsSystemPrompt, llamacpp.ItemStr(message, "content"))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// orion.jinja:18:5 {%- elif message['role'] == 'user' %}
 			w.WriteString("Human: ")
 			// orion.jinja:20:1 {%- if ns.system_prompt %}
 			if nsSystemPrompt.Truthy() {
 				// orion.jinja:21:1 {{- ns.system_prompt + '\n\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(nsSystemPrompt, jinja2.Str("\n\n")))
+				llamacpp.Write(w, llamacpp.Add(nsSystemPrompt, jinja2.Str("\n\n")))
 				// orion.jinja:22:1 {%- set ns.system_prompt = '' %}
 				nsSystemPrompt = jinja2.Str("")
 			}
 			// orion.jinja:24:1 {{- message['content'] + '\n\nAssistant: </s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\nAssistant: </s>")))
 		} else {
 			// orion.jinja:25:5 {%- else %}
 			// orion.jinja:26:1 {{- message['content'] + '</s>' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("</s>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("</s>")))
 		}
 	}
 }
@@ -112,24 +115,24 @@ func renderOrionLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansOrion is the position table of orion.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansOrion = []jinja2.Span{
-	{From: 50, To: 50, Line: 14, Col: 1, Construct: "set"},
-	{From: 52, To: 75, Line: 15, Col: 1, Construct: "for"},
-	{From: 54, To: 74, Line: 16, Col: 1, Construct: "if"},
-	{From: 57, To: 57, Line: 17, Col: 1, Construct: "set"},
-	{From: 58, To: 74, Line: 18, Col: 5, Construct: "if"},
-	{From: 62, To: 67, Line: 20, Col: 1, Construct: "if"},
-	{From: 64, To: 64, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 66, Line: 22, Col: 1, Construct: "set"},
-	{From: 69, To: 69, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 73, Line: 26, Col: 1, Construct: "{{ }}"},
-	{From: 84, To: 84, Line: 14, Col: 1, Construct: "set"},
-	{From: 86, To: 109, Line: 15, Col: 1, Construct: "for"},
-	{From: 88, To: 108, Line: 16, Col: 1, Construct: "if"},
-	{From: 91, To: 91, Line: 17, Col: 1, Construct: "set"},
-	{From: 92, To: 108, Line: 18, Col: 5, Construct: "if"},
-	{From: 96, To: 101, Line: 20, Col: 1, Construct: "if"},
-	{From: 98, To: 98, Line: 21, Col: 1, Construct: "{{ }}"},
-	{From: 100, To: 100, Line: 22, Col: 1, Construct: "set"},
-	{From: 103, To: 103, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 107, To: 107, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 53, Line: 14, Col: 1, Construct: "set"},
+	{From: 55, To: 78, Line: 15, Col: 1, Construct: "for"},
+	{From: 57, To: 77, Line: 16, Col: 1, Construct: "if"},
+	{From: 60, To: 60, Line: 17, Col: 1, Construct: "set"},
+	{From: 61, To: 77, Line: 18, Col: 5, Construct: "if"},
+	{From: 65, To: 70, Line: 20, Col: 1, Construct: "if"},
+	{From: 67, To: 67, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 69, Line: 22, Col: 1, Construct: "set"},
+	{From: 72, To: 72, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 76, Line: 26, Col: 1, Construct: "{{ }}"},
+	{From: 87, To: 87, Line: 14, Col: 1, Construct: "set"},
+	{From: 89, To: 112, Line: 15, Col: 1, Construct: "for"},
+	{From: 91, To: 111, Line: 16, Col: 1, Construct: "if"},
+	{From: 94, To: 94, Line: 17, Col: 1, Construct: "set"},
+	{From: 95, To: 111, Line: 18, Col: 5, Construct: "if"},
+	{From: 99, To: 104, Line: 20, Col: 1, Construct: "if"},
+	{From: 101, To: 101, Line: 21, Col: 1, Construct: "{{ }}"},
+	{From: 103, To: 103, Line: 22, Col: 1, Construct: "set"},
+	{From: 106, To: 106, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 110, To: 110, Line: 26, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // PanguEmbedded is the chat template builtin/pangu-embedded.jinja.
 var PanguEmbedded = &jinja2.Template{
@@ -80,18 +83,18 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// pangu-embedded.jinja:13:1 {%- set names = {'system': '系统', 'user': '用户', 'assistant': '助手', 'tool': '工具', 'function': '方法'} %}
 	names = jinja2.DictOf(jinja2.Str("system"), jinja2.Str("系统"), jinja2.Str("user"), jinja2.Str("用户"), jinja2.Str("assistant"), jinja2.Str("助手"), jinja2.Str("tool"), jinja2.Str("工具"), jinja2.Str("function"), jinja2.Str("方法"))
 	// pangu-embedded.jinja:14:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// pangu-embedded.jinja:15:1 {%- if loop.first and message['role'] != 'system' %}
-		if (i == 0) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if (i == 0) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			w.WriteString("[unused9]系统：[unused10]")
 		}
 		// pangu-embedded.jinja:18:1 {%- if message['role'] in names %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
-		if jinja2.LlamaIn(messageRole, names) {
+		messageRole := llamacpp.ItemStr(message, "role")
+		if llamacpp.In(messageRole, names) {
 			// pangu-embedded.jinja:19:1 {{- '[unused9]' + names[message['role']] + '：' + message['content'] + '[unused10]' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[unused9]"), jinja2.LlamaItem(names, messageRole)), jinja2.Str("：")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("[unused10]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("[unused9]"), llamacpp.Item(names, messageRole)), jinja2.Str("：")), llamacpp.ItemStr(message, "content")), jinja2.Str("[unused10]")))
 		}
 	}
 	w.WriteString("[unused9]助手：")
@@ -100,14 +103,14 @@ func renderPanguEmbeddedLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansPanguEmbedded is the position table of pangu-embedded.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPanguEmbedded = []jinja2.Span{
-	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
-	{From: 53, To: 71, Line: 14, Col: 1, Construct: "for"},
-	{From: 57, To: 59, Line: 15, Col: 1, Construct: "if"},
-	{From: 61, To: 69, Line: 18, Col: 1, Construct: "if"},
-	{From: 64, To: 68, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 81, Line: 13, Col: 1, Construct: "set"},
-	{From: 83, To: 97, Line: 14, Col: 1, Construct: "for"},
-	{From: 87, To: 89, Line: 15, Col: 1, Construct: "if"},
-	{From: 91, To: 95, Line: 18, Col: 1, Construct: "if"},
-	{From: 94, To: 94, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
+	{From: 56, To: 74, Line: 14, Col: 1, Construct: "for"},
+	{From: 60, To: 62, Line: 15, Col: 1, Construct: "if"},
+	{From: 64, To: 72, Line: 18, Col: 1, Construct: "if"},
+	{From: 67, To: 71, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 84, Line: 13, Col: 1, Construct: "set"},
+	{From: 86, To: 100, Line: 14, Col: 1, Construct: "for"},
+	{From: 90, To: 92, Line: 15, Col: 1, Construct: "if"},
+	{From: 94, To: 98, Line: 18, Col: 1, Construct: "if"},
+	{From: 97, To: 97, Line: 19, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Phi4 is the chat template builtin/phi4.jinja.
 var Phi4 = &jinja2.Template{
@@ -64,9 +67,9 @@ func renderPhi4(w *jinja2.Writer, in *jinja2.Input) {
 func renderPhi4Llama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// phi4.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// phi4.jinja:9:1 {{- '<|im_start|>' + message['role'] + '<|im_sep|>' + message['content'] + '<|im_end|>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|im_sep|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|im_sep|>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>")))
 	}
 	w.WriteString("<|im_start|>assistant<|im_sep|>")
 }
@@ -74,8 +77,8 @@ func renderPhi4Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansPhi4 is the position table of phi4.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPhi4 = []jinja2.Span{
-	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},
-	{From: 69, To: 69, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 61, Line: 8, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 74, Line: 8, Col: 1, Construct: "for"},
+	{From: 72, To: 72, Line: 9, Col: 1, Construct: "{{ }}"},
 }

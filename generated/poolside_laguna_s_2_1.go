@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // PoolsideLagunaS21 is the chat template llama.cpp/poolside-Laguna-S-2.1.jinja.
 var PoolsideLagunaS21 = &jinja2.Template{
@@ -224,23 +227,23 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-S-2.1.jinja:4:1 {%- set enable_thinking = enable_thinking | default(true) -%}
-	enableThinking = jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
+	enableThinking = llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(true)}, nil)
 	// poolside-Laguna-S-2.1.jinja:5:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = jinja2.LlamaCallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
+	addGenerationPrompt = llamacpp.CallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:6:1 {%- set preserve_thinking = preserve_thinking | default(false) -%}
-	preserveThinking = jinja2.LlamaCallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	preserveThinking = llamacpp.CallFilter("default", preserveThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-S-2.1.jinja:10:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-S-2.1.jinja:11:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-S-2.1.jinja:12:3 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "content")
+		systemMessage = llamacpp.Attr(llamacpp.ItemInt(messages, 0), "content")
 		// poolside-Laguna-S-2.1.jinja:13:3 {%- set messages = messages[1:] -%}
-		messages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		messages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// poolside-Laguna-S-2.1.jinja:16:1 {%- set has_sys = system_message and system_message.strip() -%}
 	hasSys = jinja2.And(systemMessage, func() jinja2.Value {
-		return jinja2.LlamaCallMethod(systemMessage, "strip", nil, nil)
+		return llamacpp.CallMethod(systemMessage, "strip", nil, nil)
 	})
 	// poolside-Laguna-S-2.1.jinja:17:1 {%- if has_sys or tools or enable_thinking -%}
 	if (hasSys.Truthy() || tools.Truthy()) || enableThinking.Truthy() {
@@ -248,7 +251,7 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 		// poolside-Laguna-S-2.1.jinja:20:3 {%- if has_sys -%}
 		if hasSys.Truthy() {
 			// poolside-Laguna-S-2.1.jinja:21:5 {{- system_message.rstrip() -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.CallMethod(systemMessage, "rstrip", nil, nil))
 			// poolside-Laguna-S-2.1.jinja:22:5 {%- if tools -%}
 			if tools.Truthy() {
 				w.WriteString("\n\n")
@@ -258,9 +261,9 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 		if tools.Truthy() {
 			w.WriteString("### Tools\n\nYou may call functions to assist with the user query.\nAll available function signatures are listed below:\n<available_tools>\n")
 			// poolside-Laguna-S-2.1.jinja:30:5 {%- for tool in tools -%}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 				// poolside-Laguna-S-2.1.jinja:31:7 {{- (tool | tojson) ~ "\n" -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(llamacpp.CallFilter("tojson", tool, nil, nil), jinja2.Str("\n")))
 			}
 			w.WriteString("</available_tools>")
 		}
@@ -268,19 +271,19 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// poolside-Laguna-S-2.1.jinja:40:1 {%- for message in messages -%}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// poolside-Laguna-S-2.1.jinja:41:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.LlamaAttr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.Attr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
 		}
 		// poolside-Laguna-S-2.1.jinja:42:3 {%- if message.role == "user" -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-S-2.1.jinja:43:5 {{- "<user>" + content + "</user>\n" -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<user>"), content, jinja2.Str("</user>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<user>"), content, jinja2.Str("</user>\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-S-2.1.jinja:44:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-S-2.1.jinja:45:5 {%- generation -%}
@@ -290,19 +293,19 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// poolside-Laguna-S-2.1.jinja:48:7 {%- set reasoning_content = '' -%}
 				reasoningContent = jinja2.Str("")
 				// poolside-Laguna-S-2.1.jinja:49:7 {%- if message.reasoning is string -%}
-				messageReasoning := jinja2.LlamaAttr(message, "reasoning")
-				if jinja2.LlamaCallTest("string", messageReasoning, nil, nil) {
+				messageReasoning := llamacpp.Attr(message, "reasoning")
+				if llamacpp.CallTest("string", messageReasoning, nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:50:9 {%- set reasoning_content = message.reasoning -%}
 					reasoningContent = messageReasoning
-				} else if jinja2.LlamaCallTest("string", jinja2.LlamaAttr(message, "reasoning_content"), nil, nil) {
+				} else if llamacpp.CallTest("string", llamacpp.Attr(message, "reasoning_content"), nil, nil) {
 					// poolside-Laguna-S-2.1.jinja:51:11 {%- elif message.reasoning_content is string -%}
 					// poolside-Laguna-S-2.1.jinja:52:9 {%- set reasoning_content = message.reasoning_content -%}
-					reasoningContent = jinja2.LlamaAttr(message, "reasoning_content")
+					reasoningContent = llamacpp.Attr(message, "reasoning_content")
 				}
 				// poolside-Laguna-S-2.1.jinja:55:7 {%- if enable_thinking or preserve_thinking -%}
 				if enableThinking.Truthy() || preserveThinking.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:56:9 {{- '<think>' + reasoning_content + '</think>' -}}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<think>"), reasoningContent, jinja2.Str("</think>")))
+					llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<think>"), reasoningContent, jinja2.Str("</think>")))
 				} else {
 					// poolside-Laguna-S-2.1.jinja:57:11 {%- else -%}
 					w.WriteString("</think>")
@@ -310,34 +313,34 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 				// poolside-Laguna-S-2.1.jinja:61:7 {%- if content -%}
 				if content.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:62:9 {{- content -}}
-					jinja2.LlamaWrite(w, content)
+					llamacpp.Write(w, content)
 				}
 				// poolside-Laguna-S-2.1.jinja:64:7 {%- if message.tool_calls -%}
-				messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+				messageToolCalls := llamacpp.Attr(message, "tool_calls")
 				if messageToolCalls.Truthy() {
 					// poolside-Laguna-S-2.1.jinja:65:9 {%- for tool_call in message.tool_calls -%}
 					var functionData jinja2.Value
 					var args jinja2.Value
-					for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+					for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 						// poolside-Laguna-S-2.1.jinja:66:11 {%- set function_data = tool_call.function -%}
-						functionData = jinja2.LlamaAttr(toolCall, "function")
+						functionData = llamacpp.Attr(toolCall, "function")
 						// poolside-Laguna-S-2.1.jinja:67:11 {{- '<tool_call>' + function_data.name -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<tool_call>"), jinja2.LlamaAttr(functionData, "name")))
+						llamacpp.Write(w, llamacpp.Add(jinja2.Str("<tool_call>"), llamacpp.Attr(functionData, "name")))
 						// poolside-Laguna-S-2.1.jinja:68:11 {%- set _args = function_data.arguments -%}
-						args = jinja2.LlamaAttr(functionData, "arguments")
+						args = llamacpp.Attr(functionData, "arguments")
 						// poolside-Laguna-S-2.1.jinja:69:11 {%- for k, v in _args.items() -%}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							// poolside-Laguna-S-2.1.jinja:70:13 {{- "<arg_key>" ~ k ~ "</arg_key>" -}}
-							jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>")))
+							llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>")))
 							w.WriteString("<arg_value>")
 							// poolside-Laguna-S-2.1.jinja:71:34 {{- v | tojson(ensure_ascii=False) if v is not string else v -}}
-							if !jinja2.LlamaCallTest("string", v, nil, nil) {
-								jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+							if !llamacpp.CallTest("string", v, nil, nil) {
+								llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 							} else {
-								jinja2.LlamaWrite(w, v)
+								llamacpp.Write(w, v)
 							}
 							w.WriteString("</arg_value>")
 						}
@@ -349,11 +352,11 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-S-2.1.jinja:78:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-S-2.1.jinja:79:5 {{- "<tool_response>" + content + "</tool_response>\n" -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<tool_response>"), content, jinja2.Str("</tool_response>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<tool_response>"), content, jinja2.Str("</tool_response>\n")))
 		} else if jinja2.EqStr(messageRole, "system") {
 			// poolside-Laguna-S-2.1.jinja:80:7 {%- elif message.role == "system" -%}
 			// poolside-Laguna-S-2.1.jinja:82:5 {{- "<system>" + content + "</system>\n" -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<system>"), content, jinja2.Str("</system>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<system>"), content, jinja2.Str("</system>\n")))
 		}
 	}
 	// poolside-Laguna-S-2.1.jinja:86:1 {%- if add_generation_prompt -%}
@@ -372,92 +375,92 @@ func renderPoolsideLagunaS21Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansPoolsideLagunaS21 is the position table of poolside-Laguna-S-2.1.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPoolsideLagunaS21 = []jinja2.Span{
-	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 10, Col: 1, Construct: "set"},
-	{From: 65, To: 70, Line: 11, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 12, Col: 3, Construct: "set"},
-	{From: 69, To: 69, Line: 13, Col: 3, Construct: "set"},
-	{From: 72, To: 74, Line: 16, Col: 1, Construct: "set"},
-	{From: 76, To: 99, Line: 17, Col: 1, Construct: "if"},
-	{From: 79, To: 86, Line: 20, Col: 3, Construct: "if"},
-	{From: 81, To: 81, Line: 21, Col: 5, Construct: "{{ }}"},
-	{From: 83, To: 85, Line: 22, Col: 5, Construct: "if"},
-	{From: 88, To: 98, Line: 25, Col: 3, Construct: "if"},
-	{From: 91, To: 96, Line: 30, Col: 5, Construct: "for"},
-	{From: 93, To: 94, Line: 31, Col: 7, Construct: "{{ }}"},
-	{From: 101, To: 200, Line: 40, Col: 1, Construct: "for"},
-	{From: 104, To: 109, Line: 41, Col: 3, Construct: "set"},
-	{From: 111, To: 199, Line: 42, Col: 3, Construct: "if"},
-	{From: 114, To: 116, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 117, To: 199, Line: 44, Col: 7, Construct: "if"},
-	{From: 120, To: 186, Line: 44, Col: 7, Construct: "with"},
-	{From: 124, To: 124, Line: 48, Col: 7, Construct: "set"},
-	{From: 126, To: 134, Line: 49, Col: 7, Construct: "if"},
-	{From: 129, To: 129, Line: 50, Col: 9, Construct: "set"},
-	{From: 130, To: 134, Line: 51, Col: 11, Construct: "if"},
-	{From: 133, To: 133, Line: 52, Col: 9, Construct: "set"},
-	{From: 136, To: 144, Line: 55, Col: 7, Construct: "if"},
-	{From: 138, To: 140, Line: 56, Col: 9, Construct: "{{ }}"},
-	{From: 146, To: 149, Line: 61, Col: 7, Construct: "if"},
-	{From: 148, To: 148, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 151, To: 185, Line: 64, Col: 7, Construct: "if"},
-	{From: 154, To: 183, Line: 65, Col: 9, Construct: "for"},
-	{From: 158, To: 158, Line: 66, Col: 11, Construct: "set"},
-	{From: 160, To: 161, Line: 67, Col: 11, Construct: "{{ }}"},
-	{From: 163, To: 163, Line: 68, Col: 11, Construct: "set"},
-	{From: 165, To: 182, Line: 69, Col: 11, Construct: "for"},
-	{From: 170, To: 173, Line: 70, Col: 13, Construct: "{{ }}"},
-	{From: 175, To: 180, Line: 71, Col: 34, Construct: "{{ }}"},
-	{From: 187, To: 199, Line: 78, Col: 7, Construct: "if"},
-	{From: 190, To: 192, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 193, To: 199, Line: 80, Col: 7, Construct: "if"},
-	{From: 196, To: 198, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 202, To: 211, Line: 86, Col: 1, Construct: "if"},
-	{From: 205, To: 210, Line: 89, Col: 3, Construct: "if"},
-	{From: 227, To: 227, Line: 4, Col: 1, Construct: "set"},
-	{From: 229, To: 229, Line: 5, Col: 1, Construct: "set"},
-	{From: 231, To: 231, Line: 6, Col: 1, Construct: "set"},
-	{From: 233, To: 233, Line: 10, Col: 1, Construct: "set"},
-	{From: 235, To: 240, Line: 11, Col: 1, Construct: "if"},
-	{From: 237, To: 237, Line: 12, Col: 3, Construct: "set"},
-	{From: 239, To: 239, Line: 13, Col: 3, Construct: "set"},
-	{From: 242, To: 244, Line: 16, Col: 1, Construct: "set"},
-	{From: 246, To: 268, Line: 17, Col: 1, Construct: "if"},
-	{From: 249, To: 256, Line: 20, Col: 3, Construct: "if"},
-	{From: 251, To: 251, Line: 21, Col: 5, Construct: "{{ }}"},
-	{From: 253, To: 255, Line: 22, Col: 5, Construct: "if"},
-	{From: 258, To: 267, Line: 25, Col: 3, Construct: "if"},
-	{From: 261, To: 265, Line: 30, Col: 5, Construct: "for"},
-	{From: 263, To: 263, Line: 31, Col: 7, Construct: "{{ }}"},
-	{From: 270, To: 358, Line: 40, Col: 1, Construct: "for"},
-	{From: 273, To: 278, Line: 41, Col: 3, Construct: "set"},
-	{From: 280, To: 357, Line: 42, Col: 3, Construct: "if"},
-	{From: 283, To: 283, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 284, To: 357, Line: 44, Col: 7, Construct: "if"},
-	{From: 287, To: 348, Line: 44, Col: 7, Construct: "with"},
-	{From: 291, To: 291, Line: 48, Col: 7, Construct: "set"},
-	{From: 293, To: 301, Line: 49, Col: 7, Construct: "if"},
-	{From: 296, To: 296, Line: 50, Col: 9, Construct: "set"},
-	{From: 297, To: 301, Line: 51, Col: 11, Construct: "if"},
-	{From: 300, To: 300, Line: 52, Col: 9, Construct: "set"},
-	{From: 303, To: 309, Line: 55, Col: 7, Construct: "if"},
-	{From: 305, To: 305, Line: 56, Col: 9, Construct: "{{ }}"},
-	{From: 311, To: 314, Line: 61, Col: 7, Construct: "if"},
-	{From: 313, To: 313, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 316, To: 347, Line: 64, Col: 7, Construct: "if"},
-	{From: 319, To: 345, Line: 65, Col: 9, Construct: "for"},
-	{From: 323, To: 323, Line: 66, Col: 11, Construct: "set"},
-	{From: 325, To: 325, Line: 67, Col: 11, Construct: "{{ }}"},
-	{From: 327, To: 327, Line: 68, Col: 11, Construct: "set"},
-	{From: 329, To: 344, Line: 69, Col: 11, Construct: "for"},
-	{From: 334, To: 335, Line: 70, Col: 13, Construct: "{{ }}"},
-	{From: 337, To: 342, Line: 71, Col: 34, Construct: "{{ }}"},
-	{From: 349, To: 357, Line: 78, Col: 7, Construct: "if"},
-	{From: 352, To: 352, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 353, To: 357, Line: 80, Col: 7, Construct: "if"},
-	{From: 356, To: 356, Line: 82, Col: 5, Construct: "{{ }}"},
-	{From: 360, To: 369, Line: 86, Col: 1, Construct: "if"},
-	{From: 363, To: 368, Line: 89, Col: 3, Construct: "if"},
+	{From: 60, To: 60, Line: 4, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 5, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 6, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 10, Col: 1, Construct: "set"},
+	{From: 68, To: 73, Line: 11, Col: 1, Construct: "if"},
+	{From: 70, To: 70, Line: 12, Col: 3, Construct: "set"},
+	{From: 72, To: 72, Line: 13, Col: 3, Construct: "set"},
+	{From: 75, To: 77, Line: 16, Col: 1, Construct: "set"},
+	{From: 79, To: 102, Line: 17, Col: 1, Construct: "if"},
+	{From: 82, To: 89, Line: 20, Col: 3, Construct: "if"},
+	{From: 84, To: 84, Line: 21, Col: 5, Construct: "{{ }}"},
+	{From: 86, To: 88, Line: 22, Col: 5, Construct: "if"},
+	{From: 91, To: 101, Line: 25, Col: 3, Construct: "if"},
+	{From: 94, To: 99, Line: 30, Col: 5, Construct: "for"},
+	{From: 96, To: 97, Line: 31, Col: 7, Construct: "{{ }}"},
+	{From: 104, To: 203, Line: 40, Col: 1, Construct: "for"},
+	{From: 107, To: 112, Line: 41, Col: 3, Construct: "set"},
+	{From: 114, To: 202, Line: 42, Col: 3, Construct: "if"},
+	{From: 117, To: 119, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 120, To: 202, Line: 44, Col: 7, Construct: "if"},
+	{From: 123, To: 189, Line: 44, Col: 7, Construct: "with"},
+	{From: 127, To: 127, Line: 48, Col: 7, Construct: "set"},
+	{From: 129, To: 137, Line: 49, Col: 7, Construct: "if"},
+	{From: 132, To: 132, Line: 50, Col: 9, Construct: "set"},
+	{From: 133, To: 137, Line: 51, Col: 11, Construct: "if"},
+	{From: 136, To: 136, Line: 52, Col: 9, Construct: "set"},
+	{From: 139, To: 147, Line: 55, Col: 7, Construct: "if"},
+	{From: 141, To: 143, Line: 56, Col: 9, Construct: "{{ }}"},
+	{From: 149, To: 152, Line: 61, Col: 7, Construct: "if"},
+	{From: 151, To: 151, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 154, To: 188, Line: 64, Col: 7, Construct: "if"},
+	{From: 157, To: 186, Line: 65, Col: 9, Construct: "for"},
+	{From: 161, To: 161, Line: 66, Col: 11, Construct: "set"},
+	{From: 163, To: 164, Line: 67, Col: 11, Construct: "{{ }}"},
+	{From: 166, To: 166, Line: 68, Col: 11, Construct: "set"},
+	{From: 168, To: 185, Line: 69, Col: 11, Construct: "for"},
+	{From: 173, To: 176, Line: 70, Col: 13, Construct: "{{ }}"},
+	{From: 178, To: 183, Line: 71, Col: 34, Construct: "{{ }}"},
+	{From: 190, To: 202, Line: 78, Col: 7, Construct: "if"},
+	{From: 193, To: 195, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 196, To: 202, Line: 80, Col: 7, Construct: "if"},
+	{From: 199, To: 201, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 205, To: 214, Line: 86, Col: 1, Construct: "if"},
+	{From: 208, To: 213, Line: 89, Col: 3, Construct: "if"},
+	{From: 230, To: 230, Line: 4, Col: 1, Construct: "set"},
+	{From: 232, To: 232, Line: 5, Col: 1, Construct: "set"},
+	{From: 234, To: 234, Line: 6, Col: 1, Construct: "set"},
+	{From: 236, To: 236, Line: 10, Col: 1, Construct: "set"},
+	{From: 238, To: 243, Line: 11, Col: 1, Construct: "if"},
+	{From: 240, To: 240, Line: 12, Col: 3, Construct: "set"},
+	{From: 242, To: 242, Line: 13, Col: 3, Construct: "set"},
+	{From: 245, To: 247, Line: 16, Col: 1, Construct: "set"},
+	{From: 249, To: 271, Line: 17, Col: 1, Construct: "if"},
+	{From: 252, To: 259, Line: 20, Col: 3, Construct: "if"},
+	{From: 254, To: 254, Line: 21, Col: 5, Construct: "{{ }}"},
+	{From: 256, To: 258, Line: 22, Col: 5, Construct: "if"},
+	{From: 261, To: 270, Line: 25, Col: 3, Construct: "if"},
+	{From: 264, To: 268, Line: 30, Col: 5, Construct: "for"},
+	{From: 266, To: 266, Line: 31, Col: 7, Construct: "{{ }}"},
+	{From: 273, To: 361, Line: 40, Col: 1, Construct: "for"},
+	{From: 276, To: 281, Line: 41, Col: 3, Construct: "set"},
+	{From: 283, To: 360, Line: 42, Col: 3, Construct: "if"},
+	{From: 286, To: 286, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 287, To: 360, Line: 44, Col: 7, Construct: "if"},
+	{From: 290, To: 351, Line: 44, Col: 7, Construct: "with"},
+	{From: 294, To: 294, Line: 48, Col: 7, Construct: "set"},
+	{From: 296, To: 304, Line: 49, Col: 7, Construct: "if"},
+	{From: 299, To: 299, Line: 50, Col: 9, Construct: "set"},
+	{From: 300, To: 304, Line: 51, Col: 11, Construct: "if"},
+	{From: 303, To: 303, Line: 52, Col: 9, Construct: "set"},
+	{From: 306, To: 312, Line: 55, Col: 7, Construct: "if"},
+	{From: 308, To: 308, Line: 56, Col: 9, Construct: "{{ }}"},
+	{From: 314, To: 317, Line: 61, Col: 7, Construct: "if"},
+	{From: 316, To: 316, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 319, To: 350, Line: 64, Col: 7, Construct: "if"},
+	{From: 322, To: 348, Line: 65, Col: 9, Construct: "for"},
+	{From: 326, To: 326, Line: 66, Col: 11, Construct: "set"},
+	{From: 328, To: 328, Line: 67, Col: 11, Construct: "{{ }}"},
+	{From: 330, To: 330, Line: 68, Col: 11, Construct: "set"},
+	{From: 332, To: 347, Line: 69, Col: 11, Construct: "for"},
+	{From: 337, To: 338, Line: 70, Col: 13, Construct: "{{ }}"},
+	{From: 340, To: 345, Line: 71, Col: 34, Construct: "{{ }}"},
+	{From: 352, To: 360, Line: 78, Col: 7, Construct: "if"},
+	{From: 355, To: 355, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 356, To: 360, Line: 80, Col: 7, Construct: "if"},
+	{From: 359, To: 359, Line: 82, Col: 5, Construct: "{{ }}"},
+	{From: 363, To: 372, Line: 86, Col: 1, Construct: "if"},
+	{From: 366, To: 371, Line: 89, Col: 3, Construct: "if"},
 }

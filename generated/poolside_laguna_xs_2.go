@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // PoolsideLagunaXS2 is the chat template llama.cpp/poolside-Laguna-XS.2.jinja.
 var PoolsideLagunaXS2 = &jinja2.Template{
@@ -266,68 +269,68 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var toolString jinja2.Value
 	w.WriteString("〈|EOS|〉")
 	// poolside-Laguna-XS.2.jinja:4:1 {%- set enable_thinking = enable_thinking | default(false) -%}
-	enableThinking = jinja2.LlamaCallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
+	enableThinking = llamacpp.CallFilter("default", enableThinking, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:5:1 {%- set render_assistant_messages_raw = render_assistant_messages_raw | default(false) -%}
-	renderAssistantMessagesRaw = jinja2.LlamaCallFilter("default", renderAssistantMessagesRaw, []jinja2.Value{jinja2.Bool(false)}, nil)
+	renderAssistantMessagesRaw = llamacpp.CallFilter("default", renderAssistantMessagesRaw, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:6:1 {%- set add_generation_prompt = add_generation_prompt | default(false) -%}
-	addGenerationPrompt = jinja2.LlamaCallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
+	addGenerationPrompt = llamacpp.CallFilter("default", addGenerationPrompt, []jinja2.Value{jinja2.Bool(false)}, nil)
 	// poolside-Laguna-XS.2.jinja:9:1 {%- set system_message = "You are a helpful, conversationally-fluent assistant made by Poolside. You…
 	systemMessage = jinja2.Str("You are a helpful, conversationally-fluent assistant made by Poolside. You are here to be helpful to users through natural language conversations.")
 	// poolside-Laguna-XS.2.jinja:10:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// poolside-Laguna-XS.2.jinja:11:3 {%- set system_message = messages[0].content -%}
-		systemMessage = jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "content")
+		systemMessage = llamacpp.Attr(llamacpp.ItemInt(messages, 0), "content")
 	}
 	// poolside-Laguna-XS.2.jinja:14:1 {%- if (system_message and system_message.strip()) or tools -%}
-	if (systemMessage.Truthy() && jinja2.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
+	if (systemMessage.Truthy() && llamacpp.CallMethod(systemMessage, "strip", nil, nil).Truthy()) || tools.Truthy() {
 		w.WriteString("<system>\n")
 		// poolside-Laguna-XS.2.jinja:17:3 {%- if system_message and system_message.strip() -%}
-		if systemMessage.Truthy() && jinja2.LlamaCallMethod(systemMessage, "strip", nil, nil).Truthy() {
+		if systemMessage.Truthy() && llamacpp.CallMethod(systemMessage, "strip", nil, nil).Truthy() {
 			w.WriteString("\n")
 			// poolside-Laguna-XS.2.jinja:19:5 {{- system_message.rstrip() -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(systemMessage, "rstrip", nil, nil))
+			llamacpp.Write(w, llamacpp.CallMethod(systemMessage, "rstrip", nil, nil))
 		}
 		// poolside-Laguna-XS.2.jinja:22:3 {%- if tools -%}
 		if tools.Truthy() {
 			w.WriteString("\n\n### Tools\n\n")
 			// poolside-Laguna-XS.2.jinja:24:5 {%- set ns = namespace(tool_string="You may call functions to assist with the user query.\n"
-			nsToolString := jinja2.LlamaConcat(jinja2.Str("You may call functions to assist with the user query.\n"), jinja2.Str("All available function signatures are listed below:\n"), jinja2.Str("<available_tools>\n"))
+			nsToolString := llamacpp.Concat(jinja2.Str("You may call functions to assist with the user query.\n"), jinja2.Str("All available function signatures are listed below:\n"), jinja2.Str("<available_tools>\n"))
 			// poolside-Laguna-XS.2.jinja:27:5 {%- for tool in tools -%}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 				// poolside-Laguna-XS.2.jinja:28:7 {%- set ns.tool_string = ns.tool_string ~ (tool | tojson) ~ "\n" -%}
-				nsToolString = jinja2.LlamaConcat(nsToolString, jinja2.LlamaCallFilter("tojson", tool, nil, nil), jinja2.Str("\n"))
+				nsToolString = llamacpp.Concat(nsToolString, llamacpp.CallFilter("tojson", tool, nil, nil), jinja2.Str("\n"))
 			}
 			// poolside-Laguna-XS.2.jinja:30:5 {%- if enable_thinking -%}
 			if enableThinking.Truthy() {
 				// poolside-Laguna-XS.2.jinja:31:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = jinja2.LlamaConcat(jinja2.LlamaAdd(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<think> your thoughts here </think>\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
+				toolString = llamacpp.Concat(llamacpp.Add(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("Wrap your thinking in '<think>', '</think>' tags, followed by a function call. For each function call, return an unescaped XML-like object with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<think> your thoughts here </think>\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
 			} else {
 				// poolside-Laguna-XS.2.jinja:36:9 {%- else -%}
 				// poolside-Laguna-XS.2.jinja:37:7 {%- set tool_string = ns.tool_string + "</available_tools>\n\n" ~
-				toolString = jinja2.LlamaConcat(jinja2.LlamaAdd(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("For each function call, return an unescaped XML-like object "), jinja2.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
+				toolString = llamacpp.Concat(llamacpp.Add(nsToolString, jinja2.Str("</available_tools>\n\n")), jinja2.Str("For each function call, return an unescaped XML-like object "), jinja2.Str("with function name and arguments within '<tool_call>' and '</tool_call>' tags, like here:\n"), jinja2.Str("<tool_call>function-name\n<arg_key>argument-key</arg_key>\n<arg_value>value-of-argument-key</arg_value>\n"), jinja2.Str("</tool_call>"))
 			}
 			// poolside-Laguna-XS.2.jinja:43:5 {{- tool_string -}}
-			jinja2.LlamaWrite(w, toolString)
+			llamacpp.Write(w, toolString)
 		}
 		w.WriteString("\n</system>\n")
 	}
 	// poolside-Laguna-XS.2.jinja:50:1 {%- for message in messages -%}
 	var content jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// poolside-Laguna-XS.2.jinja:51:3 {%- set content = message.content if message.content is string else "" -%}
-		messageContent := jinja2.LlamaAttr(message, "content")
-		if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.Attr(message, "content")
+		if llamacpp.CallTest("string", messageContent, nil, nil) {
 			content = messageContent
 		} else {
 			content = jinja2.Str("")
 		}
 		// poolside-Laguna-XS.2.jinja:52:3 {%- if message.role == "user" -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// poolside-Laguna-XS.2.jinja:53:5 {{- "<user>\n" + content + "\n</user>\n" -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<user>\n"), content, jinja2.Str("\n</user>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<user>\n"), content, jinja2.Str("\n</user>\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// poolside-Laguna-XS.2.jinja:54:7 {%- elif message.role == "assistant" -%}
 			// poolside-Laguna-XS.2.jinja:55:5 {%- generation -%}
@@ -340,20 +343,20 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// poolside-Laguna-XS.2.jinja:61:9 {%- if enable_thinking -%}
 					if enableThinking.Truthy() {
 						// poolside-Laguna-XS.2.jinja:62:11 {%- if not content.startswith('<think>') -%}
-						if !jinja2.LlamaCallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<think>")}, nil).Truthy() {
+						if !llamacpp.CallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<think>")}, nil).Truthy() {
 							w.WriteString("<think>")
 						}
 					} else {
 						// poolside-Laguna-XS.2.jinja:65:13 {%- else -%}
 						// poolside-Laguna-XS.2.jinja:66:11 {%- if not content.startswith('</think>') -%}
-						if !jinja2.LlamaCallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("</think>")}, nil).Truthy() {
+						if !llamacpp.CallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("</think>")}, nil).Truthy() {
 							w.WriteString("</think>")
 						}
 					}
 					// poolside-Laguna-XS.2.jinja:70:9 {{- content -}}
-					jinja2.LlamaWrite(w, content2)
+					llamacpp.Write(w, content2)
 					// poolside-Laguna-XS.2.jinja:72:9 {%- if not content.endswith('</assistant>\n') and not content.endswith('</assistant>') -%}
-					if !jinja2.LlamaCallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>\n")}, nil).Truthy() && !jinja2.LlamaCallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>")}, nil).Truthy() {
+					if !llamacpp.CallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>\n")}, nil).Truthy() && !llamacpp.CallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</assistant>")}, nil).Truthy() {
 						w.WriteString("\n</assistant>")
 					}
 					w.WriteString("\n")
@@ -362,65 +365,65 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 					// poolside-Laguna-XS.2.jinja:78:9 {%- set reasoning_content = '' %}
 					reasoningContent = jinja2.Str("")
 					// poolside-Laguna-XS.2.jinja:79:9 {%- if message.reasoning is string %}
-					messageReasoning := jinja2.LlamaAttr(message, "reasoning")
-					if jinja2.LlamaCallTest("string", messageReasoning, nil, nil) {
+					messageReasoning := llamacpp.Attr(message, "reasoning")
+					if llamacpp.CallTest("string", messageReasoning, nil, nil) {
 						// poolside-Laguna-XS.2.jinja:80:11 {%- set reasoning_content = message.reasoning %}
 						reasoningContent = messageReasoning
-					} else if jinja2.LlamaCallTest("string", jinja2.LlamaAttr(message, "reasoning_content"), nil, nil) {
+					} else if llamacpp.CallTest("string", llamacpp.Attr(message, "reasoning_content"), nil, nil) {
 						// poolside-Laguna-XS.2.jinja:81:13 {%- elif message.reasoning_content is string %}
 						// poolside-Laguna-XS.2.jinja:82:11 {%- set reasoning_content = message.reasoning_content %}
-						reasoningContent = jinja2.LlamaAttr(message, "reasoning_content")
+						reasoningContent = llamacpp.Attr(message, "reasoning_content")
 					}
 					// poolside-Laguna-XS.2.jinja:85:9 {%- if '</think>' in content %}
-					if jinja2.LlamaIn(jinja2.Str("</think>"), content2) {
+					if llamacpp.In(jinja2.Str("</think>"), content2) {
 						// poolside-Laguna-XS.2.jinja:86:11 {%- if not reasoning_content %}
 						if !reasoningContent.Truthy() {
 							// poolside-Laguna-XS.2.jinja:87:13 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-							reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 						}
 						// poolside-Laguna-XS.2.jinja:89:11 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-						content2 = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+						content2 = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content2, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					}
 					// poolside-Laguna-XS.2.jinja:92:9 {%- if reasoning_content -%}
 					if reasoningContent.Truthy() {
 						// poolside-Laguna-XS.2.jinja:93:11 {{- '<think>\n' + reasoning_content.strip() + '\n</think>\n' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<think>\n"), jinja2.LlamaCallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<think>\n"), llamacpp.CallMethod(reasoningContent, "strip", nil, nil)), jinja2.Str("\n</think>\n")))
 					} else {
 						// poolside-Laguna-XS.2.jinja:94:13 {%- else -%}
 						w.WriteString("</think>\n")
 					}
 					// poolside-Laguna-XS.2.jinja:98:9 {%- if content.strip() -%}
-					if jinja2.LlamaCallMethod(content2, "strip", nil, nil).Truthy() {
+					if llamacpp.CallMethod(content2, "strip", nil, nil).Truthy() {
 						// poolside-Laguna-XS.2.jinja:99:11 {{- content.strip() ~ "\n" -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.LlamaCallMethod(content2, "strip", nil, nil), jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Concat(llamacpp.CallMethod(content2, "strip", nil, nil), jinja2.Str("\n")))
 					}
 					// poolside-Laguna-XS.2.jinja:101:9 {%- if message.tool_calls -%}
-					messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+					messageToolCalls := llamacpp.Attr(message, "tool_calls")
 					if messageToolCalls.Truthy() {
 						// poolside-Laguna-XS.2.jinja:102:11 {%- for tool_call in message.tool_calls -%}
 						var functionData jinja2.Value
 						var args jinja2.Value
-						for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+						for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 							// poolside-Laguna-XS.2.jinja:103:13 {%- set function_data = tool_call.function -%}
-							functionData = jinja2.LlamaAttr(toolCall, "function")
+							functionData = llamacpp.Attr(toolCall, "function")
 							// poolside-Laguna-XS.2.jinja:104:13 {{- '<tool_call>' + function_data.name }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<tool_call>"), jinja2.LlamaAttr(functionData, "name")))
+							llamacpp.Write(w, llamacpp.Add(jinja2.Str("<tool_call>"), llamacpp.Attr(functionData, "name")))
 							w.WriteString("\n")
 							// poolside-Laguna-XS.2.jinja:105:13 {% set _args = function_data.arguments %}
-							args = jinja2.LlamaAttr(functionData, "arguments")
+							args = llamacpp.Attr(functionData, "arguments")
 							// poolside-Laguna-XS.2.jinja:106:13 {%- for k, v in _args.items() -%}
-							for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(args, "items", nil, nil))) {
+							for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(args, "items", nil, nil))) {
 								vals := jinja2.Unpack(item, 2)
 								k := vals[0]
 								v := vals[1]
 								// poolside-Laguna-XS.2.jinja:107:15 {{- "<arg_key>" ~ k ~ "</arg_key>\n" -}}
-								jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>\n")))
+								llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<arg_key>"), k, jinja2.Str("</arg_key>\n")))
 								w.WriteString("<arg_value>")
 								// poolside-Laguna-XS.2.jinja:108:34 {{ v | tojson(ensure_ascii=False) if v is not string else v }}
-								if !jinja2.LlamaCallTest("string", v, nil, nil) {
-									jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+								if !llamacpp.CallTest("string", v, nil, nil) {
+									llamacpp.Write(w, llamacpp.CallFilter("tojson", v, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 								} else {
-									jinja2.LlamaWrite(w, v)
+									llamacpp.Write(w, v)
 								}
 								w.WriteString("</arg_value>\n")
 							}
@@ -433,11 +436,11 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// poolside-Laguna-XS.2.jinja:116:7 {%- elif message.role == "tool" -%}
 			// poolside-Laguna-XS.2.jinja:117:5 {{- "<tool_response>\n" + content + "\n</tool_response>\n" -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<tool_response>\n"), content, jinja2.Str("\n</tool_response>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<tool_response>\n"), content, jinja2.Str("\n</tool_response>\n")))
 		} else if jinja2.EqStr(messageRole, "system") && jinja2.Ne(jinja2.Int(int64(i)), jinja2.Int(0)) {
 			// poolside-Laguna-XS.2.jinja:118:7 {%- elif message.role == "system" and loop.index0 != 0 -%}
 			// poolside-Laguna-XS.2.jinja:120:5 {{- "<system>\n" + content + "\n</system>\n" -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<system>\n"), content, jinja2.Str("\n</system>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<system>\n"), content, jinja2.Str("\n</system>\n")))
 		}
 	}
 	// poolside-Laguna-XS.2.jinja:124:1 {%- if add_generation_prompt -%}
@@ -456,116 +459,116 @@ func renderPoolsideLagunaXS2Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansPoolsideLagunaXS2 is the position table of poolside-Laguna-XS.2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansPoolsideLagunaXS2 = []jinja2.Span{
-	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 5, Col: 1, Construct: "set"},
-	{From: 61, To: 61, Line: 6, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 9, Col: 1, Construct: "set"},
-	{From: 65, To: 68, Line: 10, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 11, Col: 3, Construct: "set"},
-	{From: 70, To: 101, Line: 14, Col: 1, Construct: "if"},
-	{From: 73, To: 77, Line: 17, Col: 3, Construct: "if"},
-	{From: 76, To: 76, Line: 19, Col: 5, Construct: "{{ }}"},
-	{From: 79, To: 100, Line: 22, Col: 3, Construct: "if"},
-	{From: 82, To: 82, Line: 24, Col: 5, Construct: "set"},
-	{From: 84, To: 87, Line: 27, Col: 5, Construct: "for"},
-	{From: 86, To: 86, Line: 28, Col: 7, Construct: "set"},
-	{From: 89, To: 96, Line: 30, Col: 5, Construct: "if"},
-	{From: 91, To: 91, Line: 31, Col: 7, Construct: "set"},
-	{From: 95, To: 95, Line: 37, Col: 7, Construct: "set"},
-	{From: 98, To: 98, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 103, To: 242, Line: 50, Col: 1, Construct: "for"},
-	{From: 108, To: 113, Line: 51, Col: 3, Construct: "set"},
-	{From: 115, To: 241, Line: 52, Col: 3, Construct: "if"},
-	{From: 118, To: 120, Line: 53, Col: 5, Construct: "{{ }}"},
-	{From: 121, To: 241, Line: 54, Col: 7, Construct: "if"},
-	{From: 124, To: 228, Line: 54, Col: 7, Construct: "with"},
-	{From: 129, To: 227, Line: 57, Col: 7, Construct: "if"},
-	{From: 131, To: 142, Line: 61, Col: 9, Construct: "if"},
-	{From: 133, To: 135, Line: 62, Col: 11, Construct: "if"},
-	{From: 139, To: 141, Line: 66, Col: 11, Construct: "if"},
-	{From: 144, To: 144, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 146, To: 149, Line: 72, Col: 9, Construct: "if"},
-	{From: 153, To: 153, Line: 78, Col: 9, Construct: "set"},
-	{From: 155, To: 163, Line: 79, Col: 9, Construct: "if"},
-	{From: 158, To: 158, Line: 80, Col: 11, Construct: "set"},
-	{From: 159, To: 163, Line: 81, Col: 13, Construct: "if"},
-	{From: 162, To: 162, Line: 82, Col: 11, Construct: "set"},
-	{From: 165, To: 173, Line: 85, Col: 9, Construct: "if"},
-	{From: 167, To: 170, Line: 86, Col: 11, Construct: "if"},
-	{From: 169, To: 169, Line: 87, Col: 13, Construct: "set"},
-	{From: 172, To: 172, Line: 89, Col: 11, Construct: "set"},
-	{From: 175, To: 183, Line: 92, Col: 9, Construct: "if"},
-	{From: 177, To: 179, Line: 93, Col: 11, Construct: "{{ }}"},
-	{From: 185, To: 189, Line: 98, Col: 9, Construct: "if"},
-	{From: 187, To: 188, Line: 99, Col: 11, Construct: "{{ }}"},
-	{From: 191, To: 226, Line: 101, Col: 9, Construct: "if"},
-	{From: 194, To: 224, Line: 102, Col: 11, Construct: "for"},
-	{From: 198, To: 198, Line: 103, Col: 13, Construct: "set"},
-	{From: 200, To: 202, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 204, To: 204, Line: 105, Col: 13, Construct: "set"},
-	{From: 206, To: 223, Line: 106, Col: 13, Construct: "for"},
-	{From: 211, To: 214, Line: 107, Col: 15, Construct: "{{ }}"},
-	{From: 216, To: 221, Line: 108, Col: 34, Construct: "{{ }}"},
-	{From: 229, To: 241, Line: 116, Col: 7, Construct: "if"},
-	{From: 232, To: 234, Line: 117, Col: 5, Construct: "{{ }}"},
-	{From: 235, To: 241, Line: 118, Col: 7, Construct: "if"},
-	{From: 238, To: 240, Line: 120, Col: 5, Construct: "{{ }}"},
-	{From: 244, To: 253, Line: 124, Col: 1, Construct: "if"},
-	{From: 247, To: 252, Line: 127, Col: 3, Construct: "if"},
-	{From: 269, To: 269, Line: 4, Col: 1, Construct: "set"},
-	{From: 271, To: 271, Line: 5, Col: 1, Construct: "set"},
-	{From: 273, To: 273, Line: 6, Col: 1, Construct: "set"},
-	{From: 275, To: 275, Line: 9, Col: 1, Construct: "set"},
-	{From: 277, To: 280, Line: 10, Col: 1, Construct: "if"},
-	{From: 279, To: 279, Line: 11, Col: 3, Construct: "set"},
-	{From: 282, To: 313, Line: 14, Col: 1, Construct: "if"},
-	{From: 285, To: 289, Line: 17, Col: 3, Construct: "if"},
-	{From: 288, To: 288, Line: 19, Col: 5, Construct: "{{ }}"},
-	{From: 291, To: 312, Line: 22, Col: 3, Construct: "if"},
-	{From: 294, To: 294, Line: 24, Col: 5, Construct: "set"},
-	{From: 296, To: 299, Line: 27, Col: 5, Construct: "for"},
-	{From: 298, To: 298, Line: 28, Col: 7, Construct: "set"},
-	{From: 301, To: 308, Line: 30, Col: 5, Construct: "if"},
-	{From: 303, To: 303, Line: 31, Col: 7, Construct: "set"},
-	{From: 307, To: 307, Line: 37, Col: 7, Construct: "set"},
-	{From: 310, To: 310, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 315, To: 442, Line: 50, Col: 1, Construct: "for"},
-	{From: 320, To: 325, Line: 51, Col: 3, Construct: "set"},
-	{From: 327, To: 441, Line: 52, Col: 3, Construct: "if"},
-	{From: 330, To: 330, Line: 53, Col: 5, Construct: "{{ }}"},
-	{From: 331, To: 441, Line: 54, Col: 7, Construct: "if"},
-	{From: 334, To: 432, Line: 54, Col: 7, Construct: "with"},
-	{From: 339, To: 431, Line: 57, Col: 7, Construct: "if"},
-	{From: 341, To: 352, Line: 61, Col: 9, Construct: "if"},
-	{From: 343, To: 345, Line: 62, Col: 11, Construct: "if"},
-	{From: 349, To: 351, Line: 66, Col: 11, Construct: "if"},
-	{From: 354, To: 354, Line: 70, Col: 9, Construct: "{{ }}"},
-	{From: 356, To: 359, Line: 72, Col: 9, Construct: "if"},
-	{From: 363, To: 363, Line: 78, Col: 9, Construct: "set"},
-	{From: 365, To: 373, Line: 79, Col: 9, Construct: "if"},
-	{From: 368, To: 368, Line: 80, Col: 11, Construct: "set"},
-	{From: 369, To: 373, Line: 81, Col: 13, Construct: "if"},
-	{From: 372, To: 372, Line: 82, Col: 11, Construct: "set"},
-	{From: 375, To: 383, Line: 85, Col: 9, Construct: "if"},
-	{From: 377, To: 380, Line: 86, Col: 11, Construct: "if"},
-	{From: 379, To: 379, Line: 87, Col: 13, Construct: "set"},
-	{From: 382, To: 382, Line: 89, Col: 11, Construct: "set"},
-	{From: 385, To: 391, Line: 92, Col: 9, Construct: "if"},
-	{From: 387, To: 387, Line: 93, Col: 11, Construct: "{{ }}"},
-	{From: 393, To: 396, Line: 98, Col: 9, Construct: "if"},
-	{From: 395, To: 395, Line: 99, Col: 11, Construct: "{{ }}"},
-	{From: 398, To: 430, Line: 101, Col: 9, Construct: "if"},
-	{From: 401, To: 428, Line: 102, Col: 11, Construct: "for"},
-	{From: 405, To: 405, Line: 103, Col: 13, Construct: "set"},
-	{From: 407, To: 408, Line: 104, Col: 13, Construct: "{{ }}"},
-	{From: 410, To: 410, Line: 105, Col: 13, Construct: "set"},
-	{From: 412, To: 427, Line: 106, Col: 13, Construct: "for"},
-	{From: 417, To: 418, Line: 107, Col: 15, Construct: "{{ }}"},
-	{From: 420, To: 425, Line: 108, Col: 34, Construct: "{{ }}"},
-	{From: 433, To: 441, Line: 116, Col: 7, Construct: "if"},
-	{From: 436, To: 436, Line: 117, Col: 5, Construct: "{{ }}"},
-	{From: 437, To: 441, Line: 118, Col: 7, Construct: "if"},
-	{From: 440, To: 440, Line: 120, Col: 5, Construct: "{{ }}"},
-	{From: 444, To: 453, Line: 124, Col: 1, Construct: "if"},
-	{From: 447, To: 452, Line: 127, Col: 3, Construct: "if"},
+	{From: 60, To: 60, Line: 4, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 5, Col: 1, Construct: "set"},
+	{From: 64, To: 64, Line: 6, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 9, Col: 1, Construct: "set"},
+	{From: 68, To: 71, Line: 10, Col: 1, Construct: "if"},
+	{From: 70, To: 70, Line: 11, Col: 3, Construct: "set"},
+	{From: 73, To: 104, Line: 14, Col: 1, Construct: "if"},
+	{From: 76, To: 80, Line: 17, Col: 3, Construct: "if"},
+	{From: 79, To: 79, Line: 19, Col: 5, Construct: "{{ }}"},
+	{From: 82, To: 103, Line: 22, Col: 3, Construct: "if"},
+	{From: 85, To: 85, Line: 24, Col: 5, Construct: "set"},
+	{From: 87, To: 90, Line: 27, Col: 5, Construct: "for"},
+	{From: 89, To: 89, Line: 28, Col: 7, Construct: "set"},
+	{From: 92, To: 99, Line: 30, Col: 5, Construct: "if"},
+	{From: 94, To: 94, Line: 31, Col: 7, Construct: "set"},
+	{From: 98, To: 98, Line: 37, Col: 7, Construct: "set"},
+	{From: 101, To: 101, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 106, To: 245, Line: 50, Col: 1, Construct: "for"},
+	{From: 111, To: 116, Line: 51, Col: 3, Construct: "set"},
+	{From: 118, To: 244, Line: 52, Col: 3, Construct: "if"},
+	{From: 121, To: 123, Line: 53, Col: 5, Construct: "{{ }}"},
+	{From: 124, To: 244, Line: 54, Col: 7, Construct: "if"},
+	{From: 127, To: 231, Line: 54, Col: 7, Construct: "with"},
+	{From: 132, To: 230, Line: 57, Col: 7, Construct: "if"},
+	{From: 134, To: 145, Line: 61, Col: 9, Construct: "if"},
+	{From: 136, To: 138, Line: 62, Col: 11, Construct: "if"},
+	{From: 142, To: 144, Line: 66, Col: 11, Construct: "if"},
+	{From: 147, To: 147, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 149, To: 152, Line: 72, Col: 9, Construct: "if"},
+	{From: 156, To: 156, Line: 78, Col: 9, Construct: "set"},
+	{From: 158, To: 166, Line: 79, Col: 9, Construct: "if"},
+	{From: 161, To: 161, Line: 80, Col: 11, Construct: "set"},
+	{From: 162, To: 166, Line: 81, Col: 13, Construct: "if"},
+	{From: 165, To: 165, Line: 82, Col: 11, Construct: "set"},
+	{From: 168, To: 176, Line: 85, Col: 9, Construct: "if"},
+	{From: 170, To: 173, Line: 86, Col: 11, Construct: "if"},
+	{From: 172, To: 172, Line: 87, Col: 13, Construct: "set"},
+	{From: 175, To: 175, Line: 89, Col: 11, Construct: "set"},
+	{From: 178, To: 186, Line: 92, Col: 9, Construct: "if"},
+	{From: 180, To: 182, Line: 93, Col: 11, Construct: "{{ }}"},
+	{From: 188, To: 192, Line: 98, Col: 9, Construct: "if"},
+	{From: 190, To: 191, Line: 99, Col: 11, Construct: "{{ }}"},
+	{From: 194, To: 229, Line: 101, Col: 9, Construct: "if"},
+	{From: 197, To: 227, Line: 102, Col: 11, Construct: "for"},
+	{From: 201, To: 201, Line: 103, Col: 13, Construct: "set"},
+	{From: 203, To: 205, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 207, To: 207, Line: 105, Col: 13, Construct: "set"},
+	{From: 209, To: 226, Line: 106, Col: 13, Construct: "for"},
+	{From: 214, To: 217, Line: 107, Col: 15, Construct: "{{ }}"},
+	{From: 219, To: 224, Line: 108, Col: 34, Construct: "{{ }}"},
+	{From: 232, To: 244, Line: 116, Col: 7, Construct: "if"},
+	{From: 235, To: 237, Line: 117, Col: 5, Construct: "{{ }}"},
+	{From: 238, To: 244, Line: 118, Col: 7, Construct: "if"},
+	{From: 241, To: 243, Line: 120, Col: 5, Construct: "{{ }}"},
+	{From: 247, To: 256, Line: 124, Col: 1, Construct: "if"},
+	{From: 250, To: 255, Line: 127, Col: 3, Construct: "if"},
+	{From: 272, To: 272, Line: 4, Col: 1, Construct: "set"},
+	{From: 274, To: 274, Line: 5, Col: 1, Construct: "set"},
+	{From: 276, To: 276, Line: 6, Col: 1, Construct: "set"},
+	{From: 278, To: 278, Line: 9, Col: 1, Construct: "set"},
+	{From: 280, To: 283, Line: 10, Col: 1, Construct: "if"},
+	{From: 282, To: 282, Line: 11, Col: 3, Construct: "set"},
+	{From: 285, To: 316, Line: 14, Col: 1, Construct: "if"},
+	{From: 288, To: 292, Line: 17, Col: 3, Construct: "if"},
+	{From: 291, To: 291, Line: 19, Col: 5, Construct: "{{ }}"},
+	{From: 294, To: 315, Line: 22, Col: 3, Construct: "if"},
+	{From: 297, To: 297, Line: 24, Col: 5, Construct: "set"},
+	{From: 299, To: 302, Line: 27, Col: 5, Construct: "for"},
+	{From: 301, To: 301, Line: 28, Col: 7, Construct: "set"},
+	{From: 304, To: 311, Line: 30, Col: 5, Construct: "if"},
+	{From: 306, To: 306, Line: 31, Col: 7, Construct: "set"},
+	{From: 310, To: 310, Line: 37, Col: 7, Construct: "set"},
+	{From: 313, To: 313, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 318, To: 445, Line: 50, Col: 1, Construct: "for"},
+	{From: 323, To: 328, Line: 51, Col: 3, Construct: "set"},
+	{From: 330, To: 444, Line: 52, Col: 3, Construct: "if"},
+	{From: 333, To: 333, Line: 53, Col: 5, Construct: "{{ }}"},
+	{From: 334, To: 444, Line: 54, Col: 7, Construct: "if"},
+	{From: 337, To: 435, Line: 54, Col: 7, Construct: "with"},
+	{From: 342, To: 434, Line: 57, Col: 7, Construct: "if"},
+	{From: 344, To: 355, Line: 61, Col: 9, Construct: "if"},
+	{From: 346, To: 348, Line: 62, Col: 11, Construct: "if"},
+	{From: 352, To: 354, Line: 66, Col: 11, Construct: "if"},
+	{From: 357, To: 357, Line: 70, Col: 9, Construct: "{{ }}"},
+	{From: 359, To: 362, Line: 72, Col: 9, Construct: "if"},
+	{From: 366, To: 366, Line: 78, Col: 9, Construct: "set"},
+	{From: 368, To: 376, Line: 79, Col: 9, Construct: "if"},
+	{From: 371, To: 371, Line: 80, Col: 11, Construct: "set"},
+	{From: 372, To: 376, Line: 81, Col: 13, Construct: "if"},
+	{From: 375, To: 375, Line: 82, Col: 11, Construct: "set"},
+	{From: 378, To: 386, Line: 85, Col: 9, Construct: "if"},
+	{From: 380, To: 383, Line: 86, Col: 11, Construct: "if"},
+	{From: 382, To: 382, Line: 87, Col: 13, Construct: "set"},
+	{From: 385, To: 385, Line: 89, Col: 11, Construct: "set"},
+	{From: 388, To: 394, Line: 92, Col: 9, Construct: "if"},
+	{From: 390, To: 390, Line: 93, Col: 11, Construct: "{{ }}"},
+	{From: 396, To: 399, Line: 98, Col: 9, Construct: "if"},
+	{From: 398, To: 398, Line: 99, Col: 11, Construct: "{{ }}"},
+	{From: 401, To: 433, Line: 101, Col: 9, Construct: "if"},
+	{From: 404, To: 431, Line: 102, Col: 11, Construct: "for"},
+	{From: 408, To: 408, Line: 103, Col: 13, Construct: "set"},
+	{From: 410, To: 411, Line: 104, Col: 13, Construct: "{{ }}"},
+	{From: 413, To: 413, Line: 105, Col: 13, Construct: "set"},
+	{From: 415, To: 430, Line: 106, Col: 13, Construct: "for"},
+	{From: 420, To: 421, Line: 107, Col: 15, Construct: "{{ }}"},
+	{From: 423, To: 428, Line: 108, Col: 34, Construct: "{{ }}"},
+	{From: 436, To: 444, Line: 116, Col: 7, Construct: "if"},
+	{From: 439, To: 439, Line: 117, Col: 5, Construct: "{{ }}"},
+	{From: 440, To: 444, Line: 118, Col: 7, Construct: "if"},
+	{From: 443, To: 443, Line: 120, Col: 5, Construct: "{{ }}"},
+	{From: 447, To: 456, Line: 124, Col: 1, Construct: "if"},
+	{From: 450, To: 455, Line: 127, Col: 3, Construct: "if"},
 }

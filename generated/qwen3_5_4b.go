@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Qwen354B is the chat template llama.cpp/Qwen3.5-4B.jinja.
 var Qwen354B = &jinja2.Template{
@@ -366,129 +369,129 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			isSystemContent = jinja2.Bool(false)
 		}
 		// Qwen3.5-4B.jinja:4:5 {%- if content is string %}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// Qwen3.5-4B.jinja:5:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// Qwen3.5-4B.jinja:6:9 {%- elif content is iterable and content is not mapping %}
 			// Qwen3.5-4B.jinja:7:9 {%- for item in content %}
 			addVisionId := addVisionIdInput
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// Qwen3.5-4B.jinja:8:13 {%- if 'image' in item or 'image_url' in item or item.type == 'image' %}
-				if (jinja2.LlamaIn(jinja2.Str("image"), item) || jinja2.LlamaIn(jinja2.Str("image_url"), item)) || jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "image") {
+				if (llamacpp.In(jinja2.Str("image"), item) || llamacpp.In(jinja2.Str("image_url"), item)) || jinja2.EqStr(llamacpp.Attr(item, "type"), "image") {
 					// Qwen3.5-4B.jinja:9:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:10:21 {{- raise_exception('System message cannot contain images.') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain images.")))
 					}
 					// Qwen3.5-4B.jinja:12:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:13:21 {%- set image_count.value = image_count.value + 1 %}
-						imageCountValue = jinja2.LlamaAdd(imageCountValue, jinja2.Int(1))
+						imageCountValue = llamacpp.Add(imageCountValue, jinja2.Int(1))
 					}
 					// Qwen3.5-4B.jinja:15:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:16:21 {{- 'Picture ' ~ image_count.value ~ ': ' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("Picture "), imageCountValue, jinja2.Str(": ")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("Picture "), imageCountValue, jinja2.Str(": ")))
 					}
 					w.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				} else if jinja2.LlamaIn(jinja2.Str("video"), item) || jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "video") {
+				} else if llamacpp.In(jinja2.Str("video"), item) || jinja2.EqStr(llamacpp.Attr(item, "type"), "video") {
 					// Qwen3.5-4B.jinja:19:17 {%- elif 'video' in item or item.type == 'video' %}
 					// Qwen3.5-4B.jinja:20:17 {%- if is_system_content %}
 					if isSystemContent.Truthy() {
 						// Qwen3.5-4B.jinja:21:21 {{- raise_exception('System message cannot contain videos.') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System message cannot contain videos.")))
 					}
 					// Qwen3.5-4B.jinja:23:17 {%- if do_vision_count %}
 					if doVisionCount.Truthy() {
 						// Qwen3.5-4B.jinja:24:21 {%- set video_count.value = video_count.value + 1 %}
-						videoCountValue = jinja2.LlamaAdd(videoCountValue, jinja2.Int(1))
+						videoCountValue = llamacpp.Add(videoCountValue, jinja2.Int(1))
 					}
 					// Qwen3.5-4B.jinja:26:17 {%- if add_vision_id %}
 					if addVisionId.Truthy() {
 						// Qwen3.5-4B.jinja:27:21 {{- 'Video ' ~ video_count.value ~ ': ' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("Video "), videoCountValue, jinja2.Str(": ")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("Video "), videoCountValue, jinja2.Str(": ")))
 					}
 					w.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				} else if jinja2.LlamaIn(jinja2.Str("text"), item) {
+				} else if llamacpp.In(jinja2.Str("text"), item) {
 					// Qwen3.5-4B.jinja:30:17 {%- elif 'text' in item %}
 					// Qwen3.5-4B.jinja:31:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
 				} else {
 					// Qwen3.5-4B.jinja:32:17 {%- else %}
 					// Qwen3.5-4B.jinja:33:17 {{- raise_exception('Unexpected item type in content.') }}
-					jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
+					llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected item type in content.")))
 				}
 			}
-		} else if jinja2.LlamaCallTest("none", content, nil, nil) || jinja2.LlamaCallTest("undefined", content, nil, nil) {
+		} else if llamacpp.CallTest("none", content, nil, nil) || llamacpp.CallTest("undefined", content, nil, nil) {
 			// Qwen3.5-4B.jinja:36:9 {%- elif content is none or content is undefined %}
 		} else {
 			// Qwen3.5-4B.jinja:38:9 {%- else %}
 			// Qwen3.5-4B.jinja:39:9 {{- raise_exception('Unexpected content type.') }}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected content type.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:42:1 {%- if not messages %}
 	if !messages.Truthy() {
 		// Qwen3.5-4B.jinja:43:5 {{- raise_exception('No messages provided.') }}
-		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// Qwen3.5-4B.jinja:45:1 {%- if tools and tools is iterable and tools is not mapping %}
-	if (tools.Truthy() && jinja2.LlamaCallTest("iterable", tools, nil, nil)) && !jinja2.LlamaCallTest("mapping", tools, nil, nil) {
+	if (tools.Truthy() && llamacpp.CallTest("iterable", tools, nil, nil)) && !llamacpp.CallTest("mapping", tools, nil, nil) {
 		w.WriteString("<|im_start|>system\n# Tools\n\nYou have access to the following functions:\n\n<tools>")
 		// Qwen3.5-4B.jinja:48:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// Qwen3.5-4B.jinja:50:9 {{- tool | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...></function> block must be nested within <tool_call></tool_call> XML tags\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 		// Qwen3.5-4B.jinja:54:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:55:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = jinja2.LlamaCallFilter("trim", w.Capture(func() {
-				renderContent(jinja2.LlamaAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+			content = llamacpp.CallFilter("trim", w.Capture(func() {
+				renderContent(llamacpp.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:56:9 {%- if content %}
 			if content.Truthy() {
 				// Qwen3.5-4B.jinja:57:13 {{- '\n\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n\n"), content))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n\n"), content))
 			}
 		}
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3.5-4B.jinja:61:5 {%- else %}
 		// Qwen3.5-4B.jinja:62:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen3.5-4B.jinja:63:9 {%- set content = render_content(messages[0].content, false, true)|trim %}
-			content = jinja2.LlamaCallFilter("trim", w.Capture(func() {
-				renderContent(jinja2.LlamaAttr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
+			content = llamacpp.CallFilter("trim", w.Capture(func() {
+				renderContent(llamacpp.Attr(messages0, "content"), jinja2.Bool(false), jinja2.Bool(true))
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:64:9 {{- '<|im_start|>system\n' + content + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>system\n"), content, jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen3.5-4B.jinja:67:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// Qwen3.5-4B.jinja:68:1 {%- for message in messages[::-1] %}
 	var index jinja2.Value
 	var content2 jinja2.Value
-	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
+	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen3.5-4B.jinja:69:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen3.5-4B.jinja:70:5 {%- if ns.multi_step_tool and message.role == "user" %}
-		if nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user") {
+		if nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
 			// Qwen3.5-4B.jinja:71:9 {%- set content = render_content(message.content, false)|trim %}
-			content2 = jinja2.LlamaCallFilter("trim", w.Capture(func() {
-				renderContent(jinja2.LlamaAttr(message, "content"), jinja2.Bool(false), jinja2.Missing())
+			content2 = llamacpp.CallFilter("trim", w.Capture(func() {
+				renderContent(llamacpp.Attr(message, "content"), jinja2.Bool(false), jinja2.Missing())
 			}), nil, nil)
 			// Qwen3.5-4B.jinja:72:9 {%- if not(content.startswith('<tool_response>') and content.endswith('</tool_response>')) %}
-			if !(jinja2.LlamaCallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+			if !(llamacpp.CallMethod(content2, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(content2, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 				// Qwen3.5-4B.jinja:73:13 {%- set ns.multi_step_tool = false %}
 				nsMultiStepTool = false
 				// Qwen3.5-4B.jinja:74:13 {%- set ns.last_query_index = index %}
@@ -499,107 +502,107 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Qwen3.5-4B.jinja:78:1 {%- if ns.multi_step_tool %}
 	if nsMultiStepTool {
 		// Qwen3.5-4B.jinja:79:5 {{- raise_exception('No user query found in messages.') }}
-		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
+		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No user query found in messages.")))
 	}
 	// Qwen3.5-4B.jinja:81:1 {%- for message in messages %}
 	var content3 jinja2.Value
 	var reasoningContent jinja2.Value
 	var loop jinja2.Loop
-	for loop.Start(w, jinja2.LlamaIterable(messages), nil); loop.Next(); {
+	for loop.Start(w, llamacpp.Iterable(messages), nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3.5-4B.jinja:82:5 {%- set content = render_content(message.content, true)|trim %}
-		content3 = jinja2.LlamaCallFilter("trim", w.Capture(func() {
-			renderContent(jinja2.LlamaAttr(message, "content"), jinja2.Bool(true), jinja2.Missing())
+		content3 = llamacpp.CallFilter("trim", w.Capture(func() {
+			renderContent(llamacpp.Attr(message, "content"), jinja2.Bool(true), jinja2.Missing())
 		}), nil, nil)
 		// Qwen3.5-4B.jinja:83:5 {%- if message.role == "system" %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// Qwen3.5-4B.jinja:84:9 {%- if not loop.first %}
 			if !loop.First().Truthy() {
 				// Qwen3.5-4B.jinja:85:13 {{- raise_exception('System message must be at the beginning.') }}
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("System message must be at the beginning.")))
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// Qwen3.5-4B.jinja:87:9 {%- elif message.role == "user" %}
 			// Qwen3.5-4B.jinja:88:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3.5-4B.jinja:89:9 {%- elif message.role == "assistant" %}
 			// Qwen3.5-4B.jinja:90:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// Qwen3.5-4B.jinja:91:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
 				// Qwen3.5-4B.jinja:92:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen3.5-4B.jinja:93:13 {%- else %}
 				// Qwen3.5-4B.jinja:94:13 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content3) {
+				if llamacpp.In(jinja2.Str("</think>"), content3) {
 					// Qwen3.5-4B.jinja:95:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// Qwen3.5-4B.jinja:96:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content3 = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content3 = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content3, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// Qwen3.5-4B.jinja:99:9 {%- set reasoning_content = reasoning_content|trim %}
-			reasoningContent = jinja2.LlamaCallFilter("trim", reasoningContent, nil, nil)
+			reasoningContent = llamacpp.CallFilter("trim", reasoningContent, nil, nil)
 			// Qwen3.5-4B.jinja:100:9 {%- if loop.index0 > ns.last_query_index %}
-			if jinja2.LlamaGt(loop.Index0(), nsLastQueryIndex) {
+			if llamacpp.Gt(loop.Index0(), nsLastQueryIndex) {
 				// Qwen3.5-4B.jinja:101:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n\n' + content }…
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content3))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n\n"), content3))
 			} else {
 				// Qwen3.5-4B.jinja:102:13 {%- else %}
 				// Qwen3.5-4B.jinja:103:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content3))
 			}
 			// Qwen3.5-4B.jinja:105:9 {%- if message.tool_calls and message.tool_calls is iterable and message.tool_calls is not mapping %…
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-			if (messageToolCalls.Truthy() && jinja2.LlamaCallTest("iterable", messageToolCalls, nil, nil)) && !jinja2.LlamaCallTest("mapping", messageToolCalls, nil, nil) {
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			if (messageToolCalls.Truthy() && llamacpp.CallTest("iterable", messageToolCalls, nil, nil)) && !llamacpp.CallTest("mapping", messageToolCalls, nil, nil) {
 				// Qwen3.5-4B.jinja:106:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Qwen3.5-4B.jinja:107:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 						// Qwen3.5-4B.jinja:108:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// Qwen3.5-4B.jinja:110:17 {%- if loop.first %}
 					if i == 0 {
 						// Qwen3.5-4B.jinja:111:21 {%- if content|trim %}
-						if jinja2.LlamaCallFilter("trim", content3, nil, nil).Truthy() {
+						if llamacpp.CallFilter("trim", content3, nil, nil).Truthy() {
 							// Qwen3.5-4B.jinja:112:25 {{- '\n\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n\n<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
+							llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
 						} else {
 							// Qwen3.5-4B.jinja:113:25 {%- else %}
 							// Qwen3.5-4B.jinja:114:25 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
+							llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
 						}
 					} else {
 						// Qwen3.5-4B.jinja:116:21 {%- else %}
 						// Qwen3.5-4B.jinja:117:21 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
 					}
 					// Qwen3.5-4B.jinja:119:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
 						// Qwen3.5-4B.jinja:120:21 {%- for args_name, args_value in tool_call.arguments|items %}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// Qwen3.5-4B.jinja:121:25 {{- '<parameter=' + args_name + '>\n' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// Qwen3.5-4B.jinja:122:25 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
+							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
+								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, nil), nil, nil)
 							} else {
-								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
 							}
 							// Qwen3.5-4B.jinja:123:25 {{- args_value }}
-							jinja2.LlamaWrite(w, argsValue)
+							llamacpp.Write(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -610,15 +613,15 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3.5-4B.jinja:131:9 {%- elif message.role == "tool" %}
 			// Qwen3.5-4B.jinja:132:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen3.5-4B.jinja:136:9 {{- content }}
-			jinja2.LlamaWrite(w, content3)
+			llamacpp.Write(w, content3)
 			w.WriteString("\n</tool_response>")
 			// Qwen3.5-4B.jinja:138:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3.5-4B.jinja:140:13 {%- elif loop.last %}
@@ -627,14 +630,14 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3.5-4B.jinja:143:9 {%- else %}
 			// Qwen3.5-4B.jinja:144:9 {{- raise_exception('Unexpected message role.') }}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unexpected message role.")))
 		}
 	}
 	// Qwen3.5-4B.jinja:147:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen3.5-4B.jinja:149:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("false", enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		} else {
 			// Qwen3.5-4B.jinja:151:9 {%- else %}
@@ -646,180 +649,180 @@ func renderQwen354BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansQwen354B is the position table of Qwen3.5-4B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwen354B = []jinja2.Span{
-	{From: 55, To: 55, Line: 1, Col: 1, Construct: "set"},
-	{From: 57, To: 57, Line: 2, Col: 1, Construct: "set"},
-	{From: 59, To: 131, Line: 3, Col: 1, Construct: "macro"},
-	{From: 66, To: 130, Line: 4, Col: 5, Construct: "if"},
-	{From: 68, To: 68, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 69, To: 130, Line: 6, Col: 9, Construct: "if"},
-	{From: 72, To: 123, Line: 7, Col: 9, Construct: "for"},
-	{From: 75, To: 122, Line: 8, Col: 13, Construct: "if"},
-	{From: 77, To: 80, Line: 9, Col: 17, Construct: "if"},
-	{From: 79, To: 79, Line: 10, Col: 21, Construct: "{{ }}"},
-	{From: 82, To: 85, Line: 12, Col: 17, Construct: "if"},
-	{From: 84, To: 84, Line: 13, Col: 21, Construct: "set"},
-	{From: 87, To: 93, Line: 15, Col: 17, Construct: "if"},
-	{From: 89, To: 91, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 94, To: 122, Line: 19, Col: 17, Construct: "if"},
-	{From: 97, To: 100, Line: 20, Col: 17, Construct: "if"},
-	{From: 99, To: 99, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 102, To: 105, Line: 23, Col: 17, Construct: "if"},
-	{From: 104, To: 104, Line: 24, Col: 21, Construct: "set"},
-	{From: 107, To: 113, Line: 26, Col: 17, Construct: "if"},
-	{From: 109, To: 111, Line: 27, Col: 21, Construct: "{{ }}"},
-	{From: 114, To: 122, Line: 30, Col: 17, Construct: "if"},
-	{From: 117, To: 117, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 121, To: 121, Line: 33, Col: 17, Construct: "{{ }}"},
-	{From: 124, To: 130, Line: 36, Col: 9, Construct: "if"},
-	{From: 129, To: 129, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 133, To: 136, Line: 42, Col: 1, Construct: "if"},
-	{From: 135, To: 135, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 138, To: 173, Line: 45, Col: 1, Construct: "if"},
-	{From: 141, To: 146, Line: 48, Col: 5, Construct: "for"},
-	{From: 144, To: 144, Line: 50, Col: 9, Construct: "{{ }}"},
-	{From: 148, To: 160, Line: 54, Col: 5, Construct: "if"},
-	{From: 151, To: 153, Line: 55, Col: 9, Construct: "set"},
-	{From: 155, To: 158, Line: 56, Col: 9, Construct: "if"},
-	{From: 157, To: 157, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 164, To: 172, Line: 62, Col: 5, Construct: "if"},
-	{From: 167, To: 169, Line: 63, Col: 9, Construct: "set"},
-	{From: 171, To: 171, Line: 64, Col: 9, Construct: "{{ }}"},
-	{From: 175, To: 176, Line: 67, Col: 1, Construct: "set"},
-	{From: 178, To: 199, Line: 68, Col: 1, Construct: "for"},
-	{From: 184, To: 184, Line: 69, Col: 5, Construct: "set"},
-	{From: 186, To: 198, Line: 70, Col: 5, Construct: "if"},
-	{From: 188, To: 190, Line: 71, Col: 9, Construct: "set"},
-	{From: 192, To: 197, Line: 72, Col: 9, Construct: "if"},
-	{From: 194, To: 194, Line: 73, Col: 13, Construct: "set"},
-	{From: 196, To: 196, Line: 74, Col: 13, Construct: "set"},
-	{From: 201, To: 204, Line: 78, Col: 1, Construct: "if"},
-	{From: 203, To: 203, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 206, To: 333, Line: 81, Col: 1, Construct: "for"},
-	{From: 212, To: 214, Line: 82, Col: 5, Construct: "set"},
-	{From: 216, To: 332, Line: 83, Col: 5, Construct: "if"},
-	{From: 219, To: 222, Line: 84, Col: 9, Construct: "if"},
-	{From: 221, To: 221, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 223, To: 332, Line: 87, Col: 9, Construct: "if"},
-	{From: 226, To: 226, Line: 88, Col: 9, Construct: "{{ }}"},
-	{From: 227, To: 332, Line: 89, Col: 9, Construct: "if"},
-	{From: 230, To: 230, Line: 90, Col: 9, Construct: "set"},
-	{From: 232, To: 245, Line: 91, Col: 9, Construct: "if"},
-	{From: 235, To: 235, Line: 92, Col: 13, Construct: "set"},
-	{From: 239, To: 244, Line: 94, Col: 13, Construct: "if"},
-	{From: 241, To: 241, Line: 95, Col: 17, Construct: "set"},
-	{From: 243, To: 243, Line: 96, Col: 17, Construct: "set"},
-	{From: 247, To: 247, Line: 99, Col: 9, Construct: "set"},
-	{From: 249, To: 256, Line: 100, Col: 9, Construct: "if"},
-	{From: 251, To: 251, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 255, To: 255, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 258, To: 310, Line: 105, Col: 9, Construct: "if"},
-	{From: 261, To: 308, Line: 106, Col: 13, Construct: "for"},
-	{From: 265, To: 269, Line: 107, Col: 17, Construct: "if"},
-	{From: 268, To: 268, Line: 108, Col: 21, Construct: "set"},
-	{From: 271, To: 285, Line: 110, Col: 17, Construct: "if"},
-	{From: 273, To: 280, Line: 111, Col: 21, Construct: "if"},
-	{From: 275, To: 275, Line: 112, Col: 25, Construct: "{{ }}"},
-	{From: 279, To: 279, Line: 114, Col: 25, Construct: "{{ }}"},
-	{From: 284, To: 284, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 287, To: 307, Line: 119, Col: 17, Construct: "if"},
-	{From: 290, To: 305, Line: 120, Col: 21, Construct: "for"},
-	{From: 295, To: 295, Line: 121, Col: 25, Construct: "{{ }}"},
-	{From: 297, To: 301, Line: 122, Col: 25, Construct: "set"},
-	{From: 303, To: 304, Line: 123, Col: 25, Construct: "{{ }}"},
-	{From: 311, To: 332, Line: 131, Col: 9, Construct: "if"},
-	{From: 314, To: 317, Line: 132, Col: 9, Construct: "if"},
-	{From: 319, To: 320, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 322, To: 327, Line: 138, Col: 9, Construct: "if"},
-	{From: 324, To: 327, Line: 140, Col: 13, Construct: "if"},
-	{From: 331, To: 331, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 335, To: 344, Line: 147, Col: 1, Construct: "if"},
-	{From: 338, To: 343, Line: 149, Col: 5, Construct: "if"},
-	{From: 358, To: 358, Line: 1, Col: 1, Construct: "set"},
-	{From: 360, To: 360, Line: 2, Col: 1, Construct: "set"},
-	{From: 362, To: 430, Line: 3, Col: 1, Construct: "macro"},
-	{From: 369, To: 429, Line: 4, Col: 5, Construct: "if"},
-	{From: 371, To: 371, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 372, To: 429, Line: 6, Col: 9, Construct: "if"},
-	{From: 375, To: 422, Line: 7, Col: 9, Construct: "for"},
-	{From: 378, To: 421, Line: 8, Col: 13, Construct: "if"},
-	{From: 380, To: 383, Line: 9, Col: 17, Construct: "if"},
-	{From: 382, To: 382, Line: 10, Col: 21, Construct: "{{ }}"},
-	{From: 385, To: 388, Line: 12, Col: 17, Construct: "if"},
-	{From: 387, To: 387, Line: 13, Col: 21, Construct: "set"},
-	{From: 390, To: 394, Line: 15, Col: 17, Construct: "if"},
-	{From: 392, To: 392, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 395, To: 421, Line: 19, Col: 17, Construct: "if"},
-	{From: 398, To: 401, Line: 20, Col: 17, Construct: "if"},
-	{From: 400, To: 400, Line: 21, Col: 21, Construct: "{{ }}"},
-	{From: 403, To: 406, Line: 23, Col: 17, Construct: "if"},
-	{From: 405, To: 405, Line: 24, Col: 21, Construct: "set"},
-	{From: 408, To: 412, Line: 26, Col: 17, Construct: "if"},
-	{From: 410, To: 410, Line: 27, Col: 21, Construct: "{{ }}"},
-	{From: 413, To: 421, Line: 30, Col: 17, Construct: "if"},
-	{From: 416, To: 416, Line: 31, Col: 17, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 33, Col: 17, Construct: "{{ }}"},
-	{From: 423, To: 429, Line: 36, Col: 9, Construct: "if"},
-	{From: 428, To: 428, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 432, To: 435, Line: 42, Col: 1, Construct: "if"},
-	{From: 434, To: 434, Line: 43, Col: 5, Construct: "{{ }}"},
-	{From: 437, To: 472, Line: 45, Col: 1, Construct: "if"},
-	{From: 440, To: 445, Line: 48, Col: 5, Construct: "for"},
-	{From: 443, To: 443, Line: 50, Col: 9, Construct: "{{ }}"},
-	{From: 447, To: 459, Line: 54, Col: 5, Construct: "if"},
-	{From: 450, To: 452, Line: 55, Col: 9, Construct: "set"},
-	{From: 454, To: 457, Line: 56, Col: 9, Construct: "if"},
-	{From: 456, To: 456, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 463, To: 471, Line: 62, Col: 5, Construct: "if"},
-	{From: 466, To: 468, Line: 63, Col: 9, Construct: "set"},
-	{From: 470, To: 470, Line: 64, Col: 9, Construct: "{{ }}"},
-	{From: 474, To: 475, Line: 67, Col: 1, Construct: "set"},
-	{From: 477, To: 498, Line: 68, Col: 1, Construct: "for"},
-	{From: 483, To: 483, Line: 69, Col: 5, Construct: "set"},
-	{From: 485, To: 497, Line: 70, Col: 5, Construct: "if"},
-	{From: 487, To: 489, Line: 71, Col: 9, Construct: "set"},
-	{From: 491, To: 496, Line: 72, Col: 9, Construct: "if"},
-	{From: 493, To: 493, Line: 73, Col: 13, Construct: "set"},
-	{From: 495, To: 495, Line: 74, Col: 13, Construct: "set"},
-	{From: 500, To: 503, Line: 78, Col: 1, Construct: "if"},
-	{From: 502, To: 502, Line: 79, Col: 5, Construct: "{{ }}"},
-	{From: 505, To: 632, Line: 81, Col: 1, Construct: "for"},
-	{From: 511, To: 513, Line: 82, Col: 5, Construct: "set"},
-	{From: 515, To: 631, Line: 83, Col: 5, Construct: "if"},
-	{From: 518, To: 521, Line: 84, Col: 9, Construct: "if"},
-	{From: 520, To: 520, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 522, To: 631, Line: 87, Col: 9, Construct: "if"},
-	{From: 525, To: 525, Line: 88, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 631, Line: 89, Col: 9, Construct: "if"},
-	{From: 529, To: 529, Line: 90, Col: 9, Construct: "set"},
-	{From: 531, To: 544, Line: 91, Col: 9, Construct: "if"},
-	{From: 534, To: 534, Line: 92, Col: 13, Construct: "set"},
-	{From: 538, To: 543, Line: 94, Col: 13, Construct: "if"},
-	{From: 540, To: 540, Line: 95, Col: 17, Construct: "set"},
-	{From: 542, To: 542, Line: 96, Col: 17, Construct: "set"},
-	{From: 546, To: 546, Line: 99, Col: 9, Construct: "set"},
-	{From: 548, To: 555, Line: 100, Col: 9, Construct: "if"},
-	{From: 550, To: 550, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 554, To: 554, Line: 103, Col: 13, Construct: "{{ }}"},
-	{From: 557, To: 609, Line: 105, Col: 9, Construct: "if"},
-	{From: 560, To: 607, Line: 106, Col: 13, Construct: "for"},
-	{From: 564, To: 568, Line: 107, Col: 17, Construct: "if"},
-	{From: 567, To: 567, Line: 108, Col: 21, Construct: "set"},
-	{From: 570, To: 584, Line: 110, Col: 17, Construct: "if"},
-	{From: 572, To: 579, Line: 111, Col: 21, Construct: "if"},
-	{From: 574, To: 574, Line: 112, Col: 25, Construct: "{{ }}"},
-	{From: 578, To: 578, Line: 114, Col: 25, Construct: "{{ }}"},
-	{From: 583, To: 583, Line: 117, Col: 21, Construct: "{{ }}"},
-	{From: 586, To: 606, Line: 119, Col: 17, Construct: "if"},
-	{From: 589, To: 604, Line: 120, Col: 21, Construct: "for"},
-	{From: 594, To: 594, Line: 121, Col: 25, Construct: "{{ }}"},
-	{From: 596, To: 600, Line: 122, Col: 25, Construct: "set"},
-	{From: 602, To: 603, Line: 123, Col: 25, Construct: "{{ }}"},
-	{From: 610, To: 631, Line: 131, Col: 9, Construct: "if"},
-	{From: 613, To: 616, Line: 132, Col: 9, Construct: "if"},
-	{From: 618, To: 619, Line: 136, Col: 9, Construct: "{{ }}"},
-	{From: 621, To: 626, Line: 138, Col: 9, Construct: "if"},
-	{From: 623, To: 626, Line: 140, Col: 13, Construct: "if"},
-	{From: 630, To: 630, Line: 144, Col: 9, Construct: "{{ }}"},
-	{From: 634, To: 643, Line: 147, Col: 1, Construct: "if"},
-	{From: 637, To: 642, Line: 149, Col: 5, Construct: "if"},
+	{From: 58, To: 58, Line: 1, Col: 1, Construct: "set"},
+	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 134, Line: 3, Col: 1, Construct: "macro"},
+	{From: 69, To: 133, Line: 4, Col: 5, Construct: "if"},
+	{From: 71, To: 71, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 72, To: 133, Line: 6, Col: 9, Construct: "if"},
+	{From: 75, To: 126, Line: 7, Col: 9, Construct: "for"},
+	{From: 78, To: 125, Line: 8, Col: 13, Construct: "if"},
+	{From: 80, To: 83, Line: 9, Col: 17, Construct: "if"},
+	{From: 82, To: 82, Line: 10, Col: 21, Construct: "{{ }}"},
+	{From: 85, To: 88, Line: 12, Col: 17, Construct: "if"},
+	{From: 87, To: 87, Line: 13, Col: 21, Construct: "set"},
+	{From: 90, To: 96, Line: 15, Col: 17, Construct: "if"},
+	{From: 92, To: 94, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 97, To: 125, Line: 19, Col: 17, Construct: "if"},
+	{From: 100, To: 103, Line: 20, Col: 17, Construct: "if"},
+	{From: 102, To: 102, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 105, To: 108, Line: 23, Col: 17, Construct: "if"},
+	{From: 107, To: 107, Line: 24, Col: 21, Construct: "set"},
+	{From: 110, To: 116, Line: 26, Col: 17, Construct: "if"},
+	{From: 112, To: 114, Line: 27, Col: 21, Construct: "{{ }}"},
+	{From: 117, To: 125, Line: 30, Col: 17, Construct: "if"},
+	{From: 120, To: 120, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 124, To: 124, Line: 33, Col: 17, Construct: "{{ }}"},
+	{From: 127, To: 133, Line: 36, Col: 9, Construct: "if"},
+	{From: 132, To: 132, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 136, To: 139, Line: 42, Col: 1, Construct: "if"},
+	{From: 138, To: 138, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 141, To: 176, Line: 45, Col: 1, Construct: "if"},
+	{From: 144, To: 149, Line: 48, Col: 5, Construct: "for"},
+	{From: 147, To: 147, Line: 50, Col: 9, Construct: "{{ }}"},
+	{From: 151, To: 163, Line: 54, Col: 5, Construct: "if"},
+	{From: 154, To: 156, Line: 55, Col: 9, Construct: "set"},
+	{From: 158, To: 161, Line: 56, Col: 9, Construct: "if"},
+	{From: 160, To: 160, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 167, To: 175, Line: 62, Col: 5, Construct: "if"},
+	{From: 170, To: 172, Line: 63, Col: 9, Construct: "set"},
+	{From: 174, To: 174, Line: 64, Col: 9, Construct: "{{ }}"},
+	{From: 178, To: 179, Line: 67, Col: 1, Construct: "set"},
+	{From: 181, To: 202, Line: 68, Col: 1, Construct: "for"},
+	{From: 187, To: 187, Line: 69, Col: 5, Construct: "set"},
+	{From: 189, To: 201, Line: 70, Col: 5, Construct: "if"},
+	{From: 191, To: 193, Line: 71, Col: 9, Construct: "set"},
+	{From: 195, To: 200, Line: 72, Col: 9, Construct: "if"},
+	{From: 197, To: 197, Line: 73, Col: 13, Construct: "set"},
+	{From: 199, To: 199, Line: 74, Col: 13, Construct: "set"},
+	{From: 204, To: 207, Line: 78, Col: 1, Construct: "if"},
+	{From: 206, To: 206, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 209, To: 336, Line: 81, Col: 1, Construct: "for"},
+	{From: 215, To: 217, Line: 82, Col: 5, Construct: "set"},
+	{From: 219, To: 335, Line: 83, Col: 5, Construct: "if"},
+	{From: 222, To: 225, Line: 84, Col: 9, Construct: "if"},
+	{From: 224, To: 224, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 226, To: 335, Line: 87, Col: 9, Construct: "if"},
+	{From: 229, To: 229, Line: 88, Col: 9, Construct: "{{ }}"},
+	{From: 230, To: 335, Line: 89, Col: 9, Construct: "if"},
+	{From: 233, To: 233, Line: 90, Col: 9, Construct: "set"},
+	{From: 235, To: 248, Line: 91, Col: 9, Construct: "if"},
+	{From: 238, To: 238, Line: 92, Col: 13, Construct: "set"},
+	{From: 242, To: 247, Line: 94, Col: 13, Construct: "if"},
+	{From: 244, To: 244, Line: 95, Col: 17, Construct: "set"},
+	{From: 246, To: 246, Line: 96, Col: 17, Construct: "set"},
+	{From: 250, To: 250, Line: 99, Col: 9, Construct: "set"},
+	{From: 252, To: 259, Line: 100, Col: 9, Construct: "if"},
+	{From: 254, To: 254, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 258, To: 258, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 261, To: 313, Line: 105, Col: 9, Construct: "if"},
+	{From: 264, To: 311, Line: 106, Col: 13, Construct: "for"},
+	{From: 268, To: 272, Line: 107, Col: 17, Construct: "if"},
+	{From: 271, To: 271, Line: 108, Col: 21, Construct: "set"},
+	{From: 274, To: 288, Line: 110, Col: 17, Construct: "if"},
+	{From: 276, To: 283, Line: 111, Col: 21, Construct: "if"},
+	{From: 278, To: 278, Line: 112, Col: 25, Construct: "{{ }}"},
+	{From: 282, To: 282, Line: 114, Col: 25, Construct: "{{ }}"},
+	{From: 287, To: 287, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 290, To: 310, Line: 119, Col: 17, Construct: "if"},
+	{From: 293, To: 308, Line: 120, Col: 21, Construct: "for"},
+	{From: 298, To: 298, Line: 121, Col: 25, Construct: "{{ }}"},
+	{From: 300, To: 304, Line: 122, Col: 25, Construct: "set"},
+	{From: 306, To: 307, Line: 123, Col: 25, Construct: "{{ }}"},
+	{From: 314, To: 335, Line: 131, Col: 9, Construct: "if"},
+	{From: 317, To: 320, Line: 132, Col: 9, Construct: "if"},
+	{From: 322, To: 323, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 325, To: 330, Line: 138, Col: 9, Construct: "if"},
+	{From: 327, To: 330, Line: 140, Col: 13, Construct: "if"},
+	{From: 334, To: 334, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 338, To: 347, Line: 147, Col: 1, Construct: "if"},
+	{From: 341, To: 346, Line: 149, Col: 5, Construct: "if"},
+	{From: 361, To: 361, Line: 1, Col: 1, Construct: "set"},
+	{From: 363, To: 363, Line: 2, Col: 1, Construct: "set"},
+	{From: 365, To: 433, Line: 3, Col: 1, Construct: "macro"},
+	{From: 372, To: 432, Line: 4, Col: 5, Construct: "if"},
+	{From: 374, To: 374, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 375, To: 432, Line: 6, Col: 9, Construct: "if"},
+	{From: 378, To: 425, Line: 7, Col: 9, Construct: "for"},
+	{From: 381, To: 424, Line: 8, Col: 13, Construct: "if"},
+	{From: 383, To: 386, Line: 9, Col: 17, Construct: "if"},
+	{From: 385, To: 385, Line: 10, Col: 21, Construct: "{{ }}"},
+	{From: 388, To: 391, Line: 12, Col: 17, Construct: "if"},
+	{From: 390, To: 390, Line: 13, Col: 21, Construct: "set"},
+	{From: 393, To: 397, Line: 15, Col: 17, Construct: "if"},
+	{From: 395, To: 395, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 398, To: 424, Line: 19, Col: 17, Construct: "if"},
+	{From: 401, To: 404, Line: 20, Col: 17, Construct: "if"},
+	{From: 403, To: 403, Line: 21, Col: 21, Construct: "{{ }}"},
+	{From: 406, To: 409, Line: 23, Col: 17, Construct: "if"},
+	{From: 408, To: 408, Line: 24, Col: 21, Construct: "set"},
+	{From: 411, To: 415, Line: 26, Col: 17, Construct: "if"},
+	{From: 413, To: 413, Line: 27, Col: 21, Construct: "{{ }}"},
+	{From: 416, To: 424, Line: 30, Col: 17, Construct: "if"},
+	{From: 419, To: 419, Line: 31, Col: 17, Construct: "{{ }}"},
+	{From: 423, To: 423, Line: 33, Col: 17, Construct: "{{ }}"},
+	{From: 426, To: 432, Line: 36, Col: 9, Construct: "if"},
+	{From: 431, To: 431, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 435, To: 438, Line: 42, Col: 1, Construct: "if"},
+	{From: 437, To: 437, Line: 43, Col: 5, Construct: "{{ }}"},
+	{From: 440, To: 475, Line: 45, Col: 1, Construct: "if"},
+	{From: 443, To: 448, Line: 48, Col: 5, Construct: "for"},
+	{From: 446, To: 446, Line: 50, Col: 9, Construct: "{{ }}"},
+	{From: 450, To: 462, Line: 54, Col: 5, Construct: "if"},
+	{From: 453, To: 455, Line: 55, Col: 9, Construct: "set"},
+	{From: 457, To: 460, Line: 56, Col: 9, Construct: "if"},
+	{From: 459, To: 459, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 466, To: 474, Line: 62, Col: 5, Construct: "if"},
+	{From: 469, To: 471, Line: 63, Col: 9, Construct: "set"},
+	{From: 473, To: 473, Line: 64, Col: 9, Construct: "{{ }}"},
+	{From: 477, To: 478, Line: 67, Col: 1, Construct: "set"},
+	{From: 480, To: 501, Line: 68, Col: 1, Construct: "for"},
+	{From: 486, To: 486, Line: 69, Col: 5, Construct: "set"},
+	{From: 488, To: 500, Line: 70, Col: 5, Construct: "if"},
+	{From: 490, To: 492, Line: 71, Col: 9, Construct: "set"},
+	{From: 494, To: 499, Line: 72, Col: 9, Construct: "if"},
+	{From: 496, To: 496, Line: 73, Col: 13, Construct: "set"},
+	{From: 498, To: 498, Line: 74, Col: 13, Construct: "set"},
+	{From: 503, To: 506, Line: 78, Col: 1, Construct: "if"},
+	{From: 505, To: 505, Line: 79, Col: 5, Construct: "{{ }}"},
+	{From: 508, To: 635, Line: 81, Col: 1, Construct: "for"},
+	{From: 514, To: 516, Line: 82, Col: 5, Construct: "set"},
+	{From: 518, To: 634, Line: 83, Col: 5, Construct: "if"},
+	{From: 521, To: 524, Line: 84, Col: 9, Construct: "if"},
+	{From: 523, To: 523, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 525, To: 634, Line: 87, Col: 9, Construct: "if"},
+	{From: 528, To: 528, Line: 88, Col: 9, Construct: "{{ }}"},
+	{From: 529, To: 634, Line: 89, Col: 9, Construct: "if"},
+	{From: 532, To: 532, Line: 90, Col: 9, Construct: "set"},
+	{From: 534, To: 547, Line: 91, Col: 9, Construct: "if"},
+	{From: 537, To: 537, Line: 92, Col: 13, Construct: "set"},
+	{From: 541, To: 546, Line: 94, Col: 13, Construct: "if"},
+	{From: 543, To: 543, Line: 95, Col: 17, Construct: "set"},
+	{From: 545, To: 545, Line: 96, Col: 17, Construct: "set"},
+	{From: 549, To: 549, Line: 99, Col: 9, Construct: "set"},
+	{From: 551, To: 558, Line: 100, Col: 9, Construct: "if"},
+	{From: 553, To: 553, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 557, To: 557, Line: 103, Col: 13, Construct: "{{ }}"},
+	{From: 560, To: 612, Line: 105, Col: 9, Construct: "if"},
+	{From: 563, To: 610, Line: 106, Col: 13, Construct: "for"},
+	{From: 567, To: 571, Line: 107, Col: 17, Construct: "if"},
+	{From: 570, To: 570, Line: 108, Col: 21, Construct: "set"},
+	{From: 573, To: 587, Line: 110, Col: 17, Construct: "if"},
+	{From: 575, To: 582, Line: 111, Col: 21, Construct: "if"},
+	{From: 577, To: 577, Line: 112, Col: 25, Construct: "{{ }}"},
+	{From: 581, To: 581, Line: 114, Col: 25, Construct: "{{ }}"},
+	{From: 586, To: 586, Line: 117, Col: 21, Construct: "{{ }}"},
+	{From: 589, To: 609, Line: 119, Col: 17, Construct: "if"},
+	{From: 592, To: 607, Line: 120, Col: 21, Construct: "for"},
+	{From: 597, To: 597, Line: 121, Col: 25, Construct: "{{ }}"},
+	{From: 599, To: 603, Line: 122, Col: 25, Construct: "set"},
+	{From: 605, To: 606, Line: 123, Col: 25, Construct: "{{ }}"},
+	{From: 613, To: 634, Line: 131, Col: 9, Construct: "if"},
+	{From: 616, To: 619, Line: 132, Col: 9, Construct: "if"},
+	{From: 621, To: 622, Line: 136, Col: 9, Construct: "{{ }}"},
+	{From: 624, To: 629, Line: 138, Col: 9, Construct: "if"},
+	{From: 626, To: 629, Line: 140, Col: 13, Construct: "if"},
+	{From: 633, To: 633, Line: 144, Col: 9, Construct: "{{ }}"},
+	{From: 637, To: 646, Line: 147, Col: 1, Construct: "if"},
+	{From: 640, To: 645, Line: 149, Col: 5, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Qwen3Coder is the chat template llama.cpp/Qwen3-Coder.jinja.
 var Qwen3Coder = &jinja2.Template{
@@ -296,103 +299,103 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		jsonDict = jinja2.Param(jsonDict, "json_dict")
 		handledKeys = jinja2.Param(handledKeys, "handled_keys")
 		// Qwen3-Coder.jinja:2:5 {%- if json_dict is mapping %}
-		if jinja2.LlamaCallTest("mapping", jsonDict, nil, nil) {
+		if llamacpp.CallTest("mapping", jsonDict, nil, nil) {
 			// Qwen3-Coder.jinja:3:9 {%- for json_key in json_dict if json_key not in handled_keys %}
 			var loop jinja2.Loop
-			for loop.Start(w, jinja2.LlamaIterable(jsonDict), func(item jinja2.Value) bool {
+			for loop.Start(w, llamacpp.Iterable(jsonDict), func(item jinja2.Value) bool {
 				jsonKey := item
-				return jinja2.LlamaNotIn(jsonKey, handledKeys)
+				return llamacpp.NotIn(jsonKey, handledKeys)
 			}); loop.Next(); {
 				jsonKey := loop.Item()
 				// Qwen3-Coder.jinja:4:13 {%- if json_dict[json_key] is mapping or (json_dict[json_key] is sequence and json_dict[json_key] is…
-				if jinja2.LlamaCallTest("mapping", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) || (jinja2.LlamaCallTest("sequence", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil) && !jinja2.LlamaCallTest("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil)) {
+				if llamacpp.CallTest("mapping", llamacpp.Item(jsonDict, jsonKey), nil, nil) || (llamacpp.CallTest("sequence", llamacpp.Item(jsonDict, jsonKey), nil, nil) && !llamacpp.CallTest("string", llamacpp.Item(jsonDict, jsonKey), nil, nil)) {
 					// Qwen3-Coder.jinja:5:17 {{- '\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | tojson | safe) ~ '</' ~ json_key ~ '>' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", llamacpp.Item(jsonDict, jsonKey), nil, nil), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				} else {
 					// Qwen3-Coder.jinja:6:17 {%- else %}
 					// Qwen3-Coder.jinja:7:17 {{-'\n<' ~ json_key ~ '>' ~ (json_dict[json_key] | string) ~ '</' ~ json_key ~ '>' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), jinja2.LlamaCallFilter("string", jinja2.LlamaItem(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<"), jsonKey, jinja2.Str(">"), llamacpp.CallFilter("string", llamacpp.Item(jsonDict, jsonKey), nil, nil), jinja2.Str("</"), jsonKey, jinja2.Str(">")))
 				}
 			}
 		}
 	}
 	// Qwen3-Coder.jinja:13:1 {%- if messages[0]["role"] == "system" %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// Qwen3-Coder.jinja:14:5 {%- set system_message = messages[0]["content"] %}
-		systemMessage = jinja2.LlamaItemStr(messages0, "content")
+		systemMessage = llamacpp.ItemStr(messages0, "content")
 		// Qwen3-Coder.jinja:15:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// Qwen3-Coder.jinja:16:5 {%- else %}
 		// Qwen3-Coder.jinja:17:5 {%- set loop_messages = messages %}
 		loopMessages = messages
 	}
 	// Qwen3-Coder.jinja:20:1 {%- if not tools is defined %}
-	if !jinja2.LlamaCallTest("defined", tools, nil, nil) {
+	if !llamacpp.CallTest("defined", tools, nil, nil) {
 		// Qwen3-Coder.jinja:21:5 {%- set tools = [] %}
 		tools = jinja2.NewList()
 	}
 	// Qwen3-Coder.jinja:24:1 {%- if system_message is defined %}
-	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
 		// Qwen3-Coder.jinja:25:5 {{- "<|im_start|>system\n" + system_message }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), systemMessage))
+		llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>system\n"), systemMessage))
 	} else {
 		// Qwen3-Coder.jinja:26:5 {%- else %}
 		// Qwen3-Coder.jinja:27:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_start|>system\nYou are Qwen, a helpful AI assistant that can interact with a computer to solve tasks.")
 		}
 	}
 	// Qwen3-Coder.jinja:31:1 {%- if tools is iterable and tools | length > 0 %}
-	if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		w.WriteString("\n\n# Tools\n\nYou have access to the following tools:\n\n<tools>")
 		// Qwen3-Coder.jinja:34:5 {%- for tool in tools %}
 		handledKeys := jinja2.Undefined("handled_keys")
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// Qwen3-Coder.jinja:35:9 {%- if tool.function is defined %}
-			toolFunction := jinja2.LlamaAttr(tool, "function")
-			if jinja2.LlamaCallTest("defined", toolFunction, nil, nil) {
+			toolFunction := llamacpp.Attr(tool, "function")
+			if llamacpp.CallTest("defined", toolFunction, nil, nil) {
 				// Qwen3-Coder.jinja:36:13 {%- set tool = tool.function %}
 				tool = toolFunction
 			}
 			// Qwen3-Coder.jinja:38:9 {{- "\n<function>\n<name>" ~ tool.name ~ "</name>" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<function>\n<name>"), jinja2.LlamaAttr(tool, "name"), jinja2.Str("</name>")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<function>\n<name>"), llamacpp.Attr(tool, "name"), jinja2.Str("</name>")))
 			// Qwen3-Coder.jinja:39:9 {%- if tool.description is defined %}
-			toolDescription := jinja2.LlamaAttr(tool, "description")
-			if jinja2.LlamaCallTest("defined", toolDescription, nil, nil) {
+			toolDescription := llamacpp.Attr(tool, "description")
+			if llamacpp.CallTest("defined", toolDescription, nil, nil) {
 				// Qwen3-Coder.jinja:40:13 {{- '\n<description>' ~ (tool.description | trim) ~ '</description>' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", toolDescription, nil, nil), jinja2.Str("</description>")))
 			}
 			w.WriteString("\n<parameters>")
 			// Qwen3-Coder.jinja:43:9 {%- if tool.parameters is defined and tool.parameters is mapping and tool.parameters.properties is d…
-			toolParameters := jinja2.LlamaAttr(tool, "parameters")
-			if ((jinja2.LlamaCallTest("defined", toolParameters, nil, nil) && jinja2.LlamaCallTest("mapping", toolParameters, nil, nil)) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil)) && jinja2.LlamaCallTest("mapping", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil) {
+			toolParameters := llamacpp.Attr(tool, "parameters")
+			if ((llamacpp.CallTest("defined", toolParameters, nil, nil) && llamacpp.CallTest("mapping", toolParameters, nil, nil)) && llamacpp.CallTest("defined", llamacpp.Attr(toolParameters, "properties"), nil, nil)) && llamacpp.CallTest("mapping", llamacpp.Attr(toolParameters, "properties"), nil, nil) {
 				// Qwen3-Coder.jinja:44:13 {%- for param_name, param_fields in tool.parameters.properties|items %}
 				var handledKeys jinja2.Value
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", jinja2.LlamaAttr(toolParameters, "properties"), nil, nil))) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", llamacpp.Attr(toolParameters, "properties"), nil, nil))) {
 					vals := jinja2.Unpack(item, 2)
 					paramName := vals[0]
 					paramFields := vals[1]
 					w.WriteString("\n<parameter>")
 					// Qwen3-Coder.jinja:46:17 {{- '\n<name>' ~ param_name ~ '</name>' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<name>"), paramName, jinja2.Str("</name>")))
 					// Qwen3-Coder.jinja:47:17 {%- if param_fields.type is defined %}
-					paramFieldsType := jinja2.LlamaAttr(paramFields, "type")
-					if jinja2.LlamaCallTest("defined", paramFieldsType, nil, nil) {
+					paramFieldsType := llamacpp.Attr(paramFields, "type")
+					if llamacpp.CallTest("defined", paramFieldsType, nil, nil) {
 						// Qwen3-Coder.jinja:48:21 {{- '\n<type>' ~ (param_fields.type | string) ~ '</type>' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<type>"), jinja2.LlamaCallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<type>"), llamacpp.CallFilter("string", paramFieldsType, nil, nil), jinja2.Str("</type>")))
 					}
 					// Qwen3-Coder.jinja:50:17 {%- if param_fields.description is defined %}
-					paramFieldsDescription := jinja2.LlamaAttr(paramFields, "description")
-					if jinja2.LlamaCallTest("defined", paramFieldsDescription, nil, nil) {
+					paramFieldsDescription := llamacpp.Attr(paramFields, "description")
+					if llamacpp.CallTest("defined", paramFieldsDescription, nil, nil) {
 						// Qwen3-Coder.jinja:51:21 {{- '\n<description>' ~ (param_fields.description | trim) ~ '</description>' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n<description>"), jinja2.LlamaCallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
+						llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n<description>"), llamacpp.CallFilter("trim", paramFieldsDescription, nil, nil), jinja2.Str("</description>")))
 					}
 					// Qwen3-Coder.jinja:53:17 {%- set handled_keys = ['name', 'type', 'description'] %}
 					handledKeys = jinja2.NewList(jinja2.Str("name"), jinja2.Str("type"), jinja2.Str("description"))
 					// Qwen3-Coder.jinja:54:17 {{- render_extra_keys(param_fields, handled_keys) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
+					llamacpp.Write(w, w.Capture(func() {
 						renderExtraKeys(paramFields, handledKeys)
 					}))
 					w.WriteString("\n</parameter>")
@@ -401,14 +404,14 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Qwen3-Coder.jinja:58:9 {% set handled_keys = ['type', 'properties'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("properties"))
 			// Qwen3-Coder.jinja:59:9 {{- render_extra_keys(tool.parameters, handled_keys) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				renderExtraKeys(jinja2.LlamaAttr(tool, "parameters"), handledKeys)
+			llamacpp.Write(w, w.Capture(func() {
+				renderExtraKeys(llamacpp.Attr(tool, "parameters"), handledKeys)
 			}))
 			w.WriteString("\n</parameters>")
 			// Qwen3-Coder.jinja:61:9 {%- set handled_keys = ['type', 'name', 'description', 'parameters'] %}
 			handledKeys = jinja2.NewList(jinja2.Str("type"), jinja2.Str("name"), jinja2.Str("description"), jinja2.Str("parameters"))
 			// Qwen3-Coder.jinja:62:9 {{- render_extra_keys(tool, handled_keys) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderExtraKeys(tool, handledKeys)
 			}))
 			w.WriteString("\n</function>")
@@ -416,58 +419,58 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		w.WriteString("\n</tools>\n\nIf you choose to call a tool ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nvalue_2\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: the tool calling block MUST begin with an opening <tool_call> tag and end with a closing </tool_call> tag.\n- Required parameters MUST be specified\n- You may provide optional reasoning for your function call in natural language BEFORE the function call, but NOT after\n- If there is no function call available, answer the question like normal with your current knowledge and do not tell the user about function calls\n</IMPORTANT>")
 	}
 	// Qwen3-Coder.jinja:68:1 {%- if system_message is defined %}
-	if jinja2.LlamaCallTest("defined", systemMessage, nil, nil) {
+	if llamacpp.CallTest("defined", systemMessage, nil, nil) {
 		w.WriteString("<|im_end|>\n")
 	} else {
 		// Qwen3-Coder.jinja:70:5 {%- else %}
 		// Qwen3-Coder.jinja:71:5 {%- if tools is iterable and tools | length > 0 %}
-		if jinja2.LlamaCallTest("iterable", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+		if llamacpp.CallTest("iterable", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 			w.WriteString("<|im_end|>\n")
 		}
 	}
 	// Qwen3-Coder.jinja:75:1 {%- for message in loop_messages %}
 	var loop jinja2.Loop
-	for loop.Start(w, jinja2.LlamaIterable(loopMessages), nil); loop.Next(); {
+	for loop.Start(w, llamacpp.Iterable(loopMessages), nil); loop.Next(); {
 		message := loop.Item()
 		// Qwen3-Coder.jinja:76:5 {%- if message.role == "assistant" and message.tool_calls is defined and message.tool_calls is itera…
-		messageRole := jinja2.LlamaAttr(message, "role")
-		if ((jinja2.EqStr(messageRole, "assistant") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaCallTest("iterable", jinja2.LlamaAttr(message, "tool_calls"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaAttr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
+		messageRole := llamacpp.Attr(message, "role")
+		if ((jinja2.EqStr(messageRole, "assistant") && llamacpp.CallTest("defined", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.CallTest("iterable", llamacpp.Attr(message, "tool_calls"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.Attr(message, "tool_calls"), nil, nil), jinja2.Int(0)) {
 			// Qwen3-Coder.jinja:77:9 {{- '<|im_start|>' + message.role }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
 			// Qwen3-Coder.jinja:78:9 {%- if message.content is defined and message.content is string and message.content | trim | length …
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("string", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
+			messageContent := llamacpp.Attr(message, "content")
+			if (llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("string", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.CallFilter("trim", messageContent, nil, nil), nil, nil), jinja2.Int(0)) {
 				// Qwen3-Coder.jinja:79:13 {{- '\n' + message.content | trim + '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n"), jinja2.LlamaCallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n"), llamacpp.CallFilter("trim", messageContent, nil, nil)), jinja2.Str("\n")))
 			}
 			// Qwen3-Coder.jinja:81:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 				// Qwen3-Coder.jinja:82:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 					// Qwen3-Coder.jinja:83:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				// Qwen3-Coder.jinja:85:13 {{- '\n<tool_call>\n<function=' + tool_call.name + '>\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("\n<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("\n<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
 				// Qwen3-Coder.jinja:86:13 {%- if tool_call.arguments is defined %}
-				toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-				if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+				toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+				if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
 					// Qwen3-Coder.jinja:87:17 {%- for args_name, args_value in tool_call.arguments|items %}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", toolCallArguments, nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", toolCallArguments, nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						argsName := vals[0]
 						argsValue := vals[1]
 						// Qwen3-Coder.jinja:88:21 {{- '<parameter=' + args_name + '>\n' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+						llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 						// Qwen3-Coder.jinja:89:21 {%- set args_value = args_value | tojson | safe if args_value is mapping or (args_value is sequence …
-						if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
-							argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, nil), nil, nil)
+						if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
+							argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, nil), nil, nil)
 						} else {
-							argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
+							argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
 						}
 						// Qwen3-Coder.jinja:90:21 {{- args_value }}
-						jinja2.LlamaWrite(w, argsValue)
+						llamacpp.Write(w, argsValue)
 						w.WriteString("\n</parameter>\n")
 					}
 				}
@@ -477,19 +480,19 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if (jinja2.EqStr(messageRole, "user") || jinja2.EqStr(messageRole, "system")) || jinja2.EqStr(messageRole, "assistant") {
 			// Qwen3-Coder.jinja:97:9 {%- elif message.role == "user" or message.role == "system" or message.role == "assistant" %}
 			// Qwen3-Coder.jinja:98:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen3-Coder.jinja:99:9 {%- elif message.role == "tool" %}
 			// Qwen3-Coder.jinja:100:9 {%- if loop.previtem and loop.previtem.role != "tool" %}
-			if jinja2.LlamaAttr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "previtem"), "role"), "tool") {
+			if llamacpp.Attr(loop.Value(), "previtem").Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "previtem"), "role"), "tool") {
 				w.WriteString("<|im_start|>user\n")
 			}
 			w.WriteString("<tool_response>\n")
 			// Qwen3-Coder.jinja:104:9 {{- message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n")
 			// Qwen3-Coder.jinja:106:9 {%- if not loop.last and loop.nextitem.role != "tool" %}
-			if !loop.Last().Truthy() && !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaAttr(loop.Value(), "nextitem"), "role"), "tool") {
+			if !loop.Last().Truthy() && !jinja2.EqStr(llamacpp.Attr(llamacpp.Attr(loop.Value(), "nextitem"), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			} else if loop.Last().Truthy() {
 				// Qwen3-Coder.jinja:108:13 {%- elif loop.last %}
@@ -498,7 +501,7 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else {
 			// Qwen3-Coder.jinja:111:9 {%- else %}
 			// Qwen3-Coder.jinja:112:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen3-Coder.jinja:115:1 {%- if add_generation_prompt %}
@@ -510,124 +513,124 @@ func renderQwen3CoderLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansQwen3Coder is the position table of Qwen3-Coder.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwen3Coder = []jinja2.Span{
-	{From: 54, To: 89, Line: 1, Col: 1, Construct: "macro"},
-	{From: 58, To: 88, Line: 2, Col: 5, Construct: "if"},
-	{From: 60, To: 87, Line: 3, Col: 9, Construct: "for"},
-	{From: 67, To: 86, Line: 4, Col: 13, Construct: "if"},
-	{From: 69, To: 75, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 79, To: 85, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 91, To: 101, Line: 13, Col: 1, Construct: "if"},
-	{From: 94, To: 94, Line: 14, Col: 5, Construct: "set"},
-	{From: 96, To: 96, Line: 15, Col: 5, Construct: "set"},
-	{From: 100, To: 100, Line: 17, Col: 5, Construct: "set"},
-	{From: 103, To: 106, Line: 20, Col: 1, Construct: "if"},
-	{From: 105, To: 105, Line: 21, Col: 5, Construct: "set"},
-	{From: 108, To: 117, Line: 24, Col: 1, Construct: "if"},
-	{From: 110, To: 110, Line: 25, Col: 5, Construct: "{{ }}"},
-	{From: 114, To: 116, Line: 27, Col: 5, Construct: "if"},
-	{From: 119, To: 192, Line: 31, Col: 1, Construct: "if"},
-	{From: 122, To: 191, Line: 34, Col: 5, Construct: "for"},
-	{From: 125, To: 129, Line: 35, Col: 9, Construct: "if"},
-	{From: 128, To: 128, Line: 36, Col: 13, Construct: "set"},
-	{From: 131, To: 133, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 135, To: 142, Line: 39, Col: 9, Construct: "if"},
-	{From: 138, To: 140, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 144, To: 179, Line: 43, Col: 9, Construct: "if"},
-	{From: 147, To: 178, Line: 44, Col: 13, Construct: "for"},
-	{From: 154, To: 156, Line: 46, Col: 17, Construct: "{{ }}"},
-	{From: 158, To: 164, Line: 47, Col: 17, Construct: "if"},
-	{From: 161, To: 163, Line: 48, Col: 21, Construct: "{{ }}"},
-	{From: 166, To: 172, Line: 50, Col: 17, Construct: "if"},
-	{From: 169, To: 171, Line: 51, Col: 21, Construct: "{{ }}"},
-	{From: 174, To: 174, Line: 53, Col: 17, Construct: "set"},
-	{From: 176, To: 177, Line: 54, Col: 17, Construct: "{{ }}"},
-	{From: 181, To: 181, Line: 58, Col: 9, Construct: "set"},
-	{From: 183, To: 184, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 61, Col: 9, Construct: "set"},
-	{From: 188, To: 189, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 194, To: 202, Line: 68, Col: 1, Construct: "if"},
-	{From: 199, To: 201, Line: 71, Col: 5, Construct: "if"},
-	{From: 204, To: 278, Line: 75, Col: 1, Construct: "for"},
-	{From: 208, To: 277, Line: 76, Col: 5, Construct: "if"},
-	{From: 211, To: 211, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 213, To: 217, Line: 78, Col: 9, Construct: "if"},
-	{From: 216, To: 216, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 219, To: 251, Line: 81, Col: 9, Construct: "for"},
-	{From: 221, To: 225, Line: 82, Col: 13, Construct: "if"},
-	{From: 224, To: 224, Line: 83, Col: 17, Construct: "set"},
-	{From: 227, To: 227, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 229, To: 249, Line: 86, Col: 13, Construct: "if"},
-	{From: 232, To: 247, Line: 87, Col: 17, Construct: "for"},
-	{From: 237, To: 237, Line: 88, Col: 21, Construct: "{{ }}"},
-	{From: 239, To: 243, Line: 89, Col: 21, Construct: "set"},
-	{From: 245, To: 246, Line: 90, Col: 21, Construct: "{{ }}"},
-	{From: 252, To: 277, Line: 97, Col: 9, Construct: "if"},
-	{From: 255, To: 255, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 256, To: 277, Line: 99, Col: 9, Construct: "if"},
-	{From: 259, To: 262, Line: 100, Col: 9, Construct: "if"},
-	{From: 264, To: 265, Line: 104, Col: 9, Construct: "{{ }}"},
-	{From: 267, To: 272, Line: 106, Col: 9, Construct: "if"},
-	{From: 269, To: 272, Line: 108, Col: 13, Construct: "if"},
-	{From: 276, To: 276, Line: 112, Col: 9, Construct: "{{ }}"},
-	{From: 280, To: 282, Line: 115, Col: 1, Construct: "if"},
-	{From: 295, To: 318, Line: 1, Col: 1, Construct: "macro"},
-	{From: 299, To: 317, Line: 2, Col: 5, Construct: "if"},
-	{From: 301, To: 316, Line: 3, Col: 9, Construct: "for"},
-	{From: 308, To: 315, Line: 4, Col: 13, Construct: "if"},
-	{From: 310, To: 310, Line: 5, Col: 17, Construct: "{{ }}"},
-	{From: 314, To: 314, Line: 7, Col: 17, Construct: "{{ }}"},
-	{From: 320, To: 330, Line: 13, Col: 1, Construct: "if"},
-	{From: 323, To: 323, Line: 14, Col: 5, Construct: "set"},
-	{From: 325, To: 325, Line: 15, Col: 5, Construct: "set"},
-	{From: 329, To: 329, Line: 17, Col: 5, Construct: "set"},
-	{From: 332, To: 335, Line: 20, Col: 1, Construct: "if"},
-	{From: 334, To: 334, Line: 21, Col: 5, Construct: "set"},
-	{From: 337, To: 346, Line: 24, Col: 1, Construct: "if"},
-	{From: 339, To: 339, Line: 25, Col: 5, Construct: "{{ }}"},
-	{From: 343, To: 345, Line: 27, Col: 5, Construct: "if"},
-	{From: 348, To: 417, Line: 31, Col: 1, Construct: "if"},
-	{From: 351, To: 416, Line: 34, Col: 5, Construct: "for"},
-	{From: 354, To: 358, Line: 35, Col: 9, Construct: "if"},
-	{From: 357, To: 357, Line: 36, Col: 13, Construct: "set"},
-	{From: 360, To: 360, Line: 38, Col: 9, Construct: "{{ }}"},
-	{From: 362, To: 367, Line: 39, Col: 9, Construct: "if"},
-	{From: 365, To: 365, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 369, To: 400, Line: 43, Col: 9, Construct: "if"},
-	{From: 372, To: 399, Line: 44, Col: 13, Construct: "for"},
-	{From: 379, To: 379, Line: 46, Col: 17, Construct: "{{ }}"},
-	{From: 381, To: 385, Line: 47, Col: 17, Construct: "if"},
-	{From: 384, To: 384, Line: 48, Col: 21, Construct: "{{ }}"},
-	{From: 387, To: 391, Line: 50, Col: 17, Construct: "if"},
-	{From: 390, To: 390, Line: 51, Col: 21, Construct: "{{ }}"},
-	{From: 393, To: 393, Line: 53, Col: 17, Construct: "set"},
-	{From: 395, To: 398, Line: 54, Col: 17, Construct: "{{ }}"},
-	{From: 402, To: 402, Line: 58, Col: 9, Construct: "set"},
-	{From: 404, To: 407, Line: 59, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 409, Line: 61, Col: 9, Construct: "set"},
-	{From: 411, To: 414, Line: 62, Col: 9, Construct: "{{ }}"},
-	{From: 419, To: 427, Line: 68, Col: 1, Construct: "if"},
-	{From: 424, To: 426, Line: 71, Col: 5, Construct: "if"},
-	{From: 429, To: 503, Line: 75, Col: 1, Construct: "for"},
-	{From: 433, To: 502, Line: 76, Col: 5, Construct: "if"},
-	{From: 436, To: 436, Line: 77, Col: 9, Construct: "{{ }}"},
-	{From: 438, To: 442, Line: 78, Col: 9, Construct: "if"},
-	{From: 441, To: 441, Line: 79, Col: 13, Construct: "{{ }}"},
-	{From: 444, To: 476, Line: 81, Col: 9, Construct: "for"},
-	{From: 446, To: 450, Line: 82, Col: 13, Construct: "if"},
-	{From: 449, To: 449, Line: 83, Col: 17, Construct: "set"},
-	{From: 452, To: 452, Line: 85, Col: 13, Construct: "{{ }}"},
-	{From: 454, To: 474, Line: 86, Col: 13, Construct: "if"},
-	{From: 457, To: 472, Line: 87, Col: 17, Construct: "for"},
-	{From: 462, To: 462, Line: 88, Col: 21, Construct: "{{ }}"},
-	{From: 464, To: 468, Line: 89, Col: 21, Construct: "set"},
-	{From: 470, To: 471, Line: 90, Col: 21, Construct: "{{ }}"},
-	{From: 477, To: 502, Line: 97, Col: 9, Construct: "if"},
-	{From: 480, To: 480, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 481, To: 502, Line: 99, Col: 9, Construct: "if"},
-	{From: 484, To: 487, Line: 100, Col: 9, Construct: "if"},
-	{From: 489, To: 490, Line: 104, Col: 9, Construct: "{{ }}"},
-	{From: 492, To: 497, Line: 106, Col: 9, Construct: "if"},
-	{From: 494, To: 497, Line: 108, Col: 13, Construct: "if"},
-	{From: 501, To: 501, Line: 112, Col: 9, Construct: "{{ }}"},
-	{From: 505, To: 507, Line: 115, Col: 1, Construct: "if"},
+	{From: 57, To: 92, Line: 1, Col: 1, Construct: "macro"},
+	{From: 61, To: 91, Line: 2, Col: 5, Construct: "if"},
+	{From: 63, To: 90, Line: 3, Col: 9, Construct: "for"},
+	{From: 70, To: 89, Line: 4, Col: 13, Construct: "if"},
+	{From: 72, To: 78, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 82, To: 88, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 94, To: 104, Line: 13, Col: 1, Construct: "if"},
+	{From: 97, To: 97, Line: 14, Col: 5, Construct: "set"},
+	{From: 99, To: 99, Line: 15, Col: 5, Construct: "set"},
+	{From: 103, To: 103, Line: 17, Col: 5, Construct: "set"},
+	{From: 106, To: 109, Line: 20, Col: 1, Construct: "if"},
+	{From: 108, To: 108, Line: 21, Col: 5, Construct: "set"},
+	{From: 111, To: 120, Line: 24, Col: 1, Construct: "if"},
+	{From: 113, To: 113, Line: 25, Col: 5, Construct: "{{ }}"},
+	{From: 117, To: 119, Line: 27, Col: 5, Construct: "if"},
+	{From: 122, To: 195, Line: 31, Col: 1, Construct: "if"},
+	{From: 125, To: 194, Line: 34, Col: 5, Construct: "for"},
+	{From: 128, To: 132, Line: 35, Col: 9, Construct: "if"},
+	{From: 131, To: 131, Line: 36, Col: 13, Construct: "set"},
+	{From: 134, To: 136, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 138, To: 145, Line: 39, Col: 9, Construct: "if"},
+	{From: 141, To: 143, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 147, To: 182, Line: 43, Col: 9, Construct: "if"},
+	{From: 150, To: 181, Line: 44, Col: 13, Construct: "for"},
+	{From: 157, To: 159, Line: 46, Col: 17, Construct: "{{ }}"},
+	{From: 161, To: 167, Line: 47, Col: 17, Construct: "if"},
+	{From: 164, To: 166, Line: 48, Col: 21, Construct: "{{ }}"},
+	{From: 169, To: 175, Line: 50, Col: 17, Construct: "if"},
+	{From: 172, To: 174, Line: 51, Col: 21, Construct: "{{ }}"},
+	{From: 177, To: 177, Line: 53, Col: 17, Construct: "set"},
+	{From: 179, To: 180, Line: 54, Col: 17, Construct: "{{ }}"},
+	{From: 184, To: 184, Line: 58, Col: 9, Construct: "set"},
+	{From: 186, To: 187, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 61, Col: 9, Construct: "set"},
+	{From: 191, To: 192, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 197, To: 205, Line: 68, Col: 1, Construct: "if"},
+	{From: 202, To: 204, Line: 71, Col: 5, Construct: "if"},
+	{From: 207, To: 281, Line: 75, Col: 1, Construct: "for"},
+	{From: 211, To: 280, Line: 76, Col: 5, Construct: "if"},
+	{From: 214, To: 214, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 216, To: 220, Line: 78, Col: 9, Construct: "if"},
+	{From: 219, To: 219, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 222, To: 254, Line: 81, Col: 9, Construct: "for"},
+	{From: 224, To: 228, Line: 82, Col: 13, Construct: "if"},
+	{From: 227, To: 227, Line: 83, Col: 17, Construct: "set"},
+	{From: 230, To: 230, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 232, To: 252, Line: 86, Col: 13, Construct: "if"},
+	{From: 235, To: 250, Line: 87, Col: 17, Construct: "for"},
+	{From: 240, To: 240, Line: 88, Col: 21, Construct: "{{ }}"},
+	{From: 242, To: 246, Line: 89, Col: 21, Construct: "set"},
+	{From: 248, To: 249, Line: 90, Col: 21, Construct: "{{ }}"},
+	{From: 255, To: 280, Line: 97, Col: 9, Construct: "if"},
+	{From: 258, To: 258, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 259, To: 280, Line: 99, Col: 9, Construct: "if"},
+	{From: 262, To: 265, Line: 100, Col: 9, Construct: "if"},
+	{From: 267, To: 268, Line: 104, Col: 9, Construct: "{{ }}"},
+	{From: 270, To: 275, Line: 106, Col: 9, Construct: "if"},
+	{From: 272, To: 275, Line: 108, Col: 13, Construct: "if"},
+	{From: 279, To: 279, Line: 112, Col: 9, Construct: "{{ }}"},
+	{From: 283, To: 285, Line: 115, Col: 1, Construct: "if"},
+	{From: 298, To: 321, Line: 1, Col: 1, Construct: "macro"},
+	{From: 302, To: 320, Line: 2, Col: 5, Construct: "if"},
+	{From: 304, To: 319, Line: 3, Col: 9, Construct: "for"},
+	{From: 311, To: 318, Line: 4, Col: 13, Construct: "if"},
+	{From: 313, To: 313, Line: 5, Col: 17, Construct: "{{ }}"},
+	{From: 317, To: 317, Line: 7, Col: 17, Construct: "{{ }}"},
+	{From: 323, To: 333, Line: 13, Col: 1, Construct: "if"},
+	{From: 326, To: 326, Line: 14, Col: 5, Construct: "set"},
+	{From: 328, To: 328, Line: 15, Col: 5, Construct: "set"},
+	{From: 332, To: 332, Line: 17, Col: 5, Construct: "set"},
+	{From: 335, To: 338, Line: 20, Col: 1, Construct: "if"},
+	{From: 337, To: 337, Line: 21, Col: 5, Construct: "set"},
+	{From: 340, To: 349, Line: 24, Col: 1, Construct: "if"},
+	{From: 342, To: 342, Line: 25, Col: 5, Construct: "{{ }}"},
+	{From: 346, To: 348, Line: 27, Col: 5, Construct: "if"},
+	{From: 351, To: 420, Line: 31, Col: 1, Construct: "if"},
+	{From: 354, To: 419, Line: 34, Col: 5, Construct: "for"},
+	{From: 357, To: 361, Line: 35, Col: 9, Construct: "if"},
+	{From: 360, To: 360, Line: 36, Col: 13, Construct: "set"},
+	{From: 363, To: 363, Line: 38, Col: 9, Construct: "{{ }}"},
+	{From: 365, To: 370, Line: 39, Col: 9, Construct: "if"},
+	{From: 368, To: 368, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 372, To: 403, Line: 43, Col: 9, Construct: "if"},
+	{From: 375, To: 402, Line: 44, Col: 13, Construct: "for"},
+	{From: 382, To: 382, Line: 46, Col: 17, Construct: "{{ }}"},
+	{From: 384, To: 388, Line: 47, Col: 17, Construct: "if"},
+	{From: 387, To: 387, Line: 48, Col: 21, Construct: "{{ }}"},
+	{From: 390, To: 394, Line: 50, Col: 17, Construct: "if"},
+	{From: 393, To: 393, Line: 51, Col: 21, Construct: "{{ }}"},
+	{From: 396, To: 396, Line: 53, Col: 17, Construct: "set"},
+	{From: 398, To: 401, Line: 54, Col: 17, Construct: "{{ }}"},
+	{From: 405, To: 405, Line: 58, Col: 9, Construct: "set"},
+	{From: 407, To: 410, Line: 59, Col: 9, Construct: "{{ }}"},
+	{From: 412, To: 412, Line: 61, Col: 9, Construct: "set"},
+	{From: 414, To: 417, Line: 62, Col: 9, Construct: "{{ }}"},
+	{From: 422, To: 430, Line: 68, Col: 1, Construct: "if"},
+	{From: 427, To: 429, Line: 71, Col: 5, Construct: "if"},
+	{From: 432, To: 506, Line: 75, Col: 1, Construct: "for"},
+	{From: 436, To: 505, Line: 76, Col: 5, Construct: "if"},
+	{From: 439, To: 439, Line: 77, Col: 9, Construct: "{{ }}"},
+	{From: 441, To: 445, Line: 78, Col: 9, Construct: "if"},
+	{From: 444, To: 444, Line: 79, Col: 13, Construct: "{{ }}"},
+	{From: 447, To: 479, Line: 81, Col: 9, Construct: "for"},
+	{From: 449, To: 453, Line: 82, Col: 13, Construct: "if"},
+	{From: 452, To: 452, Line: 83, Col: 17, Construct: "set"},
+	{From: 455, To: 455, Line: 85, Col: 13, Construct: "{{ }}"},
+	{From: 457, To: 477, Line: 86, Col: 13, Construct: "if"},
+	{From: 460, To: 475, Line: 87, Col: 17, Construct: "for"},
+	{From: 465, To: 465, Line: 88, Col: 21, Construct: "{{ }}"},
+	{From: 467, To: 471, Line: 89, Col: 21, Construct: "set"},
+	{From: 473, To: 474, Line: 90, Col: 21, Construct: "{{ }}"},
+	{From: 480, To: 505, Line: 97, Col: 9, Construct: "if"},
+	{From: 483, To: 483, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 484, To: 505, Line: 99, Col: 9, Construct: "if"},
+	{From: 487, To: 490, Line: 100, Col: 9, Construct: "if"},
+	{From: 492, To: 493, Line: 104, Col: 9, Construct: "{{ }}"},
+	{From: 495, To: 500, Line: 106, Col: 9, Construct: "if"},
+	{From: 497, To: 500, Line: 108, Col: 13, Construct: "if"},
+	{From: 504, To: 504, Line: 112, Col: 9, Construct: "{{ }}"},
+	{From: 508, To: 510, Line: 115, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // QwenQwen306B is the chat template llama.cpp/Qwen-Qwen3-0.6B.jinja.
 var QwenQwen306B = &jinja2.Template{
@@ -233,40 +236,40 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-Qwen3-0.6B.jinja:3:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:4:9 {{- messages[0].content + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAttr(messages0, "content"), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Attr(messages0, "content"), jinja2.Str("\n\n")))
 		}
 		w.WriteString("# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-Qwen3-0.6B.jinja:7:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// Qwen-Qwen3-0.6B.jinja:9:9 {{- tool | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
 		// Qwen-Qwen3-0.6B.jinja:12:5 {%- else %}
 		// Qwen-Qwen3-0.6B.jinja:13:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// Qwen-Qwen3-0.6B.jinja:14:9 {{- '<|im_start|>system\n' + messages[0].content + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaAttr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.Attr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen-Qwen3-0.6B.jinja:17:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// Qwen-Qwen3-0.6B.jinja:18:1 {%- for message in messages[::-1] %}
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
+	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// Qwen-Qwen3-0.6B.jinja:19:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// Qwen-Qwen3-0.6B.jinja:20:5 {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_respo…
-		if (nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && !(jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(jinja2.LlamaAttr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+		if (nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && !(llamacpp.CallMethod(llamacpp.Attr(message, "content"), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(llamacpp.Attr(message, "content"), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// Qwen-Qwen3-0.6B.jinja:21:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
 			// Qwen-Qwen3-0.6B.jinja:22:9 {%- set ns.last_query_index = index %}
@@ -276,57 +279,57 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// Qwen-Qwen3-0.6B.jinja:25:1 {%- for message in messages %}
 	var content jinja2.Value
 	var reasoningContent jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// Qwen-Qwen3-0.6B.jinja:26:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-Qwen3-0.6B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-Qwen3-0.6B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-Qwen3-0.6B.jinja:29:9 {%- set content = message.content %}
-			messageContent := jinja2.LlamaAttr(message, "content")
+			messageContent := llamacpp.Attr(message, "content")
 			content = messageContent
 			// Qwen-Qwen3-0.6B.jinja:30:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// Qwen-Qwen3-0.6B.jinja:31:9 {%- if message.reasoning_content is defined and message.reasoning_content is not none %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("defined", messageReasoningContent, nil, nil) && !jinja2.LlamaCallTest("none", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("defined", messageReasoningContent, nil, nil) && !llamacpp.CallTest("none", messageReasoningContent, nil, nil) {
 				// Qwen-Qwen3-0.6B.jinja:32:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:33:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:34:13 {%- if '</think>' in message.content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), messageContent) {
+				if llamacpp.In(jinja2.Str("</think>"), messageContent) {
 					// Qwen-Qwen3-0.6B.jinja:35:17 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// Qwen-Qwen3-0.6B.jinja:36:17 {%- set reasoning_content = message.content.split('</think>')[0].rstrip('\n').split('<think>')[-1].l…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				}
 			}
 			// Qwen-Qwen3-0.6B.jinja:39:9 {%- if loop.index0 > ns.last_query_index %}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastQueryIndex) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// Qwen-Qwen3-0.6B.jinja:40:13 {%- if loop.last or (not loop.last and reasoning_content) %}
 				if (i == len(items2)-1) || (!(i == len(items2)-1) && reasoningContent.Truthy()) {
 					// Qwen-Qwen3-0.6B.jinja:41:17 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n'…
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), jinja2.LlamaCallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), jinja2.LlamaCallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n")), llamacpp.CallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)), jinja2.Str("\n</think>\n\n")), llamacpp.CallMethod(content, "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)))
 				} else {
 					// Qwen-Qwen3-0.6B.jinja:42:17 {%- else %}
 					// Qwen-Qwen3-0.6B.jinja:43:17 {{- '<|im_start|>' + message.role + '\n' + content }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 				}
 			} else {
 				// Qwen-Qwen3-0.6B.jinja:45:13 {%- else %}
 				// Qwen-Qwen3-0.6B.jinja:46:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// Qwen-Qwen3-0.6B.jinja:48:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// Qwen-Qwen3-0.6B.jinja:49:13 {%- for tool_call in message.tool_calls %}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// Qwen-Qwen3-0.6B.jinja:50:17 {%- if (loop.first and content) or (not loop.first) %}
@@ -334,24 +337,24 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 						w.WriteString("\n")
 					}
 					// Qwen-Qwen3-0.6B.jinja:53:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// Qwen-Qwen3-0.6B.jinja:54:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					w.WriteString("<tool_call>\n{\"name\": \"")
 					// Qwen-Qwen3-0.6B.jinja:57:17 {{- tool_call.name }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
+					llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 					w.WriteString("\", \"arguments\": ")
 					// Qwen-Qwen3-0.6B.jinja:59:17 {%- if tool_call.arguments is string %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
 						// Qwen-Qwen3-0.6B.jinja:60:21 {{- tool_call.arguments }}
-						jinja2.LlamaWrite(w, toolCallArguments)
+						llamacpp.Write(w, toolCallArguments)
 					} else {
 						// Qwen-Qwen3-0.6B.jinja:61:21 {%- else %}
 						// Qwen-Qwen3-0.6B.jinja:62:21 {{- tool_call.arguments | tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolCallArguments, nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", toolCallArguments, nil, nil))
 					}
 					w.WriteString("}\n</tool_call>")
 				}
@@ -360,15 +363,15 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-Qwen3-0.6B.jinja:68:9 {%- elif message.role == "tool" %}
 			// Qwen-Qwen3-0.6B.jinja:69:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-Qwen3-0.6B.jinja:73:9 {{- message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-Qwen3-0.6B.jinja:75:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -377,7 +380,7 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if addGenerationPrompt.Truthy() {
 		w.WriteString("<|im_start|>assistant\n")
 		// Qwen-Qwen3-0.6B.jinja:82:5 {%- if enable_thinking is defined and enable_thinking is false %}
-		if jinja2.LlamaCallTest("defined", enableThinking, nil, nil) && jinja2.LlamaCallTest("false", enableThinking, nil, nil) {
+		if llamacpp.CallTest("defined", enableThinking, nil, nil) && llamacpp.CallTest("false", enableThinking, nil, nil) {
 			w.WriteString("<think>\n\n</think>\n\n")
 		}
 	}
@@ -386,92 +389,92 @@ func renderQwenQwen306BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansQwenQwen306B is the position table of Qwen-Qwen3-0.6B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwenQwen306B = []jinja2.Span{
-	{From: 53, To: 79, Line: 1, Col: 1, Construct: "if"},
-	{From: 56, To: 61, Line: 3, Col: 5, Construct: "if"},
-	{From: 59, To: 59, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 63, To: 68, Line: 7, Col: 5, Construct: "for"},
-	{From: 66, To: 66, Line: 9, Col: 9, Construct: "{{ }}"},
-	{From: 72, To: 78, Line: 13, Col: 5, Construct: "if"},
-	{From: 75, To: 77, Line: 14, Col: 9, Construct: "{{ }}"},
-	{From: 81, To: 82, Line: 17, Col: 1, Construct: "set"},
-	{From: 84, To: 97, Line: 18, Col: 1, Construct: "for"},
-	{From: 89, To: 89, Line: 19, Col: 5, Construct: "set"},
-	{From: 91, To: 96, Line: 20, Col: 5, Construct: "if"},
-	{From: 93, To: 93, Line: 21, Col: 9, Construct: "set"},
-	{From: 95, To: 95, Line: 22, Col: 9, Construct: "set"},
-	{From: 99, To: 213, Line: 25, Col: 1, Construct: "for"},
-	{From: 105, To: 212, Line: 26, Col: 5, Construct: "if"},
-	{From: 108, To: 113, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 114, To: 212, Line: 28, Col: 9, Construct: "if"},
-	{From: 117, To: 118, Line: 29, Col: 9, Construct: "set"},
-	{From: 120, To: 120, Line: 30, Col: 9, Construct: "set"},
-	{From: 122, To: 135, Line: 31, Col: 9, Construct: "if"},
-	{From: 125, To: 125, Line: 32, Col: 13, Construct: "set"},
-	{From: 129, To: 134, Line: 34, Col: 13, Construct: "if"},
-	{From: 131, To: 131, Line: 35, Col: 17, Construct: "set"},
-	{From: 133, To: 133, Line: 36, Col: 17, Construct: "set"},
-	{From: 137, To: 162, Line: 39, Col: 9, Construct: "if"},
-	{From: 139, To: 154, Line: 40, Col: 13, Construct: "if"},
-	{From: 141, To: 146, Line: 41, Col: 17, Construct: "{{ }}"},
-	{From: 150, To: 153, Line: 43, Col: 17, Construct: "{{ }}"},
-	{From: 158, To: 161, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 164, To: 197, Line: 48, Col: 9, Construct: "if"},
-	{From: 167, To: 195, Line: 49, Col: 13, Construct: "for"},
-	{From: 171, To: 173, Line: 50, Col: 17, Construct: "if"},
-	{From: 175, To: 180, Line: 53, Col: 17, Construct: "if"},
-	{From: 178, To: 178, Line: 54, Col: 21, Construct: "set"},
-	{From: 182, To: 183, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 185, To: 194, Line: 59, Col: 17, Construct: "if"},
-	{From: 188, To: 188, Line: 60, Col: 21, Construct: "{{ }}"},
-	{From: 192, To: 192, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 198, To: 212, Line: 68, Col: 9, Construct: "if"},
-	{From: 201, To: 204, Line: 69, Col: 9, Construct: "if"},
-	{From: 206, To: 207, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 209, To: 211, Line: 75, Col: 9, Construct: "if"},
-	{From: 215, To: 221, Line: 80, Col: 1, Construct: "if"},
-	{From: 218, To: 220, Line: 82, Col: 5, Construct: "if"},
-	{From: 233, To: 257, Line: 1, Col: 1, Construct: "if"},
-	{From: 236, To: 241, Line: 3, Col: 5, Construct: "if"},
-	{From: 239, To: 239, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 243, To: 248, Line: 7, Col: 5, Construct: "for"},
-	{From: 246, To: 246, Line: 9, Col: 9, Construct: "{{ }}"},
-	{From: 252, To: 256, Line: 13, Col: 5, Construct: "if"},
-	{From: 255, To: 255, Line: 14, Col: 9, Construct: "{{ }}"},
-	{From: 259, To: 260, Line: 17, Col: 1, Construct: "set"},
-	{From: 262, To: 275, Line: 18, Col: 1, Construct: "for"},
-	{From: 267, To: 267, Line: 19, Col: 5, Construct: "set"},
-	{From: 269, To: 274, Line: 20, Col: 5, Construct: "if"},
-	{From: 271, To: 271, Line: 21, Col: 9, Construct: "set"},
-	{From: 273, To: 273, Line: 22, Col: 9, Construct: "set"},
-	{From: 277, To: 375, Line: 25, Col: 1, Construct: "for"},
-	{From: 283, To: 374, Line: 26, Col: 5, Construct: "if"},
-	{From: 286, To: 286, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 287, To: 374, Line: 28, Col: 9, Construct: "if"},
-	{From: 290, To: 291, Line: 29, Col: 9, Construct: "set"},
-	{From: 293, To: 293, Line: 30, Col: 9, Construct: "set"},
-	{From: 295, To: 308, Line: 31, Col: 9, Construct: "if"},
-	{From: 298, To: 298, Line: 32, Col: 13, Construct: "set"},
-	{From: 302, To: 307, Line: 34, Col: 13, Construct: "if"},
-	{From: 304, To: 304, Line: 35, Col: 17, Construct: "set"},
-	{From: 306, To: 306, Line: 36, Col: 17, Construct: "set"},
-	{From: 310, To: 324, Line: 39, Col: 9, Construct: "if"},
-	{From: 312, To: 319, Line: 40, Col: 13, Construct: "if"},
-	{From: 314, To: 314, Line: 41, Col: 17, Construct: "{{ }}"},
-	{From: 318, To: 318, Line: 43, Col: 17, Construct: "{{ }}"},
-	{From: 323, To: 323, Line: 46, Col: 13, Construct: "{{ }}"},
-	{From: 326, To: 359, Line: 48, Col: 9, Construct: "if"},
-	{From: 329, To: 357, Line: 49, Col: 13, Construct: "for"},
-	{From: 333, To: 335, Line: 50, Col: 17, Construct: "if"},
-	{From: 337, To: 342, Line: 53, Col: 17, Construct: "if"},
-	{From: 340, To: 340, Line: 54, Col: 21, Construct: "set"},
-	{From: 344, To: 345, Line: 57, Col: 17, Construct: "{{ }}"},
-	{From: 347, To: 356, Line: 59, Col: 17, Construct: "if"},
-	{From: 350, To: 350, Line: 60, Col: 21, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 62, Col: 21, Construct: "{{ }}"},
-	{From: 360, To: 374, Line: 68, Col: 9, Construct: "if"},
-	{From: 363, To: 366, Line: 69, Col: 9, Construct: "if"},
-	{From: 368, To: 369, Line: 73, Col: 9, Construct: "{{ }}"},
-	{From: 371, To: 373, Line: 75, Col: 9, Construct: "if"},
-	{From: 377, To: 383, Line: 80, Col: 1, Construct: "if"},
-	{From: 380, To: 382, Line: 82, Col: 5, Construct: "if"},
+	{From: 56, To: 82, Line: 1, Col: 1, Construct: "if"},
+	{From: 59, To: 64, Line: 3, Col: 5, Construct: "if"},
+	{From: 62, To: 62, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 66, To: 71, Line: 7, Col: 5, Construct: "for"},
+	{From: 69, To: 69, Line: 9, Col: 9, Construct: "{{ }}"},
+	{From: 75, To: 81, Line: 13, Col: 5, Construct: "if"},
+	{From: 78, To: 80, Line: 14, Col: 9, Construct: "{{ }}"},
+	{From: 84, To: 85, Line: 17, Col: 1, Construct: "set"},
+	{From: 87, To: 100, Line: 18, Col: 1, Construct: "for"},
+	{From: 92, To: 92, Line: 19, Col: 5, Construct: "set"},
+	{From: 94, To: 99, Line: 20, Col: 5, Construct: "if"},
+	{From: 96, To: 96, Line: 21, Col: 9, Construct: "set"},
+	{From: 98, To: 98, Line: 22, Col: 9, Construct: "set"},
+	{From: 102, To: 216, Line: 25, Col: 1, Construct: "for"},
+	{From: 108, To: 215, Line: 26, Col: 5, Construct: "if"},
+	{From: 111, To: 116, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 117, To: 215, Line: 28, Col: 9, Construct: "if"},
+	{From: 120, To: 121, Line: 29, Col: 9, Construct: "set"},
+	{From: 123, To: 123, Line: 30, Col: 9, Construct: "set"},
+	{From: 125, To: 138, Line: 31, Col: 9, Construct: "if"},
+	{From: 128, To: 128, Line: 32, Col: 13, Construct: "set"},
+	{From: 132, To: 137, Line: 34, Col: 13, Construct: "if"},
+	{From: 134, To: 134, Line: 35, Col: 17, Construct: "set"},
+	{From: 136, To: 136, Line: 36, Col: 17, Construct: "set"},
+	{From: 140, To: 165, Line: 39, Col: 9, Construct: "if"},
+	{From: 142, To: 157, Line: 40, Col: 13, Construct: "if"},
+	{From: 144, To: 149, Line: 41, Col: 17, Construct: "{{ }}"},
+	{From: 153, To: 156, Line: 43, Col: 17, Construct: "{{ }}"},
+	{From: 161, To: 164, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 167, To: 200, Line: 48, Col: 9, Construct: "if"},
+	{From: 170, To: 198, Line: 49, Col: 13, Construct: "for"},
+	{From: 174, To: 176, Line: 50, Col: 17, Construct: "if"},
+	{From: 178, To: 183, Line: 53, Col: 17, Construct: "if"},
+	{From: 181, To: 181, Line: 54, Col: 21, Construct: "set"},
+	{From: 185, To: 186, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 188, To: 197, Line: 59, Col: 17, Construct: "if"},
+	{From: 191, To: 191, Line: 60, Col: 21, Construct: "{{ }}"},
+	{From: 195, To: 195, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 201, To: 215, Line: 68, Col: 9, Construct: "if"},
+	{From: 204, To: 207, Line: 69, Col: 9, Construct: "if"},
+	{From: 209, To: 210, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 212, To: 214, Line: 75, Col: 9, Construct: "if"},
+	{From: 218, To: 224, Line: 80, Col: 1, Construct: "if"},
+	{From: 221, To: 223, Line: 82, Col: 5, Construct: "if"},
+	{From: 236, To: 260, Line: 1, Col: 1, Construct: "if"},
+	{From: 239, To: 244, Line: 3, Col: 5, Construct: "if"},
+	{From: 242, To: 242, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 246, To: 251, Line: 7, Col: 5, Construct: "for"},
+	{From: 249, To: 249, Line: 9, Col: 9, Construct: "{{ }}"},
+	{From: 255, To: 259, Line: 13, Col: 5, Construct: "if"},
+	{From: 258, To: 258, Line: 14, Col: 9, Construct: "{{ }}"},
+	{From: 262, To: 263, Line: 17, Col: 1, Construct: "set"},
+	{From: 265, To: 278, Line: 18, Col: 1, Construct: "for"},
+	{From: 270, To: 270, Line: 19, Col: 5, Construct: "set"},
+	{From: 272, To: 277, Line: 20, Col: 5, Construct: "if"},
+	{From: 274, To: 274, Line: 21, Col: 9, Construct: "set"},
+	{From: 276, To: 276, Line: 22, Col: 9, Construct: "set"},
+	{From: 280, To: 378, Line: 25, Col: 1, Construct: "for"},
+	{From: 286, To: 377, Line: 26, Col: 5, Construct: "if"},
+	{From: 289, To: 289, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 290, To: 377, Line: 28, Col: 9, Construct: "if"},
+	{From: 293, To: 294, Line: 29, Col: 9, Construct: "set"},
+	{From: 296, To: 296, Line: 30, Col: 9, Construct: "set"},
+	{From: 298, To: 311, Line: 31, Col: 9, Construct: "if"},
+	{From: 301, To: 301, Line: 32, Col: 13, Construct: "set"},
+	{From: 305, To: 310, Line: 34, Col: 13, Construct: "if"},
+	{From: 307, To: 307, Line: 35, Col: 17, Construct: "set"},
+	{From: 309, To: 309, Line: 36, Col: 17, Construct: "set"},
+	{From: 313, To: 327, Line: 39, Col: 9, Construct: "if"},
+	{From: 315, To: 322, Line: 40, Col: 13, Construct: "if"},
+	{From: 317, To: 317, Line: 41, Col: 17, Construct: "{{ }}"},
+	{From: 321, To: 321, Line: 43, Col: 17, Construct: "{{ }}"},
+	{From: 326, To: 326, Line: 46, Col: 13, Construct: "{{ }}"},
+	{From: 329, To: 362, Line: 48, Col: 9, Construct: "if"},
+	{From: 332, To: 360, Line: 49, Col: 13, Construct: "for"},
+	{From: 336, To: 338, Line: 50, Col: 17, Construct: "if"},
+	{From: 340, To: 345, Line: 53, Col: 17, Construct: "if"},
+	{From: 343, To: 343, Line: 54, Col: 21, Construct: "set"},
+	{From: 347, To: 348, Line: 57, Col: 17, Construct: "{{ }}"},
+	{From: 350, To: 359, Line: 59, Col: 17, Construct: "if"},
+	{From: 353, To: 353, Line: 60, Col: 21, Construct: "{{ }}"},
+	{From: 357, To: 357, Line: 62, Col: 21, Construct: "{{ }}"},
+	{From: 363, To: 377, Line: 68, Col: 9, Construct: "if"},
+	{From: 366, To: 369, Line: 69, Col: 9, Construct: "if"},
+	{From: 371, To: 372, Line: 73, Col: 9, Construct: "{{ }}"},
+	{From: 374, To: 376, Line: 75, Col: 9, Construct: "if"},
+	{From: 380, To: 386, Line: 80, Col: 1, Construct: "if"},
+	{From: 383, To: 385, Line: 82, Col: 5, Construct: "if"},
 }

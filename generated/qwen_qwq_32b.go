@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // QwenQwQ32B is the chat template llama.cpp/Qwen-QwQ-32B.jinja.
 var QwenQwQ32B = &jinja2.Template{
@@ -185,98 +188,98 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// Qwen-QwQ-32B.jinja:3:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 			// Qwen-QwQ-32B.jinja:4:9 {{- messages[0]['content'] }}
-			jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messages0, "content"))
+			llamacpp.Write(w, llamacpp.ItemStr(messages0, "content"))
 		} else {
 			// Qwen-QwQ-32B.jinja:5:9 {%- else %}
 		}
 		w.WriteString("\n\n# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>")
 		// Qwen-QwQ-32B.jinja:9:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// Qwen-QwQ-32B.jinja:11:9 {{- tool | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call><|im_end|>\n")
 	} else {
 		// Qwen-QwQ-32B.jinja:14:5 {%- else %}
 		// Qwen-QwQ-32B.jinja:15:5 {%- if messages[0]['role'] == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 			// Qwen-QwQ-32B.jinja:16:9 {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), jinja2.LlamaItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), llamacpp.ItemStr(messages0, "content")), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// Qwen-QwQ-32B.jinja:19:1 {%- for message in messages %}
 	var content jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// Qwen-QwQ-32B.jinja:20:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// Qwen-QwQ-32B.jinja:21:9 {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
-		} else if jinja2.EqStr(messageRole, "assistant") && !jinja2.LlamaAttr(message, "tool_calls").Truthy() {
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n")), llamacpp.Attr(message, "content")), jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+		} else if jinja2.EqStr(messageRole, "assistant") && !llamacpp.Attr(message, "tool_calls").Truthy() {
 			// Qwen-QwQ-32B.jinja:22:9 {%- elif message.role == "assistant" and not message.tool_calls %}
 			// Qwen-QwQ-32B.jinja:23:9 {%- set content = message.content %}
-			messageContent := jinja2.LlamaAttr(message, "content")
+			messageContent := llamacpp.Attr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:24:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:25:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:27:9 {{- '<|im_start|>' + message.role + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// Qwen-QwQ-32B.jinja:28:9 {%- elif message.role == "assistant" %}
 			// Qwen-QwQ-32B.jinja:29:9 {%- set content = message.content %}
-			messageContent := jinja2.LlamaAttr(message, "content")
+			messageContent := llamacpp.Attr(message, "content")
 			content = messageContent
 			// Qwen-QwQ-32B.jinja:30:9 {%- if not loop.last %}
 			if !(i == len(items)-1) {
 				// Qwen-QwQ-32B.jinja:31:13 {%- set content = message.content.split('</think>')[-1].lstrip('\n') %}
-				content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(messageContent, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 			}
 			// Qwen-QwQ-32B.jinja:33:9 {{- '<|im_start|>' + message.role }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole))
 			// Qwen-QwQ-32B.jinja:34:9 {%- if message.content %}
 			if messageContent.Truthy() {
 				// Qwen-QwQ-32B.jinja:35:13 {{- '\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n"), content))
+				llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n"), content))
 			}
 			// Qwen-QwQ-32B.jinja:37:9 {%- for tool_call in message.tool_calls %}
-			for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(message, "tool_calls"))) {
+			for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(message, "tool_calls"))) {
 				// Qwen-QwQ-32B.jinja:38:13 {%- if tool_call.function is defined %}
-				toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-				if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+				toolCallFunction := llamacpp.Attr(toolCall, "function")
+				if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 					// Qwen-QwQ-32B.jinja:39:17 {%- set tool_call = tool_call.function %}
 					toolCall = toolCallFunction
 				}
 				w.WriteString("\n<tool_call>\n{\"name\": \"")
 				// Qwen-QwQ-32B.jinja:42:13 {{- tool_call.name }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAttr(toolCall, "name"))
+				llamacpp.Write(w, llamacpp.Attr(toolCall, "name"))
 				w.WriteString("\", \"arguments\": ")
 				// Qwen-QwQ-32B.jinja:44:13 {{- tool_call.arguments | tojson }}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(toolCall, "arguments"), nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(toolCall, "arguments"), nil, nil))
 				w.WriteString("}\n</tool_call>")
 			}
 			w.WriteString("<|im_end|>\n")
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// Qwen-QwQ-32B.jinja:48:9 {%- elif message.role == "tool" %}
 			// Qwen-QwQ-32B.jinja:49:9 {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") %}
-			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>user")
 			}
 			w.WriteString("\n<tool_response>\n")
 			// Qwen-QwQ-32B.jinja:53:9 {{- message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("\n</tool_response>")
 			// Qwen-QwQ-32B.jinja:55:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -294,70 +297,70 @@ func renderQwenQwQ32BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansQwenQwQ32B is the position table of Qwen-QwQ-32B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansQwenQwQ32B = []jinja2.Span{
-	{From: 53, To: 81, Line: 1, Col: 1, Construct: "if"},
-	{From: 56, To: 63, Line: 3, Col: 5, Construct: "if"},
-	{From: 59, To: 59, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 65, To: 70, Line: 9, Col: 5, Construct: "for"},
-	{From: 68, To: 68, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 74, To: 80, Line: 15, Col: 5, Construct: "if"},
-	{From: 77, To: 79, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 83, To: 165, Line: 19, Col: 1, Construct: "for"},
-	{From: 88, To: 164, Line: 20, Col: 5, Construct: "if"},
-	{From: 91, To: 96, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 97, To: 164, Line: 22, Col: 9, Construct: "if"},
-	{From: 100, To: 101, Line: 23, Col: 9, Construct: "set"},
-	{From: 103, To: 106, Line: 24, Col: 9, Construct: "if"},
-	{From: 105, To: 105, Line: 25, Col: 13, Construct: "set"},
-	{From: 108, To: 113, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 114, To: 164, Line: 28, Col: 9, Construct: "if"},
-	{From: 117, To: 118, Line: 29, Col: 9, Construct: "set"},
-	{From: 120, To: 123, Line: 30, Col: 9, Construct: "if"},
-	{From: 122, To: 122, Line: 31, Col: 13, Construct: "set"},
-	{From: 125, To: 126, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 128, To: 132, Line: 34, Col: 9, Construct: "if"},
-	{From: 130, To: 131, Line: 35, Col: 13, Construct: "{{ }}"},
-	{From: 134, To: 149, Line: 37, Col: 9, Construct: "for"},
-	{From: 136, To: 141, Line: 38, Col: 13, Construct: "if"},
-	{From: 139, To: 139, Line: 39, Col: 17, Construct: "set"},
-	{From: 143, To: 144, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 146, To: 147, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 150, To: 164, Line: 48, Col: 9, Construct: "if"},
-	{From: 153, To: 156, Line: 49, Col: 9, Construct: "if"},
-	{From: 158, To: 159, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 161, To: 163, Line: 55, Col: 9, Construct: "if"},
-	{From: 167, To: 173, Line: 60, Col: 1, Construct: "if"},
-	{From: 170, To: 172, Line: 62, Col: 5, Construct: "if"},
-	{From: 185, To: 211, Line: 1, Col: 1, Construct: "if"},
-	{From: 188, To: 195, Line: 3, Col: 5, Construct: "if"},
-	{From: 191, To: 191, Line: 4, Col: 9, Construct: "{{ }}"},
-	{From: 197, To: 202, Line: 9, Col: 5, Construct: "for"},
-	{From: 200, To: 200, Line: 11, Col: 9, Construct: "{{ }}"},
-	{From: 206, To: 210, Line: 15, Col: 5, Construct: "if"},
-	{From: 209, To: 209, Line: 16, Col: 9, Construct: "{{ }}"},
-	{From: 213, To: 283, Line: 19, Col: 1, Construct: "for"},
-	{From: 218, To: 282, Line: 20, Col: 5, Construct: "if"},
-	{From: 221, To: 221, Line: 21, Col: 9, Construct: "{{ }}"},
-	{From: 222, To: 282, Line: 22, Col: 9, Construct: "if"},
-	{From: 225, To: 226, Line: 23, Col: 9, Construct: "set"},
-	{From: 228, To: 231, Line: 24, Col: 9, Construct: "if"},
-	{From: 230, To: 230, Line: 25, Col: 13, Construct: "set"},
-	{From: 233, To: 233, Line: 27, Col: 9, Construct: "{{ }}"},
-	{From: 234, To: 282, Line: 28, Col: 9, Construct: "if"},
-	{From: 237, To: 238, Line: 29, Col: 9, Construct: "set"},
-	{From: 240, To: 243, Line: 30, Col: 9, Construct: "if"},
-	{From: 242, To: 242, Line: 31, Col: 13, Construct: "set"},
-	{From: 245, To: 245, Line: 33, Col: 9, Construct: "{{ }}"},
-	{From: 247, To: 250, Line: 34, Col: 9, Construct: "if"},
-	{From: 249, To: 249, Line: 35, Col: 13, Construct: "{{ }}"},
-	{From: 252, To: 267, Line: 37, Col: 9, Construct: "for"},
-	{From: 254, To: 259, Line: 38, Col: 13, Construct: "if"},
-	{From: 257, To: 257, Line: 39, Col: 17, Construct: "set"},
-	{From: 261, To: 262, Line: 42, Col: 13, Construct: "{{ }}"},
-	{From: 264, To: 265, Line: 44, Col: 13, Construct: "{{ }}"},
-	{From: 268, To: 282, Line: 48, Col: 9, Construct: "if"},
-	{From: 271, To: 274, Line: 49, Col: 9, Construct: "if"},
-	{From: 276, To: 277, Line: 53, Col: 9, Construct: "{{ }}"},
-	{From: 279, To: 281, Line: 55, Col: 9, Construct: "if"},
-	{From: 285, To: 291, Line: 60, Col: 1, Construct: "if"},
-	{From: 288, To: 290, Line: 62, Col: 5, Construct: "if"},
+	{From: 56, To: 84, Line: 1, Col: 1, Construct: "if"},
+	{From: 59, To: 66, Line: 3, Col: 5, Construct: "if"},
+	{From: 62, To: 62, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 68, To: 73, Line: 9, Col: 5, Construct: "for"},
+	{From: 71, To: 71, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 77, To: 83, Line: 15, Col: 5, Construct: "if"},
+	{From: 80, To: 82, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 86, To: 168, Line: 19, Col: 1, Construct: "for"},
+	{From: 91, To: 167, Line: 20, Col: 5, Construct: "if"},
+	{From: 94, To: 99, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 100, To: 167, Line: 22, Col: 9, Construct: "if"},
+	{From: 103, To: 104, Line: 23, Col: 9, Construct: "set"},
+	{From: 106, To: 109, Line: 24, Col: 9, Construct: "if"},
+	{From: 108, To: 108, Line: 25, Col: 13, Construct: "set"},
+	{From: 111, To: 116, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 117, To: 167, Line: 28, Col: 9, Construct: "if"},
+	{From: 120, To: 121, Line: 29, Col: 9, Construct: "set"},
+	{From: 123, To: 126, Line: 30, Col: 9, Construct: "if"},
+	{From: 125, To: 125, Line: 31, Col: 13, Construct: "set"},
+	{From: 128, To: 129, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 131, To: 135, Line: 34, Col: 9, Construct: "if"},
+	{From: 133, To: 134, Line: 35, Col: 13, Construct: "{{ }}"},
+	{From: 137, To: 152, Line: 37, Col: 9, Construct: "for"},
+	{From: 139, To: 144, Line: 38, Col: 13, Construct: "if"},
+	{From: 142, To: 142, Line: 39, Col: 17, Construct: "set"},
+	{From: 146, To: 147, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 149, To: 150, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 153, To: 167, Line: 48, Col: 9, Construct: "if"},
+	{From: 156, To: 159, Line: 49, Col: 9, Construct: "if"},
+	{From: 161, To: 162, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 164, To: 166, Line: 55, Col: 9, Construct: "if"},
+	{From: 170, To: 176, Line: 60, Col: 1, Construct: "if"},
+	{From: 173, To: 175, Line: 62, Col: 5, Construct: "if"},
+	{From: 188, To: 214, Line: 1, Col: 1, Construct: "if"},
+	{From: 191, To: 198, Line: 3, Col: 5, Construct: "if"},
+	{From: 194, To: 194, Line: 4, Col: 9, Construct: "{{ }}"},
+	{From: 200, To: 205, Line: 9, Col: 5, Construct: "for"},
+	{From: 203, To: 203, Line: 11, Col: 9, Construct: "{{ }}"},
+	{From: 209, To: 213, Line: 15, Col: 5, Construct: "if"},
+	{From: 212, To: 212, Line: 16, Col: 9, Construct: "{{ }}"},
+	{From: 216, To: 286, Line: 19, Col: 1, Construct: "for"},
+	{From: 221, To: 285, Line: 20, Col: 5, Construct: "if"},
+	{From: 224, To: 224, Line: 21, Col: 9, Construct: "{{ }}"},
+	{From: 225, To: 285, Line: 22, Col: 9, Construct: "if"},
+	{From: 228, To: 229, Line: 23, Col: 9, Construct: "set"},
+	{From: 231, To: 234, Line: 24, Col: 9, Construct: "if"},
+	{From: 233, To: 233, Line: 25, Col: 13, Construct: "set"},
+	{From: 236, To: 236, Line: 27, Col: 9, Construct: "{{ }}"},
+	{From: 237, To: 285, Line: 28, Col: 9, Construct: "if"},
+	{From: 240, To: 241, Line: 29, Col: 9, Construct: "set"},
+	{From: 243, To: 246, Line: 30, Col: 9, Construct: "if"},
+	{From: 245, To: 245, Line: 31, Col: 13, Construct: "set"},
+	{From: 248, To: 248, Line: 33, Col: 9, Construct: "{{ }}"},
+	{From: 250, To: 253, Line: 34, Col: 9, Construct: "if"},
+	{From: 252, To: 252, Line: 35, Col: 13, Construct: "{{ }}"},
+	{From: 255, To: 270, Line: 37, Col: 9, Construct: "for"},
+	{From: 257, To: 262, Line: 38, Col: 13, Construct: "if"},
+	{From: 260, To: 260, Line: 39, Col: 17, Construct: "set"},
+	{From: 264, To: 265, Line: 42, Col: 13, Construct: "{{ }}"},
+	{From: 267, To: 268, Line: 44, Col: 13, Construct: "{{ }}"},
+	{From: 271, To: 285, Line: 48, Col: 9, Construct: "if"},
+	{From: 274, To: 277, Line: 49, Col: 9, Construct: "if"},
+	{From: 279, To: 280, Line: 53, Col: 9, Construct: "{{ }}"},
+	{From: 282, To: 284, Line: 55, Col: 9, Construct: "if"},
+	{From: 288, To: 294, Line: 60, Col: 1, Construct: "if"},
+	{From: 291, To: 293, Line: 62, Col: 5, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // RekaEdge is the chat template llama.cpp/Reka-Edge.jinja.
 var RekaEdge = &jinja2.Template{
@@ -394,7 +397,7 @@ func renderRekaEdge(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	continueFinalMessageInput := in.Lookup("continue_final_message")
 	messages := in.Lookup("messages")
 	ns := jinja2.Undefined("ns")
@@ -413,10 +416,10 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		numVideoFrames = jinja2.Param(numVideoFrames, "num_video_frames")
 		var ns jinja2.Value
 		// Reka-Edge.jinja:2:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// Reka-Edge.jinja:3:9 {{- content -}}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("sequence", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("sequence", content, nil, nil) {
 			// Reka-Edge.jinja:4:9 {%- elif content is sequence -%}
 			// Reka-Edge.jinja:5:9 {%- set ns = namespace(out="", prev_was_text=false) -%}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("prev_was_text", jinja2.Bool(false))})
@@ -424,100 +427,100 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 			var itemType jinja2.Value
 			var text jinja2.Value
 			var repeatTokens jinja2.Value
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// Reka-Edge.jinja:7:13 {%- set item_type = item.get("type") -%}
-				itemType = jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil)
+				itemType = llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil)
 				// Reka-Edge.jinja:8:13 {%- if item_type == "text" or item.get("text") is not none -%}
-				if jinja2.EqStr(itemType, "text") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
+				if jinja2.EqStr(itemType, "text") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
 					// Reka-Edge.jinja:9:17 {%- set text = item.get("text", "") -%}
-					text = jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
+					text = llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
 					// Reka-Edge.jinja:10:17 {%- if text -%}
 					if text.Truthy() {
 						// Reka-Edge.jinja:11:21 {%- if ns.prev_was_text -%}
-						if jinja2.LlamaAttr(ns, "prev_was_text").Truthy() {
+						if llamacpp.Attr(ns, "prev_was_text").Truthy() {
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%} (the namespace check)
-							jinja2.LlamaCheckNamespace(ns)
+							llamacpp.CheckNamespace(ns)
 							// Reka-Edge.jinja:12:25 {%- set ns.out = ns.out ~ " " -%}
-							jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str(" ")))
+							llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str(" ")))
 						}
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%} (the namespace check)
-						jinja2.LlamaCheckNamespace(ns)
+						llamacpp.CheckNamespace(ns)
 						// Reka-Edge.jinja:14:21 {%- set ns.out = ns.out ~ text -%}
-						jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), text))
+						llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), text))
 					}
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:16:17 {%- set ns.prev_was_text = text != "" -%}
-					jinja2.LlamaSetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
-				} else if (jinja2.LlamaInStrs(itemType, "image", "image_url") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("image")}, nil), nil, nil)) || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("image_url")}, nil), nil, nil) {
+					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(!jinja2.EqStr(text, "")))
+				} else if (llamacpp.InStrs(itemType, "image", "image_url") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("image")}, nil), nil, nil)) || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("image_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:17:17 {%- elif item_type in ["image", "image_url"] or item.get("image") is not none or item.get("image_url…
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:18:17 {%- set ns.out = ns.out ~ "<image>" ~ ("<REKA_IMG_TOKEN>" * num_img_tokens) ~ "</image>" -%}
-					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<image>"), jinja2.LlamaMul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<image>"), llamacpp.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), numImgTokens), jinja2.Str("</image>")))
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:19:17 {%- set ns.prev_was_text = false -%}
-					jinja2.LlamaSetAttr(ns, "prev_was_text", jinja2.Bool(false))
-				} else if (jinja2.LlamaInStrs(itemType, "video", "video_url") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("video")}, nil), nil, nil)) || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("video_url")}, nil), nil, nil) {
+					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
+				} else if (llamacpp.InStrs(itemType, "video", "video_url") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("video")}, nil), nil, nil)) || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("video_url")}, nil), nil, nil) {
 					// Reka-Edge.jinja:20:17 {%- elif item_type in ["video", "video_url"] or item.get("video") is not none or item.get("video_url…
 					// Reka-Edge.jinja:21:17 {%- set repeat_tokens = num_img_tokens * num_video_frames -%}
-					repeatTokens = jinja2.LlamaMul(numImgTokens, numVideoFrames)
+					repeatTokens = llamacpp.Mul(numImgTokens, numVideoFrames)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:22:17 {%- set ns.out = ns.out ~ "<video>" ~ ("<REKA_IMG_TOKEN>" * repeat_tokens) ~ "</video>" -%}
-					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<video>"), jinja2.LlamaMul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<video>"), llamacpp.Mul(jinja2.Str("<REKA_IMG_TOKEN>"), repeatTokens), jinja2.Str("</video>")))
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:23:17 {%- set ns.prev_was_text = false -%}
-					jinja2.LlamaSetAttr(ns, "prev_was_text", jinja2.Bool(false))
+					llamacpp.SetAttr(ns, "prev_was_text", jinja2.Bool(false))
 				}
 			}
 			// Reka-Edge.jinja:26:9 {{- ns.out -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "out"))
+			llamacpp.Write(w, llamacpp.Attr(ns, "out"))
 		}
 	}
 	// Reka-Edge.jinja:29:1 {%- set ns = namespace(out="", last_query_index=messages|length - 1) -%}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("out", jinja2.Str("")), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))})
 	// Reka-Edge.jinja:30:1 {%- for msg in messages[::-1] -%}
 	var idx jinja2.Value
 	var content jinja2.Value
-	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
+	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
 	for i := range items {
 		msg := items[len(items)-1-i]
 		// Reka-Edge.jinja:31:5 {%- set idx = messages|length - 1 - loop.index0 -%}
-		idx = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		idx = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		mark := w.Mark()
 		// Reka-Edge.jinja:32:5 {%- if msg.get("role") == "user" -%}
-		if jinja2.EqStr(jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("role")}, nil), "user") {
+		if jinja2.EqStr(llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("role")}, nil), "user") {
 			// Reka-Edge.jinja:33:9 {%- set content = msg.get("content", "") -%}
-			content = jinja2.LlamaCallMethod(msg, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
+			content = llamacpp.CallMethod(msg, "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil)
 			// Reka-Edge.jinja:34:9 {%- if not (content is string and content.startswith("<tool_response>") and content.endswith("</tool…
-			if !((jinja2.LlamaCallTest("string", content, nil, nil) && jinja2.LlamaCallMethod(content, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy()) && jinja2.LlamaCallMethod(content, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
+			if !((llamacpp.CallTest("string", content, nil, nil) && llamacpp.CallMethod(content, "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy()) && llamacpp.CallMethod(content, "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:35:13 {%- set ns.last_query_index = idx -%}
-				jinja2.LlamaSetAttr(ns, "last_query_index", idx)
+				llamacpp.SetAttr(ns, "last_query_index", idx)
 				w.Drop(mark)
 				break
 			}
 		}
 	}
 	// Reka-Edge.jinja:40:1 {%- set last_query_index = ns.last_query_index -%}
-	lastQueryIndex = jinja2.LlamaAttr(ns, "last_query_index")
+	lastQueryIndex = llamacpp.Attr(ns, "last_query_index")
 	// Reka-Edge.jinja:41:1 {%- set num_img_tokens = num_img_tokens | default(64, true) | int -%}
-	numImgTokens = jinja2.LlamaCallFilter("int", jinja2.LlamaCallFilter("default", numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
+	numImgTokens = llamacpp.CallFilter("int", llamacpp.CallFilter("default", numImgTokens, []jinja2.Value{jinja2.Int(64), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:42:1 {%- set num_video_frames = num_video_frames | default(6, true) | int -%}
-	numVideoFrames = jinja2.LlamaCallFilter("int", jinja2.LlamaCallFilter("default", numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
+	numVideoFrames = llamacpp.CallFilter("int", llamacpp.CallFilter("default", numVideoFrames, []jinja2.Value{jinja2.Int(6), jinja2.Bool(true)}, nil), nil, nil)
 	// Reka-Edge.jinja:43:1 {%- set start_idx = 0 -%}
 	startIdx = jinja2.Int(0)
 	// Reka-Edge.jinja:44:1 {%- set system_text = "" -%}
 	systemText = jinja2.Str("")
 	// Reka-Edge.jinja:45:1 {%- if messages|length > 0 and messages[0].get("role") in ["system", "developer"] -%}
-	if jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) && jinja2.LlamaInStrs(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("role")}, nil), "system", "developer") {
+	if llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) && llamacpp.InStrs(llamacpp.CallMethod(llamacpp.ItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("role")}, nil), "system", "developer") {
 		// Reka-Edge.jinja:46:5 {%- set system_text = render_content(messages[0].get("content", ""), num_img_tokens, num_video_frame…
 		systemText = w.Capture(func() {
-			renderContent(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil), numImgTokens, numVideoFrames)
+			renderContent(llamacpp.CallMethod(llamacpp.ItemInt(messages, 0), "get", []jinja2.Value{jinja2.Str("content"), jinja2.Str("")}, nil), numImgTokens, numVideoFrames)
 		})
 		// Reka-Edge.jinja:47:5 {%- set start_idx = 1 -%}
 		startIdx = jinja2.Int(1)
@@ -529,33 +532,33 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 		// Reka-Edge.jinja:51:5 {%- if system_text -%}
 		if systemText.Truthy() {
 			// Reka-Edge.jinja:52:9 {%- set preamble_ns.text = "system: " ~ system_text -%}
-			preambleNsText = jinja2.LlamaConcat(jinja2.Str("system: "), systemText)
+			preambleNsText = llamacpp.Concat(jinja2.Str("system: "), systemText)
 		}
 		// Reka-Edge.jinja:54:5 {%- if tools -%}
 		if tools.Truthy() {
 			// Reka-Edge.jinja:55:9 {%- if preamble_ns.text -%}
 			if preambleNsText.Truthy() {
 				// Reka-Edge.jinja:56:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n\n" -%}
-				preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("\n\n"))
+				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n\n"))
 			} else {
 				// Reka-Edge.jinja:57:13 {%- else -%}
 				// Reka-Edge.jinja:58:13 {%- set preamble_ns.text = "system: " -%}
 				preambleNsText = jinja2.Str("system: ")
 			}
 			// Reka-Edge.jinja:60:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("# Tools\n\n"), jinja2.Str("You may call one or more functions to assist with the user query.\n\n"), jinja2.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Str("<tools>"))
+			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("# Tools\n\n"), jinja2.Str("You may call one or more functions to assist with the user query.\n\n"), jinja2.Str("You are provided with function signatures within <tools></tools> XML tags:\n"), jinja2.Str("<tools>"))
 			// Reka-Edge.jinja:65:9 {%- for tool in tools -%}
-			for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+			for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 				// Reka-Edge.jinja:66:13 {%- set preamble_ns.text = preamble_ns.text ~ "\n" ~ (tool | tojson(ensure_ascii=True)) -%}
-				preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("\n"), jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
+				preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n"), llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))}))
 			}
 			// Reka-Edge.jinja:68:9 {%- set preamble_ns.text = preamble_ns.text
-			preambleNsText = jinja2.LlamaConcat(preambleNsText, jinja2.Str("\n</tools>\n\n"), jinja2.Str("For each function call, return a json object with function name and arguments "), jinja2.Str("within <tool_call></tool_call> XML tags:\n"), jinja2.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
+			preambleNsText = llamacpp.Concat(preambleNsText, jinja2.Str("\n</tools>\n\n"), jinja2.Str("For each function call, return a json object with function name and arguments "), jinja2.Str("within <tool_call></tool_call> XML tags:\n"), jinja2.Str("<tool_call>\n{\"name\": <function-name>, \"arguments\": <args-json-object>}\n</tool_call>"))
 		}
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%} (the namespace check)
-		jinja2.LlamaCheckNamespace(ns)
+		llamacpp.CheckNamespace(ns)
 		// Reka-Edge.jinja:74:5 {%- set ns.out = ns.out ~ preamble_ns.text ~ "\n\n<sep>" -%}
-		jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
+		llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), preambleNsText, jinja2.Str("\n\n<sep>")))
 	}
 	// Reka-Edge.jinja:76:1 {%- for idx in range(start_idx, messages|length) -%}
 	var message jinja2.Value
@@ -567,33 +570,33 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var includeThinking jinja2.Value
 	continueFinalMessage := continueFinalMessageInput
 	var responseText jinja2.Value
-	for _, idx := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, startIdx, jinja2.LlamaCallFilter("length", messages, nil, nil)))) {
+	for _, idx := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, startIdx, llamacpp.CallFilter("length", messages, nil, nil)))) {
 		// Reka-Edge.jinja:77:5 {%- set message = messages[idx] -%}
-		message = jinja2.LlamaItem(messages, idx)
+		message = llamacpp.Item(messages, idx)
 		// Reka-Edge.jinja:78:5 {%- set role = message.get("role") -%}
-		role = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("role")}, nil)
+		role = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("role")}, nil)
 		// Reka-Edge.jinja:79:5 {%- set content = message.get("content") -%}
-		content2 = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil)
+		content2 = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("content")}, nil)
 		// Reka-Edge.jinja:80:5 {%- if role == "user" -%}
 		if jinja2.EqStr(role, "user") {
 			// Reka-Edge.jinja:81:9 {%- set prefix_ns = namespace(value="human: ") -%}
 			prefixNsValue := jinja2.Str("human: ")
 			// Reka-Edge.jinja:82:9 {%- if content is sequence and content is not string -%}
-			if jinja2.LlamaCallTest("sequence", content2, nil, nil) && !jinja2.LlamaCallTest("string", content2, nil, nil) {
+			if llamacpp.CallTest("sequence", content2, nil, nil) && !llamacpp.CallTest("string", content2, nil, nil) {
 				// Reka-Edge.jinja:83:13 {%- for item in content -%}
 				var text jinja2.Value
-				for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content2)) {
+				for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content2)) {
 					mark := w.Mark()
 					// Reka-Edge.jinja:84:17 {%- if item.get("type") == "text" or item.get("text") is not none -%}
-					if jinja2.EqStr(jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") || !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
+					if jinja2.EqStr(llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "text") || !llamacpp.CallTest("none", llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text")}, nil), nil, nil) {
 						// Reka-Edge.jinja:85:21 {%- set text = item.get("text", "") -%}
-						text = jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
+						text = llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("text"), jinja2.Str("")}, nil)
 						// Reka-Edge.jinja:86:21 {%- if text -%}
 						if text.Truthy() {
 							w.Drop(mark)
 							break
 						}
-					} else if jinja2.LlamaInStrs(jinja2.LlamaCallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "image", "image_url", "video", "video_url") {
+					} else if llamacpp.InStrs(llamacpp.CallMethod(item, "get", []jinja2.Value{jinja2.Str("type")}, nil), "image", "image_url", "video", "video_url") {
 						// Reka-Edge.jinja:89:21 {%- elif item.get("type") in ["image", "image_url", "video", "video_url"] -%}
 						// Reka-Edge.jinja:90:21 {%- set prefix_ns.value = "human:" -%}
 						prefixNsValue = jinja2.Str("human:")
@@ -603,15 +606,15 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames… (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:95:9 {%- set ns.out = ns.out ~ prefix_ns.value ~ render_content(content, num_img_tokens, num_video_frames…
-			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), prefixNsValue, w.Capture(func() {
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), prefixNsValue, w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
 			}), jinja2.Str("<sep>")))
 		} else if jinja2.EqStr(role, "assistant") {
 			// Reka-Edge.jinja:96:9 {%- elif role == "assistant" -%}
 			// Reka-Edge.jinja:97:9 {%- set tool_calls = message.get("tool_calls") -%}
-			toolCalls = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
+			toolCalls = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("tool_calls")}, nil)
 			// Reka-Edge.jinja:98:9 {%- set content_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			contentText = w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
@@ -619,384 +622,384 @@ func renderRekaEdgeLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// Reka-Edge.jinja:99:9 {%- set reasoning_text = "" -%}
 			reasoningText = jinja2.Str("")
 			// Reka-Edge.jinja:100:9 {%- if message.get("reasoning_content") is string -%}
-			if jinja2.LlamaCallTest("string", jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), nil, nil) {
+			if llamacpp.CallTest("string", llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil), nil, nil) {
 				// Reka-Edge.jinja:101:13 {%- set reasoning_text = message.get("reasoning_content") -%}
-				reasoningText = jinja2.LlamaCallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
-			} else if jinja2.LlamaIn(jinja2.Str("</think>"), contentText) {
+				reasoningText = llamacpp.CallMethod(message, "get", []jinja2.Value{jinja2.Str("reasoning_content")}, nil)
+			} else if llamacpp.In(jinja2.Str("</think>"), contentText) {
 				// Reka-Edge.jinja:102:13 {%- elif "</think>" in content_text -%}
 				// Reka-Edge.jinja:103:13 {%- set reasoning_text = content_text.split("</think>", 1)[0].rstrip("\n").split("<think>")[-1].lstr…
-				reasoningText = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				reasoningText = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				// Reka-Edge.jinja:104:13 {%- set content_text = content_text.split("</think>", 1)[1].lstrip("\n") -%}
-				contentText = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+				contentText = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(contentText, "split", []jinja2.Value{jinja2.Str("</think>"), jinja2.Int(1)}, nil), 1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 			}
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:106:9 {%- set ns.out = ns.out ~ "assistant: " -%}
-			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("assistant: ")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("assistant: ")))
 			// Reka-Edge.jinja:107:9 {%- set include_thinking = enable_thinking is true
-			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(jinja2.LlamaCallTest("true", enableThinking, nil, nil)), func() jinja2.Value {
-				return jinja2.Bool(jinja2.LlamaGt(idx, lastQueryIndex))
+			includeThinking = jinja2.And(jinja2.And(jinja2.Bool(llamacpp.CallTest("true", enableThinking, nil, nil)), func() jinja2.Value {
+				return jinja2.Bool(llamacpp.Gt(idx, lastQueryIndex))
 			}), func() jinja2.Value {
-				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Or(jinja2.Bool(jinja2.Eq(idx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
 					return reasoningText
 				})
 			})
 			// Reka-Edge.jinja:111:9 {%- if include_thinking -%}
 			if includeThinking.Truthy() {
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:112:13 {%- set ns.out = ns.out ~ "<think>\n" ~ (reasoning_text.strip() ) ~ "\n</think>\n\n" -%}
-				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<think>\n"), jinja2.LlamaCallMethod(reasoningText, "strip", nil, nil), jinja2.Str("\n</think>\n\n")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<think>\n"), llamacpp.CallMethod(reasoningText, "strip", nil, nil), jinja2.Str("\n</think>\n\n")))
 			}
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:114:9 {%- set ns.out = ns.out ~ content_text -%}
-			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), contentText))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), contentText))
 			// Reka-Edge.jinja:115:9 {%- if tool_calls -%}
 			if toolCalls.Truthy() {
 				// Reka-Edge.jinja:116:13 {%- if content_text and not ns.out.endswith("\n") -%}
-				if contentText.Truthy() && !jinja2.LlamaCallMethod(jinja2.LlamaAttr(ns, "out"), "endswith", []jinja2.Value{jinja2.Str("\n")}, nil).Truthy() {
+				if contentText.Truthy() && !llamacpp.CallMethod(llamacpp.Attr(ns, "out"), "endswith", []jinja2.Value{jinja2.Str("\n")}, nil).Truthy() {
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:117:17 {%- set ns.out = ns.out ~ "\n" -%}
-					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("\n")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("\n")))
 				}
 				// Reka-Edge.jinja:119:13 {%- for tool_call in tool_calls -%}
 				var arguments jinja2.Value
 				var argumentsJson jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(toolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(toolCalls)) {
 					// Reka-Edge.jinja:120:17 {%- if tool_call.get("function") is not none -%}
-					if !jinja2.LlamaCallTest("none", jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil), nil, nil) {
+					if !llamacpp.CallTest("none", llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil), nil, nil) {
 						// Reka-Edge.jinja:121:21 {%- set tool_call = tool_call.get("function") -%}
-						toolCall = jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil)
+						toolCall = llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("function")}, nil)
 					}
 					// Reka-Edge.jinja:123:17 {%- set arguments = tool_call.get("arguments", {}) -%}
-					arguments = jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
+					arguments = llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("arguments"), jinja2.DictOf()}, nil)
 					// Reka-Edge.jinja:124:17 {%- if arguments is string -%}
-					if jinja2.LlamaCallTest("string", arguments, nil, nil) {
+					if llamacpp.CallTest("string", arguments, nil, nil) {
 						// Reka-Edge.jinja:125:21 {%- set arguments_json = arguments -%}
 						argumentsJson = arguments
-					} else if jinja2.LlamaCallTest("mapping", arguments, nil, nil) {
+					} else if llamacpp.CallTest("mapping", arguments, nil, nil) {
 						// Reka-Edge.jinja:126:21 {%- elif arguments is mapping -%}
 						// Reka-Edge.jinja:127:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = jinja2.LlamaCallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
+						argumentsJson = llamacpp.CallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					} else {
 						// Reka-Edge.jinja:128:21 {%- else -%}
 						// Reka-Edge.jinja:129:21 {%- set arguments_json = arguments | tojson(ensure_ascii=True) -%}
-						argumentsJson = jinja2.LlamaCallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
+						argumentsJson = llamacpp.CallFilter("tojson", arguments, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(true))})
 					}
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// Reka-Edge.jinja:131:17 {%- set ns.out = ns.out
-					jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), jinja2.LlamaCallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("")}, nil), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
+					llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<tool_call>\n"), jinja2.Str("{\"name\": \""), llamacpp.CallMethod(toolCall, "get", []jinja2.Value{jinja2.Str("name"), jinja2.Str("")}, nil), jinja2.Str("\", \"arguments\": "), argumentsJson, jinja2.Str("}\n</tool_call>")))
 				}
 			}
 			// Reka-Edge.jinja:138:9 {%- if not (continue_final_message and idx == messages|length - 1) -%}
-			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))) {
+			if !(continueFinalMessage.Truthy() && jinja2.Eq(idx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))) {
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:139:13 {%- set ns.out = ns.out ~ "\n\n<sep>" -%}
-				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("\n\n<sep>")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("\n\n<sep>")))
 			}
 		} else if jinja2.EqStr(role, "tool") {
 			// Reka-Edge.jinja:141:9 {%- elif role == "tool" -%}
 			// Reka-Edge.jinja:142:9 {%- if idx == start_idx or messages[idx - 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, jinja2.LlamaSub(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
+			if jinja2.Eq(idx, startIdx) || !jinja2.EqStr(llamacpp.CallMethod(llamacpp.Item(messages, llamacpp.Sub(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:143:13 {%- set ns.out = ns.out ~ "human: " -%}
-				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("human: ")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("human: ")))
 			}
 			// Reka-Edge.jinja:145:9 {%- set response_text = render_content(content, num_img_tokens, num_video_frames) -%}
 			responseText = w.Capture(func() {
 				renderContent(content2, numImgTokens, numVideoFrames)
 			})
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:146:9 {%- set ns.out = ns.out ~ "<tool_response>\n" ~ response_text ~ "\n</tool_response>" -%}
-			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<tool_response>\n"), responseText, jinja2.Str("\n</tool_response>")))
 			// Reka-Edge.jinja:147:9 {%- if idx == messages|length - 1 or messages[idx + 1].get("role") != "tool" -%}
-			if jinja2.Eq(idx, jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))) || !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaItem(messages, jinja2.LlamaAdd(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
+			if jinja2.Eq(idx, llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))) || !jinja2.EqStr(llamacpp.CallMethod(llamacpp.Item(messages, llamacpp.Add(idx, jinja2.Int(1))), "get", []jinja2.Value{jinja2.Str("role")}, nil), "tool") {
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%} (the namespace check)
-				jinja2.LlamaCheckNamespace(ns)
+				llamacpp.CheckNamespace(ns)
 				// Reka-Edge.jinja:148:13 {%- set ns.out = ns.out ~ "<sep>" -%}
-				jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("<sep>")))
+				llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("<sep>")))
 			}
 		}
 	}
 	// Reka-Edge.jinja:152:1 {%- if add_generation_prompt
-	if addGenerationPrompt.Truthy() && (jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(messages, -1), "get", []jinja2.Value{jinja2.Str("role")}, nil), "assistant")) {
+	if addGenerationPrompt.Truthy() && (jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) || !jinja2.EqStr(llamacpp.CallMethod(llamacpp.ItemInt(messages, -1), "get", []jinja2.Value{jinja2.Str("role")}, nil), "assistant")) {
 		// Reka-Edge.jinja:155:5 {%- if enable_thinking is true -%}
-		if jinja2.LlamaCallTest("true", enableThinking, nil, nil) {
+		if llamacpp.CallTest("true", enableThinking, nil, nil) {
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:156:9 {%- set ns.out = ns.out ~ "assistant: <think>\n" -%}
-			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("assistant: <think>\n")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("assistant: <think>\n")))
 		} else {
 			// Reka-Edge.jinja:157:9 {%- else -%}
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// Reka-Edge.jinja:158:9 {%- set ns.out = ns.out ~ "assistant:" -%}
-			jinja2.LlamaSetAttr(ns, "out", jinja2.LlamaConcat(jinja2.LlamaAttr(ns, "out"), jinja2.Str("assistant:")))
+			llamacpp.SetAttr(ns, "out", llamacpp.Concat(llamacpp.Attr(ns, "out"), jinja2.Str("assistant:")))
 		}
 	}
 	// Reka-Edge.jinja:161:1 {{- ns.out -}}
-	jinja2.LlamaWrite(w, jinja2.LlamaAttr(ns, "out"))
+	llamacpp.Write(w, llamacpp.Attr(ns, "out"))
 }
 
 // spansRekaEdge is the position table of Reka-Edge.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRekaEdge = []jinja2.Span{
-	{From: 60, To: 129, Line: 1, Col: 1, Construct: "macro"},
-	{From: 66, To: 128, Line: 2, Col: 5, Construct: "if"},
-	{From: 68, To: 68, Line: 3, Col: 9, Construct: "{{ }}"},
-	{From: 69, To: 128, Line: 4, Col: 9, Construct: "if"},
-	{From: 72, To: 72, Line: 5, Col: 9, Construct: "set"},
-	{From: 74, To: 125, Line: 6, Col: 9, Construct: "for"},
-	{From: 79, To: 79, Line: 7, Col: 13, Construct: "set"},
-	{From: 81, To: 124, Line: 8, Col: 13, Construct: "if"},
-	{From: 83, To: 83, Line: 9, Col: 17, Construct: "set"},
-	{From: 85, To: 97, Line: 10, Col: 17, Construct: "if"},
-	{From: 87, To: 92, Line: 11, Col: 21, Construct: "if"},
-	{From: 89, To: 89, Line: 11, Col: 21, Construct: "set"},
-	{From: 91, To: 91, Line: 12, Col: 25, Construct: "set"},
+	{From: 63, To: 132, Line: 1, Col: 1, Construct: "macro"},
+	{From: 69, To: 131, Line: 2, Col: 5, Construct: "if"},
+	{From: 71, To: 71, Line: 3, Col: 9, Construct: "{{ }}"},
+	{From: 72, To: 131, Line: 4, Col: 9, Construct: "if"},
+	{From: 75, To: 75, Line: 5, Col: 9, Construct: "set"},
+	{From: 77, To: 128, Line: 6, Col: 9, Construct: "for"},
+	{From: 82, To: 82, Line: 7, Col: 13, Construct: "set"},
+	{From: 84, To: 127, Line: 8, Col: 13, Construct: "if"},
+	{From: 86, To: 86, Line: 9, Col: 17, Construct: "set"},
+	{From: 88, To: 100, Line: 10, Col: 17, Construct: "if"},
+	{From: 90, To: 95, Line: 11, Col: 21, Construct: "if"},
+	{From: 92, To: 92, Line: 11, Col: 21, Construct: "set"},
 	{From: 94, To: 94, Line: 12, Col: 25, Construct: "set"},
-	{From: 96, To: 96, Line: 14, Col: 21, Construct: "set"},
+	{From: 97, To: 97, Line: 12, Col: 25, Construct: "set"},
 	{From: 99, To: 99, Line: 14, Col: 21, Construct: "set"},
-	{From: 101, To: 101, Line: 16, Col: 17, Construct: "set"},
-	{From: 102, To: 124, Line: 17, Col: 17, Construct: "if"},
-	{From: 105, To: 105, Line: 17, Col: 17, Construct: "set"},
-	{From: 107, To: 107, Line: 18, Col: 17, Construct: "set"},
-	{From: 109, To: 109, Line: 18, Col: 17, Construct: "set"},
-	{From: 111, To: 111, Line: 19, Col: 17, Construct: "set"},
-	{From: 112, To: 124, Line: 20, Col: 17, Construct: "if"},
-	{From: 115, To: 115, Line: 21, Col: 17, Construct: "set"},
-	{From: 117, To: 117, Line: 21, Col: 17, Construct: "set"},
-	{From: 119, To: 119, Line: 22, Col: 17, Construct: "set"},
-	{From: 121, To: 121, Line: 22, Col: 17, Construct: "set"},
-	{From: 123, To: 123, Line: 23, Col: 17, Construct: "set"},
-	{From: 127, To: 127, Line: 26, Col: 9, Construct: "{{ }}"},
-	{From: 131, To: 131, Line: 29, Col: 1, Construct: "set"},
-	{From: 133, To: 153, Line: 30, Col: 1, Construct: "for"},
-	{From: 139, To: 139, Line: 31, Col: 5, Construct: "set"},
-	{From: 141, To: 152, Line: 32, Col: 5, Construct: "if"},
-	{From: 143, To: 143, Line: 33, Col: 9, Construct: "set"},
-	{From: 145, To: 151, Line: 34, Col: 9, Construct: "if"},
-	{From: 147, To: 147, Line: 34, Col: 9, Construct: "set"},
-	{From: 149, To: 150, Line: 35, Col: 13, Construct: "set"},
-	{From: 155, To: 155, Line: 40, Col: 1, Construct: "set"},
-	{From: 157, To: 157, Line: 41, Col: 1, Construct: "set"},
-	{From: 159, To: 159, Line: 42, Col: 1, Construct: "set"},
-	{From: 161, To: 161, Line: 43, Col: 1, Construct: "set"},
-	{From: 163, To: 163, Line: 44, Col: 1, Construct: "set"},
-	{From: 165, To: 172, Line: 45, Col: 1, Construct: "if"},
-	{From: 167, To: 169, Line: 46, Col: 5, Construct: "set"},
-	{From: 171, To: 171, Line: 47, Col: 5, Construct: "set"},
-	{From: 174, To: 207, Line: 49, Col: 1, Construct: "if"},
-	{From: 176, To: 176, Line: 50, Col: 5, Construct: "set"},
-	{From: 178, To: 181, Line: 51, Col: 5, Construct: "if"},
-	{From: 180, To: 180, Line: 52, Col: 9, Construct: "set"},
-	{From: 183, To: 202, Line: 54, Col: 5, Construct: "if"},
-	{From: 185, To: 192, Line: 55, Col: 9, Construct: "if"},
-	{From: 187, To: 187, Line: 56, Col: 13, Construct: "set"},
-	{From: 191, To: 191, Line: 58, Col: 13, Construct: "set"},
-	{From: 194, To: 194, Line: 60, Col: 9, Construct: "set"},
-	{From: 196, To: 199, Line: 65, Col: 9, Construct: "for"},
-	{From: 198, To: 198, Line: 66, Col: 13, Construct: "set"},
-	{From: 201, To: 201, Line: 68, Col: 9, Construct: "set"},
+	{From: 102, To: 102, Line: 14, Col: 21, Construct: "set"},
+	{From: 104, To: 104, Line: 16, Col: 17, Construct: "set"},
+	{From: 105, To: 127, Line: 17, Col: 17, Construct: "if"},
+	{From: 108, To: 108, Line: 17, Col: 17, Construct: "set"},
+	{From: 110, To: 110, Line: 18, Col: 17, Construct: "set"},
+	{From: 112, To: 112, Line: 18, Col: 17, Construct: "set"},
+	{From: 114, To: 114, Line: 19, Col: 17, Construct: "set"},
+	{From: 115, To: 127, Line: 20, Col: 17, Construct: "if"},
+	{From: 118, To: 118, Line: 21, Col: 17, Construct: "set"},
+	{From: 120, To: 120, Line: 21, Col: 17, Construct: "set"},
+	{From: 122, To: 122, Line: 22, Col: 17, Construct: "set"},
+	{From: 124, To: 124, Line: 22, Col: 17, Construct: "set"},
+	{From: 126, To: 126, Line: 23, Col: 17, Construct: "set"},
+	{From: 130, To: 130, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 134, To: 134, Line: 29, Col: 1, Construct: "set"},
+	{From: 136, To: 156, Line: 30, Col: 1, Construct: "for"},
+	{From: 142, To: 142, Line: 31, Col: 5, Construct: "set"},
+	{From: 144, To: 155, Line: 32, Col: 5, Construct: "if"},
+	{From: 146, To: 146, Line: 33, Col: 9, Construct: "set"},
+	{From: 148, To: 154, Line: 34, Col: 9, Construct: "if"},
+	{From: 150, To: 150, Line: 34, Col: 9, Construct: "set"},
+	{From: 152, To: 153, Line: 35, Col: 13, Construct: "set"},
+	{From: 158, To: 158, Line: 40, Col: 1, Construct: "set"},
+	{From: 160, To: 160, Line: 41, Col: 1, Construct: "set"},
+	{From: 162, To: 162, Line: 42, Col: 1, Construct: "set"},
+	{From: 164, To: 164, Line: 43, Col: 1, Construct: "set"},
+	{From: 166, To: 166, Line: 44, Col: 1, Construct: "set"},
+	{From: 168, To: 175, Line: 45, Col: 1, Construct: "if"},
+	{From: 170, To: 172, Line: 46, Col: 5, Construct: "set"},
+	{From: 174, To: 174, Line: 47, Col: 5, Construct: "set"},
+	{From: 177, To: 210, Line: 49, Col: 1, Construct: "if"},
+	{From: 179, To: 179, Line: 50, Col: 5, Construct: "set"},
+	{From: 181, To: 184, Line: 51, Col: 5, Construct: "if"},
+	{From: 183, To: 183, Line: 52, Col: 9, Construct: "set"},
+	{From: 186, To: 205, Line: 54, Col: 5, Construct: "if"},
+	{From: 188, To: 195, Line: 55, Col: 9, Construct: "if"},
+	{From: 190, To: 190, Line: 56, Col: 13, Construct: "set"},
+	{From: 194, To: 194, Line: 58, Col: 13, Construct: "set"},
+	{From: 197, To: 197, Line: 60, Col: 9, Construct: "set"},
+	{From: 199, To: 202, Line: 65, Col: 9, Construct: "for"},
+	{From: 201, To: 201, Line: 66, Col: 13, Construct: "set"},
 	{From: 204, To: 204, Line: 68, Col: 9, Construct: "set"},
-	{From: 206, To: 206, Line: 74, Col: 5, Construct: "set"},
-	{From: 209, To: 371, Line: 76, Col: 1, Construct: "for"},
-	{From: 220, To: 220, Line: 77, Col: 5, Construct: "set"},
-	{From: 222, To: 222, Line: 78, Col: 5, Construct: "set"},
-	{From: 224, To: 224, Line: 79, Col: 5, Construct: "set"},
-	{From: 226, To: 370, Line: 80, Col: 5, Construct: "if"},
-	{From: 228, To: 228, Line: 81, Col: 9, Construct: "set"},
-	{From: 230, To: 249, Line: 82, Col: 9, Construct: "if"},
-	{From: 232, To: 248, Line: 83, Col: 13, Construct: "for"},
-	{From: 235, To: 247, Line: 84, Col: 17, Construct: "if"},
-	{From: 237, To: 237, Line: 85, Col: 21, Construct: "set"},
-	{From: 239, To: 241, Line: 86, Col: 21, Construct: "if"},
-	{From: 242, To: 247, Line: 89, Col: 21, Construct: "if"},
-	{From: 245, To: 246, Line: 90, Col: 21, Construct: "set"},
-	{From: 251, To: 251, Line: 90, Col: 21, Construct: "set"},
-	{From: 253, To: 255, Line: 95, Col: 9, Construct: "set"},
-	{From: 256, To: 370, Line: 96, Col: 9, Construct: "if"},
-	{From: 259, To: 259, Line: 97, Col: 9, Construct: "set"},
-	{From: 261, To: 263, Line: 98, Col: 9, Construct: "set"},
-	{From: 265, To: 265, Line: 99, Col: 9, Construct: "set"},
-	{From: 267, To: 276, Line: 100, Col: 9, Construct: "if"},
-	{From: 269, To: 269, Line: 101, Col: 13, Construct: "set"},
-	{From: 270, To: 276, Line: 102, Col: 13, Construct: "if"},
-	{From: 273, To: 273, Line: 103, Col: 13, Construct: "set"},
-	{From: 275, To: 275, Line: 104, Col: 13, Construct: "set"},
+	{From: 207, To: 207, Line: 68, Col: 9, Construct: "set"},
+	{From: 209, To: 209, Line: 74, Col: 5, Construct: "set"},
+	{From: 212, To: 374, Line: 76, Col: 1, Construct: "for"},
+	{From: 223, To: 223, Line: 77, Col: 5, Construct: "set"},
+	{From: 225, To: 225, Line: 78, Col: 5, Construct: "set"},
+	{From: 227, To: 227, Line: 79, Col: 5, Construct: "set"},
+	{From: 229, To: 373, Line: 80, Col: 5, Construct: "if"},
+	{From: 231, To: 231, Line: 81, Col: 9, Construct: "set"},
+	{From: 233, To: 252, Line: 82, Col: 9, Construct: "if"},
+	{From: 235, To: 251, Line: 83, Col: 13, Construct: "for"},
+	{From: 238, To: 250, Line: 84, Col: 17, Construct: "if"},
+	{From: 240, To: 240, Line: 85, Col: 21, Construct: "set"},
+	{From: 242, To: 244, Line: 86, Col: 21, Construct: "if"},
+	{From: 245, To: 250, Line: 89, Col: 21, Construct: "if"},
+	{From: 248, To: 249, Line: 90, Col: 21, Construct: "set"},
+	{From: 254, To: 254, Line: 90, Col: 21, Construct: "set"},
+	{From: 256, To: 258, Line: 95, Col: 9, Construct: "set"},
+	{From: 259, To: 373, Line: 96, Col: 9, Construct: "if"},
+	{From: 262, To: 262, Line: 97, Col: 9, Construct: "set"},
+	{From: 264, To: 266, Line: 98, Col: 9, Construct: "set"},
+	{From: 268, To: 268, Line: 99, Col: 9, Construct: "set"},
+	{From: 270, To: 279, Line: 100, Col: 9, Construct: "if"},
+	{From: 272, To: 272, Line: 101, Col: 13, Construct: "set"},
+	{From: 273, To: 279, Line: 102, Col: 13, Construct: "if"},
+	{From: 276, To: 276, Line: 103, Col: 13, Construct: "set"},
 	{From: 278, To: 278, Line: 104, Col: 13, Construct: "set"},
-	{From: 280, To: 280, Line: 106, Col: 9, Construct: "set"},
-	{From: 282, To: 288, Line: 107, Col: 9, Construct: "set"},
-	{From: 290, To: 295, Line: 111, Col: 9, Construct: "if"},
-	{From: 292, To: 292, Line: 111, Col: 9, Construct: "set"},
-	{From: 294, To: 294, Line: 112, Col: 13, Construct: "set"},
+	{From: 281, To: 281, Line: 104, Col: 13, Construct: "set"},
+	{From: 283, To: 283, Line: 106, Col: 9, Construct: "set"},
+	{From: 285, To: 291, Line: 107, Col: 9, Construct: "set"},
+	{From: 293, To: 298, Line: 111, Col: 9, Construct: "if"},
+	{From: 295, To: 295, Line: 111, Col: 9, Construct: "set"},
 	{From: 297, To: 297, Line: 112, Col: 13, Construct: "set"},
-	{From: 299, To: 299, Line: 114, Col: 9, Construct: "set"},
-	{From: 301, To: 338, Line: 115, Col: 9, Construct: "if"},
-	{From: 303, To: 308, Line: 116, Col: 13, Construct: "if"},
-	{From: 305, To: 305, Line: 116, Col: 13, Construct: "set"},
-	{From: 307, To: 307, Line: 117, Col: 17, Construct: "set"},
-	{From: 310, To: 337, Line: 119, Col: 13, Construct: "for"},
-	{From: 314, To: 317, Line: 120, Col: 17, Construct: "if"},
-	{From: 316, To: 316, Line: 121, Col: 21, Construct: "set"},
-	{From: 319, To: 319, Line: 123, Col: 17, Construct: "set"},
-	{From: 321, To: 332, Line: 124, Col: 17, Construct: "if"},
-	{From: 323, To: 323, Line: 125, Col: 21, Construct: "set"},
-	{From: 324, To: 332, Line: 126, Col: 21, Construct: "if"},
-	{From: 327, To: 327, Line: 127, Col: 21, Construct: "set"},
-	{From: 331, To: 331, Line: 129, Col: 21, Construct: "set"},
+	{From: 300, To: 300, Line: 112, Col: 13, Construct: "set"},
+	{From: 302, To: 302, Line: 114, Col: 9, Construct: "set"},
+	{From: 304, To: 341, Line: 115, Col: 9, Construct: "if"},
+	{From: 306, To: 311, Line: 116, Col: 13, Construct: "if"},
+	{From: 308, To: 308, Line: 116, Col: 13, Construct: "set"},
+	{From: 310, To: 310, Line: 117, Col: 17, Construct: "set"},
+	{From: 313, To: 340, Line: 119, Col: 13, Construct: "for"},
+	{From: 317, To: 320, Line: 120, Col: 17, Construct: "if"},
+	{From: 319, To: 319, Line: 121, Col: 21, Construct: "set"},
+	{From: 322, To: 322, Line: 123, Col: 17, Construct: "set"},
+	{From: 324, To: 335, Line: 124, Col: 17, Construct: "if"},
+	{From: 326, To: 326, Line: 125, Col: 21, Construct: "set"},
+	{From: 327, To: 335, Line: 126, Col: 21, Construct: "if"},
+	{From: 330, To: 330, Line: 127, Col: 21, Construct: "set"},
 	{From: 334, To: 334, Line: 129, Col: 21, Construct: "set"},
-	{From: 336, To: 336, Line: 131, Col: 17, Construct: "set"},
-	{From: 340, To: 345, Line: 138, Col: 9, Construct: "if"},
-	{From: 342, To: 342, Line: 138, Col: 9, Construct: "set"},
-	{From: 344, To: 344, Line: 139, Col: 13, Construct: "set"},
-	{From: 346, To: 370, Line: 141, Col: 9, Construct: "if"},
-	{From: 349, To: 354, Line: 142, Col: 9, Construct: "if"},
-	{From: 351, To: 351, Line: 142, Col: 9, Construct: "set"},
-	{From: 353, To: 353, Line: 143, Col: 13, Construct: "set"},
-	{From: 356, To: 358, Line: 145, Col: 9, Construct: "set"},
-	{From: 360, To: 360, Line: 145, Col: 9, Construct: "set"},
-	{From: 362, To: 362, Line: 146, Col: 9, Construct: "set"},
-	{From: 364, To: 369, Line: 147, Col: 9, Construct: "if"},
-	{From: 366, To: 366, Line: 147, Col: 9, Construct: "set"},
-	{From: 368, To: 368, Line: 148, Col: 13, Construct: "set"},
-	{From: 373, To: 387, Line: 152, Col: 1, Construct: "if"},
-	{From: 375, To: 386, Line: 155, Col: 5, Construct: "if"},
-	{From: 377, To: 377, Line: 155, Col: 5, Construct: "set"},
-	{From: 379, To: 379, Line: 156, Col: 9, Construct: "set"},
-	{From: 383, To: 383, Line: 156, Col: 9, Construct: "set"},
-	{From: 385, To: 385, Line: 158, Col: 9, Construct: "set"},
-	{From: 389, To: 389, Line: 161, Col: 1, Construct: "{{ }}"},
-	{From: 410, To: 479, Line: 1, Col: 1, Construct: "macro"},
-	{From: 416, To: 478, Line: 2, Col: 5, Construct: "if"},
-	{From: 418, To: 418, Line: 3, Col: 9, Construct: "{{ }}"},
-	{From: 419, To: 478, Line: 4, Col: 9, Construct: "if"},
-	{From: 422, To: 422, Line: 5, Col: 9, Construct: "set"},
-	{From: 424, To: 475, Line: 6, Col: 9, Construct: "for"},
-	{From: 429, To: 429, Line: 7, Col: 13, Construct: "set"},
-	{From: 431, To: 474, Line: 8, Col: 13, Construct: "if"},
-	{From: 433, To: 433, Line: 9, Col: 17, Construct: "set"},
-	{From: 435, To: 447, Line: 10, Col: 17, Construct: "if"},
-	{From: 437, To: 442, Line: 11, Col: 21, Construct: "if"},
-	{From: 439, To: 439, Line: 11, Col: 21, Construct: "set"},
-	{From: 441, To: 441, Line: 12, Col: 25, Construct: "set"},
+	{From: 337, To: 337, Line: 129, Col: 21, Construct: "set"},
+	{From: 339, To: 339, Line: 131, Col: 17, Construct: "set"},
+	{From: 343, To: 348, Line: 138, Col: 9, Construct: "if"},
+	{From: 345, To: 345, Line: 138, Col: 9, Construct: "set"},
+	{From: 347, To: 347, Line: 139, Col: 13, Construct: "set"},
+	{From: 349, To: 373, Line: 141, Col: 9, Construct: "if"},
+	{From: 352, To: 357, Line: 142, Col: 9, Construct: "if"},
+	{From: 354, To: 354, Line: 142, Col: 9, Construct: "set"},
+	{From: 356, To: 356, Line: 143, Col: 13, Construct: "set"},
+	{From: 359, To: 361, Line: 145, Col: 9, Construct: "set"},
+	{From: 363, To: 363, Line: 145, Col: 9, Construct: "set"},
+	{From: 365, To: 365, Line: 146, Col: 9, Construct: "set"},
+	{From: 367, To: 372, Line: 147, Col: 9, Construct: "if"},
+	{From: 369, To: 369, Line: 147, Col: 9, Construct: "set"},
+	{From: 371, To: 371, Line: 148, Col: 13, Construct: "set"},
+	{From: 376, To: 390, Line: 152, Col: 1, Construct: "if"},
+	{From: 378, To: 389, Line: 155, Col: 5, Construct: "if"},
+	{From: 380, To: 380, Line: 155, Col: 5, Construct: "set"},
+	{From: 382, To: 382, Line: 156, Col: 9, Construct: "set"},
+	{From: 386, To: 386, Line: 156, Col: 9, Construct: "set"},
+	{From: 388, To: 388, Line: 158, Col: 9, Construct: "set"},
+	{From: 392, To: 392, Line: 161, Col: 1, Construct: "{{ }}"},
+	{From: 413, To: 482, Line: 1, Col: 1, Construct: "macro"},
+	{From: 419, To: 481, Line: 2, Col: 5, Construct: "if"},
+	{From: 421, To: 421, Line: 3, Col: 9, Construct: "{{ }}"},
+	{From: 422, To: 481, Line: 4, Col: 9, Construct: "if"},
+	{From: 425, To: 425, Line: 5, Col: 9, Construct: "set"},
+	{From: 427, To: 478, Line: 6, Col: 9, Construct: "for"},
+	{From: 432, To: 432, Line: 7, Col: 13, Construct: "set"},
+	{From: 434, To: 477, Line: 8, Col: 13, Construct: "if"},
+	{From: 436, To: 436, Line: 9, Col: 17, Construct: "set"},
+	{From: 438, To: 450, Line: 10, Col: 17, Construct: "if"},
+	{From: 440, To: 445, Line: 11, Col: 21, Construct: "if"},
+	{From: 442, To: 442, Line: 11, Col: 21, Construct: "set"},
 	{From: 444, To: 444, Line: 12, Col: 25, Construct: "set"},
-	{From: 446, To: 446, Line: 14, Col: 21, Construct: "set"},
+	{From: 447, To: 447, Line: 12, Col: 25, Construct: "set"},
 	{From: 449, To: 449, Line: 14, Col: 21, Construct: "set"},
-	{From: 451, To: 451, Line: 16, Col: 17, Construct: "set"},
-	{From: 452, To: 474, Line: 17, Col: 17, Construct: "if"},
-	{From: 455, To: 455, Line: 17, Col: 17, Construct: "set"},
-	{From: 457, To: 457, Line: 18, Col: 17, Construct: "set"},
-	{From: 459, To: 459, Line: 18, Col: 17, Construct: "set"},
-	{From: 461, To: 461, Line: 19, Col: 17, Construct: "set"},
-	{From: 462, To: 474, Line: 20, Col: 17, Construct: "if"},
-	{From: 465, To: 465, Line: 21, Col: 17, Construct: "set"},
-	{From: 467, To: 467, Line: 21, Col: 17, Construct: "set"},
-	{From: 469, To: 469, Line: 22, Col: 17, Construct: "set"},
-	{From: 471, To: 471, Line: 22, Col: 17, Construct: "set"},
-	{From: 473, To: 473, Line: 23, Col: 17, Construct: "set"},
-	{From: 477, To: 477, Line: 26, Col: 9, Construct: "{{ }}"},
-	{From: 481, To: 481, Line: 29, Col: 1, Construct: "set"},
-	{From: 483, To: 505, Line: 30, Col: 1, Construct: "for"},
-	{From: 489, To: 490, Line: 31, Col: 5, Construct: "set"},
-	{From: 492, To: 504, Line: 32, Col: 5, Construct: "if"},
-	{From: 494, To: 494, Line: 33, Col: 9, Construct: "set"},
-	{From: 496, To: 503, Line: 34, Col: 9, Construct: "if"},
-	{From: 498, To: 498, Line: 34, Col: 9, Construct: "set"},
-	{From: 500, To: 502, Line: 35, Col: 13, Construct: "set"},
-	{From: 507, To: 507, Line: 40, Col: 1, Construct: "set"},
-	{From: 509, To: 509, Line: 41, Col: 1, Construct: "set"},
-	{From: 511, To: 511, Line: 42, Col: 1, Construct: "set"},
-	{From: 513, To: 513, Line: 43, Col: 1, Construct: "set"},
-	{From: 515, To: 515, Line: 44, Col: 1, Construct: "set"},
-	{From: 517, To: 524, Line: 45, Col: 1, Construct: "if"},
-	{From: 519, To: 521, Line: 46, Col: 5, Construct: "set"},
-	{From: 523, To: 523, Line: 47, Col: 5, Construct: "set"},
-	{From: 526, To: 559, Line: 49, Col: 1, Construct: "if"},
-	{From: 528, To: 528, Line: 50, Col: 5, Construct: "set"},
-	{From: 530, To: 533, Line: 51, Col: 5, Construct: "if"},
-	{From: 532, To: 532, Line: 52, Col: 9, Construct: "set"},
-	{From: 535, To: 554, Line: 54, Col: 5, Construct: "if"},
-	{From: 537, To: 544, Line: 55, Col: 9, Construct: "if"},
-	{From: 539, To: 539, Line: 56, Col: 13, Construct: "set"},
-	{From: 543, To: 543, Line: 58, Col: 13, Construct: "set"},
-	{From: 546, To: 546, Line: 60, Col: 9, Construct: "set"},
-	{From: 548, To: 551, Line: 65, Col: 9, Construct: "for"},
-	{From: 550, To: 550, Line: 66, Col: 13, Construct: "set"},
-	{From: 553, To: 553, Line: 68, Col: 9, Construct: "set"},
+	{From: 452, To: 452, Line: 14, Col: 21, Construct: "set"},
+	{From: 454, To: 454, Line: 16, Col: 17, Construct: "set"},
+	{From: 455, To: 477, Line: 17, Col: 17, Construct: "if"},
+	{From: 458, To: 458, Line: 17, Col: 17, Construct: "set"},
+	{From: 460, To: 460, Line: 18, Col: 17, Construct: "set"},
+	{From: 462, To: 462, Line: 18, Col: 17, Construct: "set"},
+	{From: 464, To: 464, Line: 19, Col: 17, Construct: "set"},
+	{From: 465, To: 477, Line: 20, Col: 17, Construct: "if"},
+	{From: 468, To: 468, Line: 21, Col: 17, Construct: "set"},
+	{From: 470, To: 470, Line: 21, Col: 17, Construct: "set"},
+	{From: 472, To: 472, Line: 22, Col: 17, Construct: "set"},
+	{From: 474, To: 474, Line: 22, Col: 17, Construct: "set"},
+	{From: 476, To: 476, Line: 23, Col: 17, Construct: "set"},
+	{From: 480, To: 480, Line: 26, Col: 9, Construct: "{{ }}"},
+	{From: 484, To: 484, Line: 29, Col: 1, Construct: "set"},
+	{From: 486, To: 508, Line: 30, Col: 1, Construct: "for"},
+	{From: 492, To: 493, Line: 31, Col: 5, Construct: "set"},
+	{From: 495, To: 507, Line: 32, Col: 5, Construct: "if"},
+	{From: 497, To: 497, Line: 33, Col: 9, Construct: "set"},
+	{From: 499, To: 506, Line: 34, Col: 9, Construct: "if"},
+	{From: 501, To: 501, Line: 34, Col: 9, Construct: "set"},
+	{From: 503, To: 505, Line: 35, Col: 13, Construct: "set"},
+	{From: 510, To: 510, Line: 40, Col: 1, Construct: "set"},
+	{From: 512, To: 512, Line: 41, Col: 1, Construct: "set"},
+	{From: 514, To: 514, Line: 42, Col: 1, Construct: "set"},
+	{From: 516, To: 516, Line: 43, Col: 1, Construct: "set"},
+	{From: 518, To: 518, Line: 44, Col: 1, Construct: "set"},
+	{From: 520, To: 527, Line: 45, Col: 1, Construct: "if"},
+	{From: 522, To: 524, Line: 46, Col: 5, Construct: "set"},
+	{From: 526, To: 526, Line: 47, Col: 5, Construct: "set"},
+	{From: 529, To: 562, Line: 49, Col: 1, Construct: "if"},
+	{From: 531, To: 531, Line: 50, Col: 5, Construct: "set"},
+	{From: 533, To: 536, Line: 51, Col: 5, Construct: "if"},
+	{From: 535, To: 535, Line: 52, Col: 9, Construct: "set"},
+	{From: 538, To: 557, Line: 54, Col: 5, Construct: "if"},
+	{From: 540, To: 547, Line: 55, Col: 9, Construct: "if"},
+	{From: 542, To: 542, Line: 56, Col: 13, Construct: "set"},
+	{From: 546, To: 546, Line: 58, Col: 13, Construct: "set"},
+	{From: 549, To: 549, Line: 60, Col: 9, Construct: "set"},
+	{From: 551, To: 554, Line: 65, Col: 9, Construct: "for"},
+	{From: 553, To: 553, Line: 66, Col: 13, Construct: "set"},
 	{From: 556, To: 556, Line: 68, Col: 9, Construct: "set"},
-	{From: 558, To: 558, Line: 74, Col: 5, Construct: "set"},
-	{From: 561, To: 726, Line: 76, Col: 1, Construct: "for"},
-	{From: 572, To: 572, Line: 77, Col: 5, Construct: "set"},
-	{From: 574, To: 574, Line: 78, Col: 5, Construct: "set"},
-	{From: 576, To: 576, Line: 79, Col: 5, Construct: "set"},
-	{From: 578, To: 725, Line: 80, Col: 5, Construct: "if"},
-	{From: 580, To: 580, Line: 81, Col: 9, Construct: "set"},
-	{From: 582, To: 604, Line: 82, Col: 9, Construct: "if"},
-	{From: 584, To: 603, Line: 83, Col: 13, Construct: "for"},
-	{From: 588, To: 602, Line: 84, Col: 17, Construct: "if"},
-	{From: 590, To: 590, Line: 85, Col: 21, Construct: "set"},
-	{From: 592, To: 595, Line: 86, Col: 21, Construct: "if"},
-	{From: 596, To: 602, Line: 89, Col: 21, Construct: "if"},
-	{From: 599, To: 601, Line: 90, Col: 21, Construct: "set"},
-	{From: 606, To: 606, Line: 90, Col: 21, Construct: "set"},
-	{From: 608, To: 610, Line: 95, Col: 9, Construct: "set"},
-	{From: 611, To: 725, Line: 96, Col: 9, Construct: "if"},
-	{From: 614, To: 614, Line: 97, Col: 9, Construct: "set"},
-	{From: 616, To: 618, Line: 98, Col: 9, Construct: "set"},
-	{From: 620, To: 620, Line: 99, Col: 9, Construct: "set"},
-	{From: 622, To: 631, Line: 100, Col: 9, Construct: "if"},
-	{From: 624, To: 624, Line: 101, Col: 13, Construct: "set"},
-	{From: 625, To: 631, Line: 102, Col: 13, Construct: "if"},
-	{From: 628, To: 628, Line: 103, Col: 13, Construct: "set"},
-	{From: 630, To: 630, Line: 104, Col: 13, Construct: "set"},
+	{From: 559, To: 559, Line: 68, Col: 9, Construct: "set"},
+	{From: 561, To: 561, Line: 74, Col: 5, Construct: "set"},
+	{From: 564, To: 729, Line: 76, Col: 1, Construct: "for"},
+	{From: 575, To: 575, Line: 77, Col: 5, Construct: "set"},
+	{From: 577, To: 577, Line: 78, Col: 5, Construct: "set"},
+	{From: 579, To: 579, Line: 79, Col: 5, Construct: "set"},
+	{From: 581, To: 728, Line: 80, Col: 5, Construct: "if"},
+	{From: 583, To: 583, Line: 81, Col: 9, Construct: "set"},
+	{From: 585, To: 607, Line: 82, Col: 9, Construct: "if"},
+	{From: 587, To: 606, Line: 83, Col: 13, Construct: "for"},
+	{From: 591, To: 605, Line: 84, Col: 17, Construct: "if"},
+	{From: 593, To: 593, Line: 85, Col: 21, Construct: "set"},
+	{From: 595, To: 598, Line: 86, Col: 21, Construct: "if"},
+	{From: 599, To: 605, Line: 89, Col: 21, Construct: "if"},
+	{From: 602, To: 604, Line: 90, Col: 21, Construct: "set"},
+	{From: 609, To: 609, Line: 90, Col: 21, Construct: "set"},
+	{From: 611, To: 613, Line: 95, Col: 9, Construct: "set"},
+	{From: 614, To: 728, Line: 96, Col: 9, Construct: "if"},
+	{From: 617, To: 617, Line: 97, Col: 9, Construct: "set"},
+	{From: 619, To: 621, Line: 98, Col: 9, Construct: "set"},
+	{From: 623, To: 623, Line: 99, Col: 9, Construct: "set"},
+	{From: 625, To: 634, Line: 100, Col: 9, Construct: "if"},
+	{From: 627, To: 627, Line: 101, Col: 13, Construct: "set"},
+	{From: 628, To: 634, Line: 102, Col: 13, Construct: "if"},
+	{From: 631, To: 631, Line: 103, Col: 13, Construct: "set"},
 	{From: 633, To: 633, Line: 104, Col: 13, Construct: "set"},
-	{From: 635, To: 635, Line: 106, Col: 9, Construct: "set"},
-	{From: 637, To: 643, Line: 107, Col: 9, Construct: "set"},
-	{From: 645, To: 650, Line: 111, Col: 9, Construct: "if"},
-	{From: 647, To: 647, Line: 111, Col: 9, Construct: "set"},
-	{From: 649, To: 649, Line: 112, Col: 13, Construct: "set"},
+	{From: 636, To: 636, Line: 104, Col: 13, Construct: "set"},
+	{From: 638, To: 638, Line: 106, Col: 9, Construct: "set"},
+	{From: 640, To: 646, Line: 107, Col: 9, Construct: "set"},
+	{From: 648, To: 653, Line: 111, Col: 9, Construct: "if"},
+	{From: 650, To: 650, Line: 111, Col: 9, Construct: "set"},
 	{From: 652, To: 652, Line: 112, Col: 13, Construct: "set"},
-	{From: 654, To: 654, Line: 114, Col: 9, Construct: "set"},
-	{From: 656, To: 693, Line: 115, Col: 9, Construct: "if"},
-	{From: 658, To: 663, Line: 116, Col: 13, Construct: "if"},
-	{From: 660, To: 660, Line: 116, Col: 13, Construct: "set"},
-	{From: 662, To: 662, Line: 117, Col: 17, Construct: "set"},
-	{From: 665, To: 692, Line: 119, Col: 13, Construct: "for"},
-	{From: 669, To: 672, Line: 120, Col: 17, Construct: "if"},
-	{From: 671, To: 671, Line: 121, Col: 21, Construct: "set"},
-	{From: 674, To: 674, Line: 123, Col: 17, Construct: "set"},
-	{From: 676, To: 687, Line: 124, Col: 17, Construct: "if"},
-	{From: 678, To: 678, Line: 125, Col: 21, Construct: "set"},
-	{From: 679, To: 687, Line: 126, Col: 21, Construct: "if"},
-	{From: 682, To: 682, Line: 127, Col: 21, Construct: "set"},
-	{From: 686, To: 686, Line: 129, Col: 21, Construct: "set"},
+	{From: 655, To: 655, Line: 112, Col: 13, Construct: "set"},
+	{From: 657, To: 657, Line: 114, Col: 9, Construct: "set"},
+	{From: 659, To: 696, Line: 115, Col: 9, Construct: "if"},
+	{From: 661, To: 666, Line: 116, Col: 13, Construct: "if"},
+	{From: 663, To: 663, Line: 116, Col: 13, Construct: "set"},
+	{From: 665, To: 665, Line: 117, Col: 17, Construct: "set"},
+	{From: 668, To: 695, Line: 119, Col: 13, Construct: "for"},
+	{From: 672, To: 675, Line: 120, Col: 17, Construct: "if"},
+	{From: 674, To: 674, Line: 121, Col: 21, Construct: "set"},
+	{From: 677, To: 677, Line: 123, Col: 17, Construct: "set"},
+	{From: 679, To: 690, Line: 124, Col: 17, Construct: "if"},
+	{From: 681, To: 681, Line: 125, Col: 21, Construct: "set"},
+	{From: 682, To: 690, Line: 126, Col: 21, Construct: "if"},
+	{From: 685, To: 685, Line: 127, Col: 21, Construct: "set"},
 	{From: 689, To: 689, Line: 129, Col: 21, Construct: "set"},
-	{From: 691, To: 691, Line: 131, Col: 17, Construct: "set"},
-	{From: 695, To: 700, Line: 138, Col: 9, Construct: "if"},
-	{From: 697, To: 697, Line: 138, Col: 9, Construct: "set"},
-	{From: 699, To: 699, Line: 139, Col: 13, Construct: "set"},
-	{From: 701, To: 725, Line: 141, Col: 9, Construct: "if"},
-	{From: 704, To: 709, Line: 142, Col: 9, Construct: "if"},
-	{From: 706, To: 706, Line: 142, Col: 9, Construct: "set"},
-	{From: 708, To: 708, Line: 143, Col: 13, Construct: "set"},
-	{From: 711, To: 713, Line: 145, Col: 9, Construct: "set"},
-	{From: 715, To: 715, Line: 145, Col: 9, Construct: "set"},
-	{From: 717, To: 717, Line: 146, Col: 9, Construct: "set"},
-	{From: 719, To: 724, Line: 147, Col: 9, Construct: "if"},
-	{From: 721, To: 721, Line: 147, Col: 9, Construct: "set"},
-	{From: 723, To: 723, Line: 148, Col: 13, Construct: "set"},
-	{From: 728, To: 742, Line: 152, Col: 1, Construct: "if"},
-	{From: 730, To: 741, Line: 155, Col: 5, Construct: "if"},
-	{From: 732, To: 732, Line: 155, Col: 5, Construct: "set"},
-	{From: 734, To: 734, Line: 156, Col: 9, Construct: "set"},
-	{From: 738, To: 738, Line: 156, Col: 9, Construct: "set"},
-	{From: 740, To: 740, Line: 158, Col: 9, Construct: "set"},
-	{From: 744, To: 744, Line: 161, Col: 1, Construct: "{{ }}"},
+	{From: 692, To: 692, Line: 129, Col: 21, Construct: "set"},
+	{From: 694, To: 694, Line: 131, Col: 17, Construct: "set"},
+	{From: 698, To: 703, Line: 138, Col: 9, Construct: "if"},
+	{From: 700, To: 700, Line: 138, Col: 9, Construct: "set"},
+	{From: 702, To: 702, Line: 139, Col: 13, Construct: "set"},
+	{From: 704, To: 728, Line: 141, Col: 9, Construct: "if"},
+	{From: 707, To: 712, Line: 142, Col: 9, Construct: "if"},
+	{From: 709, To: 709, Line: 142, Col: 9, Construct: "set"},
+	{From: 711, To: 711, Line: 143, Col: 13, Construct: "set"},
+	{From: 714, To: 716, Line: 145, Col: 9, Construct: "set"},
+	{From: 718, To: 718, Line: 145, Col: 9, Construct: "set"},
+	{From: 720, To: 720, Line: 146, Col: 9, Construct: "set"},
+	{From: 722, To: 727, Line: 147, Col: 9, Construct: "if"},
+	{From: 724, To: 724, Line: 147, Col: 9, Construct: "set"},
+	{From: 726, To: 726, Line: 148, Col: 13, Construct: "set"},
+	{From: 731, To: 745, Line: 152, Col: 1, Construct: "if"},
+	{From: 733, To: 744, Line: 155, Col: 5, Construct: "if"},
+	{From: 735, To: 735, Line: 155, Col: 5, Construct: "set"},
+	{From: 737, To: 737, Line: 156, Col: 9, Construct: "set"},
+	{From: 741, To: 741, Line: 156, Col: 9, Construct: "set"},
+	{From: 743, To: 743, Line: 158, Col: 9, Construct: "set"},
+	{From: 747, To: 747, Line: 161, Col: 1, Construct: "{{ }}"},
 }

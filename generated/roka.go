@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Roka is the chat template roka.jinja.
 var Roka = &jinja2.Template{
@@ -150,53 +153,53 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 		role = jinja2.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// roka.jinja:25:20 {{ role }}
-		jinja2.LlamaWrite(w, role)
+		llamacpp.Write(w, role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
 	// roka.jinja:29:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// roka.jinja:31:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// roka.jinja:32:1 {%- if message.role == 'system' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// roka.jinja:33:1 {{- llama3_header('system') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("system"))
 			}))
 			// roka.jinja:34:1 {{- message.content | trim -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// roka.jinja:36:5 {%- elif message.role == 'user' -%}
 			// roka.jinja:37:1 {{- llama3_header('user') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("user"))
 			}))
 			// roka.jinja:38:1 {{- message.content | trim -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// roka.jinja:40:5 {%- elif message.role == 'assistant' -%}
 			// roka.jinja:41:1 {{- llama3_header('assistant') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("assistant"))
 			}))
 			// roka.jinja:42:1 {%- if message.content -%}
-			messageContent := jinja2.LlamaAttr(message, "content")
+			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
 				// roka.jinja:43:1 {{- message.content | trim -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 			}
 			// roka.jinja:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// roka.jinja:46:1 {%- for tc in message.tool_calls -%}
 				var call jinja2.Value
-				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// roka.jinja:47:1 {%- if tc.function is defined -%}
-					tcFunction := jinja2.LlamaAttr(tc, "function")
-					if jinja2.LlamaCallTest("defined", tcFunction, nil, nil) {
+					tcFunction := llamacpp.Attr(tc, "function")
+					if llamacpp.CallTest("defined", tcFunction, nil, nil) {
 						// roka.jinja:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -206,19 +209,19 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString("<tool_call>")
 					// roka.jinja:53:1 {%- if call.arguments is string %}
-					callArguments := jinja2.LlamaAttr(call, "arguments")
-					if jinja2.LlamaCallTest("string", callArguments, nil, nil) {
+					callArguments := llamacpp.Attr(call, "arguments")
+					if llamacpp.CallTest("string", callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
 						// roka.jinja:54:11 {{ call.name }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAttr(call, "name"))
+						llamacpp.Write(w, llamacpp.Attr(call, "name"))
 						w.WriteString("\", \"arguments\": ")
 						// roka.jinja:54:42 {{ call.arguments }}
-						jinja2.LlamaWrite(w, callArguments)
+						llamacpp.Write(w, callArguments)
 						w.WriteString("}")
 					} else {
 						// roka.jinja:55:5 {%- else %}
 						// roka.jinja:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.DictOf(jinja2.Str("name"), jinja2.LlamaAttr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -227,19 +230,19 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// roka.jinja:62:5 {%- elif message.role == 'tool' -%}
 			// roka.jinja:63:1 {{- llama3_header('user') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("user"))
 			}))
 			w.WriteString("<tool_response>\n")
 			// roka.jinja:65:1 {{ message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
 	// roka.jinja:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// roka.jinja:72:1 {{- llama3_header('assistant') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			llama3Header(jinja2.Str("assistant"))
 		}))
 	}
@@ -248,60 +251,60 @@ func renderRokaLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansRoka is the position table of roka.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRoka = []jinja2.Span{
-	{From: 52, To: 58, Line: 24, Col: 1, Construct: "macro"},
-	{From: 56, To: 57, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 60, To: 60, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 133, Line: 31, Col: 1, Construct: "for"},
-	{From: 64, To: 132, Line: 32, Col: 1, Construct: "if"},
-	{From: 67, To: 67, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 70, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 71, To: 132, Line: 36, Col: 5, Construct: "if"},
-	{From: 74, To: 74, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 77, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 78, To: 132, Line: 40, Col: 5, Construct: "if"},
-	{From: 81, To: 81, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 87, Line: 42, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 123, Line: 45, Col: 1, Construct: "if"},
-	{From: 92, To: 121, Line: 46, Col: 1, Construct: "for"},
-	{From: 95, To: 104, Line: 47, Col: 1, Construct: "if"},
-	{From: 98, To: 98, Line: 48, Col: 1, Construct: "set"},
-	{From: 102, To: 102, Line: 50, Col: 1, Construct: "set"},
-	{From: 106, To: 120, Line: 53, Col: 1, Construct: "if"},
-	{From: 110, To: 111, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 113, To: 114, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 118, To: 118, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 124, To: 132, Line: 62, Col: 5, Construct: "if"},
-	{From: 127, To: 128, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 130, To: 131, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 135, To: 138, Line: 71, Col: 1, Construct: "if"},
-	{From: 137, To: 137, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 149, To: 155, Line: 24, Col: 1, Construct: "macro"},
-	{From: 153, To: 154, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 157, To: 157, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 159, To: 238, Line: 31, Col: 1, Construct: "for"},
-	{From: 161, To: 237, Line: 32, Col: 1, Construct: "if"},
-	{From: 164, To: 166, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 168, To: 169, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 170, To: 237, Line: 36, Col: 5, Construct: "if"},
-	{From: 173, To: 175, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 177, To: 178, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 179, To: 237, Line: 40, Col: 5, Construct: "if"},
-	{From: 182, To: 184, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 186, To: 190, Line: 42, Col: 1, Construct: "if"},
-	{From: 189, To: 189, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 192, To: 226, Line: 45, Col: 1, Construct: "if"},
-	{From: 195, To: 224, Line: 46, Col: 1, Construct: "for"},
-	{From: 198, To: 207, Line: 47, Col: 1, Construct: "if"},
-	{From: 201, To: 201, Line: 48, Col: 1, Construct: "set"},
-	{From: 205, To: 205, Line: 50, Col: 1, Construct: "set"},
-	{From: 209, To: 223, Line: 53, Col: 1, Construct: "if"},
-	{From: 213, To: 214, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 216, To: 217, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 221, To: 221, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 227, To: 237, Line: 62, Col: 5, Construct: "if"},
-	{From: 230, To: 233, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 235, To: 236, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 240, To: 245, Line: 71, Col: 1, Construct: "if"},
-	{From: 242, To: 244, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 61, Line: 24, Col: 1, Construct: "macro"},
+	{From: 59, To: 60, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 63, To: 63, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 136, Line: 31, Col: 1, Construct: "for"},
+	{From: 67, To: 135, Line: 32, Col: 1, Construct: "if"},
+	{From: 70, To: 70, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 73, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 74, To: 135, Line: 36, Col: 5, Construct: "if"},
+	{From: 77, To: 77, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 80, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 81, To: 135, Line: 40, Col: 5, Construct: "if"},
+	{From: 84, To: 84, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 86, To: 90, Line: 42, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 92, To: 126, Line: 45, Col: 1, Construct: "if"},
+	{From: 95, To: 124, Line: 46, Col: 1, Construct: "for"},
+	{From: 98, To: 107, Line: 47, Col: 1, Construct: "if"},
+	{From: 101, To: 101, Line: 48, Col: 1, Construct: "set"},
+	{From: 105, To: 105, Line: 50, Col: 1, Construct: "set"},
+	{From: 109, To: 123, Line: 53, Col: 1, Construct: "if"},
+	{From: 113, To: 114, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 116, To: 117, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 121, To: 121, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 135, Line: 62, Col: 5, Construct: "if"},
+	{From: 130, To: 131, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 133, To: 134, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 138, To: 141, Line: 71, Col: 1, Construct: "if"},
+	{From: 140, To: 140, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 152, To: 158, Line: 24, Col: 1, Construct: "macro"},
+	{From: 156, To: 157, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 160, To: 160, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 162, To: 241, Line: 31, Col: 1, Construct: "for"},
+	{From: 164, To: 240, Line: 32, Col: 1, Construct: "if"},
+	{From: 167, To: 169, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 171, To: 172, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 173, To: 240, Line: 36, Col: 5, Construct: "if"},
+	{From: 176, To: 178, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 180, To: 181, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 182, To: 240, Line: 40, Col: 5, Construct: "if"},
+	{From: 185, To: 187, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 189, To: 193, Line: 42, Col: 1, Construct: "if"},
+	{From: 192, To: 192, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 195, To: 229, Line: 45, Col: 1, Construct: "if"},
+	{From: 198, To: 227, Line: 46, Col: 1, Construct: "for"},
+	{From: 201, To: 210, Line: 47, Col: 1, Construct: "if"},
+	{From: 204, To: 204, Line: 48, Col: 1, Construct: "set"},
+	{From: 208, To: 208, Line: 50, Col: 1, Construct: "set"},
+	{From: 212, To: 226, Line: 53, Col: 1, Construct: "if"},
+	{From: 216, To: 217, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 219, To: 220, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 224, To: 224, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 230, To: 240, Line: 62, Col: 5, Construct: "if"},
+	{From: 233, To: 236, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 238, To: 239, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 243, To: 248, Line: 71, Col: 1, Construct: "if"},
+	{From: 245, To: 247, Line: 72, Col: 1, Construct: "{{ }}"},
 }

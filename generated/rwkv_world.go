@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // RwkvWorld is the chat template builtin/rwkv-world.jinja.
 var RwkvWorld = &jinja2.Template{
@@ -93,20 +96,20 @@ func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// rwkv-world.jinja:14:1 {%- for message in messages %}
 	var content jinja2.Value
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// rwkv-world.jinja:15:1 {%- set content = message['content'].strip(c_space) %}
-		content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+		content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		// rwkv-world.jinja:16:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// rwkv-world.jinja:17:1 {{- 'System: ' + content + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("System: "), content, jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("System: "), content, jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// rwkv-world.jinja:18:5 {%- elif message['role'] == 'user' %}
 			// rwkv-world.jinja:19:1 {{- 'User: ' + content + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("User: "), content, jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("User: "), content, jinja2.Str("\n\n")))
 			// rwkv-world.jinja:20:1 {%- if loop.last %}
 			if i == len(items)-1 {
 				w.WriteString("Assistant:")
@@ -114,7 +117,7 @@ func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// rwkv-world.jinja:23:5 {%- elif message['role'] == 'assistant' %}
 			// rwkv-world.jinja:24:1 {{- 'Assistant: ' + content + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Assistant: "), content, jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Assistant: "), content, jinja2.Str("\n\n")))
 		}
 	}
 }
@@ -122,24 +125,24 @@ func renderRwkvWorldLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansRwkvWorld is the position table of rwkv-world.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansRwkvWorld = []jinja2.Span{
-	{From: 51, To: 51, Line: 13, Col: 1, Construct: "set"},
-	{From: 53, To: 83, Line: 14, Col: 1, Construct: "for"},
-	{From: 58, To: 58, Line: 15, Col: 1, Construct: "set"},
-	{From: 60, To: 82, Line: 16, Col: 1, Construct: "if"},
-	{From: 63, To: 65, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 82, Line: 18, Col: 5, Construct: "if"},
-	{From: 69, To: 71, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 73, To: 75, Line: 20, Col: 1, Construct: "if"},
-	{From: 76, To: 82, Line: 23, Col: 5, Construct: "if"},
-	{From: 79, To: 81, Line: 24, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 93, Line: 13, Col: 1, Construct: "set"},
-	{From: 95, To: 119, Line: 14, Col: 1, Construct: "for"},
-	{From: 100, To: 100, Line: 15, Col: 1, Construct: "set"},
-	{From: 102, To: 118, Line: 16, Col: 1, Construct: "if"},
-	{From: 105, To: 105, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 106, To: 118, Line: 18, Col: 5, Construct: "if"},
-	{From: 109, To: 109, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 113, Line: 20, Col: 1, Construct: "if"},
-	{From: 114, To: 118, Line: 23, Col: 5, Construct: "if"},
-	{From: 117, To: 117, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 13, Col: 1, Construct: "set"},
+	{From: 56, To: 86, Line: 14, Col: 1, Construct: "for"},
+	{From: 61, To: 61, Line: 15, Col: 1, Construct: "set"},
+	{From: 63, To: 85, Line: 16, Col: 1, Construct: "if"},
+	{From: 66, To: 68, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 85, Line: 18, Col: 5, Construct: "if"},
+	{From: 72, To: 74, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 76, To: 78, Line: 20, Col: 1, Construct: "if"},
+	{From: 79, To: 85, Line: 23, Col: 5, Construct: "if"},
+	{From: 82, To: 84, Line: 24, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 13, Col: 1, Construct: "set"},
+	{From: 98, To: 122, Line: 14, Col: 1, Construct: "for"},
+	{From: 103, To: 103, Line: 15, Col: 1, Construct: "set"},
+	{From: 105, To: 121, Line: 16, Col: 1, Construct: "if"},
+	{From: 108, To: 108, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 121, Line: 18, Col: 5, Construct: "if"},
+	{From: 112, To: 112, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 116, Line: 20, Col: 1, Construct: "if"},
+	{From: 117, To: 121, Line: 23, Col: 5, Construct: "if"},
+	{From: 120, To: 120, Line: 24, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // SeedOss is the chat template builtin/seed_oss.jinja.
 var SeedOss = &jinja2.Template{
@@ -82,18 +85,18 @@ func renderSeedOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 	cSpace = jinja2.Str(" \t\n\v\f\r")
 	// seed_oss.jinja:12:1 {%- for message in messages %}
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// seed_oss.jinja:13:1 {%- if message['role'] == 'assistant' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// seed_oss.jinja:14:1 {%- set content = message['content'].strip(c_space) %}
-			content = jinja2.LlamaCallMethod(jinja2.LlamaItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
+			content = llamacpp.CallMethod(llamacpp.ItemStr(message, "content"), "strip", []jinja2.Value{cSpace}, nil)
 		} else {
 			// seed_oss.jinja:15:5 {%- else %}
 			// seed_oss.jinja:16:1 {%- set content = message['content'] %}
-			content = jinja2.LlamaItemStr(message, "content")
+			content = llamacpp.ItemStr(message, "content")
 		}
 		// seed_oss.jinja:18:1 {{- '<seed:bos>' + message['role'] + '\n' + content + '<seed:eos>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<seed:bos>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n"), content, jinja2.Str("<seed:eos>")))
+		llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<seed:bos>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n"), content, jinja2.Str("<seed:eos>")))
 	}
 	w.WriteString("<seed:bos>assistant\n")
 }
@@ -101,16 +104,16 @@ func renderSeedOssLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansSeedOss is the position table of seed_oss.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSeedOss = []jinja2.Span{
-	{From: 51, To: 51, Line: 11, Col: 1, Construct: "set"},
-	{From: 53, To: 72, Line: 12, Col: 1, Construct: "for"},
-	{From: 56, To: 64, Line: 13, Col: 1, Construct: "if"},
-	{From: 59, To: 59, Line: 14, Col: 1, Construct: "set"},
-	{From: 63, To: 63, Line: 16, Col: 1, Construct: "set"},
-	{From: 66, To: 70, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 82, To: 82, Line: 11, Col: 1, Construct: "set"},
-	{From: 84, To: 98, Line: 12, Col: 1, Construct: "for"},
-	{From: 87, To: 94, Line: 13, Col: 1, Construct: "if"},
-	{From: 89, To: 89, Line: 14, Col: 1, Construct: "set"},
-	{From: 93, To: 93, Line: 16, Col: 1, Construct: "set"},
-	{From: 96, To: 96, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 54, Line: 11, Col: 1, Construct: "set"},
+	{From: 56, To: 75, Line: 12, Col: 1, Construct: "for"},
+	{From: 59, To: 67, Line: 13, Col: 1, Construct: "if"},
+	{From: 62, To: 62, Line: 14, Col: 1, Construct: "set"},
+	{From: 66, To: 66, Line: 16, Col: 1, Construct: "set"},
+	{From: 69, To: 73, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 85, To: 85, Line: 11, Col: 1, Construct: "set"},
+	{From: 87, To: 101, Line: 12, Col: 1, Construct: "for"},
+	{From: 90, To: 97, Line: 13, Col: 1, Construct: "if"},
+	{From: 92, To: 92, Line: 14, Col: 1, Construct: "set"},
+	{From: 96, To: 96, Line: 16, Col: 1, Construct: "set"},
+	{From: 99, To: 99, Line: 18, Col: 1, Construct: "{{ }}"},
 }

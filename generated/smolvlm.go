@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Smolvlm is the chat template builtin/smolvlm.jinja.
 var Smolvlm = &jinja2.Template{
@@ -78,20 +81,20 @@ func renderSmolvlmLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	w.WriteString("<|im_start|>")
 	// smolvlm.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// smolvlm.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// smolvlm.jinja:13:1 {{- message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// smolvlm.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// smolvlm.jinja:15:1 {{- 'User: ' + message['content'] + '<end_of_utterance>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("User: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("User: "), llamacpp.ItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
 		} else {
 			// smolvlm.jinja:16:5 {%- else %}
 			// smolvlm.jinja:17:1 {{- 'Assistant: ' + message['content'] + '<end_of_utterance>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("Assistant: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("Assistant: "), llamacpp.ItemStr(message, "content")), jinja2.Str("<end_of_utterance>\n")))
 		}
 	}
 	w.WriteString("Assistant:")
@@ -100,16 +103,16 @@ func renderSmolvlmLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansSmolvlm is the position table of smolvlm.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSmolvlm = []jinja2.Span{
-	{From: 51, To: 71, Line: 11, Col: 1, Construct: "for"},
-	{From: 53, To: 69, Line: 12, Col: 1, Construct: "if"},
-	{From: 56, To: 56, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 57, To: 69, Line: 14, Col: 5, Construct: "if"},
-	{From: 60, To: 62, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 68, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 97, Line: 11, Col: 1, Construct: "for"},
-	{From: 83, To: 95, Line: 12, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 95, Line: 14, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 54, To: 74, Line: 11, Col: 1, Construct: "for"},
+	{From: 56, To: 72, Line: 12, Col: 1, Construct: "if"},
+	{From: 59, To: 59, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 72, Line: 14, Col: 5, Construct: "if"},
+	{From: 63, To: 65, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 71, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 100, Line: 11, Col: 1, Construct: "for"},
+	{From: 86, To: 98, Line: 12, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 98, Line: 14, Col: 5, Construct: "if"},
+	{From: 93, To: 93, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 97, To: 97, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // SolarOpen is the chat template builtin/solar-open.jinja.
 var SolarOpen = &jinja2.Template{
@@ -64,9 +67,9 @@ func renderSolarOpen(w *jinja2.Writer, in *jinja2.Input) {
 func renderSolarOpenLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// solar-open.jinja:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// solar-open.jinja:9:1 {{- '<|begin|>' + message['role'] + '<|content|>' + message['content'] + '<|end|>' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("<|content|>")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|end|>")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("<|content|>")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|end|>")))
 	}
 	w.WriteString("<|begin|>assistant")
 }
@@ -74,8 +77,8 @@ func renderSolarOpenLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansSolarOpen is the position table of solar-open.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansSolarOpen = []jinja2.Span{
-	{From: 50, To: 58, Line: 8, Col: 1, Construct: "for"},
-	{From: 52, To: 56, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 71, Line: 8, Col: 1, Construct: "for"},
-	{From: 69, To: 69, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 61, Line: 8, Col: 1, Construct: "for"},
+	{From: 55, To: 59, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 74, Line: 8, Col: 1, Construct: "for"},
+	{From: 72, To: 72, Line: 9, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // StepFun35Flash is the chat template llama.cpp/StepFun3.5-Flash.jinja.
 var StepFun35Flash = &jinja2.Template{
@@ -271,31 +274,31 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderContent := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// StepFun3.5-Flash.jinja:1:36 {% if content is none %}
-		if jinja2.LlamaCallTest("none", content, nil, nil) {
-		} else if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("none", content, nil, nil) {
+		} else if llamacpp.CallTest("string", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:72 {% elif content is string %}
 			// StepFun3.5-Flash.jinja:1:97 {{- content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("mapping", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:114 {% elif content is mapping %}
 			// StepFun3.5-Flash.jinja:1:140 {{- content['value'] if 'value' in content else content['text'] }}
-			if jinja2.LlamaIn(jinja2.Str("value"), content) {
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "value"))
+			if llamacpp.In(jinja2.Str("value"), content) {
+				llamacpp.Write(w, llamacpp.ItemStr(content, "value"))
 			} else {
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(content, "text"))
+				llamacpp.Write(w, llamacpp.ItemStr(content, "text"))
 			}
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) {
+		} else if llamacpp.CallTest("iterable", content, nil, nil) {
 			// StepFun3.5-Flash.jinja:1:209 {% elif content is iterable %}
 			// StepFun3.5-Flash.jinja:1:236 {% for item in content %}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// StepFun3.5-Flash.jinja:1:261 {% if item.type == 'text' %}
-				itemType := jinja2.LlamaAttr(item, "type")
+				itemType := llamacpp.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.5-Flash.jinja:1:289 {{- item['value'] if 'value' in item else item['text'] }}
-					if jinja2.LlamaIn(jinja2.Str("value"), item) {
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "value"))
+					if llamacpp.In(jinja2.Str("value"), item) {
+						llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
 					} else {
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "text"))
+						llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
 					}
 				} else if jinja2.EqStr(itemType, "image") {
 					// StepFun3.5-Flash.jinja:1:349 {% elif item.type == 'image' %}
@@ -305,54 +308,54 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// StepFun3.5-Flash.jinja:2:1 {{bos_token}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// StepFun3.5-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.5-Flash.jinja:4:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:5:9 {{- render_content(messages[0].content) + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
-				renderContent(jinja2.LlamaAttr(messages0, "content"))
+			llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
+				renderContent(llamacpp.Attr(messages0, "content"))
 			}), jinja2.Str("\n\n")))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.5-Flash.jinja:8:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// StepFun3.5-Flash.jinja:10:9 {{- tool | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
 		// StepFun3.5-Flash.jinja:13:5 {%- else %}
 		// StepFun3.5-Flash.jinja:14:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// StepFun3.5-Flash.jinja:15:9 {{- '<|im_start|>system\n' + render_content(messages[0].content) + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
-				renderContent(jinja2.LlamaAttr(messages0, "content"))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>system\n"), w.Capture(func() {
+				renderContent(llamacpp.Attr(messages0, "content"))
 			})), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// StepFun3.5-Flash.jinja:18:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
 	nsMultiStepTool := true
-	nsLastQueryIndex := jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1))
+	nsLastQueryIndex := llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1))
 	// StepFun3.5-Flash.jinja:19:1 {%- for message in messages[::-1] %}
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
+	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// StepFun3.5-Flash.jinja:20:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.5-Flash.jinja:21:5 {%- if ns.multi_step_tool and message.role == "user" and render_content(message.content) is string a…
-		if ((nsMultiStepTool && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && jinja2.LlamaCallTest("string", w.Capture(func() {
-			renderContent(jinja2.LlamaAttr(message, "content"))
-		}), nil, nil)) && !(jinja2.LlamaCallMethod(w.Capture(func() {
-			renderContent(jinja2.LlamaAttr(message, "content"))
-		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(w.Capture(func() {
-			renderContent(jinja2.LlamaAttr(message, "content"))
+		if ((nsMultiStepTool && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.CallTest("string", w.Capture(func() {
+			renderContent(llamacpp.Attr(message, "content"))
+		}), nil, nil)) && !(llamacpp.CallMethod(w.Capture(func() {
+			renderContent(llamacpp.Attr(message, "content"))
+		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(w.Capture(func() {
+			renderContent(llamacpp.Attr(message, "content"))
 		}), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.5-Flash.jinja:22:9 {%- set ns.multi_step_tool = false %}
 			nsMultiStepTool = false
@@ -364,29 +367,29 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var content jinja2.Value
 	var roleName jinja2.Value
 	var reasoningContent jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// StepFun3.5-Flash.jinja:27:5 {%- set content = render_content(message.content) %}
 		content = w.Capture(func() {
-			renderContent(jinja2.LlamaAttr(message, "content"))
+			renderContent(llamacpp.Attr(message, "content"))
 		})
 		// StepFun3.5-Flash.jinja:28:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.5-Flash.jinja:29:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.LlamaAttr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.Attr(message, "name"), "observation") {
 				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.5-Flash.jinja:30:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.5-Flash.jinja:31:9 {%- elif message.role == "assistant" %}
 			// StepFun3.5-Flash.jinja:32:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
 				// StepFun3.5-Flash.jinja:33:13 {%- set reasoning_content = render_content(message.reasoning_content) %}
 				reasoningContent = w.Capture(func() {
 					renderContent(messageReasoningContent)
@@ -394,11 +397,11 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// StepFun3.5-Flash.jinja:34:13 {%- else %}
 				// StepFun3.5-Flash.jinja:35:13 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// StepFun3.5-Flash.jinja:36:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// StepFun3.5-Flash.jinja:37:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				} else {
 					// StepFun3.5-Flash.jinja:38:17 {%- else %}
 					// StepFun3.5-Flash.jinja:39:17 {%- set reasoning_content = '' %}
@@ -406,48 +409,48 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// StepFun3.5-Flash.jinja:42:9 {%- if loop.index0 > ns.last_query_index %}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastQueryIndex) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), nsLastQueryIndex) {
 				// StepFun3.5-Flash.jinja:43:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
 			} else {
 				// StepFun3.5-Flash.jinja:44:13 {%- else %}
 				// StepFun3.5-Flash.jinja:45:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// StepFun3.5-Flash.jinja:47:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.5-Flash.jinja:48:13 {%- for tool_call in message.tool_calls %}
 				var arguments jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// StepFun3.5-Flash.jinja:49:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 						// StepFun3.5-Flash.jinja:50:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.5-Flash.jinja:52:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
 					// StepFun3.5-Flash.jinja:53:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
 						// StepFun3.5-Flash.jinja:54:21 {%- set arguments = tool_call.arguments %}
 						arguments = toolCallArguments
 						// StepFun3.5-Flash.jinja:55:21 {%- for args_name, args_value in arguments|items %}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", arguments, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", arguments, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.5-Flash.jinja:56:25 {{- '<parameter=' + args_name + '>\n' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// StepFun3.5-Flash.jinja:57:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
+							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
+								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
 							} else {
-								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
 							}
 							// StepFun3.5-Flash.jinja:58:25 {{- args_value }}
-							jinja2.LlamaWrite(w, argsValue)
+							llamacpp.Write(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -458,15 +461,15 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.5-Flash.jinja:66:9 {%- elif message.role == "tool" %}
 			// StepFun3.5-Flash.jinja:67:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.5-Flash.jinja:71:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.5-Flash.jinja:73:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -480,116 +483,116 @@ func renderStepFun35FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansStepFun35Flash is the position table of StepFun3.5-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansStepFun35Flash = []jinja2.Span{
-	{From: 53, To: 88, Line: 1, Col: 1, Construct: "macro"},
-	{From: 56, To: 87, Line: 1, Col: 36, Construct: "if"},
-	{From: 57, To: 87, Line: 1, Col: 72, Construct: "if"},
-	{From: 60, To: 60, Line: 1, Col: 97, Construct: "{{ }}"},
-	{From: 61, To: 87, Line: 1, Col: 114, Construct: "if"},
-	{From: 64, To: 68, Line: 1, Col: 140, Construct: "{{ }}"},
-	{From: 69, To: 87, Line: 1, Col: 209, Construct: "if"},
-	{From: 72, To: 86, Line: 1, Col: 236, Construct: "for"},
-	{From: 74, To: 85, Line: 1, Col: 261, Construct: "if"},
-	{From: 77, To: 81, Line: 1, Col: 289, Construct: "{{ }}"},
-	{From: 82, To: 85, Line: 1, Col: 349, Construct: "if"},
-	{From: 90, To: 90, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 92, To: 120, Line: 2, Col: 14, Construct: "if"},
-	{From: 95, To: 102, Line: 4, Col: 5, Construct: "if"},
-	{From: 98, To: 100, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 104, To: 109, Line: 8, Col: 5, Construct: "for"},
-	{From: 107, To: 107, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 113, To: 119, Line: 14, Col: 5, Construct: "if"},
-	{From: 116, To: 118, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 122, To: 123, Line: 18, Col: 1, Construct: "set"},
-	{From: 125, To: 144, Line: 19, Col: 1, Construct: "for"},
-	{From: 130, To: 130, Line: 20, Col: 5, Construct: "set"},
-	{From: 132, To: 143, Line: 21, Col: 5, Construct: "if"},
-	{From: 140, To: 140, Line: 22, Col: 9, Construct: "set"},
-	{From: 142, To: 142, Line: 23, Col: 9, Construct: "set"},
-	{From: 146, To: 255, Line: 26, Col: 1, Construct: "for"},
-	{From: 153, To: 155, Line: 27, Col: 5, Construct: "set"},
-	{From: 157, To: 254, Line: 28, Col: 5, Construct: "if"},
-	{From: 160, To: 164, Line: 29, Col: 9, Construct: "set"},
-	{From: 166, To: 166, Line: 30, Col: 9, Construct: "{{ }}"},
-	{From: 167, To: 254, Line: 31, Col: 9, Construct: "if"},
-	{From: 170, To: 189, Line: 32, Col: 9, Construct: "if"},
-	{From: 173, To: 175, Line: 33, Col: 13, Construct: "set"},
-	{From: 179, To: 188, Line: 35, Col: 13, Construct: "if"},
-	{From: 181, To: 181, Line: 36, Col: 17, Construct: "set"},
-	{From: 183, To: 183, Line: 37, Col: 17, Construct: "set"},
-	{From: 187, To: 187, Line: 39, Col: 17, Construct: "set"},
-	{From: 191, To: 198, Line: 42, Col: 9, Construct: "if"},
-	{From: 193, To: 193, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 197, To: 197, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 200, To: 239, Line: 47, Col: 9, Construct: "if"},
-	{From: 203, To: 237, Line: 48, Col: 13, Construct: "for"},
-	{From: 206, To: 210, Line: 49, Col: 17, Construct: "if"},
-	{From: 209, To: 209, Line: 50, Col: 21, Construct: "set"},
-	{From: 212, To: 212, Line: 52, Col: 17, Construct: "{{ }}"},
-	{From: 214, To: 236, Line: 53, Col: 17, Construct: "if"},
-	{From: 217, To: 217, Line: 54, Col: 21, Construct: "set"},
-	{From: 219, To: 234, Line: 55, Col: 21, Construct: "for"},
-	{From: 224, To: 224, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 226, To: 230, Line: 57, Col: 25, Construct: "set"},
-	{From: 232, To: 233, Line: 58, Col: 25, Construct: "{{ }}"},
-	{From: 240, To: 254, Line: 66, Col: 9, Construct: "if"},
-	{From: 243, To: 246, Line: 67, Col: 9, Construct: "if"},
-	{From: 248, To: 249, Line: 71, Col: 9, Construct: "{{ }}"},
-	{From: 251, To: 253, Line: 73, Col: 9, Construct: "if"},
-	{From: 257, To: 259, Line: 78, Col: 1, Construct: "if"},
-	{From: 271, To: 306, Line: 1, Col: 1, Construct: "macro"},
-	{From: 274, To: 305, Line: 1, Col: 36, Construct: "if"},
-	{From: 275, To: 305, Line: 1, Col: 72, Construct: "if"},
-	{From: 278, To: 278, Line: 1, Col: 97, Construct: "{{ }}"},
-	{From: 279, To: 305, Line: 1, Col: 114, Construct: "if"},
-	{From: 282, To: 286, Line: 1, Col: 140, Construct: "{{ }}"},
-	{From: 287, To: 305, Line: 1, Col: 209, Construct: "if"},
-	{From: 290, To: 304, Line: 1, Col: 236, Construct: "for"},
-	{From: 292, To: 303, Line: 1, Col: 261, Construct: "if"},
-	{From: 295, To: 299, Line: 1, Col: 289, Construct: "{{ }}"},
-	{From: 300, To: 303, Line: 1, Col: 349, Construct: "if"},
-	{From: 308, To: 308, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 310, To: 338, Line: 2, Col: 14, Construct: "if"},
-	{From: 313, To: 320, Line: 4, Col: 5, Construct: "if"},
-	{From: 316, To: 318, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 322, To: 327, Line: 8, Col: 5, Construct: "for"},
-	{From: 325, To: 325, Line: 10, Col: 9, Construct: "{{ }}"},
-	{From: 331, To: 337, Line: 14, Col: 5, Construct: "if"},
-	{From: 334, To: 336, Line: 15, Col: 9, Construct: "{{ }}"},
-	{From: 340, To: 341, Line: 18, Col: 1, Construct: "set"},
-	{From: 343, To: 362, Line: 19, Col: 1, Construct: "for"},
-	{From: 348, To: 348, Line: 20, Col: 5, Construct: "set"},
-	{From: 350, To: 361, Line: 21, Col: 5, Construct: "if"},
-	{From: 358, To: 358, Line: 22, Col: 9, Construct: "set"},
-	{From: 360, To: 360, Line: 23, Col: 9, Construct: "set"},
-	{From: 364, To: 473, Line: 26, Col: 1, Construct: "for"},
-	{From: 371, To: 373, Line: 27, Col: 5, Construct: "set"},
-	{From: 375, To: 472, Line: 28, Col: 5, Construct: "if"},
-	{From: 378, To: 382, Line: 29, Col: 9, Construct: "set"},
-	{From: 384, To: 384, Line: 30, Col: 9, Construct: "{{ }}"},
-	{From: 385, To: 472, Line: 31, Col: 9, Construct: "if"},
-	{From: 388, To: 407, Line: 32, Col: 9, Construct: "if"},
-	{From: 391, To: 393, Line: 33, Col: 13, Construct: "set"},
-	{From: 397, To: 406, Line: 35, Col: 13, Construct: "if"},
-	{From: 399, To: 399, Line: 36, Col: 17, Construct: "set"},
-	{From: 401, To: 401, Line: 37, Col: 17, Construct: "set"},
-	{From: 405, To: 405, Line: 39, Col: 17, Construct: "set"},
-	{From: 409, To: 416, Line: 42, Col: 9, Construct: "if"},
-	{From: 411, To: 411, Line: 43, Col: 13, Construct: "{{ }}"},
-	{From: 415, To: 415, Line: 45, Col: 13, Construct: "{{ }}"},
-	{From: 418, To: 457, Line: 47, Col: 9, Construct: "if"},
-	{From: 421, To: 455, Line: 48, Col: 13, Construct: "for"},
-	{From: 424, To: 428, Line: 49, Col: 17, Construct: "if"},
-	{From: 427, To: 427, Line: 50, Col: 21, Construct: "set"},
-	{From: 430, To: 430, Line: 52, Col: 17, Construct: "{{ }}"},
-	{From: 432, To: 454, Line: 53, Col: 17, Construct: "if"},
-	{From: 435, To: 435, Line: 54, Col: 21, Construct: "set"},
-	{From: 437, To: 452, Line: 55, Col: 21, Construct: "for"},
-	{From: 442, To: 442, Line: 56, Col: 25, Construct: "{{ }}"},
-	{From: 444, To: 448, Line: 57, Col: 25, Construct: "set"},
-	{From: 450, To: 451, Line: 58, Col: 25, Construct: "{{ }}"},
-	{From: 458, To: 472, Line: 66, Col: 9, Construct: "if"},
-	{From: 461, To: 464, Line: 67, Col: 9, Construct: "if"},
-	{From: 466, To: 467, Line: 71, Col: 9, Construct: "{{ }}"},
-	{From: 469, To: 471, Line: 73, Col: 9, Construct: "if"},
-	{From: 475, To: 477, Line: 78, Col: 1, Construct: "if"},
+	{From: 56, To: 91, Line: 1, Col: 1, Construct: "macro"},
+	{From: 59, To: 90, Line: 1, Col: 36, Construct: "if"},
+	{From: 60, To: 90, Line: 1, Col: 72, Construct: "if"},
+	{From: 63, To: 63, Line: 1, Col: 97, Construct: "{{ }}"},
+	{From: 64, To: 90, Line: 1, Col: 114, Construct: "if"},
+	{From: 67, To: 71, Line: 1, Col: 140, Construct: "{{ }}"},
+	{From: 72, To: 90, Line: 1, Col: 209, Construct: "if"},
+	{From: 75, To: 89, Line: 1, Col: 236, Construct: "for"},
+	{From: 77, To: 88, Line: 1, Col: 261, Construct: "if"},
+	{From: 80, To: 84, Line: 1, Col: 289, Construct: "{{ }}"},
+	{From: 85, To: 88, Line: 1, Col: 349, Construct: "if"},
+	{From: 93, To: 93, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 95, To: 123, Line: 2, Col: 14, Construct: "if"},
+	{From: 98, To: 105, Line: 4, Col: 5, Construct: "if"},
+	{From: 101, To: 103, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 107, To: 112, Line: 8, Col: 5, Construct: "for"},
+	{From: 110, To: 110, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 116, To: 122, Line: 14, Col: 5, Construct: "if"},
+	{From: 119, To: 121, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 125, To: 126, Line: 18, Col: 1, Construct: "set"},
+	{From: 128, To: 147, Line: 19, Col: 1, Construct: "for"},
+	{From: 133, To: 133, Line: 20, Col: 5, Construct: "set"},
+	{From: 135, To: 146, Line: 21, Col: 5, Construct: "if"},
+	{From: 143, To: 143, Line: 22, Col: 9, Construct: "set"},
+	{From: 145, To: 145, Line: 23, Col: 9, Construct: "set"},
+	{From: 149, To: 258, Line: 26, Col: 1, Construct: "for"},
+	{From: 156, To: 158, Line: 27, Col: 5, Construct: "set"},
+	{From: 160, To: 257, Line: 28, Col: 5, Construct: "if"},
+	{From: 163, To: 167, Line: 29, Col: 9, Construct: "set"},
+	{From: 169, To: 169, Line: 30, Col: 9, Construct: "{{ }}"},
+	{From: 170, To: 257, Line: 31, Col: 9, Construct: "if"},
+	{From: 173, To: 192, Line: 32, Col: 9, Construct: "if"},
+	{From: 176, To: 178, Line: 33, Col: 13, Construct: "set"},
+	{From: 182, To: 191, Line: 35, Col: 13, Construct: "if"},
+	{From: 184, To: 184, Line: 36, Col: 17, Construct: "set"},
+	{From: 186, To: 186, Line: 37, Col: 17, Construct: "set"},
+	{From: 190, To: 190, Line: 39, Col: 17, Construct: "set"},
+	{From: 194, To: 201, Line: 42, Col: 9, Construct: "if"},
+	{From: 196, To: 196, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 200, To: 200, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 203, To: 242, Line: 47, Col: 9, Construct: "if"},
+	{From: 206, To: 240, Line: 48, Col: 13, Construct: "for"},
+	{From: 209, To: 213, Line: 49, Col: 17, Construct: "if"},
+	{From: 212, To: 212, Line: 50, Col: 21, Construct: "set"},
+	{From: 215, To: 215, Line: 52, Col: 17, Construct: "{{ }}"},
+	{From: 217, To: 239, Line: 53, Col: 17, Construct: "if"},
+	{From: 220, To: 220, Line: 54, Col: 21, Construct: "set"},
+	{From: 222, To: 237, Line: 55, Col: 21, Construct: "for"},
+	{From: 227, To: 227, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 229, To: 233, Line: 57, Col: 25, Construct: "set"},
+	{From: 235, To: 236, Line: 58, Col: 25, Construct: "{{ }}"},
+	{From: 243, To: 257, Line: 66, Col: 9, Construct: "if"},
+	{From: 246, To: 249, Line: 67, Col: 9, Construct: "if"},
+	{From: 251, To: 252, Line: 71, Col: 9, Construct: "{{ }}"},
+	{From: 254, To: 256, Line: 73, Col: 9, Construct: "if"},
+	{From: 260, To: 262, Line: 78, Col: 1, Construct: "if"},
+	{From: 274, To: 309, Line: 1, Col: 1, Construct: "macro"},
+	{From: 277, To: 308, Line: 1, Col: 36, Construct: "if"},
+	{From: 278, To: 308, Line: 1, Col: 72, Construct: "if"},
+	{From: 281, To: 281, Line: 1, Col: 97, Construct: "{{ }}"},
+	{From: 282, To: 308, Line: 1, Col: 114, Construct: "if"},
+	{From: 285, To: 289, Line: 1, Col: 140, Construct: "{{ }}"},
+	{From: 290, To: 308, Line: 1, Col: 209, Construct: "if"},
+	{From: 293, To: 307, Line: 1, Col: 236, Construct: "for"},
+	{From: 295, To: 306, Line: 1, Col: 261, Construct: "if"},
+	{From: 298, To: 302, Line: 1, Col: 289, Construct: "{{ }}"},
+	{From: 303, To: 306, Line: 1, Col: 349, Construct: "if"},
+	{From: 311, To: 311, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 313, To: 341, Line: 2, Col: 14, Construct: "if"},
+	{From: 316, To: 323, Line: 4, Col: 5, Construct: "if"},
+	{From: 319, To: 321, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 325, To: 330, Line: 8, Col: 5, Construct: "for"},
+	{From: 328, To: 328, Line: 10, Col: 9, Construct: "{{ }}"},
+	{From: 334, To: 340, Line: 14, Col: 5, Construct: "if"},
+	{From: 337, To: 339, Line: 15, Col: 9, Construct: "{{ }}"},
+	{From: 343, To: 344, Line: 18, Col: 1, Construct: "set"},
+	{From: 346, To: 365, Line: 19, Col: 1, Construct: "for"},
+	{From: 351, To: 351, Line: 20, Col: 5, Construct: "set"},
+	{From: 353, To: 364, Line: 21, Col: 5, Construct: "if"},
+	{From: 361, To: 361, Line: 22, Col: 9, Construct: "set"},
+	{From: 363, To: 363, Line: 23, Col: 9, Construct: "set"},
+	{From: 367, To: 476, Line: 26, Col: 1, Construct: "for"},
+	{From: 374, To: 376, Line: 27, Col: 5, Construct: "set"},
+	{From: 378, To: 475, Line: 28, Col: 5, Construct: "if"},
+	{From: 381, To: 385, Line: 29, Col: 9, Construct: "set"},
+	{From: 387, To: 387, Line: 30, Col: 9, Construct: "{{ }}"},
+	{From: 388, To: 475, Line: 31, Col: 9, Construct: "if"},
+	{From: 391, To: 410, Line: 32, Col: 9, Construct: "if"},
+	{From: 394, To: 396, Line: 33, Col: 13, Construct: "set"},
+	{From: 400, To: 409, Line: 35, Col: 13, Construct: "if"},
+	{From: 402, To: 402, Line: 36, Col: 17, Construct: "set"},
+	{From: 404, To: 404, Line: 37, Col: 17, Construct: "set"},
+	{From: 408, To: 408, Line: 39, Col: 17, Construct: "set"},
+	{From: 412, To: 419, Line: 42, Col: 9, Construct: "if"},
+	{From: 414, To: 414, Line: 43, Col: 13, Construct: "{{ }}"},
+	{From: 418, To: 418, Line: 45, Col: 13, Construct: "{{ }}"},
+	{From: 421, To: 460, Line: 47, Col: 9, Construct: "if"},
+	{From: 424, To: 458, Line: 48, Col: 13, Construct: "for"},
+	{From: 427, To: 431, Line: 49, Col: 17, Construct: "if"},
+	{From: 430, To: 430, Line: 50, Col: 21, Construct: "set"},
+	{From: 433, To: 433, Line: 52, Col: 17, Construct: "{{ }}"},
+	{From: 435, To: 457, Line: 53, Col: 17, Construct: "if"},
+	{From: 438, To: 438, Line: 54, Col: 21, Construct: "set"},
+	{From: 440, To: 455, Line: 55, Col: 21, Construct: "for"},
+	{From: 445, To: 445, Line: 56, Col: 25, Construct: "{{ }}"},
+	{From: 447, To: 451, Line: 57, Col: 25, Construct: "set"},
+	{From: 453, To: 454, Line: 58, Col: 25, Construct: "{{ }}"},
+	{From: 461, To: 475, Line: 66, Col: 9, Construct: "if"},
+	{From: 464, To: 467, Line: 67, Col: 9, Construct: "if"},
+	{From: 469, To: 470, Line: 71, Col: 9, Construct: "{{ }}"},
+	{From: 472, To: 474, Line: 73, Col: 9, Construct: "if"},
+	{From: 478, To: 480, Line: 78, Col: 1, Construct: "if"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // StepFun37Flash is the chat template llama.cpp/StepFun3.7-Flash.jinja.
 var StepFun37Flash = &jinja2.Template{
@@ -304,7 +307,7 @@ func renderStepFun37Flash(w *jinja2.Writer, in *jinja2.Input) {
 // differ from Jinja2's.
 func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// the render changes lists and dicts of its input: it works on a copy
-	in = jinja2.LlamaOwnInput(in)
+	in = llamacpp.OwnInput(in)
 	preserveThinkingInput := in.Lookup("preserve_thinking")
 	bosToken := in.Lookup("bos_token")
 	tools := in.Lookup("tools")
@@ -317,126 +320,126 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		message = jinja2.Param(message, "message")
 		var ns jinja2.Value
 		// StepFun3.7-Flash.jinja:1:44 {% if message.content is none %}
-		messageContent := jinja2.LlamaAttr(message, "content")
-		if jinja2.LlamaCallTest("none", messageContent, nil, nil) {
-		} else if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+		messageContent := llamacpp.Attr(message, "content")
+		if llamacpp.CallTest("none", messageContent, nil, nil) {
+		} else if llamacpp.CallTest("string", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:88 {% elif message.content is string %}
 			// StepFun3.7-Flash.jinja:1:121 {{- message.content }}
-			jinja2.LlamaWrite(w, messageContent)
-		} else if jinja2.LlamaCallTest("mapping", messageContent, nil, nil) {
+			llamacpp.Write(w, messageContent)
+		} else if llamacpp.CallTest("mapping", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:146 {% elif message.content is mapping %}
 			// StepFun3.7-Flash.jinja:1:180 {{- message.content['value'] if 'value' in message.content else message.content['text'] }}
-			if jinja2.LlamaIn(jinja2.Str("value"), messageContent) {
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messageContent, "value"))
+			if llamacpp.In(jinja2.Str("value"), messageContent) {
+				llamacpp.Write(w, llamacpp.ItemStr(messageContent, "value"))
 			} else {
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(messageContent, "text"))
+				llamacpp.Write(w, llamacpp.ItemStr(messageContent, "text"))
 			}
-		} else if jinja2.LlamaCallTest("iterable", messageContent, nil, nil) {
+		} else if llamacpp.CallTest("iterable", messageContent, nil, nil) {
 			// StepFun3.7-Flash.jinja:1:273 {% elif message.content is iterable %}
 			// StepFun3.7-Flash.jinja:1:308 {% set ns = namespace(needs_text_separator=false) %}
 			ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("needs_text_separator", jinja2.Bool(false))})
 			// StepFun3.7-Flash.jinja:1:360 {% for item in message.content %}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 				// StepFun3.7-Flash.jinja:1:393 {% if item.type == 'text' %}
-				itemType := jinja2.LlamaAttr(item, "type")
+				itemType := llamacpp.Attr(item, "type")
 				if jinja2.EqStr(itemType, "text") {
 					// StepFun3.7-Flash.jinja:1:421 {% if ns.needs_text_separator %}
-					if jinja2.LlamaAttr(ns, "needs_text_separator").Truthy() {
+					if llamacpp.Attr(ns, "needs_text_separator").Truthy() {
 						w.WriteString(" ")
 					}
 					// StepFun3.7-Flash.jinja:1:474 {{- item['value'] if 'value' in item else item['text'] }}
-					if jinja2.LlamaIn(jinja2.Str("value"), item) {
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "value"))
+					if llamacpp.In(jinja2.Str("value"), item) {
+						llamacpp.Write(w, llamacpp.ItemStr(item, "value"))
 					} else {
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(item, "text"))
+						llamacpp.Write(w, llamacpp.ItemStr(item, "text"))
 					}
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:531 {% set ns.needs_text_separator = true %}
-					jinja2.LlamaSetAttr(ns, "needs_text_separator", jinja2.Bool(true))
+					llamacpp.SetAttr(ns, "needs_text_separator", jinja2.Bool(true))
 				} else if jinja2.EqStr(itemType, "image") {
 					// StepFun3.7-Flash.jinja:1:574 {% elif item.type == 'image' %}
 					w.WriteString("<im_patch>")
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %} (the namespace check)
-					jinja2.LlamaCheckNamespace(ns)
+					llamacpp.CheckNamespace(ns)
 					// StepFun3.7-Flash.jinja:1:612 {% set ns.needs_text_separator = false %}
-					jinja2.LlamaSetAttr(ns, "needs_text_separator", jinja2.Bool(false))
+					llamacpp.SetAttr(ns, "needs_text_separator", jinja2.Bool(false))
 				}
 			}
 		}
 	}
 	// StepFun3.7-Flash.jinja:2:1 {{bos_token}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// StepFun3.7-Flash.jinja:2:14 {%- if tools %}
 	if tools.Truthy() {
 		w.WriteString("<|im_start|>system\n")
 		// StepFun3.7-Flash.jinja:4:5 {%- if reasoning_effort is defined %}
-		if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+		if llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:5:9 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
 		}
 		// StepFun3.7-Flash.jinja:7:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			// StepFun3.7-Flash.jinja:8:9 {{- render_message_content(messages[0]) + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
+			llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
 				renderMessageContent(messages0)
 			}), jinja2.Str("\n\n")))
 		}
 		w.WriteString("# Tools\n\nYou have access to the following functions in JSONSchema format:\n\n<tools>")
 		// StepFun3.7-Flash.jinja:11:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("\n")
 			// StepFun3.7-Flash.jinja:13:9 {{- tool | tojson(ensure_ascii=False) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}))
 		}
 		w.WriteString("\n</tools>\n\nIf you choose to call a function ONLY reply in the following format with NO suffix:\n\n<tool_call>\n<function=example_function_name>\n<parameter=example_parameter_1>\nvalue_1\n</parameter>\n<parameter=example_parameter_2>\nThis is the value for the second parameter\nthat can span\nmultiple lines\n</parameter>\n</function>\n</tool_call>\n\n<IMPORTANT>\nReminder:\n- Function calls MUST follow the specified format: an inner <function=...>\n...\n</function> block must be nested within <tool_call>\n...\n</tool_call> XML tags\n- Required parameters MUST be specified\n</IMPORTANT><|im_end|>\n")
 	} else {
 		// StepFun3.7-Flash.jinja:16:5 {%- else %}
 		// StepFun3.7-Flash.jinja:17:5 {%- if messages[0].role == 'system' %}
-		messages0 := jinja2.LlamaItemInt(messages, 0)
-		if jinja2.EqStr(jinja2.LlamaAttr(messages0, "role"), "system") {
+		messages0 := llamacpp.ItemInt(messages, 0)
+		if jinja2.EqStr(llamacpp.Attr(messages0, "role"), "system") {
 			w.WriteString("<|im_start|>system\n")
 			// StepFun3.7-Flash.jinja:19:9 {%- if reasoning_effort is defined %}
-			if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+			if llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
 				// StepFun3.7-Flash.jinja:20:13 {{- "Reasoning: " + reasoning_effort + '\n\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n")))
 			}
 			// StepFun3.7-Flash.jinja:22:9 {{- render_message_content(messages[0]) + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(w.Capture(func() {
+			llamacpp.Write(w, llamacpp.Add(w.Capture(func() {
 				renderMessageContent(messages0)
 			}), jinja2.Str("<|im_end|>\n")))
-		} else if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+		} else if llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
 			// StepFun3.7-Flash.jinja:23:9 {%- elif reasoning_effort is defined %}
 			// StepFun3.7-Flash.jinja:24:9 {{- '<|im_start|>system\n' + "Reasoning: " + reasoning_effort + '\n\n' + '<|im_end|>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>system\n"), jinja2.Str("Reasoning: "), reasoningEffort, jinja2.Str("\n\n"), jinja2.Str("<|im_end|>\n")))
 		}
 	}
 	// StepFun3.7-Flash.jinja:27:1 {%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))})
+	ns = jinja2.NewNamespace(in, nil, []jinja2.Kwarg{jinja2.KW("multi_step_tool", jinja2.Bool(true)), jinja2.KW("last_query_index", llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))})
 	// StepFun3.7-Flash.jinja:28:1 {%- for message in messages[::-1] %}
 	var index jinja2.Value
-	items := jinja2.IterateReversed(w, jinja2.LlamaIterable(messages))
+	items := jinja2.IterateReversed(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[len(items)-1-i]
 		// StepFun3.7-Flash.jinja:29:5 {%- set index = (messages|length - 1) - loop.index0 %}
-		index = jinja2.LlamaSub(jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
+		index = llamacpp.Sub(llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)), jinja2.Int(int64(i)))
 		// StepFun3.7-Flash.jinja:30:5 {%- if ns.multi_step_tool and message.role == "user" and render_message_content(message) is string a…
-		if ((jinja2.LlamaAttr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user")) && jinja2.LlamaCallTest("string", w.Capture(func() {
+		if ((llamacpp.Attr(ns, "multi_step_tool").Truthy() && jinja2.EqStr(llamacpp.Attr(message, "role"), "user")) && llamacpp.CallTest("string", w.Capture(func() {
 			renderMessageContent(message)
-		}), nil, nil)) && !(jinja2.LlamaCallMethod(w.Capture(func() {
+		}), nil, nil)) && !(llamacpp.CallMethod(w.Capture(func() {
 			renderMessageContent(message)
-		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && jinja2.LlamaCallMethod(w.Capture(func() {
+		}), "startswith", []jinja2.Value{jinja2.Str("<tool_response>")}, nil).Truthy() && llamacpp.CallMethod(w.Capture(func() {
 			renderMessageContent(message)
 		}), "endswith", []jinja2.Value{jinja2.Str("</tool_response>")}, nil).Truthy()) {
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:31:9 {%- set ns.multi_step_tool = false %}
-			jinja2.LlamaSetAttr(ns, "multi_step_tool", jinja2.Bool(false))
+			llamacpp.SetAttr(ns, "multi_step_tool", jinja2.Bool(false))
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %} (the namespace check)
-			jinja2.LlamaCheckNamespace(ns)
+			llamacpp.CheckNamespace(ns)
 			// StepFun3.7-Flash.jinja:32:9 {%- set ns.last_query_index = index %}
-			jinja2.LlamaSetAttr(ns, "last_query_index", index)
+			llamacpp.SetAttr(ns, "last_query_index", index)
 		}
 	}
 	// StepFun3.7-Flash.jinja:35:1 {%- for message in messages %}
@@ -444,7 +447,7 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 	var roleName jinja2.Value
 	var reasoningContent jinja2.Value
 	preserveThinking := preserveThinkingInput
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// StepFun3.7-Flash.jinja:36:5 {%- set content = render_message_content(message) %}
@@ -452,31 +455,31 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 			renderMessageContent(message)
 		})
 		// StepFun3.7-Flash.jinja:37:5 {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") || (jinja2.EqStr(messageRole, "system") && !(i == 0)) {
 			// StepFun3.7-Flash.jinja:38:9 {%- set role_name = 'observation' if (message.role == "system" and not loop.first and message.name =…
-			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(jinja2.LlamaAttr(message, "name"), "observation") {
+			if (jinja2.EqStr(messageRole, "system") && !(i == 0)) && jinja2.EqStr(llamacpp.Attr(message, "name"), "observation") {
 				roleName = jinja2.Str("observation")
 			} else {
 				roleName = messageRole
 			}
 			// StepFun3.7-Flash.jinja:39:9 {{- '<|im_start|>' + role_name + '\n' + content + '<|im_end|>' + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|im_start|>"), roleName, jinja2.Str("\n"), content, jinja2.Str("<|im_end|>"), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// StepFun3.7-Flash.jinja:40:9 {%- elif message.role == "assistant" %}
 			// StepFun3.7-Flash.jinja:41:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
 				// StepFun3.7-Flash.jinja:42:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// StepFun3.7-Flash.jinja:43:13 {%- else %}
 				// StepFun3.7-Flash.jinja:44:13 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// StepFun3.7-Flash.jinja:45:17 {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\…
-					reasoningContent = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					reasoningContent = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), 0), "rstrip", []jinja2.Value{jinja2.Str("\n")}, nil), "split", []jinja2.Value{jinja2.Str("<think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 					// StepFun3.7-Flash.jinja:46:17 {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-					content = jinja2.LlamaCallMethod(jinja2.LlamaItemInt(jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
+					content = llamacpp.CallMethod(llamacpp.ItemInt(llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil), -1), "lstrip", []jinja2.Value{jinja2.Str("\n")}, nil)
 				} else {
 					// StepFun3.7-Flash.jinja:47:17 {%- else %}
 					// StepFun3.7-Flash.jinja:48:17 {%- set reasoning_content = '' %}
@@ -484,52 +487,52 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 				}
 			}
 			// StepFun3.7-Flash.jinja:54:9 {%- if loop.index0 > ns.last_query_index or (preserve_thinking is defined and preserve_thinking) %}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.LlamaAttr(ns, "last_query_index")) || (jinja2.LlamaCallTest("defined", preserveThinking, nil, nil) && preserveThinking.Truthy()) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), llamacpp.Attr(ns, "last_query_index")) || (llamacpp.CallTest("defined", preserveThinking, nil, nil) && preserveThinking.Truthy()) {
 				// StepFun3.7-Flash.jinja:55:13 {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content + '\n</think>\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n<think>\n"), reasoningContent, jinja2.Str("\n</think>\n"), content))
 			} else {
 				// StepFun3.7-Flash.jinja:56:13 {%- else %}
 				// StepFun3.7-Flash.jinja:57:13 {{- '<|im_start|>' + message.role + '\n' + content }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
+				llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("<|im_start|>"), messageRole), jinja2.Str("\n"), content))
 			}
 			// StepFun3.7-Flash.jinja:59:9 {%- if message.tool_calls %}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// StepFun3.7-Flash.jinja:60:13 {%- for tool_call in message.tool_calls %}
 				var arguments jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// StepFun3.7-Flash.jinja:61:17 {%- if tool_call.function is defined %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
-					if jinja2.LlamaCallTest("defined", toolCallFunction, nil, nil) {
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
+					if llamacpp.CallTest("defined", toolCallFunction, nil, nil) {
 						// StepFun3.7-Flash.jinja:62:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// StepFun3.7-Flash.jinja:64:17 {{- '<tool_call>\n<function=' + tool_call.name + '>\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<tool_call>\n<function="), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str(">\n")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<tool_call>\n<function="), llamacpp.Attr(toolCall, "name")), jinja2.Str(">\n")))
 					// StepFun3.7-Flash.jinja:65:17 {%- if tool_call.arguments is defined %}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) {
 						// StepFun3.7-Flash.jinja:66:21 {%- set arguments = tool_call.arguments | fromjson if tool_call.arguments is string else tool_call.a…
-						if jinja2.LlamaCallTest("string", toolCallArguments, nil, nil) {
-							arguments = jinja2.LlamaCallFilter("fromjson", toolCallArguments, nil, nil)
+						if llamacpp.CallTest("string", toolCallArguments, nil, nil) {
+							arguments = llamacpp.CallFilter("fromjson", toolCallArguments, nil, nil)
 						} else {
 							arguments = toolCallArguments
 						}
 						// StepFun3.7-Flash.jinja:67:21 {%- for args_name, args_value in arguments|items %}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", arguments, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", arguments, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							argsName := vals[0]
 							argsValue := vals[1]
 							// StepFun3.7-Flash.jinja:68:25 {{- '<parameter=' + args_name + '>\n' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter="), argsName, jinja2.Str(">\n")))
 							// StepFun3.7-Flash.jinja:69:25 {%- set args_value = args_value | tojson(ensure_ascii=False) | safe if args_value is mapping or (arg…
-							if jinja2.LlamaCallTest("mapping", argsValue, nil, nil) || (jinja2.LlamaCallTest("sequence", argsValue, nil, nil) && !jinja2.LlamaCallTest("string", argsValue, nil, nil)) {
-								argsValue = jinja2.LlamaCallFilter("safe", jinja2.LlamaCallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
+							if llamacpp.CallTest("mapping", argsValue, nil, nil) || (llamacpp.CallTest("sequence", argsValue, nil, nil) && !llamacpp.CallTest("string", argsValue, nil, nil)) {
+								argsValue = llamacpp.CallFilter("safe", llamacpp.CallFilter("tojson", argsValue, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))}), nil, nil)
 							} else {
-								argsValue = jinja2.LlamaCallFilter("string", argsValue, nil, nil)
+								argsValue = llamacpp.CallFilter("string", argsValue, nil, nil)
 							}
 							// StepFun3.7-Flash.jinja:70:25 {{- args_value }}
-							jinja2.LlamaWrite(w, argsValue)
+							llamacpp.Write(w, argsValue)
 							w.WriteString("\n</parameter>\n")
 						}
 					}
@@ -540,15 +543,15 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// StepFun3.7-Flash.jinja:78:9 {%- elif message.role == "tool" %}
 			// StepFun3.7-Flash.jinja:79:9 {%- if loop.first or (messages[loop.index0 - 1].role != "tool") %}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_start|>tool_response\n")
 			}
 			w.WriteString("<tool_response>")
 			// StepFun3.7-Flash.jinja:83:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 			w.WriteString("</tool_response>")
 			// StepFun3.7-Flash.jinja:85:9 {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("<|im_end|>\n")
 			}
 		}
@@ -562,144 +565,144 @@ func renderStepFun37FlashLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansStepFun37Flash is the position table of StepFun3.7-Flash.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansStepFun37Flash = []jinja2.Span{
-	{From: 56, To: 107, Line: 1, Col: 1, Construct: "macro"},
-	{From: 60, To: 106, Line: 1, Col: 44, Construct: "if"},
-	{From: 62, To: 106, Line: 1, Col: 88, Construct: "if"},
-	{From: 65, To: 65, Line: 1, Col: 121, Construct: "{{ }}"},
-	{From: 66, To: 106, Line: 1, Col: 146, Construct: "if"},
-	{From: 69, To: 73, Line: 1, Col: 180, Construct: "{{ }}"},
-	{From: 74, To: 106, Line: 1, Col: 273, Construct: "if"},
-	{From: 77, To: 77, Line: 1, Col: 308, Construct: "set"},
-	{From: 79, To: 105, Line: 1, Col: 360, Construct: "for"},
-	{From: 81, To: 104, Line: 1, Col: 393, Construct: "if"},
-	{From: 84, To: 86, Line: 1, Col: 421, Construct: "if"},
-	{From: 88, To: 92, Line: 1, Col: 474, Construct: "{{ }}"},
-	{From: 94, To: 94, Line: 1, Col: 474, Construct: "set"},
-	{From: 96, To: 96, Line: 1, Col: 531, Construct: "set"},
-	{From: 97, To: 104, Line: 1, Col: 574, Construct: "if"},
-	{From: 101, To: 101, Line: 1, Col: 574, Construct: "set"},
-	{From: 103, To: 103, Line: 1, Col: 612, Construct: "set"},
-	{From: 109, To: 109, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 111, To: 154, Line: 2, Col: 14, Construct: "if"},
-	{From: 114, To: 117, Line: 4, Col: 5, Construct: "if"},
-	{From: 116, To: 116, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 119, To: 126, Line: 7, Col: 5, Construct: "if"},
-	{From: 122, To: 124, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 128, To: 133, Line: 11, Col: 5, Construct: "for"},
-	{From: 131, To: 131, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 137, To: 153, Line: 17, Col: 5, Construct: "if"},
-	{From: 141, To: 144, Line: 19, Col: 9, Construct: "if"},
-	{From: 143, To: 143, Line: 20, Col: 13, Construct: "{{ }}"},
-	{From: 146, To: 148, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 149, To: 153, Line: 23, Col: 9, Construct: "if"},
-	{From: 152, To: 152, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 156, To: 156, Line: 27, Col: 1, Construct: "set"},
-	{From: 158, To: 181, Line: 28, Col: 1, Construct: "for"},
-	{From: 163, To: 163, Line: 29, Col: 5, Construct: "set"},
-	{From: 165, To: 180, Line: 30, Col: 5, Construct: "if"},
-	{From: 173, To: 173, Line: 30, Col: 5, Construct: "set"},
-	{From: 175, To: 175, Line: 31, Col: 9, Construct: "set"},
-	{From: 177, To: 177, Line: 31, Col: 9, Construct: "set"},
-	{From: 179, To: 179, Line: 32, Col: 9, Construct: "set"},
-	{From: 183, To: 295, Line: 35, Col: 1, Construct: "for"},
-	{From: 191, To: 193, Line: 36, Col: 5, Construct: "set"},
-	{From: 195, To: 294, Line: 37, Col: 5, Construct: "if"},
-	{From: 198, To: 202, Line: 38, Col: 9, Construct: "set"},
-	{From: 204, To: 204, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 205, To: 294, Line: 40, Col: 9, Construct: "if"},
-	{From: 208, To: 225, Line: 41, Col: 9, Construct: "if"},
-	{From: 211, To: 211, Line: 42, Col: 13, Construct: "set"},
-	{From: 215, To: 224, Line: 44, Col: 13, Construct: "if"},
-	{From: 217, To: 217, Line: 45, Col: 17, Construct: "set"},
-	{From: 219, To: 219, Line: 46, Col: 17, Construct: "set"},
-	{From: 223, To: 223, Line: 48, Col: 17, Construct: "set"},
-	{From: 227, To: 234, Line: 54, Col: 9, Construct: "if"},
-	{From: 229, To: 229, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 233, To: 233, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 236, To: 279, Line: 59, Col: 9, Construct: "if"},
-	{From: 239, To: 277, Line: 60, Col: 13, Construct: "for"},
-	{From: 242, To: 246, Line: 61, Col: 17, Construct: "if"},
-	{From: 245, To: 245, Line: 62, Col: 21, Construct: "set"},
-	{From: 248, To: 248, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 250, To: 276, Line: 65, Col: 17, Construct: "if"},
-	{From: 253, To: 257, Line: 66, Col: 21, Construct: "set"},
-	{From: 259, To: 274, Line: 67, Col: 21, Construct: "for"},
-	{From: 264, To: 264, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 266, To: 270, Line: 69, Col: 25, Construct: "set"},
-	{From: 272, To: 273, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 280, To: 294, Line: 78, Col: 9, Construct: "if"},
-	{From: 283, To: 286, Line: 79, Col: 9, Construct: "if"},
-	{From: 288, To: 289, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 291, To: 293, Line: 85, Col: 9, Construct: "if"},
-	{From: 297, To: 299, Line: 90, Col: 1, Construct: "if"},
-	{From: 316, To: 367, Line: 1, Col: 1, Construct: "macro"},
-	{From: 320, To: 366, Line: 1, Col: 44, Construct: "if"},
-	{From: 322, To: 366, Line: 1, Col: 88, Construct: "if"},
-	{From: 325, To: 325, Line: 1, Col: 121, Construct: "{{ }}"},
-	{From: 326, To: 366, Line: 1, Col: 146, Construct: "if"},
-	{From: 329, To: 333, Line: 1, Col: 180, Construct: "{{ }}"},
-	{From: 334, To: 366, Line: 1, Col: 273, Construct: "if"},
-	{From: 337, To: 337, Line: 1, Col: 308, Construct: "set"},
-	{From: 339, To: 365, Line: 1, Col: 360, Construct: "for"},
-	{From: 341, To: 364, Line: 1, Col: 393, Construct: "if"},
-	{From: 344, To: 346, Line: 1, Col: 421, Construct: "if"},
-	{From: 348, To: 352, Line: 1, Col: 474, Construct: "{{ }}"},
-	{From: 354, To: 354, Line: 1, Col: 474, Construct: "set"},
-	{From: 356, To: 356, Line: 1, Col: 531, Construct: "set"},
-	{From: 357, To: 364, Line: 1, Col: 574, Construct: "if"},
-	{From: 361, To: 361, Line: 1, Col: 574, Construct: "set"},
-	{From: 363, To: 363, Line: 1, Col: 612, Construct: "set"},
-	{From: 369, To: 369, Line: 2, Col: 1, Construct: "{{ }}"},
-	{From: 371, To: 414, Line: 2, Col: 14, Construct: "if"},
-	{From: 374, To: 377, Line: 4, Col: 5, Construct: "if"},
-	{From: 376, To: 376, Line: 5, Col: 9, Construct: "{{ }}"},
-	{From: 379, To: 386, Line: 7, Col: 5, Construct: "if"},
-	{From: 382, To: 384, Line: 8, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 393, Line: 11, Col: 5, Construct: "for"},
-	{From: 391, To: 391, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 397, To: 413, Line: 17, Col: 5, Construct: "if"},
-	{From: 401, To: 404, Line: 19, Col: 9, Construct: "if"},
-	{From: 403, To: 403, Line: 20, Col: 13, Construct: "{{ }}"},
-	{From: 406, To: 408, Line: 22, Col: 9, Construct: "{{ }}"},
-	{From: 409, To: 413, Line: 23, Col: 9, Construct: "if"},
-	{From: 412, To: 412, Line: 24, Col: 9, Construct: "{{ }}"},
-	{From: 416, To: 416, Line: 27, Col: 1, Construct: "set"},
-	{From: 418, To: 441, Line: 28, Col: 1, Construct: "for"},
-	{From: 423, To: 423, Line: 29, Col: 5, Construct: "set"},
-	{From: 425, To: 440, Line: 30, Col: 5, Construct: "if"},
-	{From: 433, To: 433, Line: 30, Col: 5, Construct: "set"},
-	{From: 435, To: 435, Line: 31, Col: 9, Construct: "set"},
-	{From: 437, To: 437, Line: 31, Col: 9, Construct: "set"},
-	{From: 439, To: 439, Line: 32, Col: 9, Construct: "set"},
-	{From: 443, To: 555, Line: 35, Col: 1, Construct: "for"},
-	{From: 451, To: 453, Line: 36, Col: 5, Construct: "set"},
-	{From: 455, To: 554, Line: 37, Col: 5, Construct: "if"},
-	{From: 458, To: 462, Line: 38, Col: 9, Construct: "set"},
-	{From: 464, To: 464, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 465, To: 554, Line: 40, Col: 9, Construct: "if"},
-	{From: 468, To: 485, Line: 41, Col: 9, Construct: "if"},
-	{From: 471, To: 471, Line: 42, Col: 13, Construct: "set"},
-	{From: 475, To: 484, Line: 44, Col: 13, Construct: "if"},
-	{From: 477, To: 477, Line: 45, Col: 17, Construct: "set"},
-	{From: 479, To: 479, Line: 46, Col: 17, Construct: "set"},
-	{From: 483, To: 483, Line: 48, Col: 17, Construct: "set"},
-	{From: 487, To: 494, Line: 54, Col: 9, Construct: "if"},
-	{From: 489, To: 489, Line: 55, Col: 13, Construct: "{{ }}"},
-	{From: 493, To: 493, Line: 57, Col: 13, Construct: "{{ }}"},
-	{From: 496, To: 539, Line: 59, Col: 9, Construct: "if"},
-	{From: 499, To: 537, Line: 60, Col: 13, Construct: "for"},
-	{From: 502, To: 506, Line: 61, Col: 17, Construct: "if"},
-	{From: 505, To: 505, Line: 62, Col: 21, Construct: "set"},
-	{From: 508, To: 508, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 510, To: 536, Line: 65, Col: 17, Construct: "if"},
-	{From: 513, To: 517, Line: 66, Col: 21, Construct: "set"},
-	{From: 519, To: 534, Line: 67, Col: 21, Construct: "for"},
-	{From: 524, To: 524, Line: 68, Col: 25, Construct: "{{ }}"},
-	{From: 526, To: 530, Line: 69, Col: 25, Construct: "set"},
-	{From: 532, To: 533, Line: 70, Col: 25, Construct: "{{ }}"},
-	{From: 540, To: 554, Line: 78, Col: 9, Construct: "if"},
-	{From: 543, To: 546, Line: 79, Col: 9, Construct: "if"},
-	{From: 548, To: 549, Line: 83, Col: 9, Construct: "{{ }}"},
-	{From: 551, To: 553, Line: 85, Col: 9, Construct: "if"},
-	{From: 557, To: 559, Line: 90, Col: 1, Construct: "if"},
+	{From: 59, To: 110, Line: 1, Col: 1, Construct: "macro"},
+	{From: 63, To: 109, Line: 1, Col: 44, Construct: "if"},
+	{From: 65, To: 109, Line: 1, Col: 88, Construct: "if"},
+	{From: 68, To: 68, Line: 1, Col: 121, Construct: "{{ }}"},
+	{From: 69, To: 109, Line: 1, Col: 146, Construct: "if"},
+	{From: 72, To: 76, Line: 1, Col: 180, Construct: "{{ }}"},
+	{From: 77, To: 109, Line: 1, Col: 273, Construct: "if"},
+	{From: 80, To: 80, Line: 1, Col: 308, Construct: "set"},
+	{From: 82, To: 108, Line: 1, Col: 360, Construct: "for"},
+	{From: 84, To: 107, Line: 1, Col: 393, Construct: "if"},
+	{From: 87, To: 89, Line: 1, Col: 421, Construct: "if"},
+	{From: 91, To: 95, Line: 1, Col: 474, Construct: "{{ }}"},
+	{From: 97, To: 97, Line: 1, Col: 474, Construct: "set"},
+	{From: 99, To: 99, Line: 1, Col: 531, Construct: "set"},
+	{From: 100, To: 107, Line: 1, Col: 574, Construct: "if"},
+	{From: 104, To: 104, Line: 1, Col: 574, Construct: "set"},
+	{From: 106, To: 106, Line: 1, Col: 612, Construct: "set"},
+	{From: 112, To: 112, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 114, To: 157, Line: 2, Col: 14, Construct: "if"},
+	{From: 117, To: 120, Line: 4, Col: 5, Construct: "if"},
+	{From: 119, To: 119, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 122, To: 129, Line: 7, Col: 5, Construct: "if"},
+	{From: 125, To: 127, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 131, To: 136, Line: 11, Col: 5, Construct: "for"},
+	{From: 134, To: 134, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 140, To: 156, Line: 17, Col: 5, Construct: "if"},
+	{From: 144, To: 147, Line: 19, Col: 9, Construct: "if"},
+	{From: 146, To: 146, Line: 20, Col: 13, Construct: "{{ }}"},
+	{From: 149, To: 151, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 152, To: 156, Line: 23, Col: 9, Construct: "if"},
+	{From: 155, To: 155, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 159, To: 159, Line: 27, Col: 1, Construct: "set"},
+	{From: 161, To: 184, Line: 28, Col: 1, Construct: "for"},
+	{From: 166, To: 166, Line: 29, Col: 5, Construct: "set"},
+	{From: 168, To: 183, Line: 30, Col: 5, Construct: "if"},
+	{From: 176, To: 176, Line: 30, Col: 5, Construct: "set"},
+	{From: 178, To: 178, Line: 31, Col: 9, Construct: "set"},
+	{From: 180, To: 180, Line: 31, Col: 9, Construct: "set"},
+	{From: 182, To: 182, Line: 32, Col: 9, Construct: "set"},
+	{From: 186, To: 298, Line: 35, Col: 1, Construct: "for"},
+	{From: 194, To: 196, Line: 36, Col: 5, Construct: "set"},
+	{From: 198, To: 297, Line: 37, Col: 5, Construct: "if"},
+	{From: 201, To: 205, Line: 38, Col: 9, Construct: "set"},
+	{From: 207, To: 207, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 208, To: 297, Line: 40, Col: 9, Construct: "if"},
+	{From: 211, To: 228, Line: 41, Col: 9, Construct: "if"},
+	{From: 214, To: 214, Line: 42, Col: 13, Construct: "set"},
+	{From: 218, To: 227, Line: 44, Col: 13, Construct: "if"},
+	{From: 220, To: 220, Line: 45, Col: 17, Construct: "set"},
+	{From: 222, To: 222, Line: 46, Col: 17, Construct: "set"},
+	{From: 226, To: 226, Line: 48, Col: 17, Construct: "set"},
+	{From: 230, To: 237, Line: 54, Col: 9, Construct: "if"},
+	{From: 232, To: 232, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 236, To: 236, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 239, To: 282, Line: 59, Col: 9, Construct: "if"},
+	{From: 242, To: 280, Line: 60, Col: 13, Construct: "for"},
+	{From: 245, To: 249, Line: 61, Col: 17, Construct: "if"},
+	{From: 248, To: 248, Line: 62, Col: 21, Construct: "set"},
+	{From: 251, To: 251, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 253, To: 279, Line: 65, Col: 17, Construct: "if"},
+	{From: 256, To: 260, Line: 66, Col: 21, Construct: "set"},
+	{From: 262, To: 277, Line: 67, Col: 21, Construct: "for"},
+	{From: 267, To: 267, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 269, To: 273, Line: 69, Col: 25, Construct: "set"},
+	{From: 275, To: 276, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 283, To: 297, Line: 78, Col: 9, Construct: "if"},
+	{From: 286, To: 289, Line: 79, Col: 9, Construct: "if"},
+	{From: 291, To: 292, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 294, To: 296, Line: 85, Col: 9, Construct: "if"},
+	{From: 300, To: 302, Line: 90, Col: 1, Construct: "if"},
+	{From: 319, To: 370, Line: 1, Col: 1, Construct: "macro"},
+	{From: 323, To: 369, Line: 1, Col: 44, Construct: "if"},
+	{From: 325, To: 369, Line: 1, Col: 88, Construct: "if"},
+	{From: 328, To: 328, Line: 1, Col: 121, Construct: "{{ }}"},
+	{From: 329, To: 369, Line: 1, Col: 146, Construct: "if"},
+	{From: 332, To: 336, Line: 1, Col: 180, Construct: "{{ }}"},
+	{From: 337, To: 369, Line: 1, Col: 273, Construct: "if"},
+	{From: 340, To: 340, Line: 1, Col: 308, Construct: "set"},
+	{From: 342, To: 368, Line: 1, Col: 360, Construct: "for"},
+	{From: 344, To: 367, Line: 1, Col: 393, Construct: "if"},
+	{From: 347, To: 349, Line: 1, Col: 421, Construct: "if"},
+	{From: 351, To: 355, Line: 1, Col: 474, Construct: "{{ }}"},
+	{From: 357, To: 357, Line: 1, Col: 474, Construct: "set"},
+	{From: 359, To: 359, Line: 1, Col: 531, Construct: "set"},
+	{From: 360, To: 367, Line: 1, Col: 574, Construct: "if"},
+	{From: 364, To: 364, Line: 1, Col: 574, Construct: "set"},
+	{From: 366, To: 366, Line: 1, Col: 612, Construct: "set"},
+	{From: 372, To: 372, Line: 2, Col: 1, Construct: "{{ }}"},
+	{From: 374, To: 417, Line: 2, Col: 14, Construct: "if"},
+	{From: 377, To: 380, Line: 4, Col: 5, Construct: "if"},
+	{From: 379, To: 379, Line: 5, Col: 9, Construct: "{{ }}"},
+	{From: 382, To: 389, Line: 7, Col: 5, Construct: "if"},
+	{From: 385, To: 387, Line: 8, Col: 9, Construct: "{{ }}"},
+	{From: 391, To: 396, Line: 11, Col: 5, Construct: "for"},
+	{From: 394, To: 394, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 400, To: 416, Line: 17, Col: 5, Construct: "if"},
+	{From: 404, To: 407, Line: 19, Col: 9, Construct: "if"},
+	{From: 406, To: 406, Line: 20, Col: 13, Construct: "{{ }}"},
+	{From: 409, To: 411, Line: 22, Col: 9, Construct: "{{ }}"},
+	{From: 412, To: 416, Line: 23, Col: 9, Construct: "if"},
+	{From: 415, To: 415, Line: 24, Col: 9, Construct: "{{ }}"},
+	{From: 419, To: 419, Line: 27, Col: 1, Construct: "set"},
+	{From: 421, To: 444, Line: 28, Col: 1, Construct: "for"},
+	{From: 426, To: 426, Line: 29, Col: 5, Construct: "set"},
+	{From: 428, To: 443, Line: 30, Col: 5, Construct: "if"},
+	{From: 436, To: 436, Line: 30, Col: 5, Construct: "set"},
+	{From: 438, To: 438, Line: 31, Col: 9, Construct: "set"},
+	{From: 440, To: 440, Line: 31, Col: 9, Construct: "set"},
+	{From: 442, To: 442, Line: 32, Col: 9, Construct: "set"},
+	{From: 446, To: 558, Line: 35, Col: 1, Construct: "for"},
+	{From: 454, To: 456, Line: 36, Col: 5, Construct: "set"},
+	{From: 458, To: 557, Line: 37, Col: 5, Construct: "if"},
+	{From: 461, To: 465, Line: 38, Col: 9, Construct: "set"},
+	{From: 467, To: 467, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 468, To: 557, Line: 40, Col: 9, Construct: "if"},
+	{From: 471, To: 488, Line: 41, Col: 9, Construct: "if"},
+	{From: 474, To: 474, Line: 42, Col: 13, Construct: "set"},
+	{From: 478, To: 487, Line: 44, Col: 13, Construct: "if"},
+	{From: 480, To: 480, Line: 45, Col: 17, Construct: "set"},
+	{From: 482, To: 482, Line: 46, Col: 17, Construct: "set"},
+	{From: 486, To: 486, Line: 48, Col: 17, Construct: "set"},
+	{From: 490, To: 497, Line: 54, Col: 9, Construct: "if"},
+	{From: 492, To: 492, Line: 55, Col: 13, Construct: "{{ }}"},
+	{From: 496, To: 496, Line: 57, Col: 13, Construct: "{{ }}"},
+	{From: 499, To: 542, Line: 59, Col: 9, Construct: "if"},
+	{From: 502, To: 540, Line: 60, Col: 13, Construct: "for"},
+	{From: 505, To: 509, Line: 61, Col: 17, Construct: "if"},
+	{From: 508, To: 508, Line: 62, Col: 21, Construct: "set"},
+	{From: 511, To: 511, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 513, To: 539, Line: 65, Col: 17, Construct: "if"},
+	{From: 516, To: 520, Line: 66, Col: 21, Construct: "set"},
+	{From: 522, To: 537, Line: 67, Col: 21, Construct: "for"},
+	{From: 527, To: 527, Line: 68, Col: 25, Construct: "{{ }}"},
+	{From: 529, To: 533, Line: 69, Col: 25, Construct: "set"},
+	{From: 535, To: 536, Line: 70, Col: 25, Construct: "{{ }}"},
+	{From: 543, To: 557, Line: 78, Col: 9, Construct: "if"},
+	{From: 546, To: 549, Line: 79, Col: 9, Construct: "if"},
+	{From: 551, To: 552, Line: 83, Col: 9, Construct: "{{ }}"},
+	{From: 554, To: 556, Line: 85, Col: 9, Construct: "if"},
+	{From: 560, To: 562, Line: 90, Col: 1, Construct: "if"},
 }

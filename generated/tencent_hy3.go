@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // TencentHy3 is the chat template llama.cpp/tencent-Hy3.jinja.
 var TencentHy3 = &jinja2.Template{
@@ -524,54 +527,54 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:2:1 {%- set HYTK = ':opensource' %}
 	HYTK = jinja2.Str(":opensource")
 	// tencent-Hy3.jinja:3:1 {%- set eos_token = '<｜hy_eos{}｜>'.format(HYTK) %}
-	eosToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	eosToken = llamacpp.CallMethod(jinja2.Str("<｜hy_eos{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:4:1 {%- set bos_token = '<｜hy_begin_of_sentence{}｜>'.format(HYTK) %}
-	bosToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	bosToken = llamacpp.CallMethod(jinja2.Str("<｜hy_begin_of_sentence{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:5:1 {%- set pad_token = '<｜hy_pad{}｜>'.format(HYTK) %}
-	_ = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	_ = llamacpp.CallMethod(jinja2.Str("<｜hy_pad{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:6:1 {%- set user_token = '<｜hy_User{}｜>'.format(HYTK) %}
-	userToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	userToken = llamacpp.CallMethod(jinja2.Str("<｜hy_User{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:7:1 {%- set assistant_token = '<｜hy_Assistant{}｜>'.format(HYTK) %}
-	assistantToken = jinja2.LlamaCallMethod(jinja2.Str("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	assistantToken = llamacpp.CallMethod(jinja2.Str("<｜hy_Assistant{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:8:1 {%- set think_begin_token = '<think{}>'.format(HYTK) %}
-	thinkBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
+	thinkBeginToken = llamacpp.CallMethod(jinja2.Str("<think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:9:1 {%- set think_end_token = '</think{}>'.format(HYTK) %}
-	thinkEndToken = jinja2.LlamaCallMethod(jinja2.Str("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
+	thinkEndToken = llamacpp.CallMethod(jinja2.Str("</think{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:10:1 {%- set toolcalls_begin_token = '<tool_calls{}>'.format(HYTK) %}
-	toolcallsBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallsBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:11:1 {%- set toolcalls_end_token = '</tool_calls{}>'.format(HYTK) %}
-	toolcallsEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallsEndToken = llamacpp.CallMethod(jinja2.Str("</tool_calls{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:12:1 {%- set toolcall_begin_token = '<tool_call{}>'.format(HYTK) %}
-	toolcallBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:13:1 {%- set toolcall_end_token = '</tool_call{}>'.format(HYTK) %}
-	toolcallEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolcallEndToken = llamacpp.CallMethod(jinja2.Str("</tool_call{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:14:1 {%- set toolsep_token = '<tool_sep{}>'.format(HYTK) %}
-	toolsepToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolsepToken = llamacpp.CallMethod(jinja2.Str("<tool_sep{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:15:1 {%- set argkey_begin_token = '<arg_key{}>'.format(HYTK) %}
-	argkeyBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argkeyBeginToken = llamacpp.CallMethod(jinja2.Str("<arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:16:1 {%- set argkey_end_token = '</arg_key{}>'.format(HYTK) %}
-	argkeyEndToken = jinja2.LlamaCallMethod(jinja2.Str("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argkeyEndToken = llamacpp.CallMethod(jinja2.Str("</arg_key{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:17:1 {%- set argvalue_begin_token = '<arg_value{}>'.format(HYTK) %}
-	argvalueBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argvalueBeginToken = llamacpp.CallMethod(jinja2.Str("<arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:18:1 {%- set argvalue_end_token = '</arg_value{}>'.format(HYTK) %}
-	argvalueEndToken = jinja2.LlamaCallMethod(jinja2.Str("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
+	argvalueEndToken = llamacpp.CallMethod(jinja2.Str("</arg_value{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:19:1 {%- set toolresponses_begin_token = '<tool_responses{}>'.format(HYTK) %}
-	toolresponsesBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponsesBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:20:1 {%- set toolresponses_end_token = '</tool_responses{}>'.format(HYTK) %}
-	toolresponsesEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponsesEndToken = llamacpp.CallMethod(jinja2.Str("</tool_responses{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:21:1 {%- set toolresponse_begin_token = '<tool_response{}>'.format(HYTK) %}
-	toolresponseBeginToken = jinja2.LlamaCallMethod(jinja2.Str("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponseBeginToken = llamacpp.CallMethod(jinja2.Str("<tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:22:1 {%- set toolresponse_end_token = '</tool_response{}>'.format(HYTK) %}
-	toolresponseEndToken = jinja2.LlamaCallMethod(jinja2.Str("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
+	toolresponseEndToken = llamacpp.CallMethod(jinja2.Str("</tool_response{}>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:23:1 {%- set reasoning_mode_token = '<｜reasoning_mode{}｜>'.format(HYTK) %}
-	reasoningModeToken = jinja2.LlamaCallMethod(jinja2.Str("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
+	reasoningModeToken = llamacpp.CallMethod(jinja2.Str("<｜reasoning_mode{}｜>"), "format", []jinja2.Value{HYTK}, nil)
 	// tencent-Hy3.jinja:26:1 {%- if not add_generation_prompt is defined %}
-	if !jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil) {
+	if !llamacpp.CallTest("defined", addGenerationPrompt, nil, nil) {
 		// tencent-Hy3.jinja:27:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:29:1 {%- if not preserved_thinking is defined %}
-	if !jinja2.LlamaCallTest("defined", preservedThinking, nil, nil) {
+	if !llamacpp.CallTest("defined", preservedThinking, nil, nil) {
 		// tencent-Hy3.jinja:30:5 {%- if not tools %}
 		if !tools.Truthy() {
 			// tencent-Hy3.jinja:31:9 {%- set preserved_thinking = false %}
@@ -583,35 +586,35 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 	}
 	// tencent-Hy3.jinja:36:1 {%- if not is_training is defined %}
-	if !jinja2.LlamaCallTest("defined", isTraining, nil, nil) {
+	if !llamacpp.CallTest("defined", isTraining, nil, nil) {
 		// tencent-Hy3.jinja:37:5 {%- set is_training = false %}
 		isTraining = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:40:1 {%- if not reasoning_effort is defined %}
-	if !jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) {
+	if !llamacpp.CallTest("defined", reasoningEffort, nil, nil) {
 		// tencent-Hy3.jinja:41:5 {%- set reasoning_effort = 'no_think' %}
 		reasoningEffort = jinja2.Str("no_think")
-	} else if !jinja2.LlamaInStrs(reasoningEffort, "high", "low", "no_think") {
+	} else if !llamacpp.InStrs(reasoningEffort, "high", "low", "no_think") {
 		// tencent-Hy3.jinja:42:5 {%- elif reasoning_effort not in ['high', 'low', 'no_think'] %}
 		// tencent-Hy3.jinja:43:5 {%- if reasoning_effort is none %}
-		if jinja2.LlamaCallTest("none", reasoningEffort, nil, nil) {
+		if llamacpp.CallTest("none", reasoningEffort, nil, nil) {
 			// tencent-Hy3.jinja:44:9 {{- raise_exception('reasoning_effort error : None, should be no_think/low/high') }}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("reasoning_effort error : None, should be no_think/low/high")))
 		} else {
 			// tencent-Hy3.jinja:45:9 {%- else %}
 			// tencent-Hy3.jinja:46:9 {{- raise_exception('reasoning_effort error : ' + reasoning_effort + ', should be no_think/low/high'…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaSum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
+			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Sum(jinja2.Str("reasoning_effort error : "), reasoningEffort, jinja2.Str(", should be no_think/low/high"))))
 		}
 	}
 	// tencent-Hy3.jinja:50:1 {%- if fallback_strategy is defined and fallback_strategy == 'reasoning_toolcall_retry' %}
-	if jinja2.LlamaCallTest("defined", fallbackStrategy, nil, nil) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
+	if llamacpp.CallTest("defined", fallbackStrategy, nil, nil) && jinja2.EqStr(fallbackStrategy, "reasoning_toolcall_retry") {
 		// tencent-Hy3.jinja:51:5 {%- set reasoning_effort = 'high' %}
 		reasoningEffort = jinja2.Str("high")
 		// tencent-Hy3.jinja:52:5 {%- set add_generation_prompt = false %}
 		addGenerationPrompt = jinja2.Bool(false)
 	}
 	// tencent-Hy3.jinja:54:1 {%- if not raw_last_assistant is defined %}
-	if !jinja2.LlamaCallTest("defined", rawLastAssistant, nil, nil) {
+	if !llamacpp.CallTest("defined", rawLastAssistant, nil, nil) {
 		// tencent-Hy3.jinja:55:5 {%- set raw_last_assistant = false %}
 		rawLastAssistant = jinja2.Bool(false)
 	}
@@ -619,29 +622,29 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// tencent-Hy3.jinja:59:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// tencent-Hy3.jinja:60:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// tencent-Hy3.jinja:61:9 {%- elif content is iterable and content is not mapping -%}
 			// tencent-Hy3.jinja:62:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// tencent-Hy3.jinja:63:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
+				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// tencent-Hy3.jinja:64:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
-				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+				} else if llamacpp.CallTest("string", item, nil, nil) {
 					// tencent-Hy3.jinja:65:17 {%- elif item is string -%}
 					// tencent-Hy3.jinja:66:17 {{- item }}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 				}
 			}
-		} else if jinja2.LlamaCallTest("none", content, nil, nil) {
+		} else if llamacpp.CallTest("none", content, nil, nil) {
 			// tencent-Hy3.jinja:69:9 {%- elif content is none -%}
 		} else {
 			// tencent-Hy3.jinja:71:9 {%- else -%}
 			// tencent-Hy3.jinja:72:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		}
 	}
 	// tencent-Hy3.jinja:76:1 {%- set ns = namespace(last_user_index=-1) %}
@@ -649,31 +652,31 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:77:1 {%- set sp_ns = namespace(system_prompt='', is_first_sp=true) %}
 	spNsSystemPrompt := jinja2.Str("")
 	// tencent-Hy3.jinja:78:1 {%- for message in messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// tencent-Hy3.jinja:79:5 {%- if message['role'] == 'system' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "system") {
 			// tencent-Hy3.jinja:80:9 {%- set sp_ns.system_prompt = sp_ns.system_prompt + visible_text(message['content']) %}
-			spNsSystemPrompt = jinja2.LlamaAdd(spNsSystemPrompt, w.Capture(func() {
-				visibleText(jinja2.LlamaItemStr(message, "content"))
+			spNsSystemPrompt = llamacpp.Add(spNsSystemPrompt, w.Capture(func() {
+				visibleText(llamacpp.ItemStr(message, "content"))
 			}))
 		}
 		// tencent-Hy3.jinja:82:5 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:83:9 {%- set ns.last_user_index = loop.index0 %}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// tencent-Hy3.jinja:86:1 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' and not…
-	if ((jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.LlamaCallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
+	if ((llamacpp.CallTest("defined", reasoningEffort, nil, nil) && llamacpp.CallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "")) && !tools.Truthy() {
 		// tencent-Hy3.jinja:87:5 {%- set sp_ns.system_prompt = sp_ns.system_prompt + reasoning_mode_token + 'reasoning_effort:' + rea…
-		spNsSystemPrompt = jinja2.LlamaSum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
+		spNsSystemPrompt = llamacpp.Sum(spNsSystemPrompt, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort)
 	}
 	// tencent-Hy3.jinja:89:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// tencent-Hy3.jinja:90:1 {{- sp_ns.system_prompt }}
-	jinja2.LlamaWrite(w, spNsSystemPrompt)
+	llamacpp.Write(w, spNsSystemPrompt)
 	// tencent-Hy3.jinja:91:1 {%- if tools %}
 	if tools.Truthy() {
 		// tencent-Hy3.jinja:92:5 {%- if sp_ns.system_prompt != '' %}
@@ -685,41 +688,41 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>\n")
 		// tencent-Hy3.jinja:99:5 {%- for tool in tools %}
-		items := jinja2.Iterate(w, jinja2.LlamaIterable(tools))
+		items := jinja2.Iterate(w, llamacpp.Iterable(tools))
 		for i := range items {
 			tool := items[i]
 			// tencent-Hy3.jinja:100:9 {%- if loop.index0 > 0 %}
-			if jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0)) {
+			if llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0)) {
 				w.WriteString("\n")
 			}
 			// tencent-Hy3.jinja:103:9 {{- tool | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", tool, nil, nil))
 		}
 		w.WriteString("\n</tools>\n\n")
 		// tencent-Hy3.jinja:106:5 {{- 'For function call returns, you should first print ' + toolcalls_begin_token + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("For function call returns, you should first print "), toolcallsBeginToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("For function call returns, you should first print "), toolcallsBeginToken, jinja2.Str("\n")))
 		w.WriteString("For each function call, you should return object like:\n")
 		// tencent-Hy3.jinja:108:5 {{- toolcall_begin_token + '{function-name}' + toolsep_token + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Sum(toolcallBeginToken, jinja2.Str("{function-name}"), toolsepToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:109:5 {{- argkey_begin_token + '{arg-key-1}' + argkey_end_token + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Sum(argkeyBeginToken, jinja2.Str("{arg-key-1}"), argkeyEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:110:5 {{- argvalue_begin_token + '{arg-value-1}' + argvalue_end_token + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Sum(argvalueBeginToken, jinja2.Str("{arg-value-1}"), argvalueEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:111:5 {{- argkey_begin_token + '{arg-key-2}' + argkey_end_token + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Sum(argkeyBeginToken, jinja2.Str("{arg-key-2}"), argkeyEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:112:5 {{- argvalue_begin_token + '{arg-value-2}' + argvalue_end_token + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Sum(argvalueBeginToken, jinja2.Str("{arg-value-2}"), argvalueEndToken, jinja2.Str("\n")))
 		w.WriteString("...\n")
 		// tencent-Hy3.jinja:114:5 {{- toolcall_end_token + '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallEndToken, jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Add(toolcallEndToken, jinja2.Str("\n")))
 		// tencent-Hy3.jinja:115:5 {%- if reasoning_effort is defined and reasoning_effort is string and reasoning_effort != '' %}
-		if (jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.LlamaCallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "") {
+		if (llamacpp.CallTest("defined", reasoningEffort, nil, nil) && llamacpp.CallTest("string", reasoningEffort, nil, nil)) && !jinja2.EqStr(reasoningEffort, "") {
 			// tencent-Hy3.jinja:116:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token + reasoning_mode_…
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort))
+			llamacpp.Write(w, llamacpp.Sum(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken, reasoningModeToken, jinja2.Str("reasoning_effort:"), reasoningEffort))
 		} else {
 			// tencent-Hy3.jinja:117:9 {%- else %}
 			// tencent-Hy3.jinja:118:9 {{- 'At the end of function call returns, you should print ' + toolcalls_end_token }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("At the end of function call returns, you should print "), toolcallsEndToken))
 		}
 	}
 	// tencent-Hy3.jinja:122:1 {%- set prev_ns = namespace(is_tool=false, is_tool_first=true) %}
@@ -730,173 +733,173 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:124:1 {%- for message in messages %}
 	var rc jinja2.Value
 	var content jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// tencent-Hy3.jinja:125:5 {%- if message['role'] == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "user") {
 			// tencent-Hy3.jinja:126:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:127:13 {{- toolresponses_end_token }}
-				jinja2.LlamaWrite(w, toolresponsesEndToken)
+				llamacpp.Write(w, toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:129:9 {{- user_token + visible_text(message['content']) }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(userToken, w.Capture(func() {
-				visibleText(jinja2.LlamaItemStr(message, "content"))
+			llamacpp.Write(w, llamacpp.Add(userToken, w.Capture(func() {
+				visibleText(llamacpp.ItemStr(message, "content"))
 			})))
 			// tencent-Hy3.jinja:130:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:132:5 {%- if message['role'] == 'assistant' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// tencent-Hy3.jinja:133:9 {%- if is_training %}
 			if isTraining.Truthy() {
 				// tencent-Hy3.jinja:134:13 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-				if jinja2.LlamaIn(jinja2.Str("reasoning_content"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning_content"), nil, nil) {
+				if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning_content"), nil, nil) {
 					// tencent-Hy3.jinja:135:17 {%- set rc = message['reasoning_content'] %}
-					rc = jinja2.LlamaItemStr(message, "reasoning_content")
-				} else if jinja2.LlamaIn(jinja2.Str("reasoning"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning"), nil, nil) {
+					rc = llamacpp.ItemStr(message, "reasoning_content")
+				} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning"), nil, nil) {
 					// tencent-Hy3.jinja:136:17 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 					// tencent-Hy3.jinja:137:17 {%- set rc = message['reasoning'] %}
-					rc = jinja2.LlamaItemStr(message, "reasoning")
+					rc = llamacpp.ItemStr(message, "reasoning")
 				} else {
 					// tencent-Hy3.jinja:138:17 {%- else %}
 					// tencent-Hy3.jinja:139:17 {%- set rc = none %}
 					rc = jinja2.None()
 				}
 				// tencent-Hy3.jinja:141:13 {%- if rc is not none %}
-				if !jinja2.LlamaCallTest("none", rc, nil, nil) {
+				if !llamacpp.CallTest("none", rc, nil, nil) {
 					// tencent-Hy3.jinja:142:17 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-					content = jinja2.LlamaAdd(jinja2.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-						visibleText(jinja2.LlamaItemStr(message, "content"))
+					content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+						visibleText(llamacpp.ItemStr(message, "content"))
 					}))
 				} else {
 					// tencent-Hy3.jinja:143:17 {%- else %}
 					// tencent-Hy3.jinja:144:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content = jinja2.LlamaAdd(jinja2.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(jinja2.LlamaItemStr(message, "content"))
+					content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(llamacpp.ItemStr(message, "content"))
 					}))
 				}
 			} else {
 				// tencent-Hy3.jinja:146:13 {%- else %}
 				// tencent-Hy3.jinja:147:13 {%- if ((preserved_thinking is defined and preserved_thinking) or loop.index0 > ns.last_user_index) …
-				if (jinja2.LlamaCallTest("defined", preservedThinking, nil, nil) && preservedThinking.Truthy()) || jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) {
+				if (llamacpp.CallTest("defined", preservedThinking, nil, nil) && preservedThinking.Truthy()) || llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 					// tencent-Hy3.jinja:148:17 {%- if 'reasoning_content' in message and message['reasoning_content'] is string %}
-					if jinja2.LlamaIn(jinja2.Str("reasoning_content"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning_content"), nil, nil) {
+					if llamacpp.In(jinja2.Str("reasoning_content"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning_content"), nil, nil) {
 						// tencent-Hy3.jinja:149:21 {%- set rc = message['reasoning_content'] %}
-						rc = jinja2.LlamaItemStr(message, "reasoning_content")
-					} else if jinja2.LlamaIn(jinja2.Str("reasoning"), message) && jinja2.LlamaCallTest("string", jinja2.LlamaItemStr(message, "reasoning"), nil, nil) {
+						rc = llamacpp.ItemStr(message, "reasoning_content")
+					} else if llamacpp.In(jinja2.Str("reasoning"), message) && llamacpp.CallTest("string", llamacpp.ItemStr(message, "reasoning"), nil, nil) {
 						// tencent-Hy3.jinja:150:21 {%- elif 'reasoning' in message and message['reasoning'] is string %}
 						// tencent-Hy3.jinja:151:21 {%- set rc = message['reasoning'] %}
-						rc = jinja2.LlamaItemStr(message, "reasoning")
+						rc = llamacpp.ItemStr(message, "reasoning")
 					} else {
 						// tencent-Hy3.jinja:152:21 {%- else %}
 						// tencent-Hy3.jinja:153:21 {%- set rc = none %}
 						rc = jinja2.None()
 					}
 					// tencent-Hy3.jinja:155:17 {%- if rc is not none %}
-					if !jinja2.LlamaCallTest("none", rc, nil, nil) {
+					if !llamacpp.CallTest("none", rc, nil, nil) {
 						// tencent-Hy3.jinja:156:21 {%- set content = think_begin_token + rc + think_end_token + visible_text(message['content']) %}
-						content = jinja2.LlamaAdd(jinja2.LlamaSum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
-							visibleText(jinja2.LlamaItemStr(message, "content"))
+						content = llamacpp.Add(llamacpp.Sum(thinkBeginToken, rc, thinkEndToken), w.Capture(func() {
+							visibleText(llamacpp.ItemStr(message, "content"))
 						}))
 					} else {
 						// tencent-Hy3.jinja:157:21 {%- else %}
 						// tencent-Hy3.jinja:158:21 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-						content = jinja2.LlamaAdd(jinja2.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
-							visibleText(jinja2.LlamaItemStr(message, "content"))
+						content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+							visibleText(llamacpp.ItemStr(message, "content"))
 						}))
 					}
 				} else {
 					// tencent-Hy3.jinja:160:17 {%- else %}
 					// tencent-Hy3.jinja:161:17 {%- set content = think_begin_token + think_end_token + visible_text(message['content']) %}
-					content = jinja2.LlamaAdd(jinja2.LlamaAdd(thinkBeginToken, thinkEndToken), w.Capture(func() {
-						visibleText(jinja2.LlamaItemStr(message, "content"))
+					content = llamacpp.Add(llamacpp.Add(thinkBeginToken, thinkEndToken), w.Capture(func() {
+						visibleText(llamacpp.ItemStr(message, "content"))
 					}))
 				}
 			}
 			// tencent-Hy3.jinja:164:9 {%- if prev_ns.is_tool %}
 			if prevNsIsTool {
 				// tencent-Hy3.jinja:165:13 {{- toolresponses_end_token }}
-				jinja2.LlamaWrite(w, toolresponsesEndToken)
+				llamacpp.Write(w, toolresponsesEndToken)
 			}
 			// tencent-Hy3.jinja:167:9 {{- assistant_token }}
-			jinja2.LlamaWrite(w, assistantToken)
+			llamacpp.Write(w, assistantToken)
 			// tencent-Hy3.jinja:168:9 {%- if message['tool_calls'] is defined and message['tool_calls'] %}
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
-			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// tencent-Hy3.jinja:169:13 {%- set prev_ns.is_tool_first = true %}
 				prevNsIsToolFirst = true
 				// tencent-Hy3.jinja:170:13 {{- content }}
-				jinja2.LlamaWrite(w, content)
+				llamacpp.Write(w, content)
 				// tencent-Hy3.jinja:171:13 {{- toolcalls_begin_token + '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallsBeginToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Add(toolcallsBeginToken, jinja2.Str("\n")))
 				// tencent-Hy3.jinja:172:13 {%- for tool in message['tool_calls'] %}
 				var arguments jinja2.Value
-				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// tencent-Hy3.jinja:173:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")
+					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
 					// tencent-Hy3.jinja:174:17 {{- toolcall_begin_token + tool['function']['name'] + toolsep_token + '\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(toolcallBeginToken, jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), toolsepToken, jinja2.Str("\n")))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(toolcallBeginToken, llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), toolsepToken, jinja2.Str("\n")))
 					// tencent-Hy3.jinja:175:17 {%- for key, value in arguments.items() %}
-					for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(arguments, "items", nil, nil))) {
+					for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(arguments, "items", nil, nil))) {
 						vals := jinja2.Unpack(item, 2)
 						key := vals[0]
 						value := vals[1]
 						// tencent-Hy3.jinja:176:21 {{- argkey_begin_token + key + argkey_end_token + '\n' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Sum(argkeyBeginToken, key, argkeyEndToken, jinja2.Str("\n")))
 						// tencent-Hy3.jinja:177:21 {%- if value is not string %}
-						if !jinja2.LlamaCallTest("string", value, nil, nil) {
+						if !llamacpp.CallTest("string", value, nil, nil) {
 							// tencent-Hy3.jinja:178:25 {%- set value = value | tojson(ensure_ascii=False) %}
-							value = jinja2.LlamaCallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
+							value = llamacpp.CallFilter("tojson", value, nil, []jinja2.Kwarg{jinja2.KW("ensure_ascii", jinja2.Bool(false))})
 						}
 						// tencent-Hy3.jinja:180:21 {{- argvalue_begin_token + value + argvalue_end_token + '\n' }}
-						jinja2.LlamaWrite(w, jinja2.LlamaSum(argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n")))
+						llamacpp.Write(w, llamacpp.Sum(argvalueBeginToken, value, argvalueEndToken, jinja2.Str("\n")))
 					}
 					// tencent-Hy3.jinja:182:17 {{- toolcall_end_token + '\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallEndToken, jinja2.Str("\n")))
+					llamacpp.Write(w, llamacpp.Add(toolcallEndToken, jinja2.Str("\n")))
 				}
 				// tencent-Hy3.jinja:184:13 {{- toolcalls_end_token + eos_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolcallsEndToken, eosToken))
+				llamacpp.Write(w, llamacpp.Add(toolcallsEndToken, eosToken))
 			} else {
 				// tencent-Hy3.jinja:185:13 {%- else %}
 				// tencent-Hy3.jinja:186:13 {%- if loop.last and raw_last_assistant %}
 				if (i == len(items2)-1) && rawLastAssistant.Truthy() {
 					// tencent-Hy3.jinja:187:17 {{- visible_text(message['content']) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						visibleText(jinja2.LlamaItemStr(message, "content"))
+					llamacpp.Write(w, w.Capture(func() {
+						visibleText(llamacpp.ItemStr(message, "content"))
 					}))
 				} else if !(i == len(items2)-1) || isTraining.Truthy() {
 					// tencent-Hy3.jinja:188:17 {%- elif not loop.last or is_training %}
 					// tencent-Hy3.jinja:189:17 {{- content + eos_token }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(content, eosToken))
+					llamacpp.Write(w, llamacpp.Add(content, eosToken))
 				} else {
 					// tencent-Hy3.jinja:190:17 {%- else %}
 					// tencent-Hy3.jinja:191:17 {{- content }}
-					jinja2.LlamaWrite(w, content)
+					llamacpp.Write(w, content)
 				}
 			}
 			// tencent-Hy3.jinja:194:9 {%- set prev_ns.is_tool = false %}
 			prevNsIsTool = false
 		}
 		// tencent-Hy3.jinja:196:5 {%- if message['role'] == 'tool' %}
-		if jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "tool") {
+		if jinja2.EqStr(llamacpp.ItemStr(message, "role"), "tool") {
 			// tencent-Hy3.jinja:197:9 {%- set prev_ns.is_tool = true %}
 			prevNsIsTool = true
 			// tencent-Hy3.jinja:198:9 {%- if prev_ns.is_tool_first %}
 			if prevNsIsToolFirst {
 				// tencent-Hy3.jinja:199:13 {{- toolresponses_begin_token + '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(toolresponsesBeginToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Add(toolresponsesBeginToken, jinja2.Str("\n")))
 				// tencent-Hy3.jinja:200:13 {%- set prev_ns.is_tool_first = false %}
 				prevNsIsToolFirst = false
 			}
 			// tencent-Hy3.jinja:202:9 {{- toolresponse_begin_token + '\n' + visible_text(message['content']) + '\n' + toolresponse_end_tok…
-			jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.LlamaAdd(toolresponseBeginToken, jinja2.Str("\n")), w.Capture(func() {
-				visibleText(jinja2.LlamaItemStr(message, "content"))
+			llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(llamacpp.Add(toolresponseBeginToken, jinja2.Str("\n")), w.Capture(func() {
+				visibleText(llamacpp.ItemStr(message, "content"))
 			})), jinja2.Str("\n"), toolresponseEndToken, jinja2.Str("\n")))
 		}
 		// tencent-Hy3.jinja:204:5 {%- if loop.last and message['role'] == 'assistant' %}
-		if (i == len(items2)-1) && jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if (i == len(items2)-1) && jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			// tencent-Hy3.jinja:205:9 {%- set last_ns.last_is_assistant = true %}
 			lastNsLastIsAssistant = true
 		}
@@ -904,24 +907,24 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// tencent-Hy3.jinja:209:1 {%- if prev_ns.is_tool %}
 	if prevNsIsTool {
 		// tencent-Hy3.jinja:210:5 {{- toolresponses_end_token }}
-		jinja2.LlamaWrite(w, toolresponsesEndToken)
+		llamacpp.Write(w, toolresponsesEndToken)
 	}
 	// tencent-Hy3.jinja:212:1 {%- if add_generation_prompt %}
 	if addGenerationPrompt.Truthy() {
 		// tencent-Hy3.jinja:213:5 {%- if not last_ns.last_is_assistant %}
 		if !lastNsLastIsAssistant {
 			// tencent-Hy3.jinja:214:9 {%- if reasoning_effort is defined and reasoning_effort in ['low', 'high'] %}
-			if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.LlamaInStrs(reasoningEffort, "low", "high") {
+			if llamacpp.CallTest("defined", reasoningEffort, nil, nil) && llamacpp.InStrs(reasoningEffort, "low", "high") {
 				// tencent-Hy3.jinja:215:13 {{- assistant_token + think_begin_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(assistantToken, thinkBeginToken))
-			} else if jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(reasoningEffort, "no_think") {
+				llamacpp.Write(w, llamacpp.Add(assistantToken, thinkBeginToken))
+			} else if llamacpp.CallTest("defined", reasoningEffort, nil, nil) && jinja2.EqStr(reasoningEffort, "no_think") {
 				// tencent-Hy3.jinja:216:13 {%- elif reasoning_effort is defined and reasoning_effort == 'no_think' %}
 				// tencent-Hy3.jinja:217:13 {{- assistant_token + think_begin_token + think_end_token }}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(assistantToken, thinkBeginToken, thinkEndToken))
+				llamacpp.Write(w, llamacpp.Sum(assistantToken, thinkBeginToken, thinkEndToken))
 			} else {
 				// tencent-Hy3.jinja:218:13 {%- else %}
 				// tencent-Hy3.jinja:219:13 {{- assistant_token }}
-				jinja2.LlamaWrite(w, assistantToken)
+				llamacpp.Write(w, assistantToken)
 			}
 		}
 	}
@@ -930,296 +933,296 @@ func renderTencentHy3Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansTencentHy3 is the position table of tencent-Hy3.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansTencentHy3 = []jinja2.Span{
-	{From: 78, To: 78, Line: 2, Col: 1, Construct: "set"},
-	{From: 80, To: 80, Line: 3, Col: 1, Construct: "set"},
-	{From: 82, To: 82, Line: 4, Col: 1, Construct: "set"},
-	{From: 84, To: 84, Line: 5, Col: 1, Construct: "set"},
-	{From: 86, To: 86, Line: 6, Col: 1, Construct: "set"},
-	{From: 88, To: 88, Line: 7, Col: 1, Construct: "set"},
-	{From: 90, To: 90, Line: 8, Col: 1, Construct: "set"},
-	{From: 92, To: 92, Line: 9, Col: 1, Construct: "set"},
-	{From: 94, To: 94, Line: 10, Col: 1, Construct: "set"},
-	{From: 96, To: 96, Line: 11, Col: 1, Construct: "set"},
-	{From: 98, To: 98, Line: 12, Col: 1, Construct: "set"},
-	{From: 100, To: 100, Line: 13, Col: 1, Construct: "set"},
-	{From: 102, To: 102, Line: 14, Col: 1, Construct: "set"},
-	{From: 104, To: 104, Line: 15, Col: 1, Construct: "set"},
-	{From: 106, To: 106, Line: 16, Col: 1, Construct: "set"},
-	{From: 108, To: 108, Line: 17, Col: 1, Construct: "set"},
-	{From: 110, To: 110, Line: 18, Col: 1, Construct: "set"},
-	{From: 112, To: 112, Line: 19, Col: 1, Construct: "set"},
-	{From: 114, To: 114, Line: 20, Col: 1, Construct: "set"},
-	{From: 116, To: 116, Line: 21, Col: 1, Construct: "set"},
-	{From: 118, To: 118, Line: 22, Col: 1, Construct: "set"},
-	{From: 120, To: 120, Line: 23, Col: 1, Construct: "set"},
-	{From: 122, To: 125, Line: 26, Col: 1, Construct: "if"},
-	{From: 124, To: 124, Line: 27, Col: 5, Construct: "set"},
-	{From: 127, To: 137, Line: 29, Col: 1, Construct: "if"},
-	{From: 129, To: 136, Line: 30, Col: 5, Construct: "if"},
-	{From: 131, To: 131, Line: 31, Col: 9, Construct: "set"},
-	{From: 135, To: 135, Line: 33, Col: 9, Construct: "set"},
-	{From: 139, To: 142, Line: 36, Col: 1, Construct: "if"},
-	{From: 141, To: 141, Line: 37, Col: 5, Construct: "set"},
-	{From: 144, To: 158, Line: 40, Col: 1, Construct: "if"},
-	{From: 146, To: 146, Line: 41, Col: 5, Construct: "set"},
-	{From: 147, To: 158, Line: 42, Col: 5, Construct: "if"},
-	{From: 150, To: 157, Line: 43, Col: 5, Construct: "if"},
-	{From: 152, To: 152, Line: 44, Col: 9, Construct: "{{ }}"},
-	{From: 156, To: 156, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 160, To: 165, Line: 50, Col: 1, Construct: "if"},
-	{From: 162, To: 162, Line: 51, Col: 5, Construct: "set"},
-	{From: 164, To: 164, Line: 52, Col: 5, Construct: "set"},
-	{From: 167, To: 170, Line: 54, Col: 1, Construct: "if"},
-	{From: 169, To: 169, Line: 55, Col: 5, Construct: "set"},
-	{From: 172, To: 199, Line: 58, Col: 1, Construct: "macro"},
-	{From: 175, To: 198, Line: 59, Col: 5, Construct: "if"},
-	{From: 177, To: 177, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 178, To: 198, Line: 61, Col: 9, Construct: "if"},
-	{From: 181, To: 191, Line: 62, Col: 9, Construct: "for"},
-	{From: 183, To: 190, Line: 63, Col: 13, Construct: "if"},
-	{From: 185, To: 185, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 186, To: 190, Line: 65, Col: 17, Construct: "if"},
-	{From: 189, To: 189, Line: 66, Col: 17, Construct: "{{ }}"},
-	{From: 192, To: 198, Line: 69, Col: 9, Construct: "if"},
-	{From: 197, To: 197, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 201, To: 201, Line: 76, Col: 1, Construct: "set"},
-	{From: 203, To: 203, Line: 77, Col: 1, Construct: "set"},
-	{From: 205, To: 221, Line: 78, Col: 1, Construct: "for"},
-	{From: 209, To: 215, Line: 79, Col: 5, Construct: "if"},
-	{From: 212, To: 214, Line: 80, Col: 9, Construct: "set"},
-	{From: 217, To: 220, Line: 82, Col: 5, Construct: "if"},
-	{From: 219, To: 219, Line: 83, Col: 9, Construct: "set"},
-	{From: 223, To: 226, Line: 86, Col: 1, Construct: "if"},
-	{From: 225, To: 225, Line: 87, Col: 5, Construct: "set"},
-	{From: 228, To: 228, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 230, To: 230, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 232, To: 285, Line: 91, Col: 1, Construct: "if"},
-	{From: 234, To: 240, Line: 92, Col: 5, Construct: "if"},
-	{From: 242, To: 252, Line: 99, Col: 5, Construct: "for"},
-	{From: 246, To: 248, Line: 100, Col: 9, Construct: "if"},
-	{From: 250, To: 250, Line: 103, Col: 9, Construct: "{{ }}"},
-	{From: 254, To: 257, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 259, To: 259, Line: 108, Col: 5, Construct: "{{ }}"},
-	{From: 261, To: 261, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 263, To: 263, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 265, To: 265, Line: 111, Col: 5, Construct: "{{ }}"},
-	{From: 267, To: 268, Line: 112, Col: 5, Construct: "{{ }}"},
-	{From: 270, To: 270, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 272, To: 284, Line: 115, Col: 5, Construct: "if"},
-	{From: 274, To: 278, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 282, To: 283, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 287, To: 288, Line: 122, Col: 1, Construct: "set"},
-	{From: 290, To: 290, Line: 123, Col: 1, Construct: "set"},
-	{From: 292, To: 464, Line: 124, Col: 1, Construct: "for"},
-	{From: 298, To: 311, Line: 125, Col: 5, Construct: "if"},
-	{From: 301, To: 304, Line: 126, Col: 9, Construct: "if"},
-	{From: 303, To: 303, Line: 127, Col: 13, Construct: "{{ }}"},
-	{From: 306, To: 308, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 310, To: 310, Line: 130, Col: 9, Construct: "set"},
-	{From: 313, To: 442, Line: 132, Col: 5, Construct: "if"},
-	{From: 315, To: 379, Line: 133, Col: 9, Construct: "if"},
-	{From: 317, To: 328, Line: 134, Col: 13, Construct: "if"},
-	{From: 319, To: 319, Line: 135, Col: 17, Construct: "set"},
-	{From: 320, To: 328, Line: 136, Col: 17, Construct: "if"},
-	{From: 323, To: 323, Line: 137, Col: 17, Construct: "set"},
-	{From: 327, To: 327, Line: 139, Col: 17, Construct: "set"},
-	{From: 330, To: 341, Line: 141, Col: 13, Construct: "if"},
-	{From: 332, To: 334, Line: 142, Col: 17, Construct: "set"},
-	{From: 338, To: 340, Line: 144, Col: 17, Construct: "set"},
-	{From: 345, To: 378, Line: 147, Col: 13, Construct: "if"},
-	{From: 347, To: 358, Line: 148, Col: 17, Construct: "if"},
-	{From: 349, To: 349, Line: 149, Col: 21, Construct: "set"},
-	{From: 350, To: 358, Line: 150, Col: 21, Construct: "if"},
-	{From: 353, To: 353, Line: 151, Col: 21, Construct: "set"},
-	{From: 357, To: 357, Line: 153, Col: 21, Construct: "set"},
-	{From: 360, To: 371, Line: 155, Col: 17, Construct: "if"},
-	{From: 362, To: 364, Line: 156, Col: 21, Construct: "set"},
-	{From: 368, To: 370, Line: 158, Col: 21, Construct: "set"},
-	{From: 375, To: 377, Line: 161, Col: 17, Construct: "set"},
-	{From: 381, To: 384, Line: 164, Col: 9, Construct: "if"},
-	{From: 383, To: 383, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 386, To: 386, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 388, To: 439, Line: 168, Col: 9, Construct: "if"},
-	{From: 391, To: 391, Line: 169, Col: 13, Construct: "set"},
-	{From: 393, To: 393, Line: 170, Col: 13, Construct: "{{ }}"},
-	{From: 395, To: 395, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 397, To: 421, Line: 172, Col: 13, Construct: "for"},
-	{From: 400, To: 401, Line: 173, Col: 17, Construct: "set"},
-	{From: 403, To: 403, Line: 174, Col: 17, Construct: "{{ }}"},
-	{From: 405, To: 418, Line: 175, Col: 17, Construct: "for"},
-	{From: 410, To: 410, Line: 176, Col: 21, Construct: "{{ }}"},
-	{From: 412, To: 415, Line: 177, Col: 21, Construct: "if"},
-	{From: 414, To: 414, Line: 178, Col: 25, Construct: "set"},
-	{From: 417, To: 417, Line: 180, Col: 21, Construct: "{{ }}"},
-	{From: 420, To: 420, Line: 182, Col: 17, Construct: "{{ }}"},
-	{From: 423, To: 423, Line: 184, Col: 13, Construct: "{{ }}"},
-	{From: 427, To: 438, Line: 186, Col: 13, Construct: "if"},
-	{From: 429, To: 429, Line: 187, Col: 17, Construct: "{{ }}"},
-	{From: 430, To: 438, Line: 188, Col: 17, Construct: "if"},
-	{From: 433, To: 433, Line: 189, Col: 17, Construct: "{{ }}"},
-	{From: 437, To: 437, Line: 191, Col: 17, Construct: "{{ }}"},
-	{From: 441, To: 441, Line: 194, Col: 9, Construct: "set"},
-	{From: 444, To: 458, Line: 196, Col: 5, Construct: "if"},
-	{From: 446, To: 446, Line: 197, Col: 9, Construct: "set"},
-	{From: 448, To: 453, Line: 198, Col: 9, Construct: "if"},
-	{From: 450, To: 450, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 452, To: 452, Line: 200, Col: 13, Construct: "set"},
-	{From: 455, To: 457, Line: 202, Col: 9, Construct: "{{ }}"},
-	{From: 460, To: 463, Line: 204, Col: 5, Construct: "if"},
-	{From: 462, To: 462, Line: 205, Col: 9, Construct: "set"},
-	{From: 466, To: 469, Line: 209, Col: 1, Construct: "if"},
-	{From: 468, To: 468, Line: 210, Col: 5, Construct: "{{ }}"},
-	{From: 471, To: 488, Line: 212, Col: 1, Construct: "if"},
-	{From: 473, To: 487, Line: 213, Col: 5, Construct: "if"},
-	{From: 475, To: 486, Line: 214, Col: 9, Construct: "if"},
-	{From: 477, To: 477, Line: 215, Col: 13, Construct: "{{ }}"},
-	{From: 478, To: 486, Line: 216, Col: 13, Construct: "if"},
-	{From: 481, To: 481, Line: 217, Col: 13, Construct: "{{ }}"},
-	{From: 485, To: 485, Line: 219, Col: 13, Construct: "{{ }}"},
-	{From: 525, To: 525, Line: 2, Col: 1, Construct: "set"},
-	{From: 527, To: 527, Line: 3, Col: 1, Construct: "set"},
-	{From: 529, To: 529, Line: 4, Col: 1, Construct: "set"},
-	{From: 531, To: 531, Line: 5, Col: 1, Construct: "set"},
-	{From: 533, To: 533, Line: 6, Col: 1, Construct: "set"},
-	{From: 535, To: 535, Line: 7, Col: 1, Construct: "set"},
-	{From: 537, To: 537, Line: 8, Col: 1, Construct: "set"},
-	{From: 539, To: 539, Line: 9, Col: 1, Construct: "set"},
-	{From: 541, To: 541, Line: 10, Col: 1, Construct: "set"},
-	{From: 543, To: 543, Line: 11, Col: 1, Construct: "set"},
-	{From: 545, To: 545, Line: 12, Col: 1, Construct: "set"},
-	{From: 547, To: 547, Line: 13, Col: 1, Construct: "set"},
-	{From: 549, To: 549, Line: 14, Col: 1, Construct: "set"},
-	{From: 551, To: 551, Line: 15, Col: 1, Construct: "set"},
-	{From: 553, To: 553, Line: 16, Col: 1, Construct: "set"},
-	{From: 555, To: 555, Line: 17, Col: 1, Construct: "set"},
-	{From: 557, To: 557, Line: 18, Col: 1, Construct: "set"},
-	{From: 559, To: 559, Line: 19, Col: 1, Construct: "set"},
-	{From: 561, To: 561, Line: 20, Col: 1, Construct: "set"},
-	{From: 563, To: 563, Line: 21, Col: 1, Construct: "set"},
-	{From: 565, To: 565, Line: 22, Col: 1, Construct: "set"},
-	{From: 567, To: 567, Line: 23, Col: 1, Construct: "set"},
-	{From: 569, To: 572, Line: 26, Col: 1, Construct: "if"},
-	{From: 571, To: 571, Line: 27, Col: 5, Construct: "set"},
-	{From: 574, To: 584, Line: 29, Col: 1, Construct: "if"},
-	{From: 576, To: 583, Line: 30, Col: 5, Construct: "if"},
-	{From: 578, To: 578, Line: 31, Col: 9, Construct: "set"},
-	{From: 582, To: 582, Line: 33, Col: 9, Construct: "set"},
-	{From: 586, To: 589, Line: 36, Col: 1, Construct: "if"},
-	{From: 588, To: 588, Line: 37, Col: 5, Construct: "set"},
-	{From: 591, To: 605, Line: 40, Col: 1, Construct: "if"},
-	{From: 593, To: 593, Line: 41, Col: 5, Construct: "set"},
-	{From: 594, To: 605, Line: 42, Col: 5, Construct: "if"},
-	{From: 597, To: 604, Line: 43, Col: 5, Construct: "if"},
-	{From: 599, To: 599, Line: 44, Col: 9, Construct: "{{ }}"},
-	{From: 603, To: 603, Line: 46, Col: 9, Construct: "{{ }}"},
-	{From: 607, To: 612, Line: 50, Col: 1, Construct: "if"},
-	{From: 609, To: 609, Line: 51, Col: 5, Construct: "set"},
-	{From: 611, To: 611, Line: 52, Col: 5, Construct: "set"},
-	{From: 614, To: 617, Line: 54, Col: 1, Construct: "if"},
-	{From: 616, To: 616, Line: 55, Col: 5, Construct: "set"},
-	{From: 619, To: 646, Line: 58, Col: 1, Construct: "macro"},
-	{From: 622, To: 645, Line: 59, Col: 5, Construct: "if"},
-	{From: 624, To: 624, Line: 60, Col: 9, Construct: "{{ }}"},
-	{From: 625, To: 645, Line: 61, Col: 9, Construct: "if"},
-	{From: 628, To: 638, Line: 62, Col: 9, Construct: "for"},
-	{From: 630, To: 637, Line: 63, Col: 13, Construct: "if"},
-	{From: 632, To: 632, Line: 64, Col: 17, Construct: "{{ }}"},
-	{From: 633, To: 637, Line: 65, Col: 17, Construct: "if"},
-	{From: 636, To: 636, Line: 66, Col: 17, Construct: "{{ }}"},
-	{From: 639, To: 645, Line: 69, Col: 9, Construct: "if"},
-	{From: 644, To: 644, Line: 72, Col: 9, Construct: "{{ }}"},
-	{From: 648, To: 648, Line: 76, Col: 1, Construct: "set"},
-	{From: 650, To: 650, Line: 77, Col: 1, Construct: "set"},
-	{From: 652, To: 667, Line: 78, Col: 1, Construct: "for"},
-	{From: 656, To: 661, Line: 79, Col: 5, Construct: "if"},
-	{From: 658, To: 660, Line: 80, Col: 9, Construct: "set"},
-	{From: 663, To: 666, Line: 82, Col: 5, Construct: "if"},
-	{From: 665, To: 665, Line: 83, Col: 9, Construct: "set"},
-	{From: 669, To: 672, Line: 86, Col: 1, Construct: "if"},
-	{From: 671, To: 671, Line: 87, Col: 5, Construct: "set"},
-	{From: 674, To: 674, Line: 89, Col: 1, Construct: "{{ }}"},
-	{From: 676, To: 676, Line: 90, Col: 1, Construct: "{{ }}"},
-	{From: 678, To: 724, Line: 91, Col: 1, Construct: "if"},
-	{From: 680, To: 686, Line: 92, Col: 5, Construct: "if"},
-	{From: 688, To: 698, Line: 99, Col: 5, Construct: "for"},
-	{From: 692, To: 694, Line: 100, Col: 9, Construct: "if"},
-	{From: 696, To: 696, Line: 103, Col: 9, Construct: "{{ }}"},
-	{From: 700, To: 701, Line: 106, Col: 5, Construct: "{{ }}"},
-	{From: 703, To: 703, Line: 108, Col: 5, Construct: "{{ }}"},
-	{From: 705, To: 705, Line: 109, Col: 5, Construct: "{{ }}"},
-	{From: 707, To: 707, Line: 110, Col: 5, Construct: "{{ }}"},
-	{From: 709, To: 709, Line: 111, Col: 5, Construct: "{{ }}"},
-	{From: 711, To: 712, Line: 112, Col: 5, Construct: "{{ }}"},
-	{From: 714, To: 714, Line: 114, Col: 5, Construct: "{{ }}"},
-	{From: 716, To: 723, Line: 115, Col: 5, Construct: "if"},
-	{From: 718, To: 718, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 722, To: 722, Line: 118, Col: 9, Construct: "{{ }}"},
-	{From: 726, To: 727, Line: 122, Col: 1, Construct: "set"},
-	{From: 729, To: 729, Line: 123, Col: 1, Construct: "set"},
-	{From: 731, To: 903, Line: 124, Col: 1, Construct: "for"},
-	{From: 737, To: 749, Line: 125, Col: 5, Construct: "if"},
-	{From: 739, To: 742, Line: 126, Col: 9, Construct: "if"},
-	{From: 741, To: 741, Line: 127, Col: 13, Construct: "{{ }}"},
-	{From: 744, To: 746, Line: 129, Col: 9, Construct: "{{ }}"},
-	{From: 748, To: 748, Line: 130, Col: 9, Construct: "set"},
-	{From: 751, To: 881, Line: 132, Col: 5, Construct: "if"},
-	{From: 753, To: 817, Line: 133, Col: 9, Construct: "if"},
-	{From: 755, To: 766, Line: 134, Col: 13, Construct: "if"},
-	{From: 757, To: 757, Line: 135, Col: 17, Construct: "set"},
-	{From: 758, To: 766, Line: 136, Col: 17, Construct: "if"},
-	{From: 761, To: 761, Line: 137, Col: 17, Construct: "set"},
-	{From: 765, To: 765, Line: 139, Col: 17, Construct: "set"},
-	{From: 768, To: 779, Line: 141, Col: 13, Construct: "if"},
-	{From: 770, To: 772, Line: 142, Col: 17, Construct: "set"},
-	{From: 776, To: 778, Line: 144, Col: 17, Construct: "set"},
-	{From: 783, To: 816, Line: 147, Col: 13, Construct: "if"},
-	{From: 785, To: 796, Line: 148, Col: 17, Construct: "if"},
-	{From: 787, To: 787, Line: 149, Col: 21, Construct: "set"},
-	{From: 788, To: 796, Line: 150, Col: 21, Construct: "if"},
-	{From: 791, To: 791, Line: 151, Col: 21, Construct: "set"},
-	{From: 795, To: 795, Line: 153, Col: 21, Construct: "set"},
-	{From: 798, To: 809, Line: 155, Col: 17, Construct: "if"},
-	{From: 800, To: 802, Line: 156, Col: 21, Construct: "set"},
-	{From: 806, To: 808, Line: 158, Col: 21, Construct: "set"},
-	{From: 813, To: 815, Line: 161, Col: 17, Construct: "set"},
-	{From: 819, To: 822, Line: 164, Col: 9, Construct: "if"},
-	{From: 821, To: 821, Line: 165, Col: 13, Construct: "{{ }}"},
-	{From: 824, To: 824, Line: 167, Col: 9, Construct: "{{ }}"},
-	{From: 826, To: 878, Line: 168, Col: 9, Construct: "if"},
-	{From: 829, To: 829, Line: 169, Col: 13, Construct: "set"},
-	{From: 831, To: 831, Line: 170, Col: 13, Construct: "{{ }}"},
-	{From: 833, To: 833, Line: 171, Col: 13, Construct: "{{ }}"},
-	{From: 835, To: 858, Line: 172, Col: 13, Construct: "for"},
-	{From: 838, To: 838, Line: 173, Col: 17, Construct: "set"},
-	{From: 840, To: 840, Line: 174, Col: 17, Construct: "{{ }}"},
-	{From: 842, To: 855, Line: 175, Col: 17, Construct: "for"},
-	{From: 847, To: 847, Line: 176, Col: 21, Construct: "{{ }}"},
-	{From: 849, To: 852, Line: 177, Col: 21, Construct: "if"},
-	{From: 851, To: 851, Line: 178, Col: 25, Construct: "set"},
-	{From: 854, To: 854, Line: 180, Col: 21, Construct: "{{ }}"},
-	{From: 857, To: 857, Line: 182, Col: 17, Construct: "{{ }}"},
-	{From: 860, To: 860, Line: 184, Col: 13, Construct: "{{ }}"},
-	{From: 864, To: 877, Line: 186, Col: 13, Construct: "if"},
-	{From: 866, To: 868, Line: 187, Col: 17, Construct: "{{ }}"},
-	{From: 869, To: 877, Line: 188, Col: 17, Construct: "if"},
-	{From: 872, To: 872, Line: 189, Col: 17, Construct: "{{ }}"},
-	{From: 876, To: 876, Line: 191, Col: 17, Construct: "{{ }}"},
-	{From: 880, To: 880, Line: 194, Col: 9, Construct: "set"},
-	{From: 883, To: 897, Line: 196, Col: 5, Construct: "if"},
-	{From: 885, To: 885, Line: 197, Col: 9, Construct: "set"},
-	{From: 887, To: 892, Line: 198, Col: 9, Construct: "if"},
-	{From: 889, To: 889, Line: 199, Col: 13, Construct: "{{ }}"},
-	{From: 891, To: 891, Line: 200, Col: 13, Construct: "set"},
-	{From: 894, To: 896, Line: 202, Col: 9, Construct: "{{ }}"},
-	{From: 899, To: 902, Line: 204, Col: 5, Construct: "if"},
-	{From: 901, To: 901, Line: 205, Col: 9, Construct: "set"},
-	{From: 905, To: 908, Line: 209, Col: 1, Construct: "if"},
-	{From: 907, To: 907, Line: 210, Col: 5, Construct: "{{ }}"},
-	{From: 910, To: 927, Line: 212, Col: 1, Construct: "if"},
-	{From: 912, To: 926, Line: 213, Col: 5, Construct: "if"},
-	{From: 914, To: 925, Line: 214, Col: 9, Construct: "if"},
-	{From: 916, To: 916, Line: 215, Col: 13, Construct: "{{ }}"},
-	{From: 917, To: 925, Line: 216, Col: 13, Construct: "if"},
-	{From: 920, To: 920, Line: 217, Col: 13, Construct: "{{ }}"},
-	{From: 924, To: 924, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 81, To: 81, Line: 2, Col: 1, Construct: "set"},
+	{From: 83, To: 83, Line: 3, Col: 1, Construct: "set"},
+	{From: 85, To: 85, Line: 4, Col: 1, Construct: "set"},
+	{From: 87, To: 87, Line: 5, Col: 1, Construct: "set"},
+	{From: 89, To: 89, Line: 6, Col: 1, Construct: "set"},
+	{From: 91, To: 91, Line: 7, Col: 1, Construct: "set"},
+	{From: 93, To: 93, Line: 8, Col: 1, Construct: "set"},
+	{From: 95, To: 95, Line: 9, Col: 1, Construct: "set"},
+	{From: 97, To: 97, Line: 10, Col: 1, Construct: "set"},
+	{From: 99, To: 99, Line: 11, Col: 1, Construct: "set"},
+	{From: 101, To: 101, Line: 12, Col: 1, Construct: "set"},
+	{From: 103, To: 103, Line: 13, Col: 1, Construct: "set"},
+	{From: 105, To: 105, Line: 14, Col: 1, Construct: "set"},
+	{From: 107, To: 107, Line: 15, Col: 1, Construct: "set"},
+	{From: 109, To: 109, Line: 16, Col: 1, Construct: "set"},
+	{From: 111, To: 111, Line: 17, Col: 1, Construct: "set"},
+	{From: 113, To: 113, Line: 18, Col: 1, Construct: "set"},
+	{From: 115, To: 115, Line: 19, Col: 1, Construct: "set"},
+	{From: 117, To: 117, Line: 20, Col: 1, Construct: "set"},
+	{From: 119, To: 119, Line: 21, Col: 1, Construct: "set"},
+	{From: 121, To: 121, Line: 22, Col: 1, Construct: "set"},
+	{From: 123, To: 123, Line: 23, Col: 1, Construct: "set"},
+	{From: 125, To: 128, Line: 26, Col: 1, Construct: "if"},
+	{From: 127, To: 127, Line: 27, Col: 5, Construct: "set"},
+	{From: 130, To: 140, Line: 29, Col: 1, Construct: "if"},
+	{From: 132, To: 139, Line: 30, Col: 5, Construct: "if"},
+	{From: 134, To: 134, Line: 31, Col: 9, Construct: "set"},
+	{From: 138, To: 138, Line: 33, Col: 9, Construct: "set"},
+	{From: 142, To: 145, Line: 36, Col: 1, Construct: "if"},
+	{From: 144, To: 144, Line: 37, Col: 5, Construct: "set"},
+	{From: 147, To: 161, Line: 40, Col: 1, Construct: "if"},
+	{From: 149, To: 149, Line: 41, Col: 5, Construct: "set"},
+	{From: 150, To: 161, Line: 42, Col: 5, Construct: "if"},
+	{From: 153, To: 160, Line: 43, Col: 5, Construct: "if"},
+	{From: 155, To: 155, Line: 44, Col: 9, Construct: "{{ }}"},
+	{From: 159, To: 159, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 163, To: 168, Line: 50, Col: 1, Construct: "if"},
+	{From: 165, To: 165, Line: 51, Col: 5, Construct: "set"},
+	{From: 167, To: 167, Line: 52, Col: 5, Construct: "set"},
+	{From: 170, To: 173, Line: 54, Col: 1, Construct: "if"},
+	{From: 172, To: 172, Line: 55, Col: 5, Construct: "set"},
+	{From: 175, To: 202, Line: 58, Col: 1, Construct: "macro"},
+	{From: 178, To: 201, Line: 59, Col: 5, Construct: "if"},
+	{From: 180, To: 180, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 181, To: 201, Line: 61, Col: 9, Construct: "if"},
+	{From: 184, To: 194, Line: 62, Col: 9, Construct: "for"},
+	{From: 186, To: 193, Line: 63, Col: 13, Construct: "if"},
+	{From: 188, To: 188, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 189, To: 193, Line: 65, Col: 17, Construct: "if"},
+	{From: 192, To: 192, Line: 66, Col: 17, Construct: "{{ }}"},
+	{From: 195, To: 201, Line: 69, Col: 9, Construct: "if"},
+	{From: 200, To: 200, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 204, To: 204, Line: 76, Col: 1, Construct: "set"},
+	{From: 206, To: 206, Line: 77, Col: 1, Construct: "set"},
+	{From: 208, To: 224, Line: 78, Col: 1, Construct: "for"},
+	{From: 212, To: 218, Line: 79, Col: 5, Construct: "if"},
+	{From: 215, To: 217, Line: 80, Col: 9, Construct: "set"},
+	{From: 220, To: 223, Line: 82, Col: 5, Construct: "if"},
+	{From: 222, To: 222, Line: 83, Col: 9, Construct: "set"},
+	{From: 226, To: 229, Line: 86, Col: 1, Construct: "if"},
+	{From: 228, To: 228, Line: 87, Col: 5, Construct: "set"},
+	{From: 231, To: 231, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 235, To: 288, Line: 91, Col: 1, Construct: "if"},
+	{From: 237, To: 243, Line: 92, Col: 5, Construct: "if"},
+	{From: 245, To: 255, Line: 99, Col: 5, Construct: "for"},
+	{From: 249, To: 251, Line: 100, Col: 9, Construct: "if"},
+	{From: 253, To: 253, Line: 103, Col: 9, Construct: "{{ }}"},
+	{From: 257, To: 260, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 262, To: 262, Line: 108, Col: 5, Construct: "{{ }}"},
+	{From: 264, To: 264, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 266, To: 266, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 268, To: 268, Line: 111, Col: 5, Construct: "{{ }}"},
+	{From: 270, To: 271, Line: 112, Col: 5, Construct: "{{ }}"},
+	{From: 273, To: 273, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 275, To: 287, Line: 115, Col: 5, Construct: "if"},
+	{From: 277, To: 281, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 285, To: 286, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 290, To: 291, Line: 122, Col: 1, Construct: "set"},
+	{From: 293, To: 293, Line: 123, Col: 1, Construct: "set"},
+	{From: 295, To: 467, Line: 124, Col: 1, Construct: "for"},
+	{From: 301, To: 314, Line: 125, Col: 5, Construct: "if"},
+	{From: 304, To: 307, Line: 126, Col: 9, Construct: "if"},
+	{From: 306, To: 306, Line: 127, Col: 13, Construct: "{{ }}"},
+	{From: 309, To: 311, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 313, To: 313, Line: 130, Col: 9, Construct: "set"},
+	{From: 316, To: 445, Line: 132, Col: 5, Construct: "if"},
+	{From: 318, To: 382, Line: 133, Col: 9, Construct: "if"},
+	{From: 320, To: 331, Line: 134, Col: 13, Construct: "if"},
+	{From: 322, To: 322, Line: 135, Col: 17, Construct: "set"},
+	{From: 323, To: 331, Line: 136, Col: 17, Construct: "if"},
+	{From: 326, To: 326, Line: 137, Col: 17, Construct: "set"},
+	{From: 330, To: 330, Line: 139, Col: 17, Construct: "set"},
+	{From: 333, To: 344, Line: 141, Col: 13, Construct: "if"},
+	{From: 335, To: 337, Line: 142, Col: 17, Construct: "set"},
+	{From: 341, To: 343, Line: 144, Col: 17, Construct: "set"},
+	{From: 348, To: 381, Line: 147, Col: 13, Construct: "if"},
+	{From: 350, To: 361, Line: 148, Col: 17, Construct: "if"},
+	{From: 352, To: 352, Line: 149, Col: 21, Construct: "set"},
+	{From: 353, To: 361, Line: 150, Col: 21, Construct: "if"},
+	{From: 356, To: 356, Line: 151, Col: 21, Construct: "set"},
+	{From: 360, To: 360, Line: 153, Col: 21, Construct: "set"},
+	{From: 363, To: 374, Line: 155, Col: 17, Construct: "if"},
+	{From: 365, To: 367, Line: 156, Col: 21, Construct: "set"},
+	{From: 371, To: 373, Line: 158, Col: 21, Construct: "set"},
+	{From: 378, To: 380, Line: 161, Col: 17, Construct: "set"},
+	{From: 384, To: 387, Line: 164, Col: 9, Construct: "if"},
+	{From: 386, To: 386, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 389, To: 389, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 391, To: 442, Line: 168, Col: 9, Construct: "if"},
+	{From: 394, To: 394, Line: 169, Col: 13, Construct: "set"},
+	{From: 396, To: 396, Line: 170, Col: 13, Construct: "{{ }}"},
+	{From: 398, To: 398, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 400, To: 424, Line: 172, Col: 13, Construct: "for"},
+	{From: 403, To: 404, Line: 173, Col: 17, Construct: "set"},
+	{From: 406, To: 406, Line: 174, Col: 17, Construct: "{{ }}"},
+	{From: 408, To: 421, Line: 175, Col: 17, Construct: "for"},
+	{From: 413, To: 413, Line: 176, Col: 21, Construct: "{{ }}"},
+	{From: 415, To: 418, Line: 177, Col: 21, Construct: "if"},
+	{From: 417, To: 417, Line: 178, Col: 25, Construct: "set"},
+	{From: 420, To: 420, Line: 180, Col: 21, Construct: "{{ }}"},
+	{From: 423, To: 423, Line: 182, Col: 17, Construct: "{{ }}"},
+	{From: 426, To: 426, Line: 184, Col: 13, Construct: "{{ }}"},
+	{From: 430, To: 441, Line: 186, Col: 13, Construct: "if"},
+	{From: 432, To: 432, Line: 187, Col: 17, Construct: "{{ }}"},
+	{From: 433, To: 441, Line: 188, Col: 17, Construct: "if"},
+	{From: 436, To: 436, Line: 189, Col: 17, Construct: "{{ }}"},
+	{From: 440, To: 440, Line: 191, Col: 17, Construct: "{{ }}"},
+	{From: 444, To: 444, Line: 194, Col: 9, Construct: "set"},
+	{From: 447, To: 461, Line: 196, Col: 5, Construct: "if"},
+	{From: 449, To: 449, Line: 197, Col: 9, Construct: "set"},
+	{From: 451, To: 456, Line: 198, Col: 9, Construct: "if"},
+	{From: 453, To: 453, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 455, To: 455, Line: 200, Col: 13, Construct: "set"},
+	{From: 458, To: 460, Line: 202, Col: 9, Construct: "{{ }}"},
+	{From: 463, To: 466, Line: 204, Col: 5, Construct: "if"},
+	{From: 465, To: 465, Line: 205, Col: 9, Construct: "set"},
+	{From: 469, To: 472, Line: 209, Col: 1, Construct: "if"},
+	{From: 471, To: 471, Line: 210, Col: 5, Construct: "{{ }}"},
+	{From: 474, To: 491, Line: 212, Col: 1, Construct: "if"},
+	{From: 476, To: 490, Line: 213, Col: 5, Construct: "if"},
+	{From: 478, To: 489, Line: 214, Col: 9, Construct: "if"},
+	{From: 480, To: 480, Line: 215, Col: 13, Construct: "{{ }}"},
+	{From: 481, To: 489, Line: 216, Col: 13, Construct: "if"},
+	{From: 484, To: 484, Line: 217, Col: 13, Construct: "{{ }}"},
+	{From: 488, To: 488, Line: 219, Col: 13, Construct: "{{ }}"},
+	{From: 528, To: 528, Line: 2, Col: 1, Construct: "set"},
+	{From: 530, To: 530, Line: 3, Col: 1, Construct: "set"},
+	{From: 532, To: 532, Line: 4, Col: 1, Construct: "set"},
+	{From: 534, To: 534, Line: 5, Col: 1, Construct: "set"},
+	{From: 536, To: 536, Line: 6, Col: 1, Construct: "set"},
+	{From: 538, To: 538, Line: 7, Col: 1, Construct: "set"},
+	{From: 540, To: 540, Line: 8, Col: 1, Construct: "set"},
+	{From: 542, To: 542, Line: 9, Col: 1, Construct: "set"},
+	{From: 544, To: 544, Line: 10, Col: 1, Construct: "set"},
+	{From: 546, To: 546, Line: 11, Col: 1, Construct: "set"},
+	{From: 548, To: 548, Line: 12, Col: 1, Construct: "set"},
+	{From: 550, To: 550, Line: 13, Col: 1, Construct: "set"},
+	{From: 552, To: 552, Line: 14, Col: 1, Construct: "set"},
+	{From: 554, To: 554, Line: 15, Col: 1, Construct: "set"},
+	{From: 556, To: 556, Line: 16, Col: 1, Construct: "set"},
+	{From: 558, To: 558, Line: 17, Col: 1, Construct: "set"},
+	{From: 560, To: 560, Line: 18, Col: 1, Construct: "set"},
+	{From: 562, To: 562, Line: 19, Col: 1, Construct: "set"},
+	{From: 564, To: 564, Line: 20, Col: 1, Construct: "set"},
+	{From: 566, To: 566, Line: 21, Col: 1, Construct: "set"},
+	{From: 568, To: 568, Line: 22, Col: 1, Construct: "set"},
+	{From: 570, To: 570, Line: 23, Col: 1, Construct: "set"},
+	{From: 572, To: 575, Line: 26, Col: 1, Construct: "if"},
+	{From: 574, To: 574, Line: 27, Col: 5, Construct: "set"},
+	{From: 577, To: 587, Line: 29, Col: 1, Construct: "if"},
+	{From: 579, To: 586, Line: 30, Col: 5, Construct: "if"},
+	{From: 581, To: 581, Line: 31, Col: 9, Construct: "set"},
+	{From: 585, To: 585, Line: 33, Col: 9, Construct: "set"},
+	{From: 589, To: 592, Line: 36, Col: 1, Construct: "if"},
+	{From: 591, To: 591, Line: 37, Col: 5, Construct: "set"},
+	{From: 594, To: 608, Line: 40, Col: 1, Construct: "if"},
+	{From: 596, To: 596, Line: 41, Col: 5, Construct: "set"},
+	{From: 597, To: 608, Line: 42, Col: 5, Construct: "if"},
+	{From: 600, To: 607, Line: 43, Col: 5, Construct: "if"},
+	{From: 602, To: 602, Line: 44, Col: 9, Construct: "{{ }}"},
+	{From: 606, To: 606, Line: 46, Col: 9, Construct: "{{ }}"},
+	{From: 610, To: 615, Line: 50, Col: 1, Construct: "if"},
+	{From: 612, To: 612, Line: 51, Col: 5, Construct: "set"},
+	{From: 614, To: 614, Line: 52, Col: 5, Construct: "set"},
+	{From: 617, To: 620, Line: 54, Col: 1, Construct: "if"},
+	{From: 619, To: 619, Line: 55, Col: 5, Construct: "set"},
+	{From: 622, To: 649, Line: 58, Col: 1, Construct: "macro"},
+	{From: 625, To: 648, Line: 59, Col: 5, Construct: "if"},
+	{From: 627, To: 627, Line: 60, Col: 9, Construct: "{{ }}"},
+	{From: 628, To: 648, Line: 61, Col: 9, Construct: "if"},
+	{From: 631, To: 641, Line: 62, Col: 9, Construct: "for"},
+	{From: 633, To: 640, Line: 63, Col: 13, Construct: "if"},
+	{From: 635, To: 635, Line: 64, Col: 17, Construct: "{{ }}"},
+	{From: 636, To: 640, Line: 65, Col: 17, Construct: "if"},
+	{From: 639, To: 639, Line: 66, Col: 17, Construct: "{{ }}"},
+	{From: 642, To: 648, Line: 69, Col: 9, Construct: "if"},
+	{From: 647, To: 647, Line: 72, Col: 9, Construct: "{{ }}"},
+	{From: 651, To: 651, Line: 76, Col: 1, Construct: "set"},
+	{From: 653, To: 653, Line: 77, Col: 1, Construct: "set"},
+	{From: 655, To: 670, Line: 78, Col: 1, Construct: "for"},
+	{From: 659, To: 664, Line: 79, Col: 5, Construct: "if"},
+	{From: 661, To: 663, Line: 80, Col: 9, Construct: "set"},
+	{From: 666, To: 669, Line: 82, Col: 5, Construct: "if"},
+	{From: 668, To: 668, Line: 83, Col: 9, Construct: "set"},
+	{From: 672, To: 675, Line: 86, Col: 1, Construct: "if"},
+	{From: 674, To: 674, Line: 87, Col: 5, Construct: "set"},
+	{From: 677, To: 677, Line: 89, Col: 1, Construct: "{{ }}"},
+	{From: 679, To: 679, Line: 90, Col: 1, Construct: "{{ }}"},
+	{From: 681, To: 727, Line: 91, Col: 1, Construct: "if"},
+	{From: 683, To: 689, Line: 92, Col: 5, Construct: "if"},
+	{From: 691, To: 701, Line: 99, Col: 5, Construct: "for"},
+	{From: 695, To: 697, Line: 100, Col: 9, Construct: "if"},
+	{From: 699, To: 699, Line: 103, Col: 9, Construct: "{{ }}"},
+	{From: 703, To: 704, Line: 106, Col: 5, Construct: "{{ }}"},
+	{From: 706, To: 706, Line: 108, Col: 5, Construct: "{{ }}"},
+	{From: 708, To: 708, Line: 109, Col: 5, Construct: "{{ }}"},
+	{From: 710, To: 710, Line: 110, Col: 5, Construct: "{{ }}"},
+	{From: 712, To: 712, Line: 111, Col: 5, Construct: "{{ }}"},
+	{From: 714, To: 715, Line: 112, Col: 5, Construct: "{{ }}"},
+	{From: 717, To: 717, Line: 114, Col: 5, Construct: "{{ }}"},
+	{From: 719, To: 726, Line: 115, Col: 5, Construct: "if"},
+	{From: 721, To: 721, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 725, To: 725, Line: 118, Col: 9, Construct: "{{ }}"},
+	{From: 729, To: 730, Line: 122, Col: 1, Construct: "set"},
+	{From: 732, To: 732, Line: 123, Col: 1, Construct: "set"},
+	{From: 734, To: 906, Line: 124, Col: 1, Construct: "for"},
+	{From: 740, To: 752, Line: 125, Col: 5, Construct: "if"},
+	{From: 742, To: 745, Line: 126, Col: 9, Construct: "if"},
+	{From: 744, To: 744, Line: 127, Col: 13, Construct: "{{ }}"},
+	{From: 747, To: 749, Line: 129, Col: 9, Construct: "{{ }}"},
+	{From: 751, To: 751, Line: 130, Col: 9, Construct: "set"},
+	{From: 754, To: 884, Line: 132, Col: 5, Construct: "if"},
+	{From: 756, To: 820, Line: 133, Col: 9, Construct: "if"},
+	{From: 758, To: 769, Line: 134, Col: 13, Construct: "if"},
+	{From: 760, To: 760, Line: 135, Col: 17, Construct: "set"},
+	{From: 761, To: 769, Line: 136, Col: 17, Construct: "if"},
+	{From: 764, To: 764, Line: 137, Col: 17, Construct: "set"},
+	{From: 768, To: 768, Line: 139, Col: 17, Construct: "set"},
+	{From: 771, To: 782, Line: 141, Col: 13, Construct: "if"},
+	{From: 773, To: 775, Line: 142, Col: 17, Construct: "set"},
+	{From: 779, To: 781, Line: 144, Col: 17, Construct: "set"},
+	{From: 786, To: 819, Line: 147, Col: 13, Construct: "if"},
+	{From: 788, To: 799, Line: 148, Col: 17, Construct: "if"},
+	{From: 790, To: 790, Line: 149, Col: 21, Construct: "set"},
+	{From: 791, To: 799, Line: 150, Col: 21, Construct: "if"},
+	{From: 794, To: 794, Line: 151, Col: 21, Construct: "set"},
+	{From: 798, To: 798, Line: 153, Col: 21, Construct: "set"},
+	{From: 801, To: 812, Line: 155, Col: 17, Construct: "if"},
+	{From: 803, To: 805, Line: 156, Col: 21, Construct: "set"},
+	{From: 809, To: 811, Line: 158, Col: 21, Construct: "set"},
+	{From: 816, To: 818, Line: 161, Col: 17, Construct: "set"},
+	{From: 822, To: 825, Line: 164, Col: 9, Construct: "if"},
+	{From: 824, To: 824, Line: 165, Col: 13, Construct: "{{ }}"},
+	{From: 827, To: 827, Line: 167, Col: 9, Construct: "{{ }}"},
+	{From: 829, To: 881, Line: 168, Col: 9, Construct: "if"},
+	{From: 832, To: 832, Line: 169, Col: 13, Construct: "set"},
+	{From: 834, To: 834, Line: 170, Col: 13, Construct: "{{ }}"},
+	{From: 836, To: 836, Line: 171, Col: 13, Construct: "{{ }}"},
+	{From: 838, To: 861, Line: 172, Col: 13, Construct: "for"},
+	{From: 841, To: 841, Line: 173, Col: 17, Construct: "set"},
+	{From: 843, To: 843, Line: 174, Col: 17, Construct: "{{ }}"},
+	{From: 845, To: 858, Line: 175, Col: 17, Construct: "for"},
+	{From: 850, To: 850, Line: 176, Col: 21, Construct: "{{ }}"},
+	{From: 852, To: 855, Line: 177, Col: 21, Construct: "if"},
+	{From: 854, To: 854, Line: 178, Col: 25, Construct: "set"},
+	{From: 857, To: 857, Line: 180, Col: 21, Construct: "{{ }}"},
+	{From: 860, To: 860, Line: 182, Col: 17, Construct: "{{ }}"},
+	{From: 863, To: 863, Line: 184, Col: 13, Construct: "{{ }}"},
+	{From: 867, To: 880, Line: 186, Col: 13, Construct: "if"},
+	{From: 869, To: 871, Line: 187, Col: 17, Construct: "{{ }}"},
+	{From: 872, To: 880, Line: 188, Col: 17, Construct: "if"},
+	{From: 875, To: 875, Line: 189, Col: 17, Construct: "{{ }}"},
+	{From: 879, To: 879, Line: 191, Col: 17, Construct: "{{ }}"},
+	{From: 883, To: 883, Line: 194, Col: 9, Construct: "set"},
+	{From: 886, To: 900, Line: 196, Col: 5, Construct: "if"},
+	{From: 888, To: 888, Line: 197, Col: 9, Construct: "set"},
+	{From: 890, To: 895, Line: 198, Col: 9, Construct: "if"},
+	{From: 892, To: 892, Line: 199, Col: 13, Construct: "{{ }}"},
+	{From: 894, To: 894, Line: 200, Col: 13, Construct: "set"},
+	{From: 897, To: 899, Line: 202, Col: 9, Construct: "{{ }}"},
+	{From: 902, To: 905, Line: 204, Col: 5, Construct: "if"},
+	{From: 904, To: 904, Line: 205, Col: 9, Construct: "set"},
+	{From: 908, To: 911, Line: 209, Col: 1, Construct: "if"},
+	{From: 910, To: 910, Line: 210, Col: 5, Construct: "{{ }}"},
+	{From: 913, To: 930, Line: 212, Col: 1, Construct: "if"},
+	{From: 915, To: 929, Line: 213, Col: 5, Construct: "if"},
+	{From: 917, To: 928, Line: 214, Col: 9, Construct: "if"},
+	{From: 919, To: 919, Line: 215, Col: 13, Construct: "{{ }}"},
+	{From: 920, To: 928, Line: 216, Col: 13, Construct: "if"},
+	{From: 923, To: 923, Line: 217, Col: 13, Construct: "{{ }}"},
+	{From: 927, To: 927, Line: 219, Col: 13, Construct: "{{ }}"},
 }

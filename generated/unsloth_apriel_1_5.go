@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // UnslothApriel15 is the chat template llama.cpp/unsloth-Apriel-1.5.jinja.
 var UnslothApriel15 = &jinja2.Template{
@@ -322,14 +325,14 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// unsloth-Apriel-1.5.jinja:5:1 {%- set tool_output_format = "default" -%}
 	toolOutputFormat = jinja2.Str("default")
 	// unsloth-Apriel-1.5.jinja:6:1 {%- if tools is not none and tools|length > 0 -%}
-	if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if !llamacpp.CallTest("none", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:7:5 {%- set available_tools_string -%}
 		mark := w.Mark()
 		w.WriteString("You are provided with function signatures within <available_tools></available_tools> XML tags. You may call one or more functions to assist with the user query. Don't make assumptions about the arguments. You should infer the argument values from previous user responses and the system message. Here are the available tools:\n<available_tools>\n")
 		// unsloth-Apriel-1.5.jinja:10:1 {% for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			// unsloth-Apriel-1.5.jinja:11:1 {{ tool|string }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", tool, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("string", tool, nil, nil))
 			w.WriteString("\n")
 		}
 		w.WriteString("</available_tools>")
@@ -337,7 +340,7 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 		availableToolsString = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:16:1 {%- if tool_output_format is none or tool_output_format == "default" -%}
-	if jinja2.LlamaCallTest("none", toolOutputFormat, nil, nil) || jinja2.EqStr(toolOutputFormat, "default") {
+	if llamacpp.CallTest("none", toolOutputFormat, nil, nil) || jinja2.EqStr(toolOutputFormat, "default") {
 		// unsloth-Apriel-1.5.jinja:17:1 {%- set tool_output_instructions -%}
 		mark := w.Mark()
 		w.WriteString("Return all function calls as a list of json objects within <tool_call></tool_call> XML tags. Each json object should contain a function name and arguments as follows:\n<tool_calls>[{\"name\": <function-name-1>, \"arguments\": <args-dict-1>}, {\"name\": <function-name-2>, \"arguments\": <args-dict-2>},...]</tool_calls>")
@@ -357,18 +360,18 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 		_ = w.Cut(mark)
 	}
 	// unsloth-Apriel-1.5.jinja:38:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// unsloth-Apriel-1.5.jinja:39:1 {%- set reasoning_prompt='You are a thoughtful and systematic AI assistant built by ServiceNow Langu…
 	reasoningPrompt = jinja2.Str("You are a thoughtful and systematic AI assistant built by ServiceNow Language Models (SLAM) lab. Before providing an answer, analyze the problem carefully and present your reasoning step by step. After explaining your thought process, provide the final solution in the following format: [BEGIN FINAL RESPONSE] ... [END FINAL RESPONSE].")
 	// unsloth-Apriel-1.5.jinja:40:1 {%- if messages[0]['role'] != 'system' and tools is not none and tools|length > 0 -%}
-	if (!jinja2.EqStr(jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages, 0), "role"), "system") && !jinja2.LlamaCallTest("none", tools, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if (!jinja2.EqStr(llamacpp.ItemStr(llamacpp.ItemInt(messages, 0), "role"), "system") && !llamacpp.CallTest("none", tools, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:41:5 {{- '<|system|>\n' + reasoning_prompt + available_tools_string + "\n" + tool_output_instructions + '…
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, availableToolsString, jinja2.Str("\n"), toolOutputInstructions, jinja2.Str("\n<|end|>\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, availableToolsString, jinja2.Str("\n"), toolOutputInstructions, jinja2.Str("\n<|end|>\n")))
 	}
 	// unsloth-Apriel-1.5.jinja:43:1 {%- if messages|selectattr('role', 'equalto', 'system')|list|length == 0 -%}
-	if jinja2.Eq(jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
+	if jinja2.Eq(llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("system")}, nil), nil, nil), nil, nil), jinja2.Int(0)) {
 		// unsloth-Apriel-1.5.jinja:44:1 {{- '<|system|>\n' + reasoning_prompt + '\n<|end|>\n' -}}
-		jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, jinja2.Str("\n<|end|>\n")))
+		llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, jinja2.Str("\n<|end|>\n")))
 	}
 	// unsloth-Apriel-1.5.jinja:46:1 {%- for message in messages -%}
 	var systemMessage jinja2.Value
@@ -376,63 +379,63 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 	eosToken := eosTokenInput
 	var toolMessage jinja2.Value
 	addGenerationPrompt := addGenerationPromptInput
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// unsloth-Apriel-1.5.jinja:47:5 {%- if message['role'] == 'user' -%}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			w.WriteString("<|user|>\n")
 			// unsloth-Apriel-1.5.jinja:49:9 {%- if message['content'] is not string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if !llamacpp.CallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:50:13 {%- for chunk in message['content'] %}
-				for _, chunk := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, chunk := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// unsloth-Apriel-1.5.jinja:51:17 {%- if chunk['type'] == 'text' %}
-					chunkType := jinja2.LlamaItemStr(chunk, "type")
+					chunkType := llamacpp.ItemStr(chunk, "type")
 					if jinja2.EqStr(chunkType, "text") {
 						// unsloth-Apriel-1.5.jinja:52:21 {{- chunk['text'] }}
-						jinja2.LlamaWrite(w, jinja2.LlamaItemStr(chunk, "text"))
+						llamacpp.Write(w, llamacpp.ItemStr(chunk, "text"))
 					} else if jinja2.EqStr(chunkType, "image") || jinja2.EqStr(chunkType, "image_url") {
 						// unsloth-Apriel-1.5.jinja:53:21 {%- elif chunk['type'] == 'image' or chunk['type'] == 'image_url'%}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-Apriel-1.5.jinja:55:21 {%- else %}
 						// unsloth-Apriel-1.5.jinja:56:21 {{- raise_exception('Unrecognized content type!') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Unrecognized content type!")))
 					}
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:59:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:60:13 {{- message['content'] }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			}
 			w.WriteString("\n<|end|>\n")
 		} else if jinja2.EqStr(messageRole, "content") {
 			// unsloth-Apriel-1.5.jinja:63:9 {%- elif message['role'] == 'content' -%}
 			// unsloth-Apriel-1.5.jinja:64:9 {%- if message['content'] is not string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if !jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if !llamacpp.CallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:65:13 {{- '<|content|>\n' + message['content'][0]['text'] + '\n<|end|>\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|content|>\n"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")), jinja2.Str("\n<|end|>\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|content|>\n"), llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")), jinja2.Str("\n<|end|>\n")))
 			} else {
 				// unsloth-Apriel-1.5.jinja:66:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:67:13 {{- '<|content|>\n' + message['content'] + '\n<|end|>\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|content|>\n"), messageContent), jinja2.Str("\n<|end|>\n")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|content|>\n"), messageContent), jinja2.Str("\n<|end|>\n")))
 			}
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-Apriel-1.5.jinja:69:9 {%- elif message['role'] == 'system' -%}
 			// unsloth-Apriel-1.5.jinja:70:9 {%- if message['content'] is not none and message['content']|length > 0 %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if !jinja2.LlamaCallTest("none", messageContent, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if !llamacpp.CallTest("none", messageContent, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:71:13 {%- if message['content'] is string %}
-				if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+				if llamacpp.CallTest("string", messageContent, nil, nil) {
 					// unsloth-Apriel-1.5.jinja:72:17 {%- set system_message = message['content'] %}
 					systemMessage = messageContent
 				} else {
 					// unsloth-Apriel-1.5.jinja:73:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:74:17 {%- set system_message = message['content'][0]['text'] %}
-					systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")
+					systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")
 				}
 			} else {
 				// unsloth-Apriel-1.5.jinja:76:13 {%- else %}
@@ -440,13 +443,13 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 				systemMessage = jinja2.Str("")
 			}
 			// unsloth-Apriel-1.5.jinja:79:9 {%- if tools is not none and tools|length > 0 -%}
-			if !jinja2.LlamaCallTest("none", tools, nil, nil) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+			if !llamacpp.CallTest("none", tools, nil, nil) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:80:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n' + available_tools_string + '\n<|end|>\…
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n"), availableToolsString, jinja2.Str("\n<|end|>\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n"), availableToolsString, jinja2.Str("\n<|end|>\n")))
 			} else {
 				// unsloth-Apriel-1.5.jinja:81:13 {%- else -%}
 				// unsloth-Apriel-1.5.jinja:82:13 {{- '<|system|>\n' + reasoning_prompt + system_message + '\n<|end|>\n' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n<|end|>\n")))
+				llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<|system|>\n"), reasoningPrompt, systemMessage, jinja2.Str("\n<|end|>\n")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-Apriel-1.5.jinja:84:9 {%- elif message['role'] == 'assistant' -%}
@@ -457,42 +460,42 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 			}
 			w.WriteString("<|assistant|>\n")
 			// unsloth-Apriel-1.5.jinja:89:9 {%- if message['content'] is defined and message['content'] is not none and message['content']|lengt…
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if (jinja2.LlamaCallTest("defined", messageContent, nil, nil) && !jinja2.LlamaCallTest("none", messageContent, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if (llamacpp.CallTest("defined", messageContent, nil, nil) && !llamacpp.CallTest("none", messageContent, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageContent, nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:90:13 {%- if message['content'] is not string and message['content'][0]['text'] is not none %}
-				if !jinja2.LlamaCallTest("string", messageContent, nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text"), nil, nil) {
+				if !llamacpp.CallTest("string", messageContent, nil, nil) && !llamacpp.CallTest("none", llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"), nil, nil) {
 					// unsloth-Apriel-1.5.jinja:91:17 {{- message['content'][0]['text'] }}
-					jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text"))
+					llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
 				} else {
 					// unsloth-Apriel-1.5.jinja:92:17 {%- else %}
 					// unsloth-Apriel-1.5.jinja:93:17 {{- message['content'] -}}
-					jinja2.LlamaWrite(w, messageContent)
+					llamacpp.Write(w, messageContent)
 				}
-			} else if (jinja2.LlamaCallTest("defined", jinja2.LlamaItemStr(message, "chosen"), nil, nil) && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "chosen"), nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", jinja2.LlamaItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
+			} else if (llamacpp.CallTest("defined", llamacpp.ItemStr(message, "chosen"), nil, nil) && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "chosen"), nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", llamacpp.ItemStr(message, "chosen"), nil, nil), jinja2.Int(0)) {
 				// unsloth-Apriel-1.5.jinja:95:13 {%- elif message['chosen'] is defined and message['chosen'] is not none and message['chosen']|length…
 				// unsloth-Apriel-1.5.jinja:96:13 {{- message['chosen'][0] -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemInt(jinja2.LlamaItemStr(message, "chosen"), 0))
+				llamacpp.Write(w, llamacpp.ItemInt(llamacpp.ItemStr(message, "chosen"), 0))
 			}
 			// unsloth-Apriel-1.5.jinja:98:9 {%- if add_thoughts and 'thought' in message and message['thought'] is not none -%}
-			if (addThoughts.Truthy() && jinja2.LlamaIn(jinja2.Str("thought"), message)) && !jinja2.LlamaCallTest("none", jinja2.LlamaItemStr(message, "thought"), nil, nil) {
+			if (addThoughts.Truthy() && llamacpp.In(jinja2.Str("thought"), message)) && !llamacpp.CallTest("none", llamacpp.ItemStr(message, "thought"), nil, nil) {
 				// unsloth-Apriel-1.5.jinja:99:13 {{- '<thinking>' + message['thought'] + '</thinking>' -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<thinking>"), jinja2.LlamaItemStr(message, "thought")), jinja2.Str("</thinking>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<thinking>"), llamacpp.ItemStr(message, "thought")), jinja2.Str("</thinking>")))
 			}
 			// unsloth-Apriel-1.5.jinja:101:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none and message['tool_call…
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
-			if (jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && !jinja2.LlamaCallTest("none", messageToolCalls, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			if (llamacpp.CallTest("defined", messageToolCalls, nil, nil) && !llamacpp.CallTest("none", messageToolCalls, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", messageToolCalls, nil, nil), jinja2.Int(0)) {
 				w.WriteString("\n<tool_calls>[")
 				// unsloth-Apriel-1.5.jinja:103:13 {%- for tool_call in message["tool_calls"] -%}
-				items := jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls))
+				items := jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls))
 				for i := range items {
 					toolCall := items[i]
 					// unsloth-Apriel-1.5.jinja:104:17 {{- '{"name": "' + tool_call['function']['name'] + '", "arguments": ' + tool_call['function']['argum…
-					toolCallFunction := jinja2.LlamaItemStr(toolCall, "function")
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("{\"name\": \""), jinja2.LlamaItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), jinja2.LlamaCallFilter("tojson", jinja2.LlamaItemStr(toolCallFunction, "arguments"), nil, nil)))
+					toolCallFunction := llamacpp.ItemStr(toolCall, "function")
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("{\"name\": \""), llamacpp.ItemStr(toolCallFunction, "name")), jinja2.Str("\", \"arguments\": ")), llamacpp.CallFilter("tojson", llamacpp.ItemStr(toolCallFunction, "arguments"), nil, nil)))
 					// unsloth-Apriel-1.5.jinja:105:17 {%- if add_tool_id == true -%}
 					if jinja2.Eq(addToolId2, jinja2.Bool(true)) {
 						// unsloth-Apriel-1.5.jinja:106:21 {{- ', "id": "' + tool_call['id'] + '"' -}}
-						jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(", \"id\": \""), jinja2.LlamaItemStr(toolCall, "id")), jinja2.Str("\"")))
+						llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(", \"id\": \""), llamacpp.ItemStr(toolCall, "id")), jinja2.Str("\"")))
 					}
 					w.WriteString("}")
 					// unsloth-Apriel-1.5.jinja:109:17 {%- if not loop.last -%}
@@ -503,24 +506,24 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 				w.WriteString("]</tool_calls>")
 			}
 			// unsloth-Apriel-1.5.jinja:113:9 {{- '\n<|end|>\n' + eos_token -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Str("\n<|end|>\n"), eosToken))
+			llamacpp.Write(w, llamacpp.Add(jinja2.Str("\n<|end|>\n"), eosToken))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-Apriel-1.5.jinja:114:9 {%- elif message['role'] == 'tool' -%}
 			// unsloth-Apriel-1.5.jinja:115:9 {%- if message['content'] is string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// unsloth-Apriel-1.5.jinja:116:13 {%- set tool_message = message['content'] %}
 				toolMessage = messageContent
 			} else {
 				// unsloth-Apriel-1.5.jinja:117:13 {%- else %}
 				// unsloth-Apriel-1.5.jinja:118:13 {%- set tool_message = message['content'][0]['text'] %}
-				toolMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")
+				toolMessage = llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")
 			}
 			// unsloth-Apriel-1.5.jinja:120:9 {{- '<|tool_result|>\n' + tool_message|string + '\n<|end|>\n' -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_result|>\n"), jinja2.LlamaCallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n<|end|>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_result|>\n"), llamacpp.CallFilter("string", toolMessage, nil, nil)), jinja2.Str("\n<|end|>\n")))
 		}
 		// unsloth-Apriel-1.5.jinja:122:5 {%- if loop.last and add_generation_prompt and message['role'] != 'assistant' -%}
-		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(jinja2.LlamaItemStr(message, "role"), "assistant") {
+		if ((i == len(items)-1) && addGenerationPrompt.Truthy()) && !jinja2.EqStr(llamacpp.ItemStr(message, "role"), "assistant") {
 			w.WriteString("<|assistant|>\n")
 		}
 	}
@@ -529,138 +532,138 @@ func renderUnslothApriel15Llama(w *jinja2.Writer, in *jinja2.Input) {
 // spansUnslothApriel15 is the position table of unsloth-Apriel-1.5.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansUnslothApriel15 = []jinja2.Span{
-	{From: 60, To: 60, Line: 2, Col: 1, Construct: "set"},
-	{From: 62, To: 62, Line: 3, Col: 1, Construct: "set"},
-	{From: 64, To: 64, Line: 4, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 5, Col: 1, Construct: "set"},
-	{From: 68, To: 81, Line: 6, Col: 1, Construct: "if"},
-	{From: 70, To: 71, Line: 7, Col: 5, Construct: "set"},
-	{From: 73, To: 78, Line: 10, Col: 1, Construct: "for"},
-	{From: 75, To: 76, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 80, To: 80, Line: 7, Col: 5, Construct: "set"},
-	{From: 83, To: 94, Line: 16, Col: 1, Construct: "if"},
-	{From: 85, To: 87, Line: 17, Col: 1, Construct: "set"},
-	{From: 88, To: 94, Line: 21, Col: 5, Construct: "if"},
-	{From: 91, To: 93, Line: 22, Col: 1, Construct: "set"},
-	{From: 96, To: 101, Line: 33, Col: 1, Construct: "if"},
-	{From: 98, To: 100, Line: 34, Col: 1, Construct: "set"},
-	{From: 103, To: 103, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 105, To: 105, Line: 39, Col: 1, Construct: "set"},
-	{From: 107, To: 115, Line: 40, Col: 1, Construct: "if"},
-	{From: 109, To: 114, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 117, To: 122, Line: 43, Col: 1, Construct: "if"},
-	{From: 119, To: 121, Line: 44, Col: 1, Construct: "{{ }}"},
-	{From: 124, To: 298, Line: 46, Col: 1, Construct: "for"},
-	{From: 133, To: 293, Line: 47, Col: 5, Construct: "if"},
-	{From: 137, To: 160, Line: 49, Col: 9, Construct: "if"},
-	{From: 140, To: 154, Line: 50, Col: 13, Construct: "for"},
-	{From: 142, To: 153, Line: 51, Col: 17, Construct: "if"},
-	{From: 145, To: 145, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 146, To: 153, Line: 53, Col: 21, Construct: "if"},
-	{From: 152, To: 152, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 158, To: 158, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 161, To: 293, Line: 63, Col: 9, Construct: "if"},
-	{From: 164, To: 176, Line: 64, Col: 9, Construct: "if"},
-	{From: 167, To: 169, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 173, To: 175, Line: 67, Col: 13, Construct: "{{ }}"},
-	{From: 177, To: 293, Line: 69, Col: 9, Construct: "if"},
-	{From: 180, To: 195, Line: 70, Col: 9, Construct: "if"},
-	{From: 183, To: 190, Line: 71, Col: 13, Construct: "if"},
-	{From: 185, To: 185, Line: 72, Col: 17, Construct: "set"},
-	{From: 189, To: 189, Line: 74, Col: 17, Construct: "set"},
-	{From: 194, To: 194, Line: 77, Col: 13, Construct: "set"},
-	{From: 197, To: 212, Line: 79, Col: 9, Construct: "if"},
-	{From: 199, To: 204, Line: 80, Col: 13, Construct: "{{ }}"},
-	{From: 208, To: 211, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 213, To: 293, Line: 84, Col: 9, Construct: "if"},
-	{From: 216, To: 220, Line: 85, Col: 9, Construct: "if"},
-	{From: 218, To: 218, Line: 86, Col: 13, Construct: "set"},
-	{From: 222, To: 237, Line: 89, Col: 9, Construct: "if"},
-	{From: 225, To: 232, Line: 90, Col: 13, Construct: "if"},
-	{From: 227, To: 227, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 231, To: 231, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 233, To: 237, Line: 95, Col: 13, Construct: "if"},
-	{From: 236, To: 236, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 239, To: 244, Line: 98, Col: 9, Construct: "if"},
-	{From: 241, To: 243, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 246, To: 273, Line: 101, Col: 9, Construct: "if"},
-	{From: 250, To: 272, Line: 103, Col: 13, Construct: "for"},
-	{From: 254, To: 258, Line: 104, Col: 17, Construct: "{{ }}"},
-	{From: 260, To: 266, Line: 105, Col: 17, Construct: "if"},
-	{From: 262, To: 264, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 268, To: 270, Line: 109, Col: 17, Construct: "if"},
-	{From: 275, To: 276, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 277, To: 293, Line: 114, Col: 9, Construct: "if"},
-	{From: 280, To: 288, Line: 115, Col: 9, Construct: "if"},
-	{From: 283, To: 283, Line: 116, Col: 13, Construct: "set"},
-	{From: 287, To: 287, Line: 118, Col: 13, Construct: "set"},
-	{From: 290, To: 292, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 295, To: 297, Line: 122, Col: 5, Construct: "if"},
-	{From: 317, To: 317, Line: 2, Col: 1, Construct: "set"},
-	{From: 319, To: 319, Line: 3, Col: 1, Construct: "set"},
-	{From: 321, To: 321, Line: 4, Col: 1, Construct: "set"},
-	{From: 323, To: 323, Line: 5, Col: 1, Construct: "set"},
-	{From: 325, To: 338, Line: 6, Col: 1, Construct: "if"},
-	{From: 327, To: 328, Line: 7, Col: 5, Construct: "set"},
-	{From: 330, To: 335, Line: 10, Col: 1, Construct: "for"},
-	{From: 332, To: 333, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 337, To: 337, Line: 7, Col: 5, Construct: "set"},
-	{From: 340, To: 351, Line: 16, Col: 1, Construct: "if"},
-	{From: 342, To: 344, Line: 17, Col: 1, Construct: "set"},
-	{From: 345, To: 351, Line: 21, Col: 5, Construct: "if"},
-	{From: 348, To: 350, Line: 22, Col: 1, Construct: "set"},
-	{From: 353, To: 358, Line: 33, Col: 1, Construct: "if"},
-	{From: 355, To: 357, Line: 34, Col: 1, Construct: "set"},
-	{From: 360, To: 360, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 362, To: 362, Line: 39, Col: 1, Construct: "set"},
-	{From: 364, To: 367, Line: 40, Col: 1, Construct: "if"},
-	{From: 366, To: 366, Line: 41, Col: 5, Construct: "{{ }}"},
-	{From: 369, To: 372, Line: 43, Col: 1, Construct: "if"},
-	{From: 371, To: 371, Line: 44, Col: 1, Construct: "{{ }}"},
-	{From: 374, To: 526, Line: 46, Col: 1, Construct: "for"},
-	{From: 383, To: 521, Line: 47, Col: 5, Construct: "if"},
-	{From: 387, To: 410, Line: 49, Col: 9, Construct: "if"},
-	{From: 390, To: 404, Line: 50, Col: 13, Construct: "for"},
-	{From: 392, To: 403, Line: 51, Col: 17, Construct: "if"},
-	{From: 395, To: 395, Line: 52, Col: 21, Construct: "{{ }}"},
-	{From: 396, To: 403, Line: 53, Col: 21, Construct: "if"},
-	{From: 402, To: 402, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 408, To: 408, Line: 60, Col: 13, Construct: "{{ }}"},
-	{From: 411, To: 521, Line: 63, Col: 9, Construct: "if"},
-	{From: 414, To: 422, Line: 64, Col: 9, Construct: "if"},
-	{From: 417, To: 417, Line: 65, Col: 13, Construct: "{{ }}"},
-	{From: 421, To: 421, Line: 67, Col: 13, Construct: "{{ }}"},
-	{From: 423, To: 521, Line: 69, Col: 9, Construct: "if"},
-	{From: 426, To: 441, Line: 70, Col: 9, Construct: "if"},
-	{From: 429, To: 436, Line: 71, Col: 13, Construct: "if"},
-	{From: 431, To: 431, Line: 72, Col: 17, Construct: "set"},
-	{From: 435, To: 435, Line: 74, Col: 17, Construct: "set"},
-	{From: 440, To: 440, Line: 77, Col: 13, Construct: "set"},
-	{From: 443, To: 450, Line: 79, Col: 9, Construct: "if"},
-	{From: 445, To: 445, Line: 80, Col: 13, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 82, Col: 13, Construct: "{{ }}"},
-	{From: 451, To: 521, Line: 84, Col: 9, Construct: "if"},
-	{From: 454, To: 458, Line: 85, Col: 9, Construct: "if"},
-	{From: 456, To: 456, Line: 86, Col: 13, Construct: "set"},
-	{From: 460, To: 475, Line: 89, Col: 9, Construct: "if"},
-	{From: 463, To: 470, Line: 90, Col: 13, Construct: "if"},
-	{From: 465, To: 465, Line: 91, Col: 17, Construct: "{{ }}"},
-	{From: 469, To: 469, Line: 93, Col: 17, Construct: "{{ }}"},
-	{From: 471, To: 475, Line: 95, Col: 13, Construct: "if"},
-	{From: 474, To: 474, Line: 96, Col: 13, Construct: "{{ }}"},
-	{From: 477, To: 480, Line: 98, Col: 9, Construct: "if"},
-	{From: 479, To: 479, Line: 99, Col: 13, Construct: "{{ }}"},
-	{From: 482, To: 504, Line: 101, Col: 9, Construct: "if"},
-	{From: 486, To: 503, Line: 103, Col: 13, Construct: "for"},
-	{From: 490, To: 491, Line: 104, Col: 17, Construct: "{{ }}"},
-	{From: 493, To: 497, Line: 105, Col: 17, Construct: "if"},
-	{From: 495, To: 495, Line: 106, Col: 21, Construct: "{{ }}"},
-	{From: 499, To: 501, Line: 109, Col: 17, Construct: "if"},
-	{From: 506, To: 506, Line: 113, Col: 9, Construct: "{{ }}"},
-	{From: 507, To: 521, Line: 114, Col: 9, Construct: "if"},
-	{From: 510, To: 518, Line: 115, Col: 9, Construct: "if"},
-	{From: 513, To: 513, Line: 116, Col: 13, Construct: "set"},
-	{From: 517, To: 517, Line: 118, Col: 13, Construct: "set"},
-	{From: 520, To: 520, Line: 120, Col: 9, Construct: "{{ }}"},
-	{From: 523, To: 525, Line: 122, Col: 5, Construct: "if"},
+	{From: 63, To: 63, Line: 2, Col: 1, Construct: "set"},
+	{From: 65, To: 65, Line: 3, Col: 1, Construct: "set"},
+	{From: 67, To: 67, Line: 4, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 5, Col: 1, Construct: "set"},
+	{From: 71, To: 84, Line: 6, Col: 1, Construct: "if"},
+	{From: 73, To: 74, Line: 7, Col: 5, Construct: "set"},
+	{From: 76, To: 81, Line: 10, Col: 1, Construct: "for"},
+	{From: 78, To: 79, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 83, To: 83, Line: 7, Col: 5, Construct: "set"},
+	{From: 86, To: 97, Line: 16, Col: 1, Construct: "if"},
+	{From: 88, To: 90, Line: 17, Col: 1, Construct: "set"},
+	{From: 91, To: 97, Line: 21, Col: 5, Construct: "if"},
+	{From: 94, To: 96, Line: 22, Col: 1, Construct: "set"},
+	{From: 99, To: 104, Line: 33, Col: 1, Construct: "if"},
+	{From: 101, To: 103, Line: 34, Col: 1, Construct: "set"},
+	{From: 106, To: 106, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 108, To: 108, Line: 39, Col: 1, Construct: "set"},
+	{From: 110, To: 118, Line: 40, Col: 1, Construct: "if"},
+	{From: 112, To: 117, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 120, To: 125, Line: 43, Col: 1, Construct: "if"},
+	{From: 122, To: 124, Line: 44, Col: 1, Construct: "{{ }}"},
+	{From: 127, To: 301, Line: 46, Col: 1, Construct: "for"},
+	{From: 136, To: 296, Line: 47, Col: 5, Construct: "if"},
+	{From: 140, To: 163, Line: 49, Col: 9, Construct: "if"},
+	{From: 143, To: 157, Line: 50, Col: 13, Construct: "for"},
+	{From: 145, To: 156, Line: 51, Col: 17, Construct: "if"},
+	{From: 148, To: 148, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 149, To: 156, Line: 53, Col: 21, Construct: "if"},
+	{From: 155, To: 155, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 161, To: 161, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 164, To: 296, Line: 63, Col: 9, Construct: "if"},
+	{From: 167, To: 179, Line: 64, Col: 9, Construct: "if"},
+	{From: 170, To: 172, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 176, To: 178, Line: 67, Col: 13, Construct: "{{ }}"},
+	{From: 180, To: 296, Line: 69, Col: 9, Construct: "if"},
+	{From: 183, To: 198, Line: 70, Col: 9, Construct: "if"},
+	{From: 186, To: 193, Line: 71, Col: 13, Construct: "if"},
+	{From: 188, To: 188, Line: 72, Col: 17, Construct: "set"},
+	{From: 192, To: 192, Line: 74, Col: 17, Construct: "set"},
+	{From: 197, To: 197, Line: 77, Col: 13, Construct: "set"},
+	{From: 200, To: 215, Line: 79, Col: 9, Construct: "if"},
+	{From: 202, To: 207, Line: 80, Col: 13, Construct: "{{ }}"},
+	{From: 211, To: 214, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 216, To: 296, Line: 84, Col: 9, Construct: "if"},
+	{From: 219, To: 223, Line: 85, Col: 9, Construct: "if"},
+	{From: 221, To: 221, Line: 86, Col: 13, Construct: "set"},
+	{From: 225, To: 240, Line: 89, Col: 9, Construct: "if"},
+	{From: 228, To: 235, Line: 90, Col: 13, Construct: "if"},
+	{From: 230, To: 230, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 234, To: 234, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 236, To: 240, Line: 95, Col: 13, Construct: "if"},
+	{From: 239, To: 239, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 242, To: 247, Line: 98, Col: 9, Construct: "if"},
+	{From: 244, To: 246, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 249, To: 276, Line: 101, Col: 9, Construct: "if"},
+	{From: 253, To: 275, Line: 103, Col: 13, Construct: "for"},
+	{From: 257, To: 261, Line: 104, Col: 17, Construct: "{{ }}"},
+	{From: 263, To: 269, Line: 105, Col: 17, Construct: "if"},
+	{From: 265, To: 267, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 271, To: 273, Line: 109, Col: 17, Construct: "if"},
+	{From: 278, To: 279, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 280, To: 296, Line: 114, Col: 9, Construct: "if"},
+	{From: 283, To: 291, Line: 115, Col: 9, Construct: "if"},
+	{From: 286, To: 286, Line: 116, Col: 13, Construct: "set"},
+	{From: 290, To: 290, Line: 118, Col: 13, Construct: "set"},
+	{From: 293, To: 295, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 298, To: 300, Line: 122, Col: 5, Construct: "if"},
+	{From: 320, To: 320, Line: 2, Col: 1, Construct: "set"},
+	{From: 322, To: 322, Line: 3, Col: 1, Construct: "set"},
+	{From: 324, To: 324, Line: 4, Col: 1, Construct: "set"},
+	{From: 326, To: 326, Line: 5, Col: 1, Construct: "set"},
+	{From: 328, To: 341, Line: 6, Col: 1, Construct: "if"},
+	{From: 330, To: 331, Line: 7, Col: 5, Construct: "set"},
+	{From: 333, To: 338, Line: 10, Col: 1, Construct: "for"},
+	{From: 335, To: 336, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 340, To: 340, Line: 7, Col: 5, Construct: "set"},
+	{From: 343, To: 354, Line: 16, Col: 1, Construct: "if"},
+	{From: 345, To: 347, Line: 17, Col: 1, Construct: "set"},
+	{From: 348, To: 354, Line: 21, Col: 5, Construct: "if"},
+	{From: 351, To: 353, Line: 22, Col: 1, Construct: "set"},
+	{From: 356, To: 361, Line: 33, Col: 1, Construct: "if"},
+	{From: 358, To: 360, Line: 34, Col: 1, Construct: "set"},
+	{From: 363, To: 363, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 365, To: 365, Line: 39, Col: 1, Construct: "set"},
+	{From: 367, To: 370, Line: 40, Col: 1, Construct: "if"},
+	{From: 369, To: 369, Line: 41, Col: 5, Construct: "{{ }}"},
+	{From: 372, To: 375, Line: 43, Col: 1, Construct: "if"},
+	{From: 374, To: 374, Line: 44, Col: 1, Construct: "{{ }}"},
+	{From: 377, To: 529, Line: 46, Col: 1, Construct: "for"},
+	{From: 386, To: 524, Line: 47, Col: 5, Construct: "if"},
+	{From: 390, To: 413, Line: 49, Col: 9, Construct: "if"},
+	{From: 393, To: 407, Line: 50, Col: 13, Construct: "for"},
+	{From: 395, To: 406, Line: 51, Col: 17, Construct: "if"},
+	{From: 398, To: 398, Line: 52, Col: 21, Construct: "{{ }}"},
+	{From: 399, To: 406, Line: 53, Col: 21, Construct: "if"},
+	{From: 405, To: 405, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 411, To: 411, Line: 60, Col: 13, Construct: "{{ }}"},
+	{From: 414, To: 524, Line: 63, Col: 9, Construct: "if"},
+	{From: 417, To: 425, Line: 64, Col: 9, Construct: "if"},
+	{From: 420, To: 420, Line: 65, Col: 13, Construct: "{{ }}"},
+	{From: 424, To: 424, Line: 67, Col: 13, Construct: "{{ }}"},
+	{From: 426, To: 524, Line: 69, Col: 9, Construct: "if"},
+	{From: 429, To: 444, Line: 70, Col: 9, Construct: "if"},
+	{From: 432, To: 439, Line: 71, Col: 13, Construct: "if"},
+	{From: 434, To: 434, Line: 72, Col: 17, Construct: "set"},
+	{From: 438, To: 438, Line: 74, Col: 17, Construct: "set"},
+	{From: 443, To: 443, Line: 77, Col: 13, Construct: "set"},
+	{From: 446, To: 453, Line: 79, Col: 9, Construct: "if"},
+	{From: 448, To: 448, Line: 80, Col: 13, Construct: "{{ }}"},
+	{From: 452, To: 452, Line: 82, Col: 13, Construct: "{{ }}"},
+	{From: 454, To: 524, Line: 84, Col: 9, Construct: "if"},
+	{From: 457, To: 461, Line: 85, Col: 9, Construct: "if"},
+	{From: 459, To: 459, Line: 86, Col: 13, Construct: "set"},
+	{From: 463, To: 478, Line: 89, Col: 9, Construct: "if"},
+	{From: 466, To: 473, Line: 90, Col: 13, Construct: "if"},
+	{From: 468, To: 468, Line: 91, Col: 17, Construct: "{{ }}"},
+	{From: 472, To: 472, Line: 93, Col: 17, Construct: "{{ }}"},
+	{From: 474, To: 478, Line: 95, Col: 13, Construct: "if"},
+	{From: 477, To: 477, Line: 96, Col: 13, Construct: "{{ }}"},
+	{From: 480, To: 483, Line: 98, Col: 9, Construct: "if"},
+	{From: 482, To: 482, Line: 99, Col: 13, Construct: "{{ }}"},
+	{From: 485, To: 507, Line: 101, Col: 9, Construct: "if"},
+	{From: 489, To: 506, Line: 103, Col: 13, Construct: "for"},
+	{From: 493, To: 494, Line: 104, Col: 17, Construct: "{{ }}"},
+	{From: 496, To: 500, Line: 105, Col: 17, Construct: "if"},
+	{From: 498, To: 498, Line: 106, Col: 21, Construct: "{{ }}"},
+	{From: 502, To: 504, Line: 109, Col: 17, Construct: "if"},
+	{From: 509, To: 509, Line: 113, Col: 9, Construct: "{{ }}"},
+	{From: 510, To: 524, Line: 114, Col: 9, Construct: "if"},
+	{From: 513, To: 521, Line: 115, Col: 9, Construct: "if"},
+	{From: 516, To: 516, Line: 116, Col: 13, Construct: "set"},
+	{From: 520, To: 520, Line: 118, Col: 13, Construct: "set"},
+	{From: 523, To: 523, Line: 120, Col: 9, Construct: "{{ }}"},
+	{From: 526, To: 528, Line: 122, Col: 5, Construct: "if"},
 }

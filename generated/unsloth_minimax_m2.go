@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // UnslothMiniMaxM2 is the chat template llama.cpp/unsloth-MiniMax-M2.jinja.
 var UnslothMiniMaxM2 = &jinja2.Template{
@@ -393,10 +396,10 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	renderToolNamespace := func(namespaceName, toolList jinja2.Value) {
 		toolList = jinja2.Param(toolList, "tool_list")
 		// unsloth-MiniMax-M2.jinja:7:1 {%- for tool in tool_list -%}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(toolList)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(toolList)) {
 			w.WriteString("<tool>")
 			// unsloth-MiniMax-M2.jinja:8:7 {{ tool.function | tojson | string }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, nil), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("string", llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, nil), nil, nil))
 			w.WriteString("</tool>\n")
 		}
 	}
@@ -404,27 +407,27 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	visibleText := func(content jinja2.Value) {
 		content = jinja2.Param(content, "content")
 		// unsloth-MiniMax-M2.jinja:12:5 {%- if content is string -%}
-		if jinja2.LlamaCallTest("string", content, nil, nil) {
+		if llamacpp.CallTest("string", content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:13:9 {{ content }}
-			jinja2.LlamaWrite(w, content)
-		} else if jinja2.LlamaCallTest("iterable", content, nil, nil) && !jinja2.LlamaCallTest("mapping", content, nil, nil) {
+			llamacpp.Write(w, content)
+		} else if llamacpp.CallTest("iterable", content, nil, nil) && !llamacpp.CallTest("mapping", content, nil, nil) {
 			// unsloth-MiniMax-M2.jinja:14:9 {%- elif content is iterable and content is not mapping -%}
 			// unsloth-MiniMax-M2.jinja:15:9 {%- for item in content -%}
-			for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(content)) {
+			for _, item := range jinja2.Iterate(w, llamacpp.Iterable(content)) {
 				// unsloth-MiniMax-M2.jinja:16:13 {%- if item is mapping and item.type == 'text' -%}
-				if jinja2.LlamaCallTest("mapping", item, nil, nil) && jinja2.EqStr(jinja2.LlamaAttr(item, "type"), "text") {
+				if llamacpp.CallTest("mapping", item, nil, nil) && jinja2.EqStr(llamacpp.Attr(item, "type"), "text") {
 					// unsloth-MiniMax-M2.jinja:17:17 {{- item.text }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAttr(item, "text"))
-				} else if jinja2.LlamaCallTest("string", item, nil, nil) {
+					llamacpp.Write(w, llamacpp.Attr(item, "text"))
+				} else if llamacpp.CallTest("string", item, nil, nil) {
 					// unsloth-MiniMax-M2.jinja:18:17 {%- elif item is string -%}
 					// unsloth-MiniMax-M2.jinja:19:17 {{- item }}
-					jinja2.LlamaWrite(w, item)
+					llamacpp.Write(w, item)
 				}
 			}
 		} else {
 			// unsloth-MiniMax-M2.jinja:22:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:23:9 {{- content }}
-			jinja2.LlamaWrite(w, content)
+			llamacpp.Write(w, content)
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:27:1 {%- macro build_system_message(system_message) -%}
@@ -432,30 +435,30 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 		systemMessage = jinja2.Param(systemMessage, "system_message")
 		modelIdentity := modelIdentityInput
 		// unsloth-MiniMax-M2.jinja:28:5 {%- if system_message and system_message.content -%}
-		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "content").Truthy() {
+		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "content").Truthy() {
 			// unsloth-MiniMax-M2.jinja:29:9 {{- visible_text(system_message.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(systemMessage, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(systemMessage, "content"))
 			}))
 		} else {
 			// unsloth-MiniMax-M2.jinja:30:9 {%- else -%}
 			// unsloth-MiniMax-M2.jinja:31:9 {%- if model_identity is not defined -%}
-			if !jinja2.LlamaCallTest("defined", modelIdentity, nil, nil) {
+			if !llamacpp.CallTest("defined", modelIdentity, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:32:13 {%- set model_identity = "You are a helpful assistant." -%}
 				modelIdentity = jinja2.Str("You are a helpful assistant.")
 			}
 			// unsloth-MiniMax-M2.jinja:34:9 {{- model_identity }}
-			jinja2.LlamaWrite(w, modelIdentity)
+			llamacpp.Write(w, modelIdentity)
 		}
 		// unsloth-MiniMax-M2.jinja:38:5 {%- if system_message and system_message.current_date -%}
-		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_date").Truthy() {
+		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_date").Truthy() {
 			// unsloth-MiniMax-M2.jinja:39:9 {{- '\n' ~ 'Current date: ' + system_message.current_date }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current date: ")), jinja2.LlamaAttr(systemMessage, "current_date")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current date: ")), llamacpp.Attr(systemMessage, "current_date")))
 		}
 		// unsloth-MiniMax-M2.jinja:42:5 {%- if system_message and system_message.current_location -%}
-		if systemMessage.Truthy() && jinja2.LlamaAttr(systemMessage, "current_location").Truthy() {
+		if systemMessage.Truthy() && llamacpp.Attr(systemMessage, "current_location").Truthy() {
 			// unsloth-MiniMax-M2.jinja:43:9 {{- '\n' ~ 'Current location: ' + system_message.current_location }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("Current location: ")), jinja2.LlamaAttr(systemMessage, "current_location")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("Current location: ")), llamacpp.Attr(systemMessage, "current_location")))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:48:1 {%- set system_message = none -%}
@@ -463,49 +466,49 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	// unsloth-MiniMax-M2.jinja:49:1 {%- set conversation_messages = messages -%}
 	conversationMessages = messages
 	// unsloth-MiniMax-M2.jinja:50:1 {%- if messages and messages[0].role == "system" -%}
-	if messages.Truthy() && jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "role"), "system") {
+	if messages.Truthy() && jinja2.EqStr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "role"), "system") {
 		// unsloth-MiniMax-M2.jinja:51:5 {%- set system_message = messages[0] -%}
-		systemMessage = jinja2.LlamaItemInt(messages, 0)
+		systemMessage = llamacpp.ItemInt(messages, 0)
 		// unsloth-MiniMax-M2.jinja:52:5 {%- set conversation_messages = messages[1:] -%}
-		conversationMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		conversationMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	}
 	// unsloth-MiniMax-M2.jinja:55:1 {%- set ns = namespace(last_user_index=-1) %}
 	nsLastUserIndex := jinja2.Int(-1)
 	// unsloth-MiniMax-M2.jinja:56:1 {% for m in conversation_messages %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
 	for i := range items {
 		m := items[i]
 		// unsloth-MiniMax-M2.jinja:57:5 {%- if m.role == 'user' %}
-		if jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "user") {
+		if jinja2.EqStr(llamacpp.Attr(m, "role"), "user") {
 			// unsloth-MiniMax-M2.jinja:58:9 {% set ns.last_user_index = loop.index0 -%}
 			nsLastUserIndex = jinja2.Int(int64(i))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:62:1 {{- ']~!b[' ~ ']~b]system' ~ '\n' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
+	llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~!b["), jinja2.Str("]~b]system"), jinja2.Str("\n")))
 	// unsloth-MiniMax-M2.jinja:63:1 {{- build_system_message(system_message) }}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		buildSystemMessage(systemMessage)
 	}))
 	// unsloth-MiniMax-M2.jinja:65:1 {%- if tools -%}
 	if tools.Truthy() {
 		// unsloth-MiniMax-M2.jinja:66:5 {{- '\n\n' ~ '# Tools' ~ '\n' ~ 'You may call one or more tools to assist with the user query.\nHere…
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n\n"), jinja2.Str("# Tools"), jinja2.Str("\n"), jinja2.Str("You may call one or more tools to assist with the user query.\nHere are the tools available in JSONSchema format:"), jinja2.Str("\n")))
 		// unsloth-MiniMax-M2.jinja:67:5 {{- '\n' ~ '<tools>' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), jinja2.Str("<tools>"), jinja2.Str("\n")))
 		// unsloth-MiniMax-M2.jinja:68:5 {{- render_tool_namespace("functions", tools) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderToolNamespace(jinja2.Str("functions"), tools)
 		}))
 		// unsloth-MiniMax-M2.jinja:69:5 {{- '</tools>' ~ '\n\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</tools>"), jinja2.Str("\n\n")))
 		// unsloth-MiniMax-M2.jinja:70:1 {{- 'When making tool calls, use XML format to invoke tools and pass parameters:' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("When making tool calls, use XML format to invoke tools and pass parameters:"), jinja2.Str("\n")))
 		// unsloth-MiniMax-M2.jinja:71:1 {{- '\n' ~ toolcall_begin_token }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken))
 		w.WriteString("\n<invoke name=\"tool-name-1\">\n<parameter name=\"param-key-1\">param-value-1</parameter>\n<parameter name=\"param-key-2\">param-value-2</parameter>\n...\n</invoke>")
 		// unsloth-MiniMax-M2.jinja:77:1 {{- '\n' ~ toolcall_end_token }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallEndToken))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallEndToken))
 	}
 	w.WriteString("[e~[\n")
 	// unsloth-MiniMax-M2.jinja:82:1 {%- set last_tool_call = namespace(name=none) -%}
@@ -514,365 +517,365 @@ func renderUnslothMiniMaxM2Llama(w *jinja2.Writer, in *jinja2.Input) {
 	var reasoningContent jinja2.Value
 	var content jinja2.Value
 	var parts jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(conversationMessages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(conversationMessages))
 	for i := range items2 {
 		message := items2[i]
 		// unsloth-MiniMax-M2.jinja:84:5 {%- if message.role == 'assistant' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-MiniMax-M2.jinja:86:9 {{- ']~b]ai' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n")))
 			// unsloth-MiniMax-M2.jinja:88:9 {%- set reasoning_content = '' %}
 			reasoningContent = jinja2.Str("")
 			// unsloth-MiniMax-M2.jinja:89:9 {%- set content = visible_text(message.content) %}
 			content = w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(message, "content"))
+				visibleText(llamacpp.Attr(message, "content"))
 			})
 			// unsloth-MiniMax-M2.jinja:90:9 {%- if message.reasoning_content is string %}
-			messageReasoningContent := jinja2.LlamaAttr(message, "reasoning_content")
-			if jinja2.LlamaCallTest("string", messageReasoningContent, nil, nil) {
+			messageReasoningContent := llamacpp.Attr(message, "reasoning_content")
+			if llamacpp.CallTest("string", messageReasoningContent, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:91:13 {%- set reasoning_content = message.reasoning_content %}
 				reasoningContent = messageReasoningContent
 			} else {
 				// unsloth-MiniMax-M2.jinja:92:13 {%- else %}
 				// unsloth-MiniMax-M2.jinja:93:13 {%- if '</think>' in content %}
-				if jinja2.LlamaIn(jinja2.Str("</think>"), content) {
+				if llamacpp.In(jinja2.Str("</think>"), content) {
 					// unsloth-MiniMax-M2.jinja:95:17 {%- set parts = content.split('</think>') %}
-					parts = jinja2.LlamaCallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
+					parts = llamacpp.CallMethod(content, "split", []jinja2.Value{jinja2.Str("</think>")}, nil)
 					// unsloth-MiniMax-M2.jinja:96:17 {%- for part in parts %}
 					var reasoningContent jinja2.Value
-					items := jinja2.Iterate(w, jinja2.LlamaIterable(parts))
+					items := jinja2.Iterate(w, llamacpp.Iterable(parts))
 					for i := range items {
 						part := items[i]
 						// unsloth-MiniMax-M2.jinja:97:21 {%- if loop.index0 == 0 -%}
 						if jinja2.Eq(jinja2.Int(int64(i)), jinja2.Int(0)) {
 							// unsloth-MiniMax-M2.jinja:98:25 {%- set reasoning_content = part.strip('\n') %}
-							reasoningContent = jinja2.LlamaCallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							reasoningContent = llamacpp.CallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 							// unsloth-MiniMax-M2.jinja:99:25 {%- set reasoning_content = (reasoning_content.split('<think>')|last) %}
-							reasoningContent = jinja2.LlamaCallFilter("last", jinja2.LlamaCallMethod(reasoningContent, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), nil, nil)
+							reasoningContent = llamacpp.CallFilter("last", llamacpp.CallMethod(reasoningContent, "split", []jinja2.Value{jinja2.Str("<think>")}, nil), nil, nil)
 							// unsloth-MiniMax-M2.jinja:100:25 {%- set reasoning_content = reasoning_content.strip('\n') -%}
-							reasoningContent = jinja2.LlamaCallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							reasoningContent = llamacpp.CallMethod(reasoningContent, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 						} else {
 							// unsloth-MiniMax-M2.jinja:101:25 {%- else -%}
 							// unsloth-MiniMax-M2.jinja:102:25 {%- set content = part.strip('\n') %}
-							_ = jinja2.LlamaCallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
+							_ = llamacpp.CallMethod(part, "strip", []jinja2.Value{jinja2.Str("\n")}, nil)
 						}
 					}
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:107:9 {%- if reasoning_content and loop.index0 > ns.last_user_index -%}
-			if reasoningContent.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), nsLastUserIndex) {
+			if reasoningContent.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), nsLastUserIndex) {
 				// unsloth-MiniMax-M2.jinja:108:13 {{- '<think>' ~ '\n' ~ reasoning_content ~ '\n' ~ '</think>' ~ '\n\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("<think>"), jinja2.Str("\n"), reasoningContent, jinja2.Str("\n"), jinja2.Str("</think>"), jinja2.Str("\n\n")))
 			}
 			// unsloth-MiniMax-M2.jinja:110:9 {%- if content -%}
 			if content.Truthy() {
 				// unsloth-MiniMax-M2.jinja:111:13 {{- content }}
-				jinja2.LlamaWrite(w, content)
+				llamacpp.Write(w, content)
 			}
 			// unsloth-MiniMax-M2.jinja:113:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				// unsloth-MiniMax-M2.jinja:114:13 {{- '\n' ~ toolcall_begin_token ~ '\n' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
+				llamacpp.Write(w, llamacpp.Concat(jinja2.Str("\n"), toolcallBeginToken, jinja2.Str("\n")))
 				// unsloth-MiniMax-M2.jinja:116:13 {%- for tool_call in message.tool_calls -%}
 				var args jinja2.Value
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// unsloth-MiniMax-M2.jinja:117:17 {%- if tool_call.function %}
-					toolCallFunction := jinja2.LlamaAttr(toolCall, "function")
+					toolCallFunction := llamacpp.Attr(toolCall, "function")
 					if toolCallFunction.Truthy() {
 						// unsloth-MiniMax-M2.jinja:118:21 {%- set tool_call = tool_call.function %}
 						toolCall = toolCallFunction
 					}
 					// unsloth-MiniMax-M2.jinja:120:17 {{- '<invoke name="' + tool_call.name + '">\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<invoke name=\""), jinja2.LlamaAttr(toolCall, "name")), jinja2.Str("\">\n")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<invoke name=\""), llamacpp.Attr(toolCall, "name")), jinja2.Str("\">\n")))
 					// unsloth-MiniMax-M2.jinja:121:17 {%- if tool_call.arguments is defined and tool_call.arguments is mapping -%}
-					toolCallArguments := jinja2.LlamaAttr(toolCall, "arguments")
-					if jinja2.LlamaCallTest("defined", toolCallArguments, nil, nil) && jinja2.LlamaCallTest("mapping", toolCallArguments, nil, nil) {
+					toolCallArguments := llamacpp.Attr(toolCall, "arguments")
+					if llamacpp.CallTest("defined", toolCallArguments, nil, nil) && llamacpp.CallTest("mapping", toolCallArguments, nil, nil) {
 						// unsloth-MiniMax-M2.jinja:122:17 {% set _args = tool_call.arguments %}
 						args = toolCallArguments
 						// unsloth-MiniMax-M2.jinja:123:17 {%- for k, v in _args|items %}
-						for _, item := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallFilter("items", args, nil, nil))) {
+						for _, item := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallFilter("items", args, nil, nil))) {
 							vals := jinja2.Unpack(item, 2)
 							k := vals[0]
 							v := vals[1]
 							// unsloth-MiniMax-M2.jinja:124:17 {{- '<parameter name="' + k + '">' }}
-							jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
+							llamacpp.Write(w, llamacpp.Sum(jinja2.Str("<parameter name=\""), k, jinja2.Str("\">")))
 							// unsloth-MiniMax-M2.jinja:125:17 {{- v | tojson | string if v is not string else v }}
-							if !jinja2.LlamaCallTest("string", v, nil, nil) {
-								jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("string", jinja2.LlamaCallFilter("tojson", v, nil, nil), nil, nil))
+							if !llamacpp.CallTest("string", v, nil, nil) {
+								llamacpp.Write(w, llamacpp.CallFilter("string", llamacpp.CallFilter("tojson", v, nil, nil), nil, nil))
 							} else {
-								jinja2.LlamaWrite(w, v)
+								llamacpp.Write(w, v)
 							}
 							w.WriteString("</parameter>\n")
 						}
 					}
 					// unsloth-MiniMax-M2.jinja:128:17 {{- '</invoke>' ~ '\n' }}
-					jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
+					llamacpp.Write(w, llamacpp.Concat(jinja2.Str("</invoke>"), jinja2.Str("\n")))
 				}
 				// unsloth-MiniMax-M2.jinja:131:13 {{- toolcall_end_token}}
-				jinja2.LlamaWrite(w, toolcallEndToken)
+				llamacpp.Write(w, toolcallEndToken)
 				w.WriteString("\n")
 				// unsloth-MiniMax-M2.jinja:133:13 {%- set last_tool_call.name = message.tool_calls[-1].function.name -%}
-				lastToolCallName = jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messageToolCalls, -1), "function"), "name")
+				lastToolCallName = llamacpp.Attr(llamacpp.Attr(llamacpp.ItemInt(messageToolCalls, -1), "function"), "name")
 			} else {
 				// unsloth-MiniMax-M2.jinja:134:13 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:135:13 {%- set last_tool_call.name = none -%}
 				lastToolCallName = jinja2.None()
 			}
 			// unsloth-MiniMax-M2.jinja:137:9 {{- '[e~[' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// unsloth-MiniMax-M2.jinja:139:9 {%- elif message.role == 'tool' -%}
 			// unsloth-MiniMax-M2.jinja:140:5 {%- if last_tool_call.name is none -%}
-			if jinja2.LlamaCallTest("none", lastToolCallName, nil, nil) {
+			if llamacpp.CallTest("none", lastToolCallName, nil, nil) {
 				// unsloth-MiniMax-M2.jinja:141:9 {{- raise_exception("Message has tool role, but there was no previous assistant message with a tool …
-				jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
+				llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Message has tool role, but there was no previous assistant message with a tool call!")))
 			}
 			// unsloth-MiniMax-M2.jinja:143:5 {%- if loop.first or (conversation_messages[loop.index0 - 1].role != 'tool') -%}
-			if (i == 0) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == 0) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("]~b]tool")
 			}
 			// unsloth-MiniMax-M2.jinja:146:5 {%- if message.content is string -%}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				w.WriteString("\n<response>")
 				// unsloth-MiniMax-M2.jinja:148:9 {{- message.content }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 				w.WriteString("</response>")
 			} else {
 				// unsloth-MiniMax-M2.jinja:150:9 {%- else -%}
 				// unsloth-MiniMax-M2.jinja:151:9 {%- for tr in message.content -%}
-				for _, tr := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, tr := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					w.WriteString("\n<response>")
 					// unsloth-MiniMax-M2.jinja:153:13 {{- tr.output if tr.output is defined else (tr.text if tr.type == 'text' and tr.text is defined else…
-					trOutput := jinja2.LlamaAttr(tr, "output")
-					if jinja2.LlamaCallTest("defined", trOutput, nil, nil) {
-						jinja2.LlamaWrite(w, trOutput)
+					trOutput := llamacpp.Attr(tr, "output")
+					if llamacpp.CallTest("defined", trOutput, nil, nil) {
+						llamacpp.Write(w, trOutput)
 					} else {
-						if jinja2.EqStr(jinja2.LlamaAttr(tr, "type"), "text") && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(tr, "text"), nil, nil) {
-							jinja2.LlamaWrite(w, jinja2.LlamaAttr(tr, "text"))
+						if jinja2.EqStr(llamacpp.Attr(tr, "type"), "text") && llamacpp.CallTest("defined", llamacpp.Attr(tr, "text"), nil, nil) {
+							llamacpp.Write(w, llamacpp.Attr(tr, "text"))
 						} else {
-							jinja2.LlamaWrite(w, tr)
+							llamacpp.Write(w, tr)
 						}
 					}
 					w.WriteString("\n</response>")
 				}
 			}
 			// unsloth-MiniMax-M2.jinja:157:5 {%- if loop.last or (conversation_messages[loop.index0 + 1].role != 'tool') -%}
-			if (i == len(items2)-1) || !jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(conversationMessages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
+			if (i == len(items2)-1) || !jinja2.EqStr(llamacpp.Attr(llamacpp.Item(conversationMessages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool") {
 				w.WriteString("[e~[\n")
 			}
 		} else if jinja2.EqStr(messageRole, "user") {
 			// unsloth-MiniMax-M2.jinja:161:9 {%- elif message.role == 'user' -%}
 			// unsloth-MiniMax-M2.jinja:162:9 {{- ']~b]user' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]user"), jinja2.Str("\n")))
 			// unsloth-MiniMax-M2.jinja:163:9 {{- visible_text(message.content) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				visibleText(jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, w.Capture(func() {
+				visibleText(llamacpp.Attr(message, "content"))
 			}))
 			// unsloth-MiniMax-M2.jinja:164:9 {{- '[e~[' ~ '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("[e~["), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Concat(jinja2.Str("[e~["), jinja2.Str("\n")))
 		}
 	}
 	// unsloth-MiniMax-M2.jinja:169:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// unsloth-MiniMax-M2.jinja:170:1 {{- ']~b]ai' ~ '\n' ~ '<think>' ~ '\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
+		llamacpp.Write(w, llamacpp.Concat(jinja2.Str("]~b]ai"), jinja2.Str("\n"), jinja2.Str("<think>"), jinja2.Str("\n")))
 	}
 }
 
 // spansUnslothMiniMaxM2 is the position table of unsloth-MiniMax-M2.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansUnslothMiniMaxM2 = []jinja2.Span{
-	{From: 57, To: 57, Line: 3, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 4, Col: 1, Construct: "set"},
-	{From: 61, To: 70, Line: 6, Col: 1, Construct: "macro"},
-	{From: 64, To: 69, Line: 7, Col: 1, Construct: "for"},
-	{From: 67, To: 68, Line: 8, Col: 7, Construct: "{{ }}"},
-	{From: 72, To: 97, Line: 11, Col: 1, Construct: "macro"},
-	{From: 75, To: 96, Line: 12, Col: 5, Construct: "if"},
-	{From: 77, To: 77, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 78, To: 96, Line: 14, Col: 9, Construct: "if"},
-	{From: 81, To: 91, Line: 15, Col: 9, Construct: "for"},
-	{From: 83, To: 90, Line: 16, Col: 13, Construct: "if"},
-	{From: 85, To: 85, Line: 17, Col: 17, Construct: "{{ }}"},
-	{From: 86, To: 90, Line: 18, Col: 17, Construct: "if"},
-	{From: 89, To: 89, Line: 19, Col: 17, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 99, To: 126, Line: 27, Col: 1, Construct: "macro"},
-	{From: 103, To: 115, Line: 28, Col: 5, Construct: "if"},
-	{From: 105, To: 105, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 109, To: 112, Line: 31, Col: 9, Construct: "if"},
-	{From: 111, To: 111, Line: 32, Col: 13, Construct: "set"},
-	{From: 114, To: 114, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 117, To: 120, Line: 38, Col: 5, Construct: "if"},
-	{From: 119, To: 119, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 122, To: 125, Line: 42, Col: 5, Construct: "if"},
-	{From: 124, To: 124, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 128, To: 128, Line: 48, Col: 1, Construct: "set"},
-	{From: 130, To: 130, Line: 49, Col: 1, Construct: "set"},
-	{From: 132, To: 137, Line: 50, Col: 1, Construct: "if"},
-	{From: 134, To: 134, Line: 51, Col: 5, Construct: "set"},
-	{From: 136, To: 136, Line: 52, Col: 5, Construct: "set"},
-	{From: 139, To: 139, Line: 55, Col: 1, Construct: "set"},
-	{From: 141, To: 149, Line: 56, Col: 1, Construct: "for"},
-	{From: 145, To: 148, Line: 57, Col: 5, Construct: "if"},
-	{From: 147, To: 147, Line: 58, Col: 9, Construct: "set"},
-	{From: 151, To: 153, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 155, To: 155, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 157, To: 184, Line: 65, Col: 1, Construct: "if"},
-	{From: 159, To: 163, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 165, To: 167, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 169, To: 169, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 171, To: 172, Line: 69, Col: 5, Construct: "{{ }}"},
-	{From: 174, To: 175, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 177, To: 179, Line: 71, Col: 1, Construct: "{{ }}"},
-	{From: 181, To: 182, Line: 77, Col: 1, Construct: "{{ }}"},
-	{From: 186, To: 186, Line: 82, Col: 1, Construct: "set"},
-	{From: 188, To: 365, Line: 83, Col: 1, Construct: "for"},
-	{From: 195, To: 364, Line: 84, Col: 5, Construct: "if"},
-	{From: 198, To: 199, Line: 86, Col: 9, Construct: "{{ }}"},
-	{From: 201, To: 201, Line: 88, Col: 9, Construct: "set"},
-	{From: 203, To: 205, Line: 89, Col: 9, Construct: "set"},
-	{From: 207, To: 237, Line: 90, Col: 9, Construct: "if"},
-	{From: 210, To: 210, Line: 91, Col: 13, Construct: "set"},
-	{From: 214, To: 236, Line: 93, Col: 13, Construct: "if"},
-	{From: 216, To: 216, Line: 95, Col: 17, Construct: "set"},
-	{From: 218, To: 235, Line: 96, Col: 17, Construct: "for"},
-	{From: 223, To: 234, Line: 97, Col: 21, Construct: "if"},
-	{From: 225, To: 225, Line: 98, Col: 25, Construct: "set"},
-	{From: 227, To: 227, Line: 99, Col: 25, Construct: "set"},
-	{From: 229, To: 229, Line: 100, Col: 25, Construct: "set"},
-	{From: 233, To: 233, Line: 102, Col: 25, Construct: "set"},
-	{From: 239, To: 247, Line: 107, Col: 9, Construct: "if"},
-	{From: 241, To: 246, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 249, To: 252, Line: 110, Col: 9, Construct: "if"},
-	{From: 251, To: 251, Line: 111, Col: 13, Construct: "{{ }}"},
-	{From: 254, To: 309, Line: 113, Col: 9, Construct: "if"},
-	{From: 257, To: 259, Line: 114, Col: 13, Construct: "{{ }}"},
-	{From: 261, To: 299, Line: 116, Col: 13, Construct: "for"},
-	{From: 264, To: 268, Line: 117, Col: 17, Construct: "if"},
-	{From: 267, To: 267, Line: 118, Col: 21, Construct: "set"},
-	{From: 270, To: 272, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 274, To: 295, Line: 121, Col: 17, Construct: "if"},
-	{From: 277, To: 277, Line: 122, Col: 17, Construct: "set"},
-	{From: 279, To: 294, Line: 123, Col: 17, Construct: "for"},
-	{From: 284, To: 286, Line: 124, Col: 17, Construct: "{{ }}"},
-	{From: 288, To: 293, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 297, To: 298, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 301, To: 302, Line: 131, Col: 13, Construct: "{{ }}"},
-	{From: 304, To: 304, Line: 133, Col: 13, Construct: "set"},
-	{From: 308, To: 308, Line: 135, Col: 13, Construct: "set"},
-	{From: 311, To: 312, Line: 137, Col: 9, Construct: "{{ }}"},
-	{From: 313, To: 364, Line: 139, Col: 9, Construct: "if"},
-	{From: 316, To: 319, Line: 140, Col: 5, Construct: "if"},
-	{From: 318, To: 318, Line: 141, Col: 9, Construct: "{{ }}"},
-	{From: 321, To: 323, Line: 143, Col: 5, Construct: "if"},
-	{From: 325, To: 349, Line: 146, Col: 5, Construct: "if"},
-	{From: 329, To: 330, Line: 148, Col: 9, Construct: "{{ }}"},
-	{From: 334, To: 348, Line: 151, Col: 9, Construct: "for"},
-	{From: 337, To: 347, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 351, To: 353, Line: 157, Col: 5, Construct: "if"},
-	{From: 354, To: 364, Line: 161, Col: 9, Construct: "if"},
-	{From: 357, To: 358, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 360, To: 360, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 362, To: 363, Line: 164, Col: 9, Construct: "{{ }}"},
-	{From: 367, To: 373, Line: 169, Col: 1, Construct: "if"},
-	{From: 369, To: 372, Line: 170, Col: 1, Construct: "{{ }}"},
-	{From: 389, To: 389, Line: 3, Col: 1, Construct: "set"},
-	{From: 391, To: 391, Line: 4, Col: 1, Construct: "set"},
-	{From: 393, To: 402, Line: 6, Col: 1, Construct: "macro"},
-	{From: 396, To: 401, Line: 7, Col: 1, Construct: "for"},
-	{From: 399, To: 400, Line: 8, Col: 7, Construct: "{{ }}"},
-	{From: 404, To: 429, Line: 11, Col: 1, Construct: "macro"},
-	{From: 407, To: 428, Line: 12, Col: 5, Construct: "if"},
-	{From: 409, To: 409, Line: 13, Col: 9, Construct: "{{ }}"},
-	{From: 410, To: 428, Line: 14, Col: 9, Construct: "if"},
-	{From: 413, To: 423, Line: 15, Col: 9, Construct: "for"},
-	{From: 415, To: 422, Line: 16, Col: 13, Construct: "if"},
-	{From: 417, To: 417, Line: 17, Col: 17, Construct: "{{ }}"},
-	{From: 418, To: 422, Line: 18, Col: 17, Construct: "if"},
-	{From: 421, To: 421, Line: 19, Col: 17, Construct: "{{ }}"},
-	{From: 427, To: 427, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 431, To: 460, Line: 27, Col: 1, Construct: "macro"},
-	{From: 435, To: 449, Line: 28, Col: 5, Construct: "if"},
-	{From: 437, To: 439, Line: 29, Col: 9, Construct: "{{ }}"},
-	{From: 443, To: 446, Line: 31, Col: 9, Construct: "if"},
-	{From: 445, To: 445, Line: 32, Col: 13, Construct: "set"},
-	{From: 448, To: 448, Line: 34, Col: 9, Construct: "{{ }}"},
-	{From: 451, To: 454, Line: 38, Col: 5, Construct: "if"},
-	{From: 453, To: 453, Line: 39, Col: 9, Construct: "{{ }}"},
-	{From: 456, To: 459, Line: 42, Col: 5, Construct: "if"},
-	{From: 458, To: 458, Line: 43, Col: 9, Construct: "{{ }}"},
-	{From: 462, To: 462, Line: 48, Col: 1, Construct: "set"},
-	{From: 464, To: 464, Line: 49, Col: 1, Construct: "set"},
-	{From: 466, To: 471, Line: 50, Col: 1, Construct: "if"},
-	{From: 468, To: 468, Line: 51, Col: 5, Construct: "set"},
-	{From: 470, To: 470, Line: 52, Col: 5, Construct: "set"},
-	{From: 473, To: 473, Line: 55, Col: 1, Construct: "set"},
-	{From: 475, To: 483, Line: 56, Col: 1, Construct: "for"},
-	{From: 479, To: 482, Line: 57, Col: 5, Construct: "if"},
-	{From: 481, To: 481, Line: 58, Col: 9, Construct: "set"},
-	{From: 485, To: 485, Line: 62, Col: 1, Construct: "{{ }}"},
-	{From: 487, To: 489, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 491, To: 510, Line: 65, Col: 1, Construct: "if"},
-	{From: 493, To: 493, Line: 66, Col: 5, Construct: "{{ }}"},
-	{From: 495, To: 495, Line: 67, Col: 5, Construct: "{{ }}"},
-	{From: 497, To: 499, Line: 68, Col: 5, Construct: "{{ }}"},
-	{From: 501, To: 501, Line: 69, Col: 5, Construct: "{{ }}"},
-	{From: 503, To: 503, Line: 70, Col: 1, Construct: "{{ }}"},
-	{From: 505, To: 506, Line: 71, Col: 1, Construct: "{{ }}"},
-	{From: 508, To: 508, Line: 77, Col: 1, Construct: "{{ }}"},
-	{From: 512, To: 512, Line: 82, Col: 1, Construct: "set"},
-	{From: 514, To: 677, Line: 83, Col: 1, Construct: "for"},
-	{From: 521, To: 676, Line: 84, Col: 5, Construct: "if"},
-	{From: 524, To: 524, Line: 86, Col: 9, Construct: "{{ }}"},
-	{From: 526, To: 526, Line: 88, Col: 9, Construct: "set"},
-	{From: 528, To: 530, Line: 89, Col: 9, Construct: "set"},
-	{From: 532, To: 562, Line: 90, Col: 9, Construct: "if"},
-	{From: 535, To: 535, Line: 91, Col: 13, Construct: "set"},
-	{From: 539, To: 561, Line: 93, Col: 13, Construct: "if"},
-	{From: 541, To: 541, Line: 95, Col: 17, Construct: "set"},
-	{From: 543, To: 560, Line: 96, Col: 17, Construct: "for"},
-	{From: 548, To: 559, Line: 97, Col: 21, Construct: "if"},
-	{From: 550, To: 550, Line: 98, Col: 25, Construct: "set"},
-	{From: 552, To: 552, Line: 99, Col: 25, Construct: "set"},
-	{From: 554, To: 554, Line: 100, Col: 25, Construct: "set"},
-	{From: 558, To: 558, Line: 102, Col: 25, Construct: "set"},
-	{From: 564, To: 567, Line: 107, Col: 9, Construct: "if"},
-	{From: 566, To: 566, Line: 108, Col: 13, Construct: "{{ }}"},
-	{From: 569, To: 572, Line: 110, Col: 9, Construct: "if"},
-	{From: 571, To: 571, Line: 111, Col: 13, Construct: "{{ }}"},
-	{From: 574, To: 622, Line: 113, Col: 9, Construct: "if"},
-	{From: 577, To: 577, Line: 114, Col: 13, Construct: "{{ }}"},
-	{From: 579, To: 612, Line: 116, Col: 13, Construct: "for"},
-	{From: 582, To: 586, Line: 117, Col: 17, Construct: "if"},
-	{From: 585, To: 585, Line: 118, Col: 21, Construct: "set"},
-	{From: 588, To: 588, Line: 120, Col: 17, Construct: "{{ }}"},
-	{From: 590, To: 609, Line: 121, Col: 17, Construct: "if"},
-	{From: 593, To: 593, Line: 122, Col: 17, Construct: "set"},
-	{From: 595, To: 608, Line: 123, Col: 17, Construct: "for"},
-	{From: 600, To: 600, Line: 124, Col: 17, Construct: "{{ }}"},
-	{From: 602, To: 607, Line: 125, Col: 17, Construct: "{{ }}"},
-	{From: 611, To: 611, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 614, To: 615, Line: 131, Col: 13, Construct: "{{ }}"},
-	{From: 617, To: 617, Line: 133, Col: 13, Construct: "set"},
-	{From: 621, To: 621, Line: 135, Col: 13, Construct: "set"},
-	{From: 624, To: 624, Line: 137, Col: 9, Construct: "{{ }}"},
-	{From: 625, To: 676, Line: 139, Col: 9, Construct: "if"},
-	{From: 628, To: 631, Line: 140, Col: 5, Construct: "if"},
-	{From: 630, To: 630, Line: 141, Col: 9, Construct: "{{ }}"},
-	{From: 633, To: 635, Line: 143, Col: 5, Construct: "if"},
-	{From: 637, To: 661, Line: 146, Col: 5, Construct: "if"},
-	{From: 641, To: 642, Line: 148, Col: 9, Construct: "{{ }}"},
-	{From: 646, To: 660, Line: 151, Col: 9, Construct: "for"},
-	{From: 649, To: 659, Line: 153, Col: 13, Construct: "{{ }}"},
-	{From: 663, To: 665, Line: 157, Col: 5, Construct: "if"},
-	{From: 666, To: 676, Line: 161, Col: 9, Construct: "if"},
-	{From: 669, To: 669, Line: 162, Col: 9, Construct: "{{ }}"},
-	{From: 671, To: 673, Line: 163, Col: 9, Construct: "{{ }}"},
-	{From: 675, To: 675, Line: 164, Col: 9, Construct: "{{ }}"},
-	{From: 679, To: 682, Line: 169, Col: 1, Construct: "if"},
-	{From: 681, To: 681, Line: 170, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 60, Line: 3, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 4, Col: 1, Construct: "set"},
+	{From: 64, To: 73, Line: 6, Col: 1, Construct: "macro"},
+	{From: 67, To: 72, Line: 7, Col: 1, Construct: "for"},
+	{From: 70, To: 71, Line: 8, Col: 7, Construct: "{{ }}"},
+	{From: 75, To: 100, Line: 11, Col: 1, Construct: "macro"},
+	{From: 78, To: 99, Line: 12, Col: 5, Construct: "if"},
+	{From: 80, To: 80, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 81, To: 99, Line: 14, Col: 9, Construct: "if"},
+	{From: 84, To: 94, Line: 15, Col: 9, Construct: "for"},
+	{From: 86, To: 93, Line: 16, Col: 13, Construct: "if"},
+	{From: 88, To: 88, Line: 17, Col: 17, Construct: "{{ }}"},
+	{From: 89, To: 93, Line: 18, Col: 17, Construct: "if"},
+	{From: 92, To: 92, Line: 19, Col: 17, Construct: "{{ }}"},
+	{From: 98, To: 98, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 102, To: 129, Line: 27, Col: 1, Construct: "macro"},
+	{From: 106, To: 118, Line: 28, Col: 5, Construct: "if"},
+	{From: 108, To: 108, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 112, To: 115, Line: 31, Col: 9, Construct: "if"},
+	{From: 114, To: 114, Line: 32, Col: 13, Construct: "set"},
+	{From: 117, To: 117, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 120, To: 123, Line: 38, Col: 5, Construct: "if"},
+	{From: 122, To: 122, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 125, To: 128, Line: 42, Col: 5, Construct: "if"},
+	{From: 127, To: 127, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 131, To: 131, Line: 48, Col: 1, Construct: "set"},
+	{From: 133, To: 133, Line: 49, Col: 1, Construct: "set"},
+	{From: 135, To: 140, Line: 50, Col: 1, Construct: "if"},
+	{From: 137, To: 137, Line: 51, Col: 5, Construct: "set"},
+	{From: 139, To: 139, Line: 52, Col: 5, Construct: "set"},
+	{From: 142, To: 142, Line: 55, Col: 1, Construct: "set"},
+	{From: 144, To: 152, Line: 56, Col: 1, Construct: "for"},
+	{From: 148, To: 151, Line: 57, Col: 5, Construct: "if"},
+	{From: 150, To: 150, Line: 58, Col: 9, Construct: "set"},
+	{From: 154, To: 156, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 158, To: 158, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 160, To: 187, Line: 65, Col: 1, Construct: "if"},
+	{From: 162, To: 166, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 168, To: 170, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 172, To: 172, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 174, To: 175, Line: 69, Col: 5, Construct: "{{ }}"},
+	{From: 177, To: 178, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 180, To: 182, Line: 71, Col: 1, Construct: "{{ }}"},
+	{From: 184, To: 185, Line: 77, Col: 1, Construct: "{{ }}"},
+	{From: 189, To: 189, Line: 82, Col: 1, Construct: "set"},
+	{From: 191, To: 368, Line: 83, Col: 1, Construct: "for"},
+	{From: 198, To: 367, Line: 84, Col: 5, Construct: "if"},
+	{From: 201, To: 202, Line: 86, Col: 9, Construct: "{{ }}"},
+	{From: 204, To: 204, Line: 88, Col: 9, Construct: "set"},
+	{From: 206, To: 208, Line: 89, Col: 9, Construct: "set"},
+	{From: 210, To: 240, Line: 90, Col: 9, Construct: "if"},
+	{From: 213, To: 213, Line: 91, Col: 13, Construct: "set"},
+	{From: 217, To: 239, Line: 93, Col: 13, Construct: "if"},
+	{From: 219, To: 219, Line: 95, Col: 17, Construct: "set"},
+	{From: 221, To: 238, Line: 96, Col: 17, Construct: "for"},
+	{From: 226, To: 237, Line: 97, Col: 21, Construct: "if"},
+	{From: 228, To: 228, Line: 98, Col: 25, Construct: "set"},
+	{From: 230, To: 230, Line: 99, Col: 25, Construct: "set"},
+	{From: 232, To: 232, Line: 100, Col: 25, Construct: "set"},
+	{From: 236, To: 236, Line: 102, Col: 25, Construct: "set"},
+	{From: 242, To: 250, Line: 107, Col: 9, Construct: "if"},
+	{From: 244, To: 249, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 252, To: 255, Line: 110, Col: 9, Construct: "if"},
+	{From: 254, To: 254, Line: 111, Col: 13, Construct: "{{ }}"},
+	{From: 257, To: 312, Line: 113, Col: 9, Construct: "if"},
+	{From: 260, To: 262, Line: 114, Col: 13, Construct: "{{ }}"},
+	{From: 264, To: 302, Line: 116, Col: 13, Construct: "for"},
+	{From: 267, To: 271, Line: 117, Col: 17, Construct: "if"},
+	{From: 270, To: 270, Line: 118, Col: 21, Construct: "set"},
+	{From: 273, To: 275, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 277, To: 298, Line: 121, Col: 17, Construct: "if"},
+	{From: 280, To: 280, Line: 122, Col: 17, Construct: "set"},
+	{From: 282, To: 297, Line: 123, Col: 17, Construct: "for"},
+	{From: 287, To: 289, Line: 124, Col: 17, Construct: "{{ }}"},
+	{From: 291, To: 296, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 300, To: 301, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 304, To: 305, Line: 131, Col: 13, Construct: "{{ }}"},
+	{From: 307, To: 307, Line: 133, Col: 13, Construct: "set"},
+	{From: 311, To: 311, Line: 135, Col: 13, Construct: "set"},
+	{From: 314, To: 315, Line: 137, Col: 9, Construct: "{{ }}"},
+	{From: 316, To: 367, Line: 139, Col: 9, Construct: "if"},
+	{From: 319, To: 322, Line: 140, Col: 5, Construct: "if"},
+	{From: 321, To: 321, Line: 141, Col: 9, Construct: "{{ }}"},
+	{From: 324, To: 326, Line: 143, Col: 5, Construct: "if"},
+	{From: 328, To: 352, Line: 146, Col: 5, Construct: "if"},
+	{From: 332, To: 333, Line: 148, Col: 9, Construct: "{{ }}"},
+	{From: 337, To: 351, Line: 151, Col: 9, Construct: "for"},
+	{From: 340, To: 350, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 354, To: 356, Line: 157, Col: 5, Construct: "if"},
+	{From: 357, To: 367, Line: 161, Col: 9, Construct: "if"},
+	{From: 360, To: 361, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 363, To: 363, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 365, To: 366, Line: 164, Col: 9, Construct: "{{ }}"},
+	{From: 370, To: 376, Line: 169, Col: 1, Construct: "if"},
+	{From: 372, To: 375, Line: 170, Col: 1, Construct: "{{ }}"},
+	{From: 392, To: 392, Line: 3, Col: 1, Construct: "set"},
+	{From: 394, To: 394, Line: 4, Col: 1, Construct: "set"},
+	{From: 396, To: 405, Line: 6, Col: 1, Construct: "macro"},
+	{From: 399, To: 404, Line: 7, Col: 1, Construct: "for"},
+	{From: 402, To: 403, Line: 8, Col: 7, Construct: "{{ }}"},
+	{From: 407, To: 432, Line: 11, Col: 1, Construct: "macro"},
+	{From: 410, To: 431, Line: 12, Col: 5, Construct: "if"},
+	{From: 412, To: 412, Line: 13, Col: 9, Construct: "{{ }}"},
+	{From: 413, To: 431, Line: 14, Col: 9, Construct: "if"},
+	{From: 416, To: 426, Line: 15, Col: 9, Construct: "for"},
+	{From: 418, To: 425, Line: 16, Col: 13, Construct: "if"},
+	{From: 420, To: 420, Line: 17, Col: 17, Construct: "{{ }}"},
+	{From: 421, To: 425, Line: 18, Col: 17, Construct: "if"},
+	{From: 424, To: 424, Line: 19, Col: 17, Construct: "{{ }}"},
+	{From: 430, To: 430, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 434, To: 463, Line: 27, Col: 1, Construct: "macro"},
+	{From: 438, To: 452, Line: 28, Col: 5, Construct: "if"},
+	{From: 440, To: 442, Line: 29, Col: 9, Construct: "{{ }}"},
+	{From: 446, To: 449, Line: 31, Col: 9, Construct: "if"},
+	{From: 448, To: 448, Line: 32, Col: 13, Construct: "set"},
+	{From: 451, To: 451, Line: 34, Col: 9, Construct: "{{ }}"},
+	{From: 454, To: 457, Line: 38, Col: 5, Construct: "if"},
+	{From: 456, To: 456, Line: 39, Col: 9, Construct: "{{ }}"},
+	{From: 459, To: 462, Line: 42, Col: 5, Construct: "if"},
+	{From: 461, To: 461, Line: 43, Col: 9, Construct: "{{ }}"},
+	{From: 465, To: 465, Line: 48, Col: 1, Construct: "set"},
+	{From: 467, To: 467, Line: 49, Col: 1, Construct: "set"},
+	{From: 469, To: 474, Line: 50, Col: 1, Construct: "if"},
+	{From: 471, To: 471, Line: 51, Col: 5, Construct: "set"},
+	{From: 473, To: 473, Line: 52, Col: 5, Construct: "set"},
+	{From: 476, To: 476, Line: 55, Col: 1, Construct: "set"},
+	{From: 478, To: 486, Line: 56, Col: 1, Construct: "for"},
+	{From: 482, To: 485, Line: 57, Col: 5, Construct: "if"},
+	{From: 484, To: 484, Line: 58, Col: 9, Construct: "set"},
+	{From: 488, To: 488, Line: 62, Col: 1, Construct: "{{ }}"},
+	{From: 490, To: 492, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 494, To: 513, Line: 65, Col: 1, Construct: "if"},
+	{From: 496, To: 496, Line: 66, Col: 5, Construct: "{{ }}"},
+	{From: 498, To: 498, Line: 67, Col: 5, Construct: "{{ }}"},
+	{From: 500, To: 502, Line: 68, Col: 5, Construct: "{{ }}"},
+	{From: 504, To: 504, Line: 69, Col: 5, Construct: "{{ }}"},
+	{From: 506, To: 506, Line: 70, Col: 1, Construct: "{{ }}"},
+	{From: 508, To: 509, Line: 71, Col: 1, Construct: "{{ }}"},
+	{From: 511, To: 511, Line: 77, Col: 1, Construct: "{{ }}"},
+	{From: 515, To: 515, Line: 82, Col: 1, Construct: "set"},
+	{From: 517, To: 680, Line: 83, Col: 1, Construct: "for"},
+	{From: 524, To: 679, Line: 84, Col: 5, Construct: "if"},
+	{From: 527, To: 527, Line: 86, Col: 9, Construct: "{{ }}"},
+	{From: 529, To: 529, Line: 88, Col: 9, Construct: "set"},
+	{From: 531, To: 533, Line: 89, Col: 9, Construct: "set"},
+	{From: 535, To: 565, Line: 90, Col: 9, Construct: "if"},
+	{From: 538, To: 538, Line: 91, Col: 13, Construct: "set"},
+	{From: 542, To: 564, Line: 93, Col: 13, Construct: "if"},
+	{From: 544, To: 544, Line: 95, Col: 17, Construct: "set"},
+	{From: 546, To: 563, Line: 96, Col: 17, Construct: "for"},
+	{From: 551, To: 562, Line: 97, Col: 21, Construct: "if"},
+	{From: 553, To: 553, Line: 98, Col: 25, Construct: "set"},
+	{From: 555, To: 555, Line: 99, Col: 25, Construct: "set"},
+	{From: 557, To: 557, Line: 100, Col: 25, Construct: "set"},
+	{From: 561, To: 561, Line: 102, Col: 25, Construct: "set"},
+	{From: 567, To: 570, Line: 107, Col: 9, Construct: "if"},
+	{From: 569, To: 569, Line: 108, Col: 13, Construct: "{{ }}"},
+	{From: 572, To: 575, Line: 110, Col: 9, Construct: "if"},
+	{From: 574, To: 574, Line: 111, Col: 13, Construct: "{{ }}"},
+	{From: 577, To: 625, Line: 113, Col: 9, Construct: "if"},
+	{From: 580, To: 580, Line: 114, Col: 13, Construct: "{{ }}"},
+	{From: 582, To: 615, Line: 116, Col: 13, Construct: "for"},
+	{From: 585, To: 589, Line: 117, Col: 17, Construct: "if"},
+	{From: 588, To: 588, Line: 118, Col: 21, Construct: "set"},
+	{From: 591, To: 591, Line: 120, Col: 17, Construct: "{{ }}"},
+	{From: 593, To: 612, Line: 121, Col: 17, Construct: "if"},
+	{From: 596, To: 596, Line: 122, Col: 17, Construct: "set"},
+	{From: 598, To: 611, Line: 123, Col: 17, Construct: "for"},
+	{From: 603, To: 603, Line: 124, Col: 17, Construct: "{{ }}"},
+	{From: 605, To: 610, Line: 125, Col: 17, Construct: "{{ }}"},
+	{From: 614, To: 614, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 617, To: 618, Line: 131, Col: 13, Construct: "{{ }}"},
+	{From: 620, To: 620, Line: 133, Col: 13, Construct: "set"},
+	{From: 624, To: 624, Line: 135, Col: 13, Construct: "set"},
+	{From: 627, To: 627, Line: 137, Col: 9, Construct: "{{ }}"},
+	{From: 628, To: 679, Line: 139, Col: 9, Construct: "if"},
+	{From: 631, To: 634, Line: 140, Col: 5, Construct: "if"},
+	{From: 633, To: 633, Line: 141, Col: 9, Construct: "{{ }}"},
+	{From: 636, To: 638, Line: 143, Col: 5, Construct: "if"},
+	{From: 640, To: 664, Line: 146, Col: 5, Construct: "if"},
+	{From: 644, To: 645, Line: 148, Col: 9, Construct: "{{ }}"},
+	{From: 649, To: 663, Line: 151, Col: 9, Construct: "for"},
+	{From: 652, To: 662, Line: 153, Col: 13, Construct: "{{ }}"},
+	{From: 666, To: 668, Line: 157, Col: 5, Construct: "if"},
+	{From: 669, To: 679, Line: 161, Col: 9, Construct: "if"},
+	{From: 672, To: 672, Line: 162, Col: 9, Construct: "{{ }}"},
+	{From: 674, To: 676, Line: 163, Col: 9, Construct: "{{ }}"},
+	{From: 678, To: 678, Line: 164, Col: 9, Construct: "{{ }}"},
+	{From: 682, To: 685, Line: 169, Col: 1, Construct: "if"},
+	{From: 684, To: 684, Line: 170, Col: 1, Construct: "{{ }}"},
 }

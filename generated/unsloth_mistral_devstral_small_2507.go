@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // UnslothMistralDevstralSmall2507 is the chat template llama.cpp/unsloth-mistral-Devstral-Small-2507.jinja.
 var UnslothMistralDevstralSmall2507 = &jinja2.Template{
@@ -229,22 +232,22 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 	// unsloth-mistral-Devstral-Small-2507.jinja:4:1 {%- set default_system_message = 'You are Devstral, a helpful agentic model trained by Mistral AI an…
 	defaultSystemMessage = jinja2.Str("You are Devstral, a helpful agentic model trained by Mistral AI and using the OpenHands scaffold. You can interact with a computer to solve tasks.\n\n<ROLE>\nYour primary role is to assist users by executing commands, modifying code, and solving technical problems effectively. You should be thorough, methodical, and prioritize quality over speed.\n* If the user asks a question, like \"why is X happening\", don't try to fix the problem. Just give an answer to the question.\n</ROLE>\n\n<EFFICIENCY>\n* Each action you take is somewhat expensive. Wherever possible, combine multiple actions into a single action, e.g. combine multiple bash commands into one, using sed and grep to edit/view multiple files at once.\n* When exploring the codebase, use efficient tools like find, grep, and git commands with appropriate filters to minimize unnecessary operations.\n</EFFICIENCY>\n\n<FILE_SYSTEM_GUIDELINES>\n* When a user provides a file path, do NOT assume it's relative to the current working directory. First explore the file system to locate the file before working on it.\n* If asked to edit a file, edit the file directly, rather than creating a new file with a different filename.\n* For global search-and-replace operations, consider using `sed` instead of opening file editors multiple times.\n</FILE_SYSTEM_GUIDELINES>\n\n<CODE_QUALITY>\n* Write clean, efficient code with minimal comments. Avoid redundancy in comments: Do not repeat information that can be easily inferred from the code itself.\n* When implementing solutions, focus on making the minimal changes needed to solve the problem.\n* Before implementing any changes, first thoroughly understand the codebase through exploration.\n* If you are adding a lot of code to a function or file, consider splitting the function or file into smaller pieces when appropriate.\n</CODE_QUALITY>\n\n<VERSION_CONTROL>\n* When configuring git credentials, use \"openhands\" as the user.name and \"openhands@all-hands.dev\" as the user.email by default, unless explicitly instructed otherwise.\n* Exercise caution with git operations. Do NOT make potentially dangerous changes (e.g., pushing to main, deleting repositories) unless explicitly asked to do so.\n* When committing changes, use `git status` to see all modified files, and stage all files necessary for the commit. Use `git commit -a` whenever possible.\n* Do NOT commit files that typically shouldn't go into version control (e.g., node_modules/, .env files, build directories, cache files, large binaries) unless explicitly instructed by the user.\n* If unsure about committing certain files, check for the presence of .gitignore files or ask the user for clarification.\n</VERSION_CONTROL>\n\n<PULL_REQUESTS>\n* When creating pull requests, create only ONE per session/issue unless explicitly instructed otherwise.\n* When working with an existing PR, update it with new commits rather than creating additional PRs for the same issue.\n* When updating a PR, preserve the original PR title and purpose, updating description only when necessary.\n</PULL_REQUESTS>\n\n<PROBLEM_SOLVING_WORKFLOW>\n1. EXPLORATION: Thoroughly explore relevant files and understand the context before proposing solutions\n2. ANALYSIS: Consider multiple approaches and select the most promising one\n3. TESTING:\n   * For bug fixes: Create tests to verify issues before implementing fixes\n   * For new features: Consider test-driven development when appropriate\n   * If the repository lacks testing infrastructure and implementing tests would require extensive setup, consult with the user before investing time in building testing infrastructure\n   * If the environment is not set up to run tests, consult with the user first before investing time to install all dependencies\n4. IMPLEMENTATION: Make focused, minimal changes to address the problem\n5. VERIFICATION: If the environment is set up to run tests, test your implementation thoroughly, including edge cases. If the environment is not set up to run tests, consult with the user first before investing time to run tests.\n</PROBLEM_SOLVING_WORKFLOW>\n\n<SECURITY>\n* Only use GITHUB_TOKEN and other credentials in ways the user has explicitly requested and would expect.\n* Use APIs to work with GitHub or other platforms, unless the user asks otherwise or your task requires browsing.\n</SECURITY>\n\n<ENVIRONMENT_SETUP>\n* When user asks you to run an application, don't stop if the application is not installed. Instead, please install the application and run the command again.\n* If you encounter missing dependencies:\n  1. First, look around in the repository for existing dependency files (requirements.txt, pyproject.toml, package.json, Gemfile, etc.)\n  2. If dependency files exist, use them to install all dependencies at once (e.g., `pip install -r requirements.txt`, `npm install`, etc.)\n  3. Only install individual packages directly if no dependency files are found or if only specific packages are needed\n* Similarly, if you encounter missing dependencies for essential tools requested by the user, install them when possible.\n</ENVIRONMENT_SETUP>\n\n<TROUBLESHOOTING>\n* If you've made repeated attempts to solve a problem but tests still fail or the user reports it's still broken:\n  1. Step back and reflect on 5-7 different possible sources of the problem\n  2. Assess the likelihood of each possible cause\n  3. Methodically address the most likely causes, starting with the highest probability\n  4. Document your reasoning process\n* When you run into any major issue while executing a plan from the user, please don't try to directly work around it. Instead, propose a new plan and confirm with the user before proceeding.\n</TROUBLESHOOTING>")
 	// unsloth-mistral-Devstral-Small-2507.jinja:6:1 {{- bos_token }}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// unsloth-mistral-Devstral-Small-2507.jinja:8:1 {%- if messages[0]['role'] == 'system' %}
-	messages0 := jinja2.LlamaItemInt(messages, 0)
-	if jinja2.EqStr(jinja2.LlamaItemStr(messages0, "role"), "system") {
+	messages0 := llamacpp.ItemInt(messages, 0)
+	if jinja2.EqStr(llamacpp.ItemStr(messages0, "role"), "system") {
 		// unsloth-mistral-Devstral-Small-2507.jinja:9:5 {%- if messages[0]['content'] is string %}
-		messages0Content := jinja2.LlamaItemStr(messages0, "content")
-		if jinja2.LlamaCallTest("string", messages0Content, nil, nil) {
+		messages0Content := llamacpp.ItemStr(messages0, "content")
+		if llamacpp.CallTest("string", messages0Content, nil, nil) {
 			// unsloth-mistral-Devstral-Small-2507.jinja:10:9 {%- set system_message = messages[0]['content'] %}
 			systemMessage = messages0Content
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:11:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:12:9 {%- set system_message = messages[0]['content'][0]['text'] %}
-			systemMessage = jinja2.LlamaItemStr(jinja2.LlamaItemInt(messages0Content, 0), "text")
+			systemMessage = llamacpp.ItemStr(llamacpp.ItemInt(messages0Content, 0), "text")
 		}
 		// unsloth-mistral-Devstral-Small-2507.jinja:14:5 {%- set loop_messages = messages[1:] %}
-		loopMessages = jinja2.LlamaSlice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
+		loopMessages = llamacpp.Slice(messages, jinja2.Int(1), jinja2.Missing(), jinja2.Missing())
 	} else {
 		// unsloth-mistral-Devstral-Small-2507.jinja:15:5 {%- else %}
 		// unsloth-mistral-Devstral-Small-2507.jinja:16:5 {%- set system_message = default_system_message %}
@@ -253,57 +256,57 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 		loopMessages = messages
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:19:1 {{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}
-	jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
+	llamacpp.Write(w, llamacpp.Sum(jinja2.Str("[SYSTEM_PROMPT]"), systemMessage, jinja2.Str("[/SYSTEM_PROMPT]")))
 	// unsloth-mistral-Devstral-Small-2507.jinja:24:1 {%- set tools_description = "" %}
 	toolsDescription = jinja2.Str("")
 	// unsloth-mistral-Devstral-Small-2507.jinja:25:1 {%- set has_tools = false %}
 	_ = jinja2.Bool(false)
 	// unsloth-mistral-Devstral-Small-2507.jinja:27:1 {%- if tools is defined and tools is not none and tools|length > 0 %}
-	if (jinja2.LlamaCallTest("defined", tools, nil, nil) && !jinja2.LlamaCallTest("none", tools, nil, nil)) && jinja2.LlamaGt(jinja2.LlamaCallFilter("length", tools, nil, nil), jinja2.Int(0)) {
+	if (llamacpp.CallTest("defined", tools, nil, nil) && !llamacpp.CallTest("none", tools, nil, nil)) && llamacpp.Gt(llamacpp.CallFilter("length", tools, nil, nil), jinja2.Int(0)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:29:5 {%- set has_tools = true %}
 		_ = jinja2.Bool(true)
 		// unsloth-mistral-Devstral-Small-2507.jinja:30:5 {%- set tools_description = "[AVAILABLE_TOOLS]" + (tools | tojson) + "[/AVAILABLE_TOOLS]" %}
-		toolsDescription = jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[AVAILABLE_TOOLS]"), jinja2.LlamaCallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
+		toolsDescription = llamacpp.Add(llamacpp.Add(jinja2.Str("[AVAILABLE_TOOLS]"), llamacpp.CallFilter("tojson", tools, nil, nil)), jinja2.Str("[/AVAILABLE_TOOLS]"))
 		// unsloth-mistral-Devstral-Small-2507.jinja:32:5 {{- tools_description }}
-		jinja2.LlamaWrite(w, toolsDescription)
+		llamacpp.Write(w, toolsDescription)
 	}
 	// unsloth-mistral-Devstral-Small-2507.jinja:36:1 {%- for message in loop_messages %}
 	eosToken := eosTokenInput
 	var content jinja2.Value
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(loopMessages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(loopMessages)) {
 		// unsloth-mistral-Devstral-Small-2507.jinja:37:5 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:39:9 {%- if message['content'] is string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:40:13 {{- '[INST]' + message['content'] + '[/INST]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[INST]"), messageContent), jinja2.Str("[/INST]")))
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:41:13 {%- else %}
 				w.WriteString("[INST]")
 				// unsloth-mistral-Devstral-Small-2507.jinja:43:13 {%- for block in message['content'] %}
-				for _, block := range jinja2.Iterate(w, jinja2.LlamaIterable(messageContent)) {
+				for _, block := range jinja2.Iterate(w, llamacpp.Iterable(messageContent)) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:44:17 {%- if block['type'] == 'text' %}
-					blockType := jinja2.LlamaItemStr(block, "type")
+					blockType := llamacpp.ItemStr(block, "type")
 					if jinja2.EqStr(blockType, "text") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:47:21 {%- if block['text'] is defined %}
-						blockText := jinja2.LlamaItemStr(block, "text")
-						if jinja2.LlamaCallTest("defined", blockText, nil, nil) {
+						blockText := llamacpp.ItemStr(block, "text")
+						if llamacpp.CallTest("defined", blockText, nil, nil) {
 							// unsloth-mistral-Devstral-Small-2507.jinja:48:25 {{- block['text'] }}
-							jinja2.LlamaWrite(w, blockText)
+							llamacpp.Write(w, blockText)
 						} else {
 							// unsloth-mistral-Devstral-Small-2507.jinja:49:25 {%- else %}
 							// unsloth-mistral-Devstral-Small-2507.jinja:50:25 {{- block['content'] }}
-							jinja2.LlamaWrite(w, jinja2.LlamaItemStr(block, "content"))
+							llamacpp.Write(w, llamacpp.ItemStr(block, "content"))
 						}
-					} else if jinja2.LlamaInStrs(blockType, "image", "image_url") {
+					} else if llamacpp.InStrs(blockType, "image", "image_url") {
 						// unsloth-mistral-Devstral-Small-2507.jinja:53:21 {%- elif block['type'] in ['image', 'image_url'] %}
 						w.WriteString("[IMG]")
 					} else {
 						// unsloth-mistral-Devstral-Small-2507.jinja:55:21 {%- else %}
 						// unsloth-mistral-Devstral-Small-2507.jinja:56:21 {{- raise_exception('Only text and image blocks are supported in message content!') }}
-						jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
+						llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only text and image blocks are supported in message content!")))
 					}
 				}
 				w.WriteString("[/INST]")
@@ -311,64 +314,64 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 		} else if jinja2.EqStr(messageRole, "system") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:62:9 {%- elif message['role'] == 'system' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:63:9 {%- if message['content'] is string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:64:13 {{- '[SYSTEM_PROMPT]' + message['content'] + '[/SYSTEM_PROMPT]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), messageContent), jinja2.Str("[/SYSTEM_PROMPT]")))
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:65:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:66:13 {{- '[SYSTEM_PROMPT]' + message['content'][0]['text'] + '[/SYSTEM_PROMPT]' }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[SYSTEM_PROMPT]"), jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[SYSTEM_PROMPT]"), llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text")), jinja2.Str("[/SYSTEM_PROMPT]")))
 			}
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:70:9 {%- elif message['role'] == 'assistant' %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:71:9 {%- if message['content'] is string %}
-			messageContent := jinja2.LlamaItemStr(message, "content")
-			if jinja2.LlamaCallTest("string", messageContent, nil, nil) {
+			messageContent := llamacpp.ItemStr(message, "content")
+			if llamacpp.CallTest("string", messageContent, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:72:13 {{- message['content'] }}
-				jinja2.LlamaWrite(w, messageContent)
+				llamacpp.Write(w, messageContent)
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:73:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:74:13 {{- message['content'][0]['text'] }}
-				jinja2.LlamaWrite(w, jinja2.LlamaItemStr(jinja2.LlamaItemInt(messageContent, 0), "text"))
+				llamacpp.Write(w, llamacpp.ItemStr(llamacpp.ItemInt(messageContent, 0), "text"))
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:79:9 {%- if message['tool_calls'] is defined and message['tool_calls'] is not none %}
-			messageToolCalls := jinja2.LlamaItemStr(message, "tool_calls")
-			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && !jinja2.LlamaCallTest("none", messageToolCalls, nil, nil) {
+			messageToolCalls := llamacpp.ItemStr(message, "tool_calls")
+			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && !llamacpp.CallTest("none", messageToolCalls, nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:80:13 {%- for tool in message['tool_calls'] %}
 				var arguments jinja2.Value
-				for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// unsloth-mistral-Devstral-Small-2507.jinja:81:17 {%- set arguments = tool['function']['arguments'] %}
-					arguments = jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "arguments")
+					arguments = llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "arguments")
 					// unsloth-mistral-Devstral-Small-2507.jinja:82:17 {%- if arguments is not string %}
-					if !jinja2.LlamaCallTest("string", arguments, nil, nil) {
+					if !llamacpp.CallTest("string", arguments, nil, nil) {
 						// unsloth-mistral-Devstral-Small-2507.jinja:83:21 {%- set arguments = arguments|tojson %}
-						arguments = jinja2.LlamaCallFilter("tojson", arguments, nil, nil)
+						arguments = llamacpp.CallFilter("tojson", arguments, nil, nil)
 					}
 					// unsloth-mistral-Devstral-Small-2507.jinja:86:17 {{- "[TOOL_CALLS]" + tool['function']['name'] + "[ARGS]" + arguments }}
-					jinja2.LlamaWrite(w, jinja2.LlamaSum(jinja2.LlamaAdd(jinja2.Str("[TOOL_CALLS]"), jinja2.LlamaItemStr(jinja2.LlamaItemStr(tool, "function"), "name")), jinja2.Str("[ARGS]"), arguments))
+					llamacpp.Write(w, llamacpp.Sum(llamacpp.Add(jinja2.Str("[TOOL_CALLS]"), llamacpp.ItemStr(llamacpp.ItemStr(tool, "function"), "name")), jinja2.Str("[ARGS]"), arguments))
 				}
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:90:9 {{- eos_token }}
-			jinja2.LlamaWrite(w, eosToken)
+			llamacpp.Write(w, eosToken)
 		} else if jinja2.EqStr(messageRole, "tool_results") || jinja2.EqStr(messageRole, "tool") {
 			// unsloth-mistral-Devstral-Small-2507.jinja:92:9 {%- elif message["role"] == "tool_results" or message["role"] == "tool" %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:93:9 {%- if message.content is defined and message.content.content is defined %}
-			messageContent := jinja2.LlamaAttr(message, "content")
-			if jinja2.LlamaCallTest("defined", messageContent, nil, nil) && jinja2.LlamaCallTest("defined", jinja2.LlamaAttr(messageContent, "content"), nil, nil) {
+			messageContent := llamacpp.Attr(message, "content")
+			if llamacpp.CallTest("defined", messageContent, nil, nil) && llamacpp.CallTest("defined", llamacpp.Attr(messageContent, "content"), nil, nil) {
 				// unsloth-mistral-Devstral-Small-2507.jinja:94:13 {%- set content = message.content.content %}
-				content = jinja2.LlamaAttr(messageContent, "content")
+				content = llamacpp.Attr(messageContent, "content")
 			} else {
 				// unsloth-mistral-Devstral-Small-2507.jinja:95:13 {%- else %}
 				// unsloth-mistral-Devstral-Small-2507.jinja:96:13 {%- set content = message.content %}
 				content = messageContent
 			}
 			// unsloth-mistral-Devstral-Small-2507.jinja:98:9 {{- "[TOOL_RESULTS]" + content|string + "[/TOOL_RESULTS]" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("[TOOL_RESULTS]"), jinja2.LlamaCallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("[TOOL_RESULTS]"), llamacpp.CallFilter("string", content, nil, nil)), jinja2.Str("[/TOOL_RESULTS]")))
 		} else {
 			// unsloth-mistral-Devstral-Small-2507.jinja:100:9 {%- else %}
 			// unsloth-mistral-Devstral-Small-2507.jinja:101:9 {{- raise_exception('Only user, systemm assistant and tool roles are supported in the custom templat…
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
+			llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("Only user, systemm assistant and tool roles are supported in the custom template made by Unsloth!")))
 		}
 	}
 }
@@ -376,100 +379,100 @@ func renderUnslothMistralDevstralSmall2507Llama(w *jinja2.Writer, in *jinja2.Inp
 // spansUnslothMistralDevstralSmall2507 is the position table of unsloth-mistral-Devstral-Small-2507.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansUnslothMistralDevstralSmall2507 = []jinja2.Span{
-	{From: 57, To: 57, Line: 4, Col: 1, Construct: "set"},
-	{From: 59, To: 59, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 81, Line: 8, Col: 1, Construct: "if"},
-	{From: 64, To: 72, Line: 9, Col: 5, Construct: "if"},
-	{From: 67, To: 67, Line: 10, Col: 9, Construct: "set"},
-	{From: 71, To: 71, Line: 12, Col: 9, Construct: "set"},
-	{From: 74, To: 74, Line: 14, Col: 5, Construct: "set"},
-	{From: 78, To: 78, Line: 16, Col: 5, Construct: "set"},
-	{From: 80, To: 80, Line: 17, Col: 5, Construct: "set"},
-	{From: 83, To: 85, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 87, Line: 24, Col: 1, Construct: "set"},
-	{From: 89, To: 89, Line: 25, Col: 1, Construct: "set"},
-	{From: 91, To: 98, Line: 27, Col: 1, Construct: "if"},
-	{From: 93, To: 93, Line: 29, Col: 5, Construct: "set"},
-	{From: 95, To: 95, Line: 30, Col: 5, Construct: "set"},
-	{From: 97, To: 97, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 100, To: 214, Line: 36, Col: 1, Construct: "for"},
-	{From: 104, To: 213, Line: 37, Col: 5, Construct: "if"},
-	{From: 107, To: 141, Line: 39, Col: 9, Construct: "if"},
-	{From: 110, To: 112, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 117, To: 140, Line: 43, Col: 13, Construct: "for"},
-	{From: 119, To: 138, Line: 44, Col: 17, Construct: "if"},
-	{From: 122, To: 130, Line: 47, Col: 21, Construct: "if"},
-	{From: 125, To: 125, Line: 48, Col: 25, Construct: "{{ }}"},
-	{From: 129, To: 129, Line: 50, Col: 25, Construct: "{{ }}"},
-	{From: 131, To: 138, Line: 53, Col: 21, Construct: "if"},
-	{From: 137, To: 137, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 142, To: 213, Line: 62, Col: 9, Construct: "if"},
-	{From: 145, To: 157, Line: 63, Col: 9, Construct: "if"},
-	{From: 148, To: 150, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 154, To: 156, Line: 66, Col: 13, Construct: "{{ }}"},
-	{From: 158, To: 213, Line: 70, Col: 9, Construct: "if"},
-	{From: 161, To: 169, Line: 71, Col: 9, Construct: "if"},
-	{From: 164, To: 164, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 168, To: 168, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 171, To: 190, Line: 79, Col: 9, Construct: "if"},
-	{From: 174, To: 189, Line: 80, Col: 13, Construct: "for"},
-	{From: 177, To: 178, Line: 81, Col: 17, Construct: "set"},
-	{From: 180, To: 183, Line: 82, Col: 17, Construct: "if"},
-	{From: 182, To: 182, Line: 83, Col: 21, Construct: "set"},
-	{From: 185, To: 188, Line: 86, Col: 17, Construct: "{{ }}"},
-	{From: 192, To: 192, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 193, To: 213, Line: 92, Col: 9, Construct: "if"},
-	{From: 196, To: 204, Line: 93, Col: 9, Construct: "if"},
-	{From: 199, To: 199, Line: 94, Col: 13, Construct: "set"},
-	{From: 203, To: 203, Line: 96, Col: 13, Construct: "set"},
-	{From: 206, To: 208, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 212, To: 212, Line: 101, Col: 9, Construct: "{{ }}"},
-	{From: 230, To: 230, Line: 4, Col: 1, Construct: "set"},
-	{From: 232, To: 232, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 234, To: 254, Line: 8, Col: 1, Construct: "if"},
-	{From: 237, To: 245, Line: 9, Col: 5, Construct: "if"},
-	{From: 240, To: 240, Line: 10, Col: 9, Construct: "set"},
-	{From: 244, To: 244, Line: 12, Col: 9, Construct: "set"},
-	{From: 247, To: 247, Line: 14, Col: 5, Construct: "set"},
-	{From: 251, To: 251, Line: 16, Col: 5, Construct: "set"},
-	{From: 253, To: 253, Line: 17, Col: 5, Construct: "set"},
-	{From: 256, To: 256, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 258, To: 258, Line: 24, Col: 1, Construct: "set"},
-	{From: 260, To: 260, Line: 25, Col: 1, Construct: "set"},
-	{From: 262, To: 269, Line: 27, Col: 1, Construct: "if"},
-	{From: 264, To: 264, Line: 29, Col: 5, Construct: "set"},
-	{From: 266, To: 266, Line: 30, Col: 5, Construct: "set"},
-	{From: 268, To: 268, Line: 32, Col: 5, Construct: "{{ }}"},
-	{From: 271, To: 373, Line: 36, Col: 1, Construct: "for"},
-	{From: 275, To: 372, Line: 37, Col: 5, Construct: "if"},
-	{From: 278, To: 310, Line: 39, Col: 9, Construct: "if"},
-	{From: 281, To: 281, Line: 40, Col: 13, Construct: "{{ }}"},
-	{From: 286, To: 309, Line: 43, Col: 13, Construct: "for"},
-	{From: 288, To: 307, Line: 44, Col: 17, Construct: "if"},
-	{From: 291, To: 299, Line: 47, Col: 21, Construct: "if"},
-	{From: 294, To: 294, Line: 48, Col: 25, Construct: "{{ }}"},
-	{From: 298, To: 298, Line: 50, Col: 25, Construct: "{{ }}"},
-	{From: 300, To: 307, Line: 53, Col: 21, Construct: "if"},
-	{From: 306, To: 306, Line: 56, Col: 21, Construct: "{{ }}"},
-	{From: 311, To: 372, Line: 62, Col: 9, Construct: "if"},
-	{From: 314, To: 322, Line: 63, Col: 9, Construct: "if"},
-	{From: 317, To: 317, Line: 64, Col: 13, Construct: "{{ }}"},
-	{From: 321, To: 321, Line: 66, Col: 13, Construct: "{{ }}"},
-	{From: 323, To: 372, Line: 70, Col: 9, Construct: "if"},
-	{From: 326, To: 334, Line: 71, Col: 9, Construct: "if"},
-	{From: 329, To: 329, Line: 72, Col: 13, Construct: "{{ }}"},
-	{From: 333, To: 333, Line: 74, Col: 13, Construct: "{{ }}"},
-	{From: 336, To: 351, Line: 79, Col: 9, Construct: "if"},
-	{From: 339, To: 350, Line: 80, Col: 13, Construct: "for"},
-	{From: 342, To: 342, Line: 81, Col: 17, Construct: "set"},
-	{From: 344, To: 347, Line: 82, Col: 17, Construct: "if"},
-	{From: 346, To: 346, Line: 83, Col: 21, Construct: "set"},
-	{From: 349, To: 349, Line: 86, Col: 17, Construct: "{{ }}"},
-	{From: 353, To: 353, Line: 90, Col: 9, Construct: "{{ }}"},
-	{From: 354, To: 372, Line: 92, Col: 9, Construct: "if"},
-	{From: 357, To: 365, Line: 93, Col: 9, Construct: "if"},
-	{From: 360, To: 360, Line: 94, Col: 13, Construct: "set"},
-	{From: 364, To: 364, Line: 96, Col: 13, Construct: "set"},
-	{From: 367, To: 367, Line: 98, Col: 9, Construct: "{{ }}"},
-	{From: 371, To: 371, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 60, To: 60, Line: 4, Col: 1, Construct: "set"},
+	{From: 62, To: 62, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 84, Line: 8, Col: 1, Construct: "if"},
+	{From: 67, To: 75, Line: 9, Col: 5, Construct: "if"},
+	{From: 70, To: 70, Line: 10, Col: 9, Construct: "set"},
+	{From: 74, To: 74, Line: 12, Col: 9, Construct: "set"},
+	{From: 77, To: 77, Line: 14, Col: 5, Construct: "set"},
+	{From: 81, To: 81, Line: 16, Col: 5, Construct: "set"},
+	{From: 83, To: 83, Line: 17, Col: 5, Construct: "set"},
+	{From: 86, To: 88, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 90, Line: 24, Col: 1, Construct: "set"},
+	{From: 92, To: 92, Line: 25, Col: 1, Construct: "set"},
+	{From: 94, To: 101, Line: 27, Col: 1, Construct: "if"},
+	{From: 96, To: 96, Line: 29, Col: 5, Construct: "set"},
+	{From: 98, To: 98, Line: 30, Col: 5, Construct: "set"},
+	{From: 100, To: 100, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 103, To: 217, Line: 36, Col: 1, Construct: "for"},
+	{From: 107, To: 216, Line: 37, Col: 5, Construct: "if"},
+	{From: 110, To: 144, Line: 39, Col: 9, Construct: "if"},
+	{From: 113, To: 115, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 120, To: 143, Line: 43, Col: 13, Construct: "for"},
+	{From: 122, To: 141, Line: 44, Col: 17, Construct: "if"},
+	{From: 125, To: 133, Line: 47, Col: 21, Construct: "if"},
+	{From: 128, To: 128, Line: 48, Col: 25, Construct: "{{ }}"},
+	{From: 132, To: 132, Line: 50, Col: 25, Construct: "{{ }}"},
+	{From: 134, To: 141, Line: 53, Col: 21, Construct: "if"},
+	{From: 140, To: 140, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 145, To: 216, Line: 62, Col: 9, Construct: "if"},
+	{From: 148, To: 160, Line: 63, Col: 9, Construct: "if"},
+	{From: 151, To: 153, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 157, To: 159, Line: 66, Col: 13, Construct: "{{ }}"},
+	{From: 161, To: 216, Line: 70, Col: 9, Construct: "if"},
+	{From: 164, To: 172, Line: 71, Col: 9, Construct: "if"},
+	{From: 167, To: 167, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 171, To: 171, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 174, To: 193, Line: 79, Col: 9, Construct: "if"},
+	{From: 177, To: 192, Line: 80, Col: 13, Construct: "for"},
+	{From: 180, To: 181, Line: 81, Col: 17, Construct: "set"},
+	{From: 183, To: 186, Line: 82, Col: 17, Construct: "if"},
+	{From: 185, To: 185, Line: 83, Col: 21, Construct: "set"},
+	{From: 188, To: 191, Line: 86, Col: 17, Construct: "{{ }}"},
+	{From: 195, To: 195, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 196, To: 216, Line: 92, Col: 9, Construct: "if"},
+	{From: 199, To: 207, Line: 93, Col: 9, Construct: "if"},
+	{From: 202, To: 202, Line: 94, Col: 13, Construct: "set"},
+	{From: 206, To: 206, Line: 96, Col: 13, Construct: "set"},
+	{From: 209, To: 211, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 215, To: 215, Line: 101, Col: 9, Construct: "{{ }}"},
+	{From: 233, To: 233, Line: 4, Col: 1, Construct: "set"},
+	{From: 235, To: 235, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 237, To: 257, Line: 8, Col: 1, Construct: "if"},
+	{From: 240, To: 248, Line: 9, Col: 5, Construct: "if"},
+	{From: 243, To: 243, Line: 10, Col: 9, Construct: "set"},
+	{From: 247, To: 247, Line: 12, Col: 9, Construct: "set"},
+	{From: 250, To: 250, Line: 14, Col: 5, Construct: "set"},
+	{From: 254, To: 254, Line: 16, Col: 5, Construct: "set"},
+	{From: 256, To: 256, Line: 17, Col: 5, Construct: "set"},
+	{From: 259, To: 259, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 261, To: 261, Line: 24, Col: 1, Construct: "set"},
+	{From: 263, To: 263, Line: 25, Col: 1, Construct: "set"},
+	{From: 265, To: 272, Line: 27, Col: 1, Construct: "if"},
+	{From: 267, To: 267, Line: 29, Col: 5, Construct: "set"},
+	{From: 269, To: 269, Line: 30, Col: 5, Construct: "set"},
+	{From: 271, To: 271, Line: 32, Col: 5, Construct: "{{ }}"},
+	{From: 274, To: 376, Line: 36, Col: 1, Construct: "for"},
+	{From: 278, To: 375, Line: 37, Col: 5, Construct: "if"},
+	{From: 281, To: 313, Line: 39, Col: 9, Construct: "if"},
+	{From: 284, To: 284, Line: 40, Col: 13, Construct: "{{ }}"},
+	{From: 289, To: 312, Line: 43, Col: 13, Construct: "for"},
+	{From: 291, To: 310, Line: 44, Col: 17, Construct: "if"},
+	{From: 294, To: 302, Line: 47, Col: 21, Construct: "if"},
+	{From: 297, To: 297, Line: 48, Col: 25, Construct: "{{ }}"},
+	{From: 301, To: 301, Line: 50, Col: 25, Construct: "{{ }}"},
+	{From: 303, To: 310, Line: 53, Col: 21, Construct: "if"},
+	{From: 309, To: 309, Line: 56, Col: 21, Construct: "{{ }}"},
+	{From: 314, To: 375, Line: 62, Col: 9, Construct: "if"},
+	{From: 317, To: 325, Line: 63, Col: 9, Construct: "if"},
+	{From: 320, To: 320, Line: 64, Col: 13, Construct: "{{ }}"},
+	{From: 324, To: 324, Line: 66, Col: 13, Construct: "{{ }}"},
+	{From: 326, To: 375, Line: 70, Col: 9, Construct: "if"},
+	{From: 329, To: 337, Line: 71, Col: 9, Construct: "if"},
+	{From: 332, To: 332, Line: 72, Col: 13, Construct: "{{ }}"},
+	{From: 336, To: 336, Line: 74, Col: 13, Construct: "{{ }}"},
+	{From: 339, To: 354, Line: 79, Col: 9, Construct: "if"},
+	{From: 342, To: 353, Line: 80, Col: 13, Construct: "for"},
+	{From: 345, To: 345, Line: 81, Col: 17, Construct: "set"},
+	{From: 347, To: 350, Line: 82, Col: 17, Construct: "if"},
+	{From: 349, To: 349, Line: 83, Col: 21, Construct: "set"},
+	{From: 352, To: 352, Line: 86, Col: 17, Construct: "{{ }}"},
+	{From: 356, To: 356, Line: 90, Col: 9, Construct: "{{ }}"},
+	{From: 357, To: 375, Line: 92, Col: 9, Construct: "if"},
+	{From: 360, To: 368, Line: 93, Col: 9, Construct: "if"},
+	{From: 363, To: 363, Line: 94, Col: 13, Construct: "set"},
+	{From: 367, To: 367, Line: 96, Col: 13, Construct: "set"},
+	{From: 370, To: 370, Line: 98, Col: 9, Construct: "{{ }}"},
+	{From: 374, To: 374, Line: 101, Col: 9, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // UpstageSolarOpen100B is the chat template llama.cpp/upstage-Solar-Open-100B.jinja.
 var UpstageSolarOpen100B = &jinja2.Template{
@@ -320,19 +323,19 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	responseFormat := in.Lookup("response_format")
 	// upstage-Solar-Open-100B.jinja:2:1 {%- set add_generation_prompt = add_generation_prompt if add_generation_prompt is defined else true …
-	if !(jinja2.LlamaCallTest("defined", addGenerationPrompt, nil, nil)) {
+	if !(llamacpp.CallTest("defined", addGenerationPrompt, nil, nil)) {
 		addGenerationPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:3:1 {%- set default_system_prompt = default_system_prompt if default_system_prompt is defined else true …
-	if !(jinja2.LlamaCallTest("defined", defaultSystemPrompt, nil, nil)) {
+	if !(llamacpp.CallTest("defined", defaultSystemPrompt, nil, nil)) {
 		defaultSystemPrompt = jinja2.Bool(true)
 	}
 	// upstage-Solar-Open-100B.jinja:4:1 {%- set reasoning_effort = reasoning_effort if reasoning_effort is defined else "high" %}
-	if !(jinja2.LlamaCallTest("defined", reasoningEffort, nil, nil)) {
+	if !(llamacpp.CallTest("defined", reasoningEffort, nil, nil)) {
 		reasoningEffort = jinja2.Str("high")
 	}
 	// upstage-Solar-Open-100B.jinja:5:1 {%- set think_render_option = think_render_option if think_render_option is defined else "lastthink"…
-	if !(jinja2.LlamaCallTest("defined", thinkRenderOption, nil, nil)) {
+	if !(llamacpp.CallTest("defined", thinkRenderOption, nil, nil)) {
 		thinkRenderOption = jinja2.Str("lastthink")
 	}
 	// upstage-Solar-Open-100B.jinja:8:1 {%- set sys_ns = namespace(is_first_block=true) -%}
@@ -340,11 +343,11 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// upstage-Solar-Open-100B.jinja:11:1 {%- set last_user_idx = namespace(value=-1) -%}
 	lastUserIdxValue := jinja2.Int(-1)
 	// upstage-Solar-Open-100B.jinja:12:1 {%- for message in messages -%}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items {
 		message := items[i]
 		// upstage-Solar-Open-100B.jinja:13:5 {%- if message.role == 'user' -%}
-		if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "user") {
+		if jinja2.EqStr(llamacpp.Attr(message, "role"), "user") {
 			// upstage-Solar-Open-100B.jinja:14:9 {%- set last_user_idx.value = loop.index0 -%}
 			lastUserIdxValue = jinja2.Int(int64(i))
 		}
@@ -361,7 +364,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// upstage-Solar-Open-100B.jinja:22:9 {%- set sys_ns.is_first_block = false %}
 			sysNsIsFirstBlock = false
 			// upstage-Solar-Open-100B.jinja:23:9 {{- "## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage…
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("## Provider System Prompt\n\nYou are Solar Open 100B, a large language model trained by Upstage AI, a Korean startup. Your knowledge cutoff is 2025-07. The current date is "), jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d")}, nil)), jinja2.Str(".")))
 		}
 		// upstage-Solar-Open-100B.jinja:25:5 {%- if user_system_messages %}
 		if userSystemMessages.Truthy() {
@@ -373,10 +376,10 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			sysNsIsFirstBlock = false
 			w.WriteString("## System Prompt")
 			// upstage-Solar-Open-100B.jinja:29:9 {%- for system_message in user_system_messages %}
-			for _, systemMessage := range jinja2.Iterate(w, jinja2.LlamaIterable(userSystemMessages)) {
+			for _, systemMessage := range jinja2.Iterate(w, llamacpp.Iterable(userSystemMessages)) {
 				w.WriteString("\n\n")
 				// upstage-Solar-Open-100B.jinja:31:13 {{- system_message }}
-				jinja2.LlamaWrite(w, systemMessage)
+				llamacpp.Write(w, systemMessage)
 			}
 		}
 	}
@@ -391,10 +394,10 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Tools\n\n### Tool Call Instruction\nYou may invoke one or more tools to assist with the user's query. Available tools are provided in JSON Schema format: <|tools:begin|><|tool:begin|><tools-json-object><|tool:end|>...<|tools:end|>\n\n### Available Tools\n<|tools:begin|>")
 		// upstage-Solar-Open-100B.jinja:43:5 {%- for tool in tools %}
-		for _, tool := range jinja2.Iterate(w, jinja2.LlamaIterable(tools)) {
+		for _, tool := range jinja2.Iterate(w, llamacpp.Iterable(tools)) {
 			w.WriteString("<|tool:begin|>")
 			// upstage-Solar-Open-100B.jinja:45:9 {{- tool.function | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.LlamaAttr(tool, "function"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", llamacpp.Attr(tool, "function"), nil, nil))
 			w.WriteString("<|tool:end|>")
 		}
 		w.WriteString("<|tools:end|>\n\n### Tool Call Format\nFor each tool call, return a JSON object with the following structure, enclosed within <|tool_call:begin|> and <|tool_call:end|> tags: \n<|tool_call:begin|><tool-call-id><|tool_call:name|><tool-name><|tool_call:args|><args-json-object><|tool_call:end|>\n- The <tool-call-id> must be a randomly generated string consisting of 10 lowercase letters (a-z) and/or digits (0-9) (e.g., a1b2c3d4e5)\n\n### Tool Response Format\nEach tool is responded by `tool` with the following structure:\n<|tool_response:id|><tool-call-id><|tool_response:name|><tool-name><|tool_response:result|><results><|tool_response:end|>\n- Ensure the <tool-call-id> matches the corresponding tool call")
@@ -410,7 +413,7 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		sysNsIsFirstBlock = false
 		w.WriteString("## Output Format Constraint\n\nYour final response should follow the JSON schema: \n[Start of schema]")
 		// upstage-Solar-Open-100B.jinja:62:5 {{- response_format }}
-		jinja2.LlamaWrite(w, responseFormat)
+		llamacpp.Write(w, responseFormat)
 		w.WriteString("\n[End of schema]\nPlease ensure your answers adhere to this format and do not contain any unnecessary text.")
 	}
 	// upstage-Solar-Open-100B.jinja:66:1 {%- macro get_tool_name(messages, tool_call_id) %}
@@ -418,15 +421,15 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 		messages = jinja2.Param(messages, "messages")
 		toolCallId = jinja2.Param(toolCallId, "tool_call_id")
 		// upstage-Solar-Open-100B.jinja:67:5 {%- for msg in messages -%}
-		for _, msg := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+		for _, msg := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 			// upstage-Solar-Open-100B.jinja:68:9 {%- if msg.role == 'assistant' and msg.tool_calls -%}
-			if jinja2.EqStr(jinja2.LlamaAttr(msg, "role"), "assistant") && jinja2.LlamaAttr(msg, "tool_calls").Truthy() {
+			if jinja2.EqStr(llamacpp.Attr(msg, "role"), "assistant") && llamacpp.Attr(msg, "tool_calls").Truthy() {
 				// upstage-Solar-Open-100B.jinja:69:13 {%- for tool_call in msg.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaAttr(msg, "tool_calls"))) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(llamacpp.Attr(msg, "tool_calls"))) {
 					// upstage-Solar-Open-100B.jinja:70:17 {%- if tool_call.id == tool_call_id -%}
-					if jinja2.Eq(jinja2.LlamaAttr(toolCall, "id"), toolCallId) {
+					if jinja2.Eq(llamacpp.Attr(toolCall, "id"), toolCallId) {
 						// upstage-Solar-Open-100B.jinja:71:21 {{- tool_call.function.name }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name"))
+						llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name"))
 					}
 				}
 			}
@@ -436,43 +439,43 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	renderToolArguments := func(toolArguments jinja2.Value) {
 		toolArguments = jinja2.Param(toolArguments, "tool_arguments")
 		// upstage-Solar-Open-100B.jinja:79:5 {%- if tool_arguments is mapping -%}
-		if jinja2.LlamaCallTest("mapping", toolArguments, nil, nil) {
+		if llamacpp.CallTest("mapping", toolArguments, nil, nil) {
 			// upstage-Solar-Open-100B.jinja:80:9 {{- tool_arguments | tojson }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", toolArguments, nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("tojson", toolArguments, nil, nil))
 		} else {
 			// upstage-Solar-Open-100B.jinja:81:9 {%- else -%}
 			// upstage-Solar-Open-100B.jinja:82:9 {{- tool_arguments }}
-			jinja2.LlamaWrite(w, toolArguments)
+			llamacpp.Write(w, toolArguments)
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:87:1 {%- set ns = namespace(system_messages=[]) -%}
 	nsSystemMessages := jinja2.NewList()
 	// upstage-Solar-Open-100B.jinja:88:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// upstage-Solar-Open-100B.jinja:89:5 {%- if message.role == 'system' -%}
-		if jinja2.EqStr(jinja2.LlamaAttr(message, "role"), "system") {
+		if jinja2.EqStr(llamacpp.Attr(message, "role"), "system") {
 			// upstage-Solar-Open-100B.jinja:90:9 {%- set ns.system_messages = ns.system_messages + [message.content] -%}
-			nsSystemMessages = jinja2.LlamaAdd(nsSystemMessages, jinja2.NewList(jinja2.LlamaAttr(message, "content")))
+			nsSystemMessages = llamacpp.Add(nsSystemMessages, jinja2.NewList(llamacpp.Attr(message, "content")))
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:94:1 {%- if ns.system_messages or default_system_prompt or tools or response_format -%}
 	if ((nsSystemMessages.Truthy() || defaultSystemPrompt.Truthy()) || tools.Truthy()) || responseFormat.Truthy() {
 		w.WriteString("<|begin|>system<|content|>")
 		// upstage-Solar-Open-100B.jinja:96:9 {{- render_system_message(ns.system_messages) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			renderSystemMessage(nsSystemMessages)
 		}))
 		// upstage-Solar-Open-100B.jinja:97:9 {%- if tools -%}
 		if tools.Truthy() {
 			// upstage-Solar-Open-100B.jinja:98:13 {{- render_tool_instruction(tools) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderToolInstruction(tools)
 			}))
 		}
 		// upstage-Solar-Open-100B.jinja:100:9 {%- if response_format -%}
 		if responseFormat.Truthy() {
 			// upstage-Solar-Open-100B.jinja:101:13 {{- render_json_response_format_instruction(response_format) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				renderJsonResponseFormatInstruction(responseFormat)
 			}))
 		}
@@ -481,38 +484,38 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// upstage-Solar-Open-100B.jinja:107:1 {%- for message in messages -%}
 	var prevIsTool jinja2.Value
 	var nextIsTool jinja2.Value
-	items2 := jinja2.Iterate(w, jinja2.LlamaIterable(messages))
+	items2 := jinja2.Iterate(w, llamacpp.Iterable(messages))
 	for i := range items2 {
 		message := items2[i]
 		// upstage-Solar-Open-100B.jinja:108:5 {%- if message.role == 'user' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// upstage-Solar-Open-100B.jinja:109:10 {{- "<|begin|>user<|content|>" + message.content + "<|end|>" }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>user<|content|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>user<|content|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// upstage-Solar-Open-100B.jinja:110:9 {%- elif message.role == 'tool' -%}
 			// upstage-Solar-Open-100B.jinja:111:9 {%- set prev_is_tool = loop.index0 > 0 and messages[loop.index0 - 1].role == 'tool' -%}
-			prevIsTool = jinja2.And(jinja2.Bool(jinja2.LlamaGt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaSub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+			prevIsTool = jinja2.And(jinja2.Bool(llamacpp.Gt(jinja2.Int(int64(i)), jinja2.Int(0))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Sub(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:112:9 {%- set next_is_tool = loop.index0 < (messages | length - 1) and messages[loop.index0 + 1].role == '…
-			nextIsTool = jinja2.And(jinja2.Bool(jinja2.LlamaLt(jinja2.Int(int64(i)), jinja2.LlamaSub(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
-				return jinja2.Bool(jinja2.EqStr(jinja2.LlamaAttr(jinja2.LlamaItem(messages, jinja2.LlamaAdd(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
+			nextIsTool = jinja2.And(jinja2.Bool(llamacpp.Lt(jinja2.Int(int64(i)), llamacpp.Sub(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(1)))), func() jinja2.Value {
+				return jinja2.Bool(jinja2.EqStr(llamacpp.Attr(llamacpp.Item(messages, llamacpp.Add(jinja2.Int(int64(i)), jinja2.Int(1))), "role"), "tool"))
 			})
 			// upstage-Solar-Open-100B.jinja:113:9 {%- if not prev_is_tool -%}
 			if !prevIsTool.Truthy() {
 				w.WriteString("<|begin|>tool<|tool_response|>")
 			}
 			// upstage-Solar-Open-100B.jinja:116:9 {{- "<|tool_response:begin|>" + message.tool_call_id + "<|tool_response:name|>" }}
-			messageToolCallId := jinja2.LlamaAttr(message, "tool_call_id")
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_response:begin|>"), messageToolCallId), jinja2.Str("<|tool_response:name|>")))
+			messageToolCallId := llamacpp.Attr(message, "tool_call_id")
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_response:begin|>"), messageToolCallId), jinja2.Str("<|tool_response:name|>")))
 			// upstage-Solar-Open-100B.jinja:117:9 {{- get_tool_name(messages, message.tool_call_id) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				getToolName(messages, messageToolCallId)
 			}))
 			w.WriteString("<|tool_response:result|>")
 			// upstage-Solar-Open-100B.jinja:119:9 {{- message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("<|tool_response:end|>")
 			// upstage-Solar-Open-100B.jinja:121:9 {%- if not next_is_tool -%}
 			if !nextIsTool.Truthy() {
@@ -523,31 +526,31 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			// upstage-Solar-Open-100B.jinja:126:9 {%- if think_render_option == "all" -%}
 			if jinja2.EqStr(thinkRenderOption, "all") {
 				// upstage-Solar-Open-100B.jinja:127:13 {%- if message.reasoning -%}
-				messageReasoning := jinja2.LlamaAttr(message, "reasoning")
+				messageReasoning := llamacpp.Attr(message, "reasoning")
 				if messageReasoning.Truthy() {
 					// upstage-Solar-Open-100B.jinja:128:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>assistant<|think|>"), messageReasoning), jinja2.Str("<|end|>")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>assistant<|think|>"), messageReasoning), jinja2.Str("<|end|>")))
 				}
 			} else if jinja2.EqStr(thinkRenderOption, "lastthink") {
 				// upstage-Solar-Open-100B.jinja:130:13 {%- elif think_render_option == "lastthink" -%}
 				// upstage-Solar-Open-100B.jinja:131:13 {%- if message.reasoning and loop.index0 > last_user_idx.value -%}
-				message3Reasoning := jinja2.LlamaAttr(message, "reasoning")
-				if message3Reasoning.Truthy() && jinja2.LlamaGt(jinja2.Int(int64(i)), lastUserIdxValue) {
+				message3Reasoning := llamacpp.Attr(message, "reasoning")
+				if message3Reasoning.Truthy() && llamacpp.Gt(jinja2.Int(int64(i)), lastUserIdxValue) {
 					// upstage-Solar-Open-100B.jinja:132:17 {{- "<|begin|>assistant<|think|>" + message.reasoning + "<|end|>" }}
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>assistant<|think|>"), message3Reasoning), jinja2.Str("<|end|>")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>assistant<|think|>"), message3Reasoning), jinja2.Str("<|end|>")))
 				}
 			}
 			// upstage-Solar-Open-100B.jinja:137:9 {%- if message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
 			if messageToolCalls.Truthy() {
 				w.WriteString("<|begin|>assistant<|tool_calls|>")
 				// upstage-Solar-Open-100B.jinja:139:13 {%- for tool_call in message.tool_calls -%}
-				for _, toolCall := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, toolCall := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// upstage-Solar-Open-100B.jinja:140:17 {{- "<|tool_call:begin|>" + tool_call.id +"<|tool_call:name|>" + tool_call.function.name + "<|tool_c…
-					jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|tool_call:begin|>"), jinja2.LlamaAttr(toolCall, "id")), jinja2.Str("<|tool_call:name|>")), jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "name")), jinja2.Str("<|tool_call:args|>")))
+					llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|tool_call:begin|>"), llamacpp.Attr(toolCall, "id")), jinja2.Str("<|tool_call:name|>")), llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "name")), jinja2.Str("<|tool_call:args|>")))
 					// upstage-Solar-Open-100B.jinja:141:17 {{- render_tool_arguments(tool_call.function.arguments) }}
-					jinja2.LlamaWrite(w, w.Capture(func() {
-						renderToolArguments(jinja2.LlamaAttr(jinja2.LlamaAttr(toolCall, "function"), "arguments"))
+					llamacpp.Write(w, w.Capture(func() {
+						renderToolArguments(llamacpp.Attr(llamacpp.Attr(toolCall, "function"), "arguments"))
 					}))
 					w.WriteString("<|tool_call:end|>")
 				}
@@ -555,14 +558,14 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 			} else {
 				// upstage-Solar-Open-100B.jinja:145:13 {%- else -%}
 				// upstage-Solar-Open-100B.jinja:146:13 {{- "<|begin|>assistant<|content|>" + message.content + "<|end|>" }}
-				jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|begin|>assistant<|content|>"), jinja2.LlamaAttr(message, "content")), jinja2.Str("<|end|>")))
+				llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("<|begin|>assistant<|content|>"), llamacpp.Attr(message, "content")), jinja2.Str("<|end|>")))
 			}
 		}
 	}
 	// upstage-Solar-Open-100B.jinja:151:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// upstage-Solar-Open-100B.jinja:152:5 {%- if reasoning_effort in ["low", "minimal"] -%}
-		if jinja2.LlamaInStrs(reasoningEffort, "low", "minimal") {
+		if llamacpp.InStrs(reasoningEffort, "low", "minimal") {
 			w.WriteString("<|begin|>assistant<|think|><|end|>")
 		}
 		w.WriteString("<|begin|>assistant")
@@ -572,150 +575,150 @@ func renderUpstageSolarOpen100BLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansUpstageSolarOpen100B is the position table of upstage-Solar-Open-100B.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansUpstageSolarOpen100B = []jinja2.Span{
-	{From: 56, To: 58, Line: 2, Col: 1, Construct: "set"},
-	{From: 60, To: 62, Line: 3, Col: 1, Construct: "set"},
-	{From: 64, To: 66, Line: 4, Col: 1, Construct: "set"},
-	{From: 68, To: 70, Line: 5, Col: 1, Construct: "set"},
-	{From: 72, To: 72, Line: 8, Col: 1, Construct: "set"},
-	{From: 74, To: 74, Line: 11, Col: 1, Construct: "set"},
-	{From: 76, To: 84, Line: 12, Col: 1, Construct: "for"},
-	{From: 80, To: 83, Line: 13, Col: 5, Construct: "if"},
-	{From: 82, To: 82, Line: 14, Col: 9, Construct: "set"},
-	{From: 86, To: 117, Line: 19, Col: 1, Construct: "macro"},
-	{From: 89, To: 100, Line: 20, Col: 5, Construct: "if"},
-	{From: 91, To: 93, Line: 21, Col: 9, Construct: "if"},
-	{From: 95, To: 95, Line: 22, Col: 9, Construct: "set"},
-	{From: 97, To: 99, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 102, To: 116, Line: 25, Col: 5, Construct: "if"},
-	{From: 104, To: 106, Line: 26, Col: 9, Construct: "if"},
-	{From: 108, To: 109, Line: 27, Col: 9, Construct: "set"},
-	{From: 111, To: 115, Line: 29, Col: 9, Construct: "for"},
-	{From: 114, To: 114, Line: 31, Col: 13, Construct: "{{ }}"},
-	{From: 119, To: 136, Line: 36, Col: 1, Construct: "macro"},
-	{From: 122, To: 124, Line: 37, Col: 5, Construct: "if"},
-	{From: 126, To: 127, Line: 38, Col: 5, Construct: "set"},
-	{From: 129, To: 135, Line: 43, Col: 5, Construct: "for"},
-	{From: 132, To: 133, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 138, To: 150, Line: 57, Col: 1, Construct: "macro"},
-	{From: 141, To: 143, Line: 58, Col: 5, Construct: "if"},
-	{From: 145, To: 146, Line: 59, Col: 5, Construct: "set"},
-	{From: 148, To: 149, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 152, To: 169, Line: 66, Col: 1, Construct: "macro"},
-	{From: 156, To: 168, Line: 67, Col: 5, Construct: "for"},
-	{From: 158, To: 167, Line: 68, Col: 9, Construct: "if"},
-	{From: 160, To: 166, Line: 69, Col: 13, Construct: "for"},
-	{From: 162, To: 165, Line: 70, Col: 17, Construct: "if"},
-	{From: 164, To: 164, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 171, To: 182, Line: 78, Col: 1, Construct: "macro"},
-	{From: 174, To: 181, Line: 79, Col: 5, Construct: "if"},
-	{From: 176, To: 176, Line: 80, Col: 9, Construct: "{{ }}"},
-	{From: 180, To: 180, Line: 82, Col: 9, Construct: "{{ }}"},
-	{From: 184, To: 184, Line: 87, Col: 1, Construct: "set"},
-	{From: 186, To: 192, Line: 88, Col: 1, Construct: "for"},
-	{From: 188, To: 191, Line: 89, Col: 5, Construct: "if"},
-	{From: 190, To: 190, Line: 90, Col: 9, Construct: "set"},
-	{From: 194, To: 209, Line: 94, Col: 1, Construct: "if"},
-	{From: 197, To: 197, Line: 96, Col: 9, Construct: "{{ }}"},
-	{From: 199, To: 202, Line: 97, Col: 9, Construct: "if"},
-	{From: 201, To: 201, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 204, To: 208, Line: 100, Col: 9, Construct: "if"},
-	{From: 206, To: 206, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 211, To: 300, Line: 107, Col: 1, Construct: "for"},
-	{From: 217, To: 299, Line: 108, Col: 5, Construct: "if"},
-	{From: 220, To: 222, Line: 109, Col: 10, Construct: "{{ }}"},
-	{From: 223, To: 299, Line: 110, Col: 9, Construct: "if"},
-	{From: 226, To: 228, Line: 111, Col: 9, Construct: "set"},
-	{From: 230, To: 232, Line: 112, Col: 9, Construct: "set"},
-	{From: 234, To: 236, Line: 113, Col: 9, Construct: "if"},
-	{From: 238, To: 241, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 243, To: 244, Line: 117, Col: 9, Construct: "{{ }}"},
-	{From: 246, To: 247, Line: 119, Col: 9, Construct: "{{ }}"},
-	{From: 249, To: 251, Line: 121, Col: 9, Construct: "if"},
-	{From: 252, To: 299, Line: 124, Col: 9, Construct: "if"},
-	{From: 255, To: 274, Line: 126, Col: 9, Construct: "if"},
-	{From: 257, To: 263, Line: 127, Col: 13, Construct: "if"},
-	{From: 260, To: 262, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 264, To: 274, Line: 130, Col: 13, Construct: "if"},
-	{From: 267, To: 273, Line: 131, Col: 13, Construct: "if"},
-	{From: 270, To: 272, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 276, To: 298, Line: 137, Col: 9, Construct: "if"},
-	{From: 280, To: 291, Line: 139, Col: 13, Construct: "for"},
-	{From: 282, To: 286, Line: 140, Col: 17, Construct: "{{ }}"},
-	{From: 288, To: 289, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 295, To: 297, Line: 146, Col: 13, Construct: "{{ }}"},
-	{From: 302, To: 308, Line: 151, Col: 1, Construct: "if"},
-	{From: 304, To: 307, Line: 152, Col: 5, Construct: "if"},
-	{From: 323, To: 325, Line: 2, Col: 1, Construct: "set"},
-	{From: 327, To: 329, Line: 3, Col: 1, Construct: "set"},
-	{From: 331, To: 333, Line: 4, Col: 1, Construct: "set"},
-	{From: 335, To: 337, Line: 5, Col: 1, Construct: "set"},
-	{From: 339, To: 339, Line: 8, Col: 1, Construct: "set"},
-	{From: 341, To: 341, Line: 11, Col: 1, Construct: "set"},
-	{From: 343, To: 351, Line: 12, Col: 1, Construct: "for"},
-	{From: 347, To: 350, Line: 13, Col: 5, Construct: "if"},
-	{From: 349, To: 349, Line: 14, Col: 9, Construct: "set"},
-	{From: 353, To: 382, Line: 19, Col: 1, Construct: "macro"},
-	{From: 356, To: 365, Line: 20, Col: 5, Construct: "if"},
-	{From: 358, To: 360, Line: 21, Col: 9, Construct: "if"},
-	{From: 362, To: 362, Line: 22, Col: 9, Construct: "set"},
-	{From: 364, To: 364, Line: 23, Col: 9, Construct: "{{ }}"},
-	{From: 367, To: 381, Line: 25, Col: 5, Construct: "if"},
-	{From: 369, To: 371, Line: 26, Col: 9, Construct: "if"},
-	{From: 373, To: 374, Line: 27, Col: 9, Construct: "set"},
-	{From: 376, To: 380, Line: 29, Col: 9, Construct: "for"},
-	{From: 379, To: 379, Line: 31, Col: 13, Construct: "{{ }}"},
-	{From: 384, To: 401, Line: 36, Col: 1, Construct: "macro"},
-	{From: 387, To: 389, Line: 37, Col: 5, Construct: "if"},
-	{From: 391, To: 392, Line: 38, Col: 5, Construct: "set"},
-	{From: 394, To: 400, Line: 43, Col: 5, Construct: "for"},
-	{From: 397, To: 398, Line: 45, Col: 9, Construct: "{{ }}"},
-	{From: 403, To: 415, Line: 57, Col: 1, Construct: "macro"},
-	{From: 406, To: 408, Line: 58, Col: 5, Construct: "if"},
-	{From: 410, To: 411, Line: 59, Col: 5, Construct: "set"},
-	{From: 413, To: 414, Line: 62, Col: 5, Construct: "{{ }}"},
-	{From: 417, To: 434, Line: 66, Col: 1, Construct: "macro"},
-	{From: 421, To: 433, Line: 67, Col: 5, Construct: "for"},
-	{From: 423, To: 432, Line: 68, Col: 9, Construct: "if"},
-	{From: 425, To: 431, Line: 69, Col: 13, Construct: "for"},
-	{From: 427, To: 430, Line: 70, Col: 17, Construct: "if"},
-	{From: 429, To: 429, Line: 71, Col: 21, Construct: "{{ }}"},
-	{From: 436, To: 447, Line: 78, Col: 1, Construct: "macro"},
-	{From: 439, To: 446, Line: 79, Col: 5, Construct: "if"},
-	{From: 441, To: 441, Line: 80, Col: 9, Construct: "{{ }}"},
-	{From: 445, To: 445, Line: 82, Col: 9, Construct: "{{ }}"},
-	{From: 449, To: 449, Line: 87, Col: 1, Construct: "set"},
-	{From: 451, To: 457, Line: 88, Col: 1, Construct: "for"},
-	{From: 453, To: 456, Line: 89, Col: 5, Construct: "if"},
-	{From: 455, To: 455, Line: 90, Col: 9, Construct: "set"},
-	{From: 459, To: 480, Line: 94, Col: 1, Construct: "if"},
-	{From: 462, To: 464, Line: 96, Col: 9, Construct: "{{ }}"},
-	{From: 466, To: 471, Line: 97, Col: 9, Construct: "if"},
-	{From: 468, To: 470, Line: 98, Col: 13, Construct: "{{ }}"},
-	{From: 473, To: 479, Line: 100, Col: 9, Construct: "if"},
-	{From: 475, To: 477, Line: 101, Col: 13, Construct: "{{ }}"},
-	{From: 482, To: 561, Line: 107, Col: 1, Construct: "for"},
-	{From: 488, To: 560, Line: 108, Col: 5, Construct: "if"},
-	{From: 491, To: 491, Line: 109, Col: 10, Construct: "{{ }}"},
-	{From: 492, To: 560, Line: 110, Col: 9, Construct: "if"},
-	{From: 495, To: 497, Line: 111, Col: 9, Construct: "set"},
-	{From: 499, To: 501, Line: 112, Col: 9, Construct: "set"},
-	{From: 503, To: 505, Line: 113, Col: 9, Construct: "if"},
-	{From: 507, To: 508, Line: 116, Col: 9, Construct: "{{ }}"},
-	{From: 510, To: 513, Line: 117, Col: 9, Construct: "{{ }}"},
-	{From: 515, To: 516, Line: 119, Col: 9, Construct: "{{ }}"},
-	{From: 518, To: 520, Line: 121, Col: 9, Construct: "if"},
-	{From: 521, To: 560, Line: 124, Col: 9, Construct: "if"},
-	{From: 524, To: 539, Line: 126, Col: 9, Construct: "if"},
-	{From: 526, To: 530, Line: 127, Col: 13, Construct: "if"},
-	{From: 529, To: 529, Line: 128, Col: 17, Construct: "{{ }}"},
-	{From: 531, To: 539, Line: 130, Col: 13, Construct: "if"},
-	{From: 534, To: 538, Line: 131, Col: 13, Construct: "if"},
-	{From: 537, To: 537, Line: 132, Col: 17, Construct: "{{ }}"},
-	{From: 541, To: 559, Line: 137, Col: 9, Construct: "if"},
-	{From: 545, To: 554, Line: 139, Col: 13, Construct: "for"},
-	{From: 547, To: 547, Line: 140, Col: 17, Construct: "{{ }}"},
-	{From: 549, To: 552, Line: 141, Col: 17, Construct: "{{ }}"},
-	{From: 558, To: 558, Line: 146, Col: 13, Construct: "{{ }}"},
-	{From: 563, To: 569, Line: 151, Col: 1, Construct: "if"},
-	{From: 565, To: 568, Line: 152, Col: 5, Construct: "if"},
+	{From: 59, To: 61, Line: 2, Col: 1, Construct: "set"},
+	{From: 63, To: 65, Line: 3, Col: 1, Construct: "set"},
+	{From: 67, To: 69, Line: 4, Col: 1, Construct: "set"},
+	{From: 71, To: 73, Line: 5, Col: 1, Construct: "set"},
+	{From: 75, To: 75, Line: 8, Col: 1, Construct: "set"},
+	{From: 77, To: 77, Line: 11, Col: 1, Construct: "set"},
+	{From: 79, To: 87, Line: 12, Col: 1, Construct: "for"},
+	{From: 83, To: 86, Line: 13, Col: 5, Construct: "if"},
+	{From: 85, To: 85, Line: 14, Col: 9, Construct: "set"},
+	{From: 89, To: 120, Line: 19, Col: 1, Construct: "macro"},
+	{From: 92, To: 103, Line: 20, Col: 5, Construct: "if"},
+	{From: 94, To: 96, Line: 21, Col: 9, Construct: "if"},
+	{From: 98, To: 98, Line: 22, Col: 9, Construct: "set"},
+	{From: 100, To: 102, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 105, To: 119, Line: 25, Col: 5, Construct: "if"},
+	{From: 107, To: 109, Line: 26, Col: 9, Construct: "if"},
+	{From: 111, To: 112, Line: 27, Col: 9, Construct: "set"},
+	{From: 114, To: 118, Line: 29, Col: 9, Construct: "for"},
+	{From: 117, To: 117, Line: 31, Col: 13, Construct: "{{ }}"},
+	{From: 122, To: 139, Line: 36, Col: 1, Construct: "macro"},
+	{From: 125, To: 127, Line: 37, Col: 5, Construct: "if"},
+	{From: 129, To: 130, Line: 38, Col: 5, Construct: "set"},
+	{From: 132, To: 138, Line: 43, Col: 5, Construct: "for"},
+	{From: 135, To: 136, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 141, To: 153, Line: 57, Col: 1, Construct: "macro"},
+	{From: 144, To: 146, Line: 58, Col: 5, Construct: "if"},
+	{From: 148, To: 149, Line: 59, Col: 5, Construct: "set"},
+	{From: 151, To: 152, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 155, To: 172, Line: 66, Col: 1, Construct: "macro"},
+	{From: 159, To: 171, Line: 67, Col: 5, Construct: "for"},
+	{From: 161, To: 170, Line: 68, Col: 9, Construct: "if"},
+	{From: 163, To: 169, Line: 69, Col: 13, Construct: "for"},
+	{From: 165, To: 168, Line: 70, Col: 17, Construct: "if"},
+	{From: 167, To: 167, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 174, To: 185, Line: 78, Col: 1, Construct: "macro"},
+	{From: 177, To: 184, Line: 79, Col: 5, Construct: "if"},
+	{From: 179, To: 179, Line: 80, Col: 9, Construct: "{{ }}"},
+	{From: 183, To: 183, Line: 82, Col: 9, Construct: "{{ }}"},
+	{From: 187, To: 187, Line: 87, Col: 1, Construct: "set"},
+	{From: 189, To: 195, Line: 88, Col: 1, Construct: "for"},
+	{From: 191, To: 194, Line: 89, Col: 5, Construct: "if"},
+	{From: 193, To: 193, Line: 90, Col: 9, Construct: "set"},
+	{From: 197, To: 212, Line: 94, Col: 1, Construct: "if"},
+	{From: 200, To: 200, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 202, To: 205, Line: 97, Col: 9, Construct: "if"},
+	{From: 204, To: 204, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 207, To: 211, Line: 100, Col: 9, Construct: "if"},
+	{From: 209, To: 209, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 214, To: 303, Line: 107, Col: 1, Construct: "for"},
+	{From: 220, To: 302, Line: 108, Col: 5, Construct: "if"},
+	{From: 223, To: 225, Line: 109, Col: 10, Construct: "{{ }}"},
+	{From: 226, To: 302, Line: 110, Col: 9, Construct: "if"},
+	{From: 229, To: 231, Line: 111, Col: 9, Construct: "set"},
+	{From: 233, To: 235, Line: 112, Col: 9, Construct: "set"},
+	{From: 237, To: 239, Line: 113, Col: 9, Construct: "if"},
+	{From: 241, To: 244, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 246, To: 247, Line: 117, Col: 9, Construct: "{{ }}"},
+	{From: 249, To: 250, Line: 119, Col: 9, Construct: "{{ }}"},
+	{From: 252, To: 254, Line: 121, Col: 9, Construct: "if"},
+	{From: 255, To: 302, Line: 124, Col: 9, Construct: "if"},
+	{From: 258, To: 277, Line: 126, Col: 9, Construct: "if"},
+	{From: 260, To: 266, Line: 127, Col: 13, Construct: "if"},
+	{From: 263, To: 265, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 267, To: 277, Line: 130, Col: 13, Construct: "if"},
+	{From: 270, To: 276, Line: 131, Col: 13, Construct: "if"},
+	{From: 273, To: 275, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 279, To: 301, Line: 137, Col: 9, Construct: "if"},
+	{From: 283, To: 294, Line: 139, Col: 13, Construct: "for"},
+	{From: 285, To: 289, Line: 140, Col: 17, Construct: "{{ }}"},
+	{From: 291, To: 292, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 298, To: 300, Line: 146, Col: 13, Construct: "{{ }}"},
+	{From: 305, To: 311, Line: 151, Col: 1, Construct: "if"},
+	{From: 307, To: 310, Line: 152, Col: 5, Construct: "if"},
+	{From: 326, To: 328, Line: 2, Col: 1, Construct: "set"},
+	{From: 330, To: 332, Line: 3, Col: 1, Construct: "set"},
+	{From: 334, To: 336, Line: 4, Col: 1, Construct: "set"},
+	{From: 338, To: 340, Line: 5, Col: 1, Construct: "set"},
+	{From: 342, To: 342, Line: 8, Col: 1, Construct: "set"},
+	{From: 344, To: 344, Line: 11, Col: 1, Construct: "set"},
+	{From: 346, To: 354, Line: 12, Col: 1, Construct: "for"},
+	{From: 350, To: 353, Line: 13, Col: 5, Construct: "if"},
+	{From: 352, To: 352, Line: 14, Col: 9, Construct: "set"},
+	{From: 356, To: 385, Line: 19, Col: 1, Construct: "macro"},
+	{From: 359, To: 368, Line: 20, Col: 5, Construct: "if"},
+	{From: 361, To: 363, Line: 21, Col: 9, Construct: "if"},
+	{From: 365, To: 365, Line: 22, Col: 9, Construct: "set"},
+	{From: 367, To: 367, Line: 23, Col: 9, Construct: "{{ }}"},
+	{From: 370, To: 384, Line: 25, Col: 5, Construct: "if"},
+	{From: 372, To: 374, Line: 26, Col: 9, Construct: "if"},
+	{From: 376, To: 377, Line: 27, Col: 9, Construct: "set"},
+	{From: 379, To: 383, Line: 29, Col: 9, Construct: "for"},
+	{From: 382, To: 382, Line: 31, Col: 13, Construct: "{{ }}"},
+	{From: 387, To: 404, Line: 36, Col: 1, Construct: "macro"},
+	{From: 390, To: 392, Line: 37, Col: 5, Construct: "if"},
+	{From: 394, To: 395, Line: 38, Col: 5, Construct: "set"},
+	{From: 397, To: 403, Line: 43, Col: 5, Construct: "for"},
+	{From: 400, To: 401, Line: 45, Col: 9, Construct: "{{ }}"},
+	{From: 406, To: 418, Line: 57, Col: 1, Construct: "macro"},
+	{From: 409, To: 411, Line: 58, Col: 5, Construct: "if"},
+	{From: 413, To: 414, Line: 59, Col: 5, Construct: "set"},
+	{From: 416, To: 417, Line: 62, Col: 5, Construct: "{{ }}"},
+	{From: 420, To: 437, Line: 66, Col: 1, Construct: "macro"},
+	{From: 424, To: 436, Line: 67, Col: 5, Construct: "for"},
+	{From: 426, To: 435, Line: 68, Col: 9, Construct: "if"},
+	{From: 428, To: 434, Line: 69, Col: 13, Construct: "for"},
+	{From: 430, To: 433, Line: 70, Col: 17, Construct: "if"},
+	{From: 432, To: 432, Line: 71, Col: 21, Construct: "{{ }}"},
+	{From: 439, To: 450, Line: 78, Col: 1, Construct: "macro"},
+	{From: 442, To: 449, Line: 79, Col: 5, Construct: "if"},
+	{From: 444, To: 444, Line: 80, Col: 9, Construct: "{{ }}"},
+	{From: 448, To: 448, Line: 82, Col: 9, Construct: "{{ }}"},
+	{From: 452, To: 452, Line: 87, Col: 1, Construct: "set"},
+	{From: 454, To: 460, Line: 88, Col: 1, Construct: "for"},
+	{From: 456, To: 459, Line: 89, Col: 5, Construct: "if"},
+	{From: 458, To: 458, Line: 90, Col: 9, Construct: "set"},
+	{From: 462, To: 483, Line: 94, Col: 1, Construct: "if"},
+	{From: 465, To: 467, Line: 96, Col: 9, Construct: "{{ }}"},
+	{From: 469, To: 474, Line: 97, Col: 9, Construct: "if"},
+	{From: 471, To: 473, Line: 98, Col: 13, Construct: "{{ }}"},
+	{From: 476, To: 482, Line: 100, Col: 9, Construct: "if"},
+	{From: 478, To: 480, Line: 101, Col: 13, Construct: "{{ }}"},
+	{From: 485, To: 564, Line: 107, Col: 1, Construct: "for"},
+	{From: 491, To: 563, Line: 108, Col: 5, Construct: "if"},
+	{From: 494, To: 494, Line: 109, Col: 10, Construct: "{{ }}"},
+	{From: 495, To: 563, Line: 110, Col: 9, Construct: "if"},
+	{From: 498, To: 500, Line: 111, Col: 9, Construct: "set"},
+	{From: 502, To: 504, Line: 112, Col: 9, Construct: "set"},
+	{From: 506, To: 508, Line: 113, Col: 9, Construct: "if"},
+	{From: 510, To: 511, Line: 116, Col: 9, Construct: "{{ }}"},
+	{From: 513, To: 516, Line: 117, Col: 9, Construct: "{{ }}"},
+	{From: 518, To: 519, Line: 119, Col: 9, Construct: "{{ }}"},
+	{From: 521, To: 523, Line: 121, Col: 9, Construct: "if"},
+	{From: 524, To: 563, Line: 124, Col: 9, Construct: "if"},
+	{From: 527, To: 542, Line: 126, Col: 9, Construct: "if"},
+	{From: 529, To: 533, Line: 127, Col: 13, Construct: "if"},
+	{From: 532, To: 532, Line: 128, Col: 17, Construct: "{{ }}"},
+	{From: 534, To: 542, Line: 130, Col: 13, Construct: "if"},
+	{From: 537, To: 541, Line: 131, Col: 13, Construct: "if"},
+	{From: 540, To: 540, Line: 132, Col: 17, Construct: "{{ }}"},
+	{From: 544, To: 562, Line: 137, Col: 9, Construct: "if"},
+	{From: 548, To: 557, Line: 139, Col: 13, Construct: "for"},
+	{From: 550, To: 550, Line: 140, Col: 17, Construct: "{{ }}"},
+	{From: 552, To: 555, Line: 141, Col: 17, Construct: "{{ }}"},
+	{From: 561, To: 561, Line: 146, Col: 13, Construct: "{{ }}"},
+	{From: 566, To: 572, Line: 151, Col: 1, Construct: "if"},
+	{From: 568, To: 571, Line: 152, Col: 5, Construct: "if"},
 }

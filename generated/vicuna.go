@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Vicuna is the chat template builtin/vicuna.jinja.
 var Vicuna = &jinja2.Template{
@@ -76,20 +79,20 @@ func renderVicuna(w *jinja2.Writer, in *jinja2.Input) {
 func renderVicunaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna.jinja:10:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// vicuna.jinja:11:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna.jinja:12:1 {{- message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaItemStr(message, "content"), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.ItemStr(message, "content"), jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna.jinja:13:5 {%- elif message['role'] == 'user' %}
 			// vicuna.jinja:14:1 {{- 'USER: ' + message['content'] + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("USER: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("USER: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna.jinja:15:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna.jinja:16:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("ASSISTANT: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("ASSISTANT: "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>\n")))
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -98,18 +101,18 @@ func renderVicunaLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansVicuna is the position table of vicuna.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansVicuna = []jinja2.Span{
-	{From: 50, To: 70, Line: 10, Col: 1, Construct: "for"},
-	{From: 52, To: 68, Line: 11, Col: 1, Construct: "if"},
-	{From: 55, To: 55, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 56, To: 68, Line: 13, Col: 5, Construct: "if"},
-	{From: 59, To: 61, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 62, To: 68, Line: 15, Col: 5, Construct: "if"},
-	{From: 65, To: 67, Line: 16, Col: 1, Construct: "{{ }}"},
-	{From: 79, To: 95, Line: 10, Col: 1, Construct: "for"},
-	{From: 81, To: 93, Line: 11, Col: 1, Construct: "if"},
-	{From: 84, To: 84, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 85, To: 93, Line: 13, Col: 5, Construct: "if"},
-	{From: 88, To: 88, Line: 14, Col: 1, Construct: "{{ }}"},
-	{From: 89, To: 93, Line: 15, Col: 5, Construct: "if"},
-	{From: 92, To: 92, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 73, Line: 10, Col: 1, Construct: "for"},
+	{From: 55, To: 71, Line: 11, Col: 1, Construct: "if"},
+	{From: 58, To: 58, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 59, To: 71, Line: 13, Col: 5, Construct: "if"},
+	{From: 62, To: 64, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 65, To: 71, Line: 15, Col: 5, Construct: "if"},
+	{From: 68, To: 70, Line: 16, Col: 1, Construct: "{{ }}"},
+	{From: 82, To: 98, Line: 10, Col: 1, Construct: "for"},
+	{From: 84, To: 96, Line: 11, Col: 1, Construct: "if"},
+	{From: 87, To: 87, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 88, To: 96, Line: 13, Col: 5, Construct: "if"},
+	{From: 91, To: 91, Line: 14, Col: 1, Construct: "{{ }}"},
+	{From: 92, To: 96, Line: 15, Col: 5, Construct: "if"},
+	{From: 95, To: 95, Line: 16, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // VicunaOrca is the chat template builtin/vicuna-orca.jinja.
 var VicunaOrca = &jinja2.Template{
@@ -78,20 +81,20 @@ func renderVicunaOrca(w *jinja2.Writer, in *jinja2.Input) {
 func renderVicunaOrcaLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// vicuna-orca.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// vicuna-orca.jinja:12:1 {%- if message['role'] == 'system' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// vicuna-orca.jinja:13:1 {{- 'SYSTEM: ' + message['content'] + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("SYSTEM: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("SYSTEM: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "user") {
 			// vicuna-orca.jinja:14:5 {%- elif message['role'] == 'user' %}
 			// vicuna-orca.jinja:15:1 {{- 'USER: ' + message['content'] + '\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("USER: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("USER: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// vicuna-orca.jinja:16:5 {%- elif message['role'] == 'assistant' %}
 			// vicuna-orca.jinja:17:1 {{- 'ASSISTANT: ' + message['content'] + '</s>\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("ASSISTANT: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("</s>\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str("ASSISTANT: "), llamacpp.ItemStr(message, "content")), jinja2.Str("</s>\n")))
 		}
 	}
 	w.WriteString("ASSISTANT:")
@@ -100,18 +103,18 @@ func renderVicunaOrcaLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansVicunaOrca is the position table of vicuna-orca.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansVicunaOrca = []jinja2.Span{
-	{From: 50, To: 72, Line: 11, Col: 1, Construct: "for"},
-	{From: 52, To: 70, Line: 12, Col: 1, Construct: "if"},
-	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 70, Line: 14, Col: 5, Construct: "if"},
-	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 64, To: 70, Line: 16, Col: 5, Construct: "if"},
-	{From: 67, To: 69, Line: 17, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 97, Line: 11, Col: 1, Construct: "for"},
-	{From: 83, To: 95, Line: 12, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 87, To: 95, Line: 14, Col: 5, Construct: "if"},
-	{From: 90, To: 90, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 91, To: 95, Line: 16, Col: 5, Construct: "if"},
-	{From: 94, To: 94, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 75, Line: 11, Col: 1, Construct: "for"},
+	{From: 55, To: 73, Line: 12, Col: 1, Construct: "if"},
+	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 73, Line: 14, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 67, To: 73, Line: 16, Col: 5, Construct: "if"},
+	{From: 70, To: 72, Line: 17, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 100, Line: 11, Col: 1, Construct: "for"},
+	{From: 86, To: 98, Line: 12, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 90, To: 98, Line: 14, Col: 5, Construct: "if"},
+	{From: 93, To: 93, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 94, To: 98, Line: 16, Col: 5, Construct: "if"},
+	{From: 97, To: 97, Line: 17, Col: 1, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Yandex is the chat template builtin/yandex.jinja.
 var Yandex = &jinja2.Template{
@@ -72,16 +75,16 @@ func renderYandex(w *jinja2.Writer, in *jinja2.Input) {
 func renderYandexLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// yandex.jinja:11:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// yandex.jinja:12:1 {%- if message['role'] == 'user' %}
-		messageRole := jinja2.LlamaItemStr(message, "role")
+		messageRole := llamacpp.ItemStr(message, "role")
 		if jinja2.EqStr(messageRole, "user") {
 			// yandex.jinja:13:1 {{- ' Пользователь: ' + message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" Пользователь: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" Пользователь: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n\n")))
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// yandex.jinja:14:5 {%- elif message['role'] == 'assistant' %}
 			// yandex.jinja:15:1 {{- ' Ассистент: ' + message['content'] + '\n\n' }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str(" Ассистент: "), jinja2.LlamaItemStr(message, "content")), jinja2.Str("\n\n")))
+			llamacpp.Write(w, llamacpp.Add(llamacpp.Add(jinja2.Str(" Ассистент: "), llamacpp.ItemStr(message, "content")), jinja2.Str("\n\n")))
 		}
 	}
 	w.WriteString(" Ассистент:[SEP]")
@@ -90,14 +93,14 @@ func renderYandexLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansYandex is the position table of yandex.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansYandex = []jinja2.Span{
-	{From: 50, To: 66, Line: 11, Col: 1, Construct: "for"},
-	{From: 52, To: 64, Line: 12, Col: 1, Construct: "if"},
-	{From: 55, To: 57, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 58, To: 64, Line: 14, Col: 5, Construct: "if"},
-	{From: 61, To: 63, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 75, To: 87, Line: 11, Col: 1, Construct: "for"},
-	{From: 77, To: 85, Line: 12, Col: 1, Construct: "if"},
-	{From: 80, To: 80, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 85, Line: 14, Col: 5, Construct: "if"},
-	{From: 84, To: 84, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 69, Line: 11, Col: 1, Construct: "for"},
+	{From: 55, To: 67, Line: 12, Col: 1, Construct: "if"},
+	{From: 58, To: 60, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 61, To: 67, Line: 14, Col: 5, Construct: "if"},
+	{From: 64, To: 66, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 78, To: 90, Line: 11, Col: 1, Construct: "for"},
+	{From: 80, To: 88, Line: 12, Col: 1, Construct: "if"},
+	{From: 83, To: 83, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 88, Line: 14, Col: 5, Construct: "if"},
+	{From: 87, To: 87, Line: 15, Col: 1, Construct: "{{ }}"},
 }

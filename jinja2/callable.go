@@ -17,9 +17,10 @@ type MacroSpec struct {
 	// Anonymous marks the caller of a call block: Jinja2 gives it no name, so it
 	// prints as <Macro anonymous> and its name attribute is None.
 	Anonymous bool
-	// Llama binds the arguments of a call as llama.cpp's engine does (see
-	// llamaBindMacro), for a macro of a llama.cpp render function.
-	Llama bool
+	// Bind, when set, binds the arguments of a call instead of Jinja2's rules: a macro
+	// of a llama.cpp render function binds them as llama.cpp's engine does
+	// (llamacpp.BindMacro).
+	Bind func(spec *MacroSpec, args []Value, kwargs []Kwarg) []Value
 }
 
 // Callable is a value that can be called: a macro, a builtin function or a bound method.
@@ -109,8 +110,8 @@ func (c *Callable) call(args []Value, kwargs []Kwarg) Value {
 // callMacro binds arguments as Jinja2's Macro.__call__ does and renders the body.
 func (c *Callable) callMacro(args []Value, kwargs []Kwarg) Value {
 	spec := c.spec
-	if spec.Llama {
-		return c.w.capture(func() { c.body(llamaBindMacro(spec, args, kwargs)) })
+	if spec.Bind != nil {
+		return c.w.capture(func() { c.body(spec.Bind(spec, args, kwargs)) })
 	}
 	n := len(spec.Params)
 	bound := make([]Value, 0, n+3)

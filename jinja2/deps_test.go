@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestStandardLibraryOnly enforces that importing the packages a service uses (runtime,
-// the root package tmplgen, templatehash, llamaserver and modelfile) adds no
-// dependency: everything they import is runtime, templatehash or in the standard
-// library, as go list reports it (its Standard flag) and by where its source lives
-// (GOROOT/src). Runtime itself, what generated code calls, imports no cryptography: the
+// TestStandardLibraryOnly enforces that importing the packages a service uses (jinja2
+// and llamacpp, which generated code calls, the root package tmplgen, templatehash,
+// llamaserver and modelfile) adds no dependency: everything they import is one of them
+// or in the standard library, as go list reports it (its Standard flag) and by where its
+// source lives (GOROOT/src). Package jinja2 imports no cryptography: the
 // registry's key is templatehash's (crypto/sha256 brings the standard library's FIPS
 // module, crypto/internal/entropy/v1.0.0).
 func TestStandardLibraryOnly(t *testing.T) {
@@ -20,7 +20,7 @@ func TestStandardLibraryOnly(t *testing.T) {
 		t.Fatalf("go env GOROOT: %v", err)
 	}
 	src := filepath.Join(strings.TrimSpace(string(out)), "src") + string(filepath.Separator)
-	for _, pkg := range []string{".", "..", "../templatehash", "../llamaserver", "../modelfile"} {
+	for _, pkg := range []string{".", "..", "../llamacpp", "../templatehash", "../llamaserver", "../modelfile"} {
 		out, err = exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}", pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
@@ -33,9 +33,9 @@ func TestStandardLibraryOnly(t *testing.T) {
 				t.Fatalf("go list printed %q", line)
 			}
 			if pkg == "." && strings.HasPrefix(f[0], "crypto/") {
-				t.Errorf("runtime depends on %s: it needs no cryptography (see package templatehash)", f[0])
+				t.Errorf("jinja2 depends on %s: it needs no cryptography (see package templatehash)", f[0])
 			}
-			if line == self || f[0] == "github.com/tmplgen/tmplgen/jinja2" || f[0] == "github.com/tmplgen/tmplgen/templatehash" {
+			if line == self || f[0] == "github.com/tmplgen/tmplgen/jinja2" || f[0] == "github.com/tmplgen/tmplgen/llamacpp" || f[0] == "github.com/tmplgen/tmplgen/templatehash" {
 				continue
 			}
 			if f[1] != "true" || !strings.HasPrefix(f[2], src) {

@@ -79,7 +79,7 @@ func checkOnlyOwnDeclarations(t *testing.T, name string, src []byte) {
 		t.Fatalf("%s: %v", name, err)
 	}
 	for _, imp := range f.Imports {
-		if imp.Path.Value != `"github.com/tmplgen/tmplgen/jinja2"` && imp.Path.Value != `"math"` && (name != "registry.go" || imp.Path.Value != `"github.com/tmplgen/tmplgen/templatehash"`) {
+		if imp.Path.Value != `"github.com/tmplgen/tmplgen/jinja2"` && imp.Path.Value != `"github.com/tmplgen/tmplgen/llamacpp"` && imp.Path.Value != `"math"` && (name != "registry.go" || imp.Path.Value != `"github.com/tmplgen/tmplgen/templatehash"`) {
 			t.Errorf("%s imports %s", name, imp.Path.Value)
 		}
 	}

@@ -26,9 +26,9 @@ handler llama-server renders it with). -json prints them as a JSON list.`,
 			templates := compiled.All()
 			if *asJSON {
 				type entry struct {
-					Name         string               `json:"name"`
-					SHA256       string               `json:"sha256"`
-					Origin       string               `json:"origin"`
+					Name         string              `json:"name"`
+					SHA256       string              `json:"sha256"`
+					Origin       string              `json:"origin"`
 					Capabilities jinja2.Capabilities `json:"capabilities"`
 				}
 				list := make([]entry, 0, len(templates))

@@ -16,8 +16,8 @@ import (
 	"github.com/tmplgen/tmplgen/internal/compiler"
 	"github.com/tmplgen/tmplgen/internal/harness"
 	"github.com/tmplgen/tmplgen/internal/version"
-	"github.com/tmplgen/tmplgen/modelfile"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/modelfile"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 

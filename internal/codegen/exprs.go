@@ -8,7 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/tmplgen/tmplgen/internal/ir"
-	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Expressions: values, conditions, calls of filters, tests, methods and globals.
@@ -94,7 +94,7 @@ func (g *gen) value(x ir.Expr) *jen.Statement {
 		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
 		if g.llama {
 			g.variants++
-			return rt("LlamaSlice").Call(obj, start, stop, step)
+			return llama("Slice").Call(obj, start, stop, step)
 		}
 		return obj.Dot("Slice").Call(start, stop, step)
 	case *ir.List:
@@ -201,7 +201,7 @@ func (g *gen) values(xs []ir.Expr) []jen.Code {
 func (g *gen) op(name string) *jen.Statement {
 	if g.llama && llamaVariants[name] {
 		g.variants++
-		return rt("Llama" + name)
+		return llama(name)
 	}
 	return rt(name)
 }
@@ -211,13 +211,13 @@ func (g *gen) op(name string) *jen.Statement {
 func (g *gen) method(recv *jen.Statement, name string, args ...jen.Code) *jen.Statement {
 	if g.llama && llamaVariants[name] {
 		g.variants++
-		return rt("Llama" + name).Call(append([]jen.Code{recv}, args...)...)
+		return llama(name).Call(append([]jen.Code{recv}, args...)...)
 	}
 	return recv.Dot(name).Call(args...)
 }
 
 // llamaVariants are the runtime functions and Value methods that have a variant with
-// llama.cpp's semantics, jinja2.LlamaNAME (see runtime/llama.go).
+// llama.cpp's semantics, llamacpp.NAME (see runtime/llama.go).
 var llamaVariants = map[string]bool{
 	"Attr": true, "Item": true, "ItemStr": true, "ItemInt": true,
 	"Add": true, "Sum": true, "Concat": true,
@@ -295,7 +295,7 @@ func (g *gen) cond(x ir.Expr) *jen.Statement {
 		switch {
 		case g.llama:
 			g.variants++
-			return rt("LlamaCallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
+			return llama("CallTest").Call(jen.Lit(x.Name), g.value(x.X), args, kwargs)
 		case !ok:
 			// the operands are passed (and ignored) so that the variables they read are used
 			return rt("Truthy").Call(rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No test named '%s' found.", x.Name)), g.value(x.X), args, kwargs))
@@ -392,7 +392,7 @@ func (g *gen) filterCall(f *ir.Filter, v jen.Code) *jen.Statement {
 	case g.llama:
 		// llama.cpp's builtins of the value's type
 		g.variants++
-		return rt("LlamaCallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
+		return llama("CallFilter").Call(jen.Lit(f.Name), v, args, kwargs)
 	case !ok:
 		// the operands are passed (and ignored) so that the variables they read are used
 		return rt("Fail").Call(rt("RuntimeError"), jen.Lit(fmt.Sprintf("No filter named '%s' found.", f.Name)), v, args, kwargs)
@@ -416,9 +416,9 @@ func (g *gen) call(x *ir.Call) *jen.Statement {
 	args, kwargs := g.args(x.Args)
 	switch fn := x.Fn.(type) {
 	case *ir.Global:
-		if g.llama && jinja2.LlamaLacksGlobal(fn.Name) {
+		if g.llama && llamacpp.LacksGlobal(fn.Name) {
 			g.variants++
-			return rt("LlamaCallMissingGlobal").Call(jen.Id("in"), jen.Lit(fn.Name), args, kwargs)
+			return llama("CallMissingGlobal").Call(jen.Id("in"), jen.Lit(fn.Name), args, kwargs)
 		}
 		switch fn.Name {
 		case "namespace":

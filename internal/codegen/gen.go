@@ -127,6 +127,10 @@ func newGen(t *ir.Template, llama bool) *gen {
 
 func rt(name string) *jen.Statement { return jen.Qual(Jinja2Path, name) }
 
+// llama is the function name of package llamacpp, llama.cpp's variant of jinja2's
+// function of the same name.
+func llama(name string) *jen.Statement { return jen.Qual(LlamacppPath, name) }
+
 // valueType is runtime.Value.
 func valueType() *jen.Statement { return rt("Value") }
 
@@ -135,7 +139,7 @@ func (g *gen) root() []jen.Code {
 	code = append(code, g.scopeDecls(g.t.Body.Scope)...)
 	code = append(code, g.stmts(g.t.Body.Stmts)...)
 	if g.mutates {
-		own := jen.Id("in").Op("=").Add(rt("LlamaOwnInput")).Call(jen.Id("in"))
+		own := jen.Id("in").Op("=").Add(llama("OwnInput")).Call(jen.Id("in"))
 		code = append([]jen.Code{jen.Comment("the render changes lists and dicts of its input: it works on a copy"), own}, code...)
 	}
 	return code

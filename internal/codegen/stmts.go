@@ -211,7 +211,7 @@ func (g *gen) print(x ir.Expr) []jen.Code {
 			return []jen.Code{jen.Id("w").Dot("WriteString").Call(jen.Lit(s))}
 		}
 		g.variants++
-		return []jen.Code{rt("LlamaWrite").Call(jen.Id("w"), g.value(x))}
+		return []jen.Code{llama("Write").Call(jen.Id("w"), g.value(x))}
 	}
 	switch x := x.(type) {
 	case *ir.Binary:
@@ -695,7 +695,7 @@ func (g *gen) macroSpec(m *ir.Macro, caller bool) jen.Code {
 		spec[jen.Id("Varargs")] = jen.True()
 	}
 	if g.llama {
-		spec[jen.Id("Llama")] = jen.True()
+		spec[jen.Id("Bind")] = llama("BindMacro")
 		g.variants++
 	}
 	return jen.Op("&").Qual(Jinja2Path, "MacroSpec").Values(spec)

@@ -255,7 +255,7 @@ func writeModule(dir string, units []*codegen.Unit) error {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		return err
 	}
-	for _, pkg := range []string{"jinja2", "templatehash", "llamaserver"} {
+	for _, pkg := range []string{"jinja2", "llamacpp", "templatehash", "llamaserver"} {
 		if err := writePackageSource(filepath.Join(dir, pkg), pkg); err != nil {
 			return err
 		}

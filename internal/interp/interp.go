@@ -12,6 +12,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 	"github.com/tmplgen/tmplgen/templatehash"
 )
 
@@ -145,7 +146,7 @@ func (m *machine) stmt(e *env, s ir.Stmt) control {
 	case *ir.Print:
 		if m.probe != nil {
 			// llama.cpp's engine writes values in its own forms (nothing for a dict)
-			jinja2.LlamaWrite(m.w, m.expr(e, s.X))
+			llamacpp.Write(m.w, m.expr(e, s.X))
 		} else {
 			m.w.Write(m.expr(e, s.X))
 		}
@@ -353,7 +354,7 @@ func (m *machine) cond(e *env, x ir.Expr) bool {
 		args, kwargs := m.args(e, x.Args)
 		v := m.expr(e, x.X)
 		if m.probe != nil {
-			return jinja2.LlamaCallTest(x.Name, v, args, kwargs)
+			return llamacpp.CallTest(x.Name, v, args, kwargs)
 		}
 		return jinja2.CallTest(x.Name, v, args, kwargs)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tmplgen/tmplgen/internal/ir"
 	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
 )
 
 // Probe mode: the interpreter renders a template the way llama.cpp's Jinja engine
@@ -25,7 +26,7 @@ import (
 //     builtins llama.cpp declares but does not implement), a for loop over a str is an
 //     error, dict, lipsum, cycler and joiner do not exist, tests llama.cpp lacks are
 //     errors, `in` with an undefined or none operand is an error, and arithmetic and
-//     comparisons other than == and != are runtime's (jinja2.LlamaSub...);
+//     comparisons other than == and != are runtime's (llamacpp.Sub...);
 //   - undefined is lenient: its attributes and items are undefined, it iterates as
 //     empty, its builtins return empty values, and undefined or none + str is the str;
 //     str + anything concatenates the string forms;
@@ -136,7 +137,7 @@ func (p *probe) markDeep(v jinja2.Value) {
 
 // llamaFail raises the error llama.cpp's engine raises where Jinja2 would go on.
 func llamaFail(format string, args ...any) {
-	jinja2.Fail(jinja2.EngineError, fmt.Sprintf(format, args...))
+	jinja2.Fail(llamacpp.EngineError, fmt.Sprintf(format, args...))
 }
 
 // probeExpr evaluates the expressions whose meaning or statistics differ in probe mode;
@@ -173,10 +174,10 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (jinja2.Value, bool) {
 		}
 		start, stop, step := part(x.Start), part(x.Stop), part(x.Step)
 		p.op(obj, "slice")
-		if !jinja2.LlamaHasBuiltin(obj, "slice") {
+		if !llamacpp.HasBuiltin(obj, "slice") {
 			llamaFail("Unknown (built-in) filter 'slice' for type %s", obj.TypeName())
 		}
-		return jinja2.LlamaSlice(obj, start, stop, step), true
+		return llamacpp.Slice(obj, start, stop, step), true
 	case *ir.Binary:
 		if c, ok := ir.LlamaConcat(x); ok {
 			return m.expr(e, c), true
@@ -201,8 +202,8 @@ func (m *machine) probeExpr(e *env, x ir.Expr) (jinja2.Value, bool) {
 
 // llamaArith are llama.cpp's arithmetic operators other than +.
 var llamaArith = map[string]func(a, b jinja2.Value) jinja2.Value{
-	"-": jinja2.LlamaSub, "*": jinja2.LlamaMul, "/": jinja2.LlamaDiv, "%": jinja2.LlamaMod,
-	"//": jinja2.LlamaFloorDiv, "**": jinja2.LlamaPow,
+	"-": llamacpp.Sub, "*": llamacpp.Mul, "/": llamacpp.Div, "%": llamacpp.Mod,
+	"//": llamacpp.FloorDiv, "**": llamacpp.Pow,
 }
 
 // isNull reports whether v is undefined or none.
@@ -256,8 +257,8 @@ func (m *machine) probeAttr(obj jinja2.Value, name string) jinja2.Value {
 	if obj.Kind() == jinja2.KindUndefined {
 		return jinja2.Undefined(name)
 	}
-	if jinja2.LlamaHasBuiltin(obj, name) {
-		if jinja2.LlamaKind(obj) == "dict" && (obj.Kind() == jinja2.KindNamespace || !dictMethods[name]) {
+	if llamacpp.HasBuiltin(obj, name) {
+		if llamacpp.Kind(obj) == "dict" && (obj.Kind() == jinja2.KindNamespace || !dictMethods[name]) {
 			// the builtin function, even where the object has an item of that name
 			return jinja2.NewMacro(m.w, &jinja2.MacroSpec{Name: name}, func([]jinja2.Value) {})
 		}
@@ -279,7 +280,7 @@ func (m *machine) probeItem(obj, key jinja2.Value) jinja2.Value {
 		return jinja2.Undefined("")
 	}
 	var v jinja2.Value
-	switch jinja2.LlamaKind(obj) {
+	switch llamacpp.Kind(obj) {
 	case "dict":
 		v = obj.Item(key)
 		if v.Kind() == jinja2.KindUndefined {
@@ -290,7 +291,7 @@ func (m *machine) probeItem(obj, key jinja2.Value) jinja2.Value {
 	case "list", "str":
 		switch key.Kind() {
 		case jinja2.KindInt:
-			v = jinja2.LlamaItem(obj, key) // a str by bytes: undefined below 0 and past its end
+			v = llamacpp.Item(obj, key) // a str by bytes: undefined below 0 and past its end
 		case jinja2.KindString:
 			s, _ := key.AsString()
 			p.op(obj, s)
@@ -322,7 +323,7 @@ func (m *machine) probeItem(obj, key jinja2.Value) jinja2.Value {
 func (m *machine) probeFor(iter jinja2.Value) jinja2.Value {
 	p := m.probe
 	p.op(iter, "array_access")
-	switch jinja2.LlamaKind(iter) {
+	switch llamacpp.Kind(iter) {
 	case "undefined":
 		return jinja2.NewList()
 	case "list":
@@ -336,28 +337,28 @@ func (m *machine) probeFor(iter jinja2.Value) jinja2.Value {
 	return iter
 }
 
-// probeFilter is v|name(args) in llama.cpp's engine (jinja2.LlamaCallFilter), with
+// probeFilter is v|name(args) in llama.cpp's engine (llamacpp.CallFilter), with
 // the value it applies the builtin to marked: |tojson and |string of a list or dict use
 // everything in it.
 func (m *machine) probeFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
-	id, input := jinja2.LlamaFilterTarget(name, v)
+	id, input := llamacpp.FilterTarget(name, v)
 	m.probe.op(input, id)
 	m.markBuiltin(id, input)
-	return jinja2.LlamaCallFilter(name, v, args, kwargs)
+	return llamacpp.CallFilter(name, v, args, kwargs)
 }
 
-// probeMethod is recv.name(args) in llama.cpp's engine (jinja2.LlamaCallMethod).
+// probeMethod is recv.name(args) in llama.cpp's engine (llamacpp.CallMethod).
 func (m *machine) probeMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	m.probe.op(recv, name)
-	if jinja2.LlamaHasBuiltin(recv, name) {
+	if llamacpp.HasBuiltin(recv, name) {
 		m.markBuiltin(name, recv)
 	}
-	return jinja2.LlamaCallMethod(recv, name, args, kwargs)
+	return llamacpp.CallMethod(recv, name, args, kwargs)
 }
 
 // markBuiltin marks what builtin id uses of v.
 func (m *machine) markBuiltin(id string, v jinja2.Value) {
-	switch k := jinja2.LlamaKind(v); {
+	switch k := llamacpp.Kind(v); {
 	case id == "tojson", id == "string" && (k == "list" || k == "dict"):
 		m.probe.markDeep(v)
 	}
@@ -373,7 +374,7 @@ func probeCompare(op string, a, b jinja2.Value) bool {
 		if isNull(a) || isNull(b) {
 			llamaFail("Cannot perform operation in on undefined or null values")
 		}
-		switch jinja2.LlamaKind(b) {
+		switch llamacpp.Kind(b) {
 		case "list", "dict":
 		case "str":
 			if a.Kind() != jinja2.KindString {
@@ -390,7 +391,7 @@ func probeCompare(op string, a, b jinja2.Value) bool {
 
 // llamaOrder are llama.cpp's orderings.
 var llamaOrder = map[string]func(a, b jinja2.Value) bool{
-	"<": jinja2.LlamaLt, "<=": jinja2.LlamaLe, ">": jinja2.LlamaGt, ">=": jinja2.LlamaGe,
+	"<": llamacpp.Lt, "<=": llamacpp.Le, ">": llamacpp.Gt, ">=": llamacpp.Ge,
 }
 
 // probeSetAttr is {% set obj.name = v %}: llama.cpp sets a dict's item as it sets a

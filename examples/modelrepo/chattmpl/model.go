@@ -2,7 +2,10 @@
 
 package chattmpl
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Model is the chat template ./model.
 var Model = &jinja2.Template{
@@ -155,53 +158,53 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 		role = jinja2.Param(role, "role")
 		w.WriteString("<|start_header_id|>")
 		// model:25:20 {{ role }}
-		jinja2.LlamaWrite(w, role)
+		llamacpp.Write(w, role)
 		w.WriteString("<|end_header_id|>\n\n")
 	}
 	// model:29:1 {{- bos_token -}}
-	jinja2.LlamaWrite(w, bosToken)
+	llamacpp.Write(w, bosToken)
 	// model:31:1 {%- for message in messages -%}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// model:32:1 {%- if message.role == 'system' -%}
-		messageRole := jinja2.LlamaAttr(message, "role")
+		messageRole := llamacpp.Attr(message, "role")
 		if jinja2.EqStr(messageRole, "system") {
 			// model:33:1 {{- llama3_header('system') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("system"))
 			}))
 			// model:34:1 {{- message.content | trim -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "user") {
 			// model:36:5 {%- elif message.role == 'user' -%}
 			// model:37:1 {{- llama3_header('user') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("user"))
 			}))
 			// model:38:1 {{- message.content | trim -}}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(message, "content"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(message, "content"), nil, nil))
 			w.WriteString("<|eot_id|>")
 		} else if jinja2.EqStr(messageRole, "assistant") {
 			// model:40:5 {%- elif message.role == 'assistant' -%}
 			// model:41:1 {{- llama3_header('assistant') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("assistant"))
 			}))
 			// model:42:1 {%- if message.content -%}
-			messageContent := jinja2.LlamaAttr(message, "content")
+			messageContent := llamacpp.Attr(message, "content")
 			if messageContent.Truthy() {
 				// model:43:1 {{- message.content | trim -}}
-				jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", messageContent, nil, nil))
+				llamacpp.Write(w, llamacpp.CallFilter("trim", messageContent, nil, nil))
 			}
 			// model:45:1 {%- if message.tool_calls is defined and message.tool_calls -%}
-			messageToolCalls := jinja2.LlamaAttr(message, "tool_calls")
-			if jinja2.LlamaCallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
+			messageToolCalls := llamacpp.Attr(message, "tool_calls")
+			if llamacpp.CallTest("defined", messageToolCalls, nil, nil) && messageToolCalls.Truthy() {
 				// model:46:1 {%- for tc in message.tool_calls -%}
 				var call jinja2.Value
-				for _, tc := range jinja2.Iterate(w, jinja2.LlamaIterable(messageToolCalls)) {
+				for _, tc := range jinja2.Iterate(w, llamacpp.Iterable(messageToolCalls)) {
 					// model:47:1 {%- if tc.function is defined -%}
-					tcFunction := jinja2.LlamaAttr(tc, "function")
-					if jinja2.LlamaCallTest("defined", tcFunction, nil, nil) {
+					tcFunction := llamacpp.Attr(tc, "function")
+					if llamacpp.CallTest("defined", tcFunction, nil, nil) {
 						// model:48:1 {%- set call = tc.function -%}
 						call = tcFunction
 					} else {
@@ -211,19 +214,19 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 					}
 					w.WriteString("<tool_call>")
 					// model:53:1 {%- if call.arguments is string %}
-					callArguments := jinja2.LlamaAttr(call, "arguments")
-					if jinja2.LlamaCallTest("string", callArguments, nil, nil) {
+					callArguments := llamacpp.Attr(call, "arguments")
+					if llamacpp.CallTest("string", callArguments, nil, nil) {
 						w.WriteString("{\"name\": \"")
 						// model:54:11 {{ call.name }}
-						jinja2.LlamaWrite(w, jinja2.LlamaAttr(call, "name"))
+						llamacpp.Write(w, llamacpp.Attr(call, "name"))
 						w.WriteString("\", \"arguments\": ")
 						// model:54:42 {{ call.arguments }}
-						jinja2.LlamaWrite(w, callArguments)
+						llamacpp.Write(w, callArguments)
 						w.WriteString("}")
 					} else {
 						// model:55:5 {%- else %}
 						// model:56:1 {{ {'name': call.name, 'arguments': call.arguments} | tojson }}
-						jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.DictOf(jinja2.Str("name"), jinja2.LlamaAttr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
+						llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("name"), llamacpp.Attr(call, "name"), jinja2.Str("arguments"), callArguments), nil, nil))
 					}
 					w.WriteString("</tool_call>")
 				}
@@ -232,19 +235,19 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 		} else if jinja2.EqStr(messageRole, "tool") {
 			// model:62:5 {%- elif message.role == 'tool' -%}
 			// model:63:1 {{- llama3_header('user') -}}
-			jinja2.LlamaWrite(w, w.Capture(func() {
+			llamacpp.Write(w, w.Capture(func() {
 				llama3Header(jinja2.Str("user"))
 			}))
 			w.WriteString("<tool_response>\n")
 			// model:65:1 {{ message.content }}
-			jinja2.LlamaWrite(w, jinja2.LlamaAttr(message, "content"))
+			llamacpp.Write(w, llamacpp.Attr(message, "content"))
 			w.WriteString("\n</tool_response>\n<|eot_id|>")
 		}
 	}
 	// model:71:1 {%- if add_generation_prompt -%}
 	if addGenerationPrompt.Truthy() {
 		// model:72:1 {{- llama3_header('assistant') -}}
-		jinja2.LlamaWrite(w, w.Capture(func() {
+		llamacpp.Write(w, w.Capture(func() {
 			llama3Header(jinja2.Str("assistant"))
 		}))
 	}
@@ -253,60 +256,60 @@ func renderModelLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansModel is the position table of model: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansModel = []jinja2.Span{
-	{From: 57, To: 63, Line: 24, Col: 1, Construct: "macro"},
-	{From: 61, To: 62, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 65, To: 65, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 138, Line: 31, Col: 1, Construct: "for"},
-	{From: 69, To: 137, Line: 32, Col: 1, Construct: "if"},
-	{From: 72, To: 72, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 74, To: 75, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 137, Line: 36, Col: 5, Construct: "if"},
-	{From: 79, To: 79, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 81, To: 82, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 83, To: 137, Line: 40, Col: 5, Construct: "if"},
-	{From: 86, To: 86, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 88, To: 92, Line: 42, Col: 1, Construct: "if"},
-	{From: 91, To: 91, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 94, To: 128, Line: 45, Col: 1, Construct: "if"},
-	{From: 97, To: 126, Line: 46, Col: 1, Construct: "for"},
-	{From: 100, To: 109, Line: 47, Col: 1, Construct: "if"},
-	{From: 103, To: 103, Line: 48, Col: 1, Construct: "set"},
-	{From: 107, To: 107, Line: 50, Col: 1, Construct: "set"},
-	{From: 111, To: 125, Line: 53, Col: 1, Construct: "if"},
-	{From: 115, To: 116, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 118, To: 119, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 123, To: 123, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 129, To: 137, Line: 62, Col: 5, Construct: "if"},
-	{From: 132, To: 133, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 135, To: 136, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 140, To: 143, Line: 71, Col: 1, Construct: "if"},
-	{From: 142, To: 142, Line: 72, Col: 1, Construct: "{{ }}"},
-	{From: 154, To: 160, Line: 24, Col: 1, Construct: "macro"},
-	{From: 158, To: 159, Line: 25, Col: 20, Construct: "{{ }}"},
-	{From: 162, To: 162, Line: 29, Col: 1, Construct: "{{ }}"},
-	{From: 164, To: 243, Line: 31, Col: 1, Construct: "for"},
-	{From: 166, To: 242, Line: 32, Col: 1, Construct: "if"},
-	{From: 169, To: 171, Line: 33, Col: 1, Construct: "{{ }}"},
-	{From: 173, To: 174, Line: 34, Col: 1, Construct: "{{ }}"},
-	{From: 175, To: 242, Line: 36, Col: 5, Construct: "if"},
-	{From: 178, To: 180, Line: 37, Col: 1, Construct: "{{ }}"},
-	{From: 182, To: 183, Line: 38, Col: 1, Construct: "{{ }}"},
-	{From: 184, To: 242, Line: 40, Col: 5, Construct: "if"},
-	{From: 187, To: 189, Line: 41, Col: 1, Construct: "{{ }}"},
-	{From: 191, To: 195, Line: 42, Col: 1, Construct: "if"},
-	{From: 194, To: 194, Line: 43, Col: 1, Construct: "{{ }}"},
-	{From: 197, To: 231, Line: 45, Col: 1, Construct: "if"},
-	{From: 200, To: 229, Line: 46, Col: 1, Construct: "for"},
-	{From: 203, To: 212, Line: 47, Col: 1, Construct: "if"},
-	{From: 206, To: 206, Line: 48, Col: 1, Construct: "set"},
-	{From: 210, To: 210, Line: 50, Col: 1, Construct: "set"},
-	{From: 214, To: 228, Line: 53, Col: 1, Construct: "if"},
-	{From: 218, To: 219, Line: 54, Col: 11, Construct: "{{ }}"},
-	{From: 221, To: 222, Line: 54, Col: 42, Construct: "{{ }}"},
-	{From: 226, To: 226, Line: 56, Col: 1, Construct: "{{ }}"},
-	{From: 232, To: 242, Line: 62, Col: 5, Construct: "if"},
-	{From: 235, To: 238, Line: 63, Col: 1, Construct: "{{ }}"},
-	{From: 240, To: 241, Line: 65, Col: 1, Construct: "{{ }}"},
-	{From: 245, To: 250, Line: 71, Col: 1, Construct: "if"},
-	{From: 247, To: 249, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 60, To: 66, Line: 24, Col: 1, Construct: "macro"},
+	{From: 64, To: 65, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 68, To: 68, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 141, Line: 31, Col: 1, Construct: "for"},
+	{From: 72, To: 140, Line: 32, Col: 1, Construct: "if"},
+	{From: 75, To: 75, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 77, To: 78, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 140, Line: 36, Col: 5, Construct: "if"},
+	{From: 82, To: 82, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 84, To: 85, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 86, To: 140, Line: 40, Col: 5, Construct: "if"},
+	{From: 89, To: 89, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 91, To: 95, Line: 42, Col: 1, Construct: "if"},
+	{From: 94, To: 94, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 97, To: 131, Line: 45, Col: 1, Construct: "if"},
+	{From: 100, To: 129, Line: 46, Col: 1, Construct: "for"},
+	{From: 103, To: 112, Line: 47, Col: 1, Construct: "if"},
+	{From: 106, To: 106, Line: 48, Col: 1, Construct: "set"},
+	{From: 110, To: 110, Line: 50, Col: 1, Construct: "set"},
+	{From: 114, To: 128, Line: 53, Col: 1, Construct: "if"},
+	{From: 118, To: 119, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 121, To: 122, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 126, To: 126, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 132, To: 140, Line: 62, Col: 5, Construct: "if"},
+	{From: 135, To: 136, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 138, To: 139, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 143, To: 146, Line: 71, Col: 1, Construct: "if"},
+	{From: 145, To: 145, Line: 72, Col: 1, Construct: "{{ }}"},
+	{From: 157, To: 163, Line: 24, Col: 1, Construct: "macro"},
+	{From: 161, To: 162, Line: 25, Col: 20, Construct: "{{ }}"},
+	{From: 165, To: 165, Line: 29, Col: 1, Construct: "{{ }}"},
+	{From: 167, To: 246, Line: 31, Col: 1, Construct: "for"},
+	{From: 169, To: 245, Line: 32, Col: 1, Construct: "if"},
+	{From: 172, To: 174, Line: 33, Col: 1, Construct: "{{ }}"},
+	{From: 176, To: 177, Line: 34, Col: 1, Construct: "{{ }}"},
+	{From: 178, To: 245, Line: 36, Col: 5, Construct: "if"},
+	{From: 181, To: 183, Line: 37, Col: 1, Construct: "{{ }}"},
+	{From: 185, To: 186, Line: 38, Col: 1, Construct: "{{ }}"},
+	{From: 187, To: 245, Line: 40, Col: 5, Construct: "if"},
+	{From: 190, To: 192, Line: 41, Col: 1, Construct: "{{ }}"},
+	{From: 194, To: 198, Line: 42, Col: 1, Construct: "if"},
+	{From: 197, To: 197, Line: 43, Col: 1, Construct: "{{ }}"},
+	{From: 200, To: 234, Line: 45, Col: 1, Construct: "if"},
+	{From: 203, To: 232, Line: 46, Col: 1, Construct: "for"},
+	{From: 206, To: 215, Line: 47, Col: 1, Construct: "if"},
+	{From: 209, To: 209, Line: 48, Col: 1, Construct: "set"},
+	{From: 213, To: 213, Line: 50, Col: 1, Construct: "set"},
+	{From: 217, To: 231, Line: 53, Col: 1, Construct: "if"},
+	{From: 221, To: 222, Line: 54, Col: 11, Construct: "{{ }}"},
+	{From: 224, To: 225, Line: 54, Col: 42, Construct: "{{ }}"},
+	{From: 229, To: 229, Line: 56, Col: 1, Construct: "{{ }}"},
+	{From: 235, To: 245, Line: 62, Col: 5, Construct: "if"},
+	{From: 238, To: 241, Line: 63, Col: 1, Construct: "{{ }}"},
+	{From: 243, To: 244, Line: 65, Col: 1, Construct: "{{ }}"},
+	{From: 248, To: 253, Line: 71, Col: 1, Construct: "if"},
+	{From: 250, To: 252, Line: 72, Col: 1, Construct: "{{ }}"},
 }

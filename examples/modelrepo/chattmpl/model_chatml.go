@@ -2,7 +2,10 @@
 
 package chattmpl
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // ModelChatml is the chat template ./model#chatml.
 var ModelChatml = &jinja2.Template{
@@ -69,9 +72,9 @@ func renderModelChatml(w *jinja2.Writer, in *jinja2.Input) {
 func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// model:8:1 {%- for message in messages %}
-	for _, message := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, message := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// model:9:1 {{- '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.Str("<|im_start|>"), jinja2.LlamaItemStr(message, "role")), jinja2.Str("\n")), jinja2.LlamaItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Add(llamacpp.Add(jinja2.Str("<|im_start|>"), llamacpp.ItemStr(message, "role")), jinja2.Str("\n")), llamacpp.ItemStr(message, "content")), jinja2.Str("<|im_end|>\n")))
 	}
 	w.WriteString("<|im_start|>assistant\n")
 }
@@ -79,8 +82,8 @@ func renderModelChatmlLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansModelChatml is the position table of model: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansModelChatml = []jinja2.Span{
-	{From: 55, To: 63, Line: 8, Col: 1, Construct: "for"},
-	{From: 57, To: 61, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 72, To: 76, Line: 8, Col: 1, Construct: "for"},
-	{From: 74, To: 74, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 58, To: 66, Line: 8, Col: 1, Construct: "for"},
+	{From: 60, To: 64, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 75, To: 79, Line: 8, Col: 1, Construct: "for"},
+	{From: 77, To: 77, Line: 9, Col: 1, Construct: "{{ }}"},
 }

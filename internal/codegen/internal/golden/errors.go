@@ -2,7 +2,10 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Errors is the chat template errors.jinja.
 var Errors = &jinja2.Template{
@@ -73,41 +76,41 @@ func renderErrors(w *jinja2.Writer, in *jinja2.Input) {
 func renderErrorsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	messages := in.Lookup("messages")
 	// errors.jinja:2:1 {%- if messages | length == 0 %}
-	if jinja2.Eq(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0)) {
+	if jinja2.Eq(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0)) {
 		// errors.jinja:2:33 {{ raise_exception('No messages provided.') }}
-		jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
+		llamacpp.Write(w, jinja2.RaiseException(in, jinja2.Str("No messages provided.")))
 	}
 	// errors.jinja:3:1 {%- for m in messages -%}
-	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// errors.jinja:4:1 {%- if m.role not in ['user', 'assistant', 'system'] %}
-		mRole := jinja2.LlamaAttr(m, "role")
-		if !jinja2.LlamaInStrs(mRole, "user", "assistant", "system") {
+		mRole := llamacpp.Attr(m, "role")
+		if !llamacpp.InStrs(mRole, "user", "assistant", "system") {
 			// errors.jinja:4:56 {{ raise_exception('Unknown role: ' + m.role) }}
-			jinja2.LlamaWrite(w, jinja2.RaiseException(in, jinja2.LlamaAdd(jinja2.Str("Unknown role: "), mRole)))
+			llamacpp.Write(w, jinja2.RaiseException(in, llamacpp.Add(jinja2.Str("Unknown role: "), mRole)))
 		}
 		// errors.jinja:5:1 {{ m.role + ': ' + m.content }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.LlamaAdd(jinja2.LlamaAttr(m, "role"), jinja2.Str(": ")), jinja2.LlamaAttr(m, "content")))
+		llamacpp.Write(w, llamacpp.Add(llamacpp.Add(llamacpp.Attr(m, "role"), jinja2.Str(": ")), llamacpp.Attr(m, "content")))
 		w.WriteString("\n")
 	}
 	// errors.jinja:7:1 {{ messages[0].missing.deeper }}
-	jinja2.LlamaWrite(w, jinja2.LlamaAttr(jinja2.LlamaAttr(jinja2.LlamaItemInt(messages, 0), "missing"), "deeper"))
+	llamacpp.Write(w, llamacpp.Attr(llamacpp.Attr(llamacpp.ItemInt(messages, 0), "missing"), "deeper"))
 }
 
 // spansErrors is the position table of errors.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansErrors = []jinja2.Span{
-	{From: 50, To: 53, Line: 2, Col: 1, Construct: "if"},
-	{From: 52, To: 52, Line: 2, Col: 33, Construct: "{{ }}"},
-	{From: 55, To: 65, Line: 3, Col: 1, Construct: "for"},
-	{From: 57, To: 61, Line: 4, Col: 1, Construct: "if"},
-	{From: 60, To: 60, Line: 4, Col: 56, Construct: "{{ }}"},
-	{From: 63, To: 64, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 67, To: 67, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 76, To: 79, Line: 2, Col: 1, Construct: "if"},
-	{From: 78, To: 78, Line: 2, Col: 33, Construct: "{{ }}"},
-	{From: 81, To: 91, Line: 3, Col: 1, Construct: "for"},
-	{From: 83, To: 87, Line: 4, Col: 1, Construct: "if"},
-	{From: 86, To: 86, Line: 4, Col: 56, Construct: "{{ }}"},
-	{From: 89, To: 90, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 93, To: 93, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 53, To: 56, Line: 2, Col: 1, Construct: "if"},
+	{From: 55, To: 55, Line: 2, Col: 33, Construct: "{{ }}"},
+	{From: 58, To: 68, Line: 3, Col: 1, Construct: "for"},
+	{From: 60, To: 64, Line: 4, Col: 1, Construct: "if"},
+	{From: 63, To: 63, Line: 4, Col: 56, Construct: "{{ }}"},
+	{From: 66, To: 67, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 70, To: 70, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 79, To: 82, Line: 2, Col: 1, Construct: "if"},
+	{From: 81, To: 81, Line: 2, Col: 33, Construct: "{{ }}"},
+	{From: 84, To: 94, Line: 3, Col: 1, Construct: "for"},
+	{From: 86, To: 90, Line: 4, Col: 1, Construct: "if"},
+	{From: 89, To: 89, Line: 4, Col: 56, Construct: "{{ }}"},
+	{From: 92, To: 93, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 96, To: 96, Line: 7, Col: 1, Construct: "{{ }}"},
 }

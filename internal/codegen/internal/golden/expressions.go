@@ -2,7 +2,10 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Expressions is the chat template expressions.jinja.
 var Expressions = &jinja2.Template{
@@ -206,225 +209,225 @@ func renderExpressionsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	tools := in.Lookup("tools")
 	// expressions.jinja:2:1 {%- set last = messages[-1] if messages else none -%}
 	if messages.Truthy() {
-		last = jinja2.LlamaItemInt(messages, -1)
+		last = llamacpp.ItemInt(messages, -1)
 	} else {
 		last = jinja2.None()
 	}
 	// expressions.jinja:3:1 {{ last.content if last else 'nothing' }}
 	if last.Truthy() {
-		jinja2.LlamaWrite(w, jinja2.LlamaAttr(last, "content"))
+		llamacpp.Write(w, llamacpp.Attr(last, "content"))
 	} else {
 		w.WriteString("nothing")
 	}
 	w.WriteString("\n")
 	// expressions.jinja:4:1 {{ 7 // 2 }}
-	jinja2.LlamaWrite(w, jinja2.LlamaFloorDiv(jinja2.Int(7), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:14 {{ -7 // 2 }}
-	jinja2.LlamaWrite(w, jinja2.LlamaFloorDiv(jinja2.Int(-7), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.FloorDiv(jinja2.Int(-7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:28 {{ -7 % 3 }}
-	jinja2.LlamaWrite(w, jinja2.LlamaMod(jinja2.Int(-7), jinja2.Int(3)))
+	llamacpp.Write(w, llamacpp.Mod(jinja2.Int(-7), jinja2.Int(3)))
 	w.WriteString(" ")
 	// expressions.jinja:4:41 {{ 2 ** 10 }}
-	jinja2.LlamaWrite(w, jinja2.LlamaPow(jinja2.Int(2), jinja2.Int(10)))
+	llamacpp.Write(w, llamacpp.Pow(jinja2.Int(2), jinja2.Int(10)))
 	w.WriteString(" ")
 	// expressions.jinja:4:55 {{ 7 / 2 }}
-	jinja2.LlamaWrite(w, jinja2.LlamaDiv(jinja2.Int(7), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.Div(jinja2.Int(7), jinja2.Int(2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:67 {{ 1e16 }}
-	jinja2.LlamaWrite(w, jinja2.Float(1e+16))
+	llamacpp.Write(w, jinja2.Float(1e+16))
 	w.WriteString(" ")
 	// expressions.jinja:4:78 {{ 0.1 + 0.2 }}
-	jinja2.LlamaWrite(w, jinja2.LlamaAdd(jinja2.Float(0.1), jinja2.Float(0.2)))
+	llamacpp.Write(w, llamacpp.Add(jinja2.Float(0.1), jinja2.Float(0.2)))
 	w.WriteString(" ")
 	// expressions.jinja:4:94 {{ 2 ** 70 }}
-	jinja2.LlamaWrite(w, jinja2.LlamaPow(jinja2.Int(2), jinja2.Int(70)))
+	llamacpp.Write(w, llamacpp.Pow(jinja2.Int(2), jinja2.Int(70)))
 	w.WriteString("\n")
 	// expressions.jinja:5:1 {{ 'a' ~ 1 ~ none ~ undefined_name }}
-	jinja2.LlamaWrite(w, jinja2.LlamaConcat(jinja2.Str("a"), jinja2.Int(1), jinja2.None(), undefinedName))
+	llamacpp.Write(w, llamacpp.Concat(jinja2.Str("a"), jinja2.Int(1), jinja2.None(), undefinedName))
 	w.WriteString(" ")
 	// expressions.jinja:5:39 {{ none or 'default' }}
-	jinja2.LlamaWrite(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
+	llamacpp.Write(w, jinja2.Or(jinja2.None(), func() jinja2.Value {
 		return jinja2.Str("default")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:63 {{ 0 and 'x' }}
-	jinja2.LlamaWrite(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
+	llamacpp.Write(w, jinja2.And(jinja2.Int(0), func() jinja2.Value {
 		return jinja2.Str("x")
 	}))
 	w.WriteString(" ")
 	// expressions.jinja:5:79 {{ [] or {} }}
-	jinja2.LlamaWrite(w, jinja2.Or(jinja2.NewList(), func() jinja2.Value {
+	llamacpp.Write(w, jinja2.Or(jinja2.NewList(), func() jinja2.Value {
 		return jinja2.DictOf()
 	}))
 	w.WriteString("\n")
 	// expressions.jinja:6:1 {{ 1 < 2 < 3 }}
-	jinja2.LlamaWrite(w, jinja2.Bool(func() bool {
+	llamacpp.Write(w, jinja2.Bool(func() bool {
 		left := jinja2.Int(1)
 		right := jinja2.Int(2)
-		if !jinja2.LlamaLt(left, right) {
+		if !llamacpp.Lt(left, right) {
 			return false
 		}
 		right2 := jinja2.Int(3)
-		return jinja2.LlamaLt(right, right2)
+		return llamacpp.Lt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:17 {{ 3 > 2 > 2 }}
-	jinja2.LlamaWrite(w, jinja2.Bool(func() bool {
+	llamacpp.Write(w, jinja2.Bool(func() bool {
 		left := jinja2.Int(3)
 		right := jinja2.Int(2)
-		if !jinja2.LlamaGt(left, right) {
+		if !llamacpp.Gt(left, right) {
 			return false
 		}
 		right2 := jinja2.Int(2)
-		return jinja2.LlamaGt(right, right2)
+		return llamacpp.Gt(right, right2)
 	}()))
 	w.WriteString(" ")
 	// expressions.jinja:6:33 {{ 'b' in 'abc' }}
-	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaIn(jinja2.Str("b"), jinja2.Str("abc"))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.In(jinja2.Str("b"), jinja2.Str("abc"))))
 	w.WriteString(" ")
 	// expressions.jinja:6:52 {{ 'x' not in ['a'] }}
-	jinja2.LlamaWrite(w, jinja2.Bool(!jinja2.LlamaInStrs(jinja2.Str("x"), "a")))
+	llamacpp.Write(w, jinja2.Bool(!llamacpp.InStrs(jinja2.Str("x"), "a")))
 	w.WriteString(" ")
 	// expressions.jinja:6:75 {{ messages | length > 0 }}
-	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaGt(jinja2.LlamaCallFilter("length", messages, nil, nil), jinja2.Int(0))))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.Gt(llamacpp.CallFilter("length", messages, nil, nil), jinja2.Int(0))))
 	w.WriteString("\n")
 	// expressions.jinja:7:1 {{ [1, 'two', none, true, 2.5, (3,), {'k': "it's"}] }}
-	jinja2.LlamaWrite(w, jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
+	llamacpp.Write(w, jinja2.NewList(jinja2.Int(1), jinja2.Str("two"), jinja2.None(), jinja2.Bool(true), jinja2.Float(2.5), jinja2.NewTuple(jinja2.Int(3)), jinja2.DictOf(jinja2.Str("k"), jinja2.Str("it's"))))
 	w.WriteString("\n")
 	// expressions.jinja:8:1 {{ messages | map(attribute='role') | join('|') }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaCallFilter("map", messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
+	llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.CallFilter("map", messages, nil, []jinja2.Kwarg{jinja2.KW("attribute", jinja2.Str("role"))}), []jinja2.Value{jinja2.Str("|")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:8:52 {{ messages | selectattr('role', 'equalto', 'user') | list | length }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("length", jinja2.LlamaCallFilter("list", jinja2.LlamaCallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil), nil, nil))
+	llamacpp.Write(w, llamacpp.CallFilter("length", llamacpp.CallFilter("list", llamacpp.CallFilter("selectattr", messages, []jinja2.Value{jinja2.Str("role"), jinja2.Str("equalto"), jinja2.Str("user")}, nil), nil, nil), nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:9:1 {{ "%s has %d chars" % ('this', 4) }}
-	jinja2.LlamaWrite(w, jinja2.LlamaMod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
+	llamacpp.Write(w, llamacpp.Mod(jinja2.Str("%s has %d chars"), jinja2.NewTuple(jinja2.Str("this"), jinja2.Int(4))))
 	w.WriteString(" ")
 	// expressions.jinja:9:39 {{ '{:>6}|{:.2f}'.format('r', 3.14159) }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
+	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Str("{:>6}|{:.2f}"), "format", []jinja2.Value{jinja2.Str("r"), jinja2.Float(3.14159)}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:81 {{ 'x,y,,z'.split(',') }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.Str("x,y,,z"), "split", []jinja2.Value{jinja2.Str(",")}, nil))
+	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Str("x,y,,z"), "split", []jinja2.Value{jinja2.Str(",")}, nil))
 	w.WriteString(" ")
 	// expressions.jinja:9:107 {{ '  a b  '.split() }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallMethod(jinja2.Str("  a b  "), "split", nil, nil))
+	llamacpp.Write(w, llamacpp.CallMethod(jinja2.Str("  a b  "), "split", nil, nil))
 	w.WriteString("\n")
 	// expressions.jinja:10:1 {{ {'b': 1, 'a': [1, 2]} | tojson }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil))
+	llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.NewList(jinja2.Int(1), jinja2.Int(2))), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:10:38 {{ {'b': 1, 'a': 'é'} | tojson(indent=2) }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
+	llamacpp.Write(w, llamacpp.CallFilter("tojson", jinja2.DictOf(jinja2.Str("b"), jinja2.Int(1), jinja2.Str("a"), jinja2.Str("é")), nil, []jinja2.Kwarg{jinja2.KW("indent", jinja2.Int(2))}))
 	w.WriteString("\n")
 	// expressions.jinja:11:1 {{ 'Straße İ' | upper }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", jinja2.Str("Straße İ"), nil, nil))
+	llamacpp.Write(w, llamacpp.CallFilter("upper", jinja2.Str("Straße İ"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:26 {{ 'ǅ héllo' | title }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("title", jinja2.Str("ǅ héllo"), nil, nil))
+	llamacpp.Write(w, llamacpp.CallFilter("title", jinja2.Str("ǅ héllo"), nil, nil))
 	w.WriteString(" ")
 	// expressions.jinja:11:50 {{ 'abc'[::-1] }}
-	jinja2.LlamaWrite(w, jinja2.LlamaSlice(jinja2.Str("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
+	llamacpp.Write(w, llamacpp.Slice(jinja2.Str("abc"), jinja2.Missing(), jinja2.Missing(), jinja2.Int(-1)))
 	w.WriteString(" ")
 	// expressions.jinja:11:68 {{ [1, 2, 3, 4][1::2] }}
-	jinja2.LlamaWrite(w, jinja2.LlamaSlice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
+	llamacpp.Write(w, llamacpp.Slice(jinja2.NewList(jinja2.Int(1), jinja2.Int(2), jinja2.Int(3), jinja2.Int(4)), jinja2.Int(1), jinja2.Missing(), jinja2.Int(2)))
 	w.WriteString("\n")
 	// expressions.jinja:12:1 {{ tools is defined }}
-	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("defined", tools, nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("defined", tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:24 {{ tools is none }}
-	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("none", tools, nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("none", tools, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:44 {{ messages is sequence }}
-	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("sequence", messages, nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("sequence", messages, nil, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:71 {{ 5 is divisibleby 5 }}
-	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("divisibleby", jinja2.Int(5), []jinja2.Value{jinja2.Int(5)}, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("divisibleby", jinja2.Int(5), []jinja2.Value{jinja2.Int(5)}, nil)))
 	w.WriteString(" ")
 	// expressions.jinja:12:96 {{ 'A' is upper }}
-	jinja2.LlamaWrite(w, jinja2.Bool(jinja2.LlamaCallTest("upper", jinja2.Str("A"), nil, nil)))
+	llamacpp.Write(w, jinja2.Bool(llamacpp.CallTest("upper", jinja2.Str("A"), nil, nil)))
 	w.WriteString("\n")
 	// expressions.jinja:13:1 {{ strftime_now('%Y-%m-%d %A %B %-d') }}
-	jinja2.LlamaWrite(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
+	llamacpp.Write(w, jinja2.StrftimeNow(in, []jinja2.Value{jinja2.Str("%Y-%m-%d %A %B %-d")}, nil))
 }
 
 // spansExpressions is the position table of expressions.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansExpressions = []jinja2.Span{
-	{From: 53, To: 57, Line: 2, Col: 1, Construct: "set"},
-	{From: 59, To: 64, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 66, To: 67, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 69, To: 70, Line: 4, Col: 14, Construct: "{{ }}"},
-	{From: 72, To: 73, Line: 4, Col: 28, Construct: "{{ }}"},
-	{From: 75, To: 76, Line: 4, Col: 41, Construct: "{{ }}"},
-	{From: 78, To: 79, Line: 4, Col: 55, Construct: "{{ }}"},
-	{From: 81, To: 82, Line: 4, Col: 67, Construct: "{{ }}"},
-	{From: 84, To: 85, Line: 4, Col: 78, Construct: "{{ }}"},
-	{From: 87, To: 88, Line: 4, Col: 94, Construct: "{{ }}"},
-	{From: 90, To: 94, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 96, To: 99, Line: 5, Col: 39, Construct: "{{ }}"},
-	{From: 101, To: 104, Line: 5, Col: 63, Construct: "{{ }}"},
-	{From: 106, To: 109, Line: 5, Col: 79, Construct: "{{ }}"},
-	{From: 111, To: 120, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 122, To: 131, Line: 6, Col: 17, Construct: "{{ }}"},
-	{From: 133, To: 134, Line: 6, Col: 33, Construct: "{{ }}"},
-	{From: 136, To: 137, Line: 6, Col: 52, Construct: "{{ }}"},
-	{From: 139, To: 140, Line: 6, Col: 75, Construct: "{{ }}"},
-	{From: 142, To: 143, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 145, To: 146, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 148, To: 149, Line: 8, Col: 52, Construct: "{{ }}"},
-	{From: 151, To: 152, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 154, To: 155, Line: 9, Col: 39, Construct: "{{ }}"},
-	{From: 157, To: 158, Line: 9, Col: 81, Construct: "{{ }}"},
-	{From: 160, To: 161, Line: 9, Col: 107, Construct: "{{ }}"},
-	{From: 163, To: 164, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 166, To: 167, Line: 10, Col: 38, Construct: "{{ }}"},
-	{From: 169, To: 170, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 172, To: 173, Line: 11, Col: 26, Construct: "{{ }}"},
-	{From: 175, To: 176, Line: 11, Col: 50, Construct: "{{ }}"},
-	{From: 178, To: 179, Line: 11, Col: 68, Construct: "{{ }}"},
-	{From: 181, To: 182, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 184, To: 185, Line: 12, Col: 24, Construct: "{{ }}"},
-	{From: 187, To: 188, Line: 12, Col: 44, Construct: "{{ }}"},
-	{From: 190, To: 191, Line: 12, Col: 71, Construct: "{{ }}"},
-	{From: 193, To: 194, Line: 12, Col: 96, Construct: "{{ }}"},
-	{From: 196, To: 196, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 208, To: 212, Line: 2, Col: 1, Construct: "set"},
-	{From: 214, To: 219, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 221, To: 222, Line: 4, Col: 1, Construct: "{{ }}"},
-	{From: 224, To: 225, Line: 4, Col: 14, Construct: "{{ }}"},
-	{From: 227, To: 228, Line: 4, Col: 28, Construct: "{{ }}"},
-	{From: 230, To: 231, Line: 4, Col: 41, Construct: "{{ }}"},
-	{From: 233, To: 234, Line: 4, Col: 55, Construct: "{{ }}"},
-	{From: 236, To: 237, Line: 4, Col: 67, Construct: "{{ }}"},
-	{From: 239, To: 240, Line: 4, Col: 78, Construct: "{{ }}"},
-	{From: 242, To: 243, Line: 4, Col: 94, Construct: "{{ }}"},
-	{From: 245, To: 246, Line: 5, Col: 1, Construct: "{{ }}"},
-	{From: 248, To: 251, Line: 5, Col: 39, Construct: "{{ }}"},
-	{From: 253, To: 256, Line: 5, Col: 63, Construct: "{{ }}"},
-	{From: 258, To: 261, Line: 5, Col: 79, Construct: "{{ }}"},
-	{From: 263, To: 272, Line: 6, Col: 1, Construct: "{{ }}"},
-	{From: 274, To: 283, Line: 6, Col: 17, Construct: "{{ }}"},
-	{From: 285, To: 286, Line: 6, Col: 33, Construct: "{{ }}"},
-	{From: 288, To: 289, Line: 6, Col: 52, Construct: "{{ }}"},
-	{From: 291, To: 292, Line: 6, Col: 75, Construct: "{{ }}"},
-	{From: 294, To: 295, Line: 7, Col: 1, Construct: "{{ }}"},
-	{From: 297, To: 298, Line: 8, Col: 1, Construct: "{{ }}"},
-	{From: 300, To: 301, Line: 8, Col: 52, Construct: "{{ }}"},
-	{From: 303, To: 304, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 306, To: 307, Line: 9, Col: 39, Construct: "{{ }}"},
-	{From: 309, To: 310, Line: 9, Col: 81, Construct: "{{ }}"},
-	{From: 312, To: 313, Line: 9, Col: 107, Construct: "{{ }}"},
-	{From: 315, To: 316, Line: 10, Col: 1, Construct: "{{ }}"},
-	{From: 318, To: 319, Line: 10, Col: 38, Construct: "{{ }}"},
-	{From: 321, To: 322, Line: 11, Col: 1, Construct: "{{ }}"},
-	{From: 324, To: 325, Line: 11, Col: 26, Construct: "{{ }}"},
-	{From: 327, To: 328, Line: 11, Col: 50, Construct: "{{ }}"},
-	{From: 330, To: 331, Line: 11, Col: 68, Construct: "{{ }}"},
-	{From: 333, To: 334, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 336, To: 337, Line: 12, Col: 24, Construct: "{{ }}"},
-	{From: 339, To: 340, Line: 12, Col: 44, Construct: "{{ }}"},
-	{From: 342, To: 343, Line: 12, Col: 71, Construct: "{{ }}"},
-	{From: 345, To: 346, Line: 12, Col: 96, Construct: "{{ }}"},
-	{From: 348, To: 348, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 56, To: 60, Line: 2, Col: 1, Construct: "set"},
+	{From: 62, To: 67, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 69, To: 70, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 72, To: 73, Line: 4, Col: 14, Construct: "{{ }}"},
+	{From: 75, To: 76, Line: 4, Col: 28, Construct: "{{ }}"},
+	{From: 78, To: 79, Line: 4, Col: 41, Construct: "{{ }}"},
+	{From: 81, To: 82, Line: 4, Col: 55, Construct: "{{ }}"},
+	{From: 84, To: 85, Line: 4, Col: 67, Construct: "{{ }}"},
+	{From: 87, To: 88, Line: 4, Col: 78, Construct: "{{ }}"},
+	{From: 90, To: 91, Line: 4, Col: 94, Construct: "{{ }}"},
+	{From: 93, To: 97, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 99, To: 102, Line: 5, Col: 39, Construct: "{{ }}"},
+	{From: 104, To: 107, Line: 5, Col: 63, Construct: "{{ }}"},
+	{From: 109, To: 112, Line: 5, Col: 79, Construct: "{{ }}"},
+	{From: 114, To: 123, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 125, To: 134, Line: 6, Col: 17, Construct: "{{ }}"},
+	{From: 136, To: 137, Line: 6, Col: 33, Construct: "{{ }}"},
+	{From: 139, To: 140, Line: 6, Col: 52, Construct: "{{ }}"},
+	{From: 142, To: 143, Line: 6, Col: 75, Construct: "{{ }}"},
+	{From: 145, To: 146, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 148, To: 149, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 151, To: 152, Line: 8, Col: 52, Construct: "{{ }}"},
+	{From: 154, To: 155, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 157, To: 158, Line: 9, Col: 39, Construct: "{{ }}"},
+	{From: 160, To: 161, Line: 9, Col: 81, Construct: "{{ }}"},
+	{From: 163, To: 164, Line: 9, Col: 107, Construct: "{{ }}"},
+	{From: 166, To: 167, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 169, To: 170, Line: 10, Col: 38, Construct: "{{ }}"},
+	{From: 172, To: 173, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 175, To: 176, Line: 11, Col: 26, Construct: "{{ }}"},
+	{From: 178, To: 179, Line: 11, Col: 50, Construct: "{{ }}"},
+	{From: 181, To: 182, Line: 11, Col: 68, Construct: "{{ }}"},
+	{From: 184, To: 185, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 187, To: 188, Line: 12, Col: 24, Construct: "{{ }}"},
+	{From: 190, To: 191, Line: 12, Col: 44, Construct: "{{ }}"},
+	{From: 193, To: 194, Line: 12, Col: 71, Construct: "{{ }}"},
+	{From: 196, To: 197, Line: 12, Col: 96, Construct: "{{ }}"},
+	{From: 199, To: 199, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 211, To: 215, Line: 2, Col: 1, Construct: "set"},
+	{From: 217, To: 222, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 224, To: 225, Line: 4, Col: 1, Construct: "{{ }}"},
+	{From: 227, To: 228, Line: 4, Col: 14, Construct: "{{ }}"},
+	{From: 230, To: 231, Line: 4, Col: 28, Construct: "{{ }}"},
+	{From: 233, To: 234, Line: 4, Col: 41, Construct: "{{ }}"},
+	{From: 236, To: 237, Line: 4, Col: 55, Construct: "{{ }}"},
+	{From: 239, To: 240, Line: 4, Col: 67, Construct: "{{ }}"},
+	{From: 242, To: 243, Line: 4, Col: 78, Construct: "{{ }}"},
+	{From: 245, To: 246, Line: 4, Col: 94, Construct: "{{ }}"},
+	{From: 248, To: 249, Line: 5, Col: 1, Construct: "{{ }}"},
+	{From: 251, To: 254, Line: 5, Col: 39, Construct: "{{ }}"},
+	{From: 256, To: 259, Line: 5, Col: 63, Construct: "{{ }}"},
+	{From: 261, To: 264, Line: 5, Col: 79, Construct: "{{ }}"},
+	{From: 266, To: 275, Line: 6, Col: 1, Construct: "{{ }}"},
+	{From: 277, To: 286, Line: 6, Col: 17, Construct: "{{ }}"},
+	{From: 288, To: 289, Line: 6, Col: 33, Construct: "{{ }}"},
+	{From: 291, To: 292, Line: 6, Col: 52, Construct: "{{ }}"},
+	{From: 294, To: 295, Line: 6, Col: 75, Construct: "{{ }}"},
+	{From: 297, To: 298, Line: 7, Col: 1, Construct: "{{ }}"},
+	{From: 300, To: 301, Line: 8, Col: 1, Construct: "{{ }}"},
+	{From: 303, To: 304, Line: 8, Col: 52, Construct: "{{ }}"},
+	{From: 306, To: 307, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 309, To: 310, Line: 9, Col: 39, Construct: "{{ }}"},
+	{From: 312, To: 313, Line: 9, Col: 81, Construct: "{{ }}"},
+	{From: 315, To: 316, Line: 9, Col: 107, Construct: "{{ }}"},
+	{From: 318, To: 319, Line: 10, Col: 1, Construct: "{{ }}"},
+	{From: 321, To: 322, Line: 10, Col: 38, Construct: "{{ }}"},
+	{From: 324, To: 325, Line: 11, Col: 1, Construct: "{{ }}"},
+	{From: 327, To: 328, Line: 11, Col: 26, Construct: "{{ }}"},
+	{From: 330, To: 331, Line: 11, Col: 50, Construct: "{{ }}"},
+	{From: 333, To: 334, Line: 11, Col: 68, Construct: "{{ }}"},
+	{From: 336, To: 337, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 339, To: 340, Line: 12, Col: 24, Construct: "{{ }}"},
+	{From: 342, To: 343, Line: 12, Col: 44, Construct: "{{ }}"},
+	{From: 345, To: 346, Line: 12, Col: 71, Construct: "{{ }}"},
+	{From: 348, To: 349, Line: 12, Col: 96, Construct: "{{ }}"},
+	{From: 351, To: 351, Line: 13, Col: 1, Construct: "{{ }}"},
 }

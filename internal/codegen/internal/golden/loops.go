@@ -2,7 +2,10 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Loops is the chat template loops.jinja.
 var Loops = &jinja2.Template{
@@ -134,19 +137,19 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	// loops.jinja:2:1 {%- for m in messages if m.role != 'system' %}
 	iterated := false
 	var loop jinja2.Loop
-	for loop.Start(w, jinja2.LlamaIterable(messages), func(item jinja2.Value) bool {
+	for loop.Start(w, llamacpp.Iterable(messages), func(item jinja2.Value) bool {
 		m := item
-		return !jinja2.EqStr(jinja2.LlamaAttr(m, "role"), "system")
+		return !jinja2.EqStr(llamacpp.Attr(m, "role"), "system")
 	}); loop.Next(); {
 		m := loop.Item()
 		// loops.jinja:3:1 {{ loop.index }}
-		jinja2.LlamaWrite(w, loop.Index())
+		llamacpp.Write(w, loop.Index())
 		w.WriteString("/")
 		// loops.jinja:3:18 {{ loop.length }}
-		jinja2.LlamaWrite(w, loop.Length())
+		llamacpp.Write(w, loop.Length())
 		w.WriteString(" ")
 		// loops.jinja:3:36 {{ m.role }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAttr(m, "role"))
+		llamacpp.Write(w, llamacpp.Attr(m, "role"))
 		// loops.jinja:3:48 {% if loop.first %}
 		if loop.First().Truthy() {
 			w.WriteString(" (first)")
@@ -157,48 +160,48 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString(": ")
 		// loops.jinja:3:124 {{ m.content | trim }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("trim", jinja2.LlamaAttr(m, "content"), nil, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("trim", llamacpp.Attr(m, "content"), nil, nil))
 		iterated = true
 	}
 	if !iterated {
 		w.WriteString("no messages")
 	}
 	// loops.jinja:7:1 {% for k, v in {'a': 1, 'b': 2}.items() %}
-	items := jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.LlamaCallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil)))
+	items := jinja2.Iterate(w, llamacpp.Iterable(llamacpp.CallMethod(jinja2.DictOf(jinja2.Str("a"), jinja2.Int(1), jinja2.Str("b"), jinja2.Int(2)), "items", nil, nil)))
 	for i := range items {
 		vals := jinja2.Unpack(items[i], 2)
 		k := vals[0]
 		v := vals[1]
 		// loops.jinja:7:43 {{ k }}
-		jinja2.LlamaWrite(w, k)
+		llamacpp.Write(w, k)
 		w.WriteString("=")
 		// loops.jinja:7:51 {{ v }}
-		jinja2.LlamaWrite(w, v)
+		llamacpp.Write(w, v)
 		// loops.jinja:7:58 {{ ', ' if not loop.last }}
 		if !(i == len(items)-1) {
 			w.WriteString(", ")
 		}
 	}
 	// loops.jinja:8:1 {% for i in range(10) %}
-	for _, i := range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.Range(in, jinja2.Int(10)))) {
+	for _, i := range jinja2.Iterate(w, llamacpp.Iterable(jinja2.Range(in, jinja2.Int(10)))) {
 		mark := w.Mark()
 		// loops.jinja:8:25 {% if i is even %}
-		if jinja2.LlamaCallTest("even", i, nil, nil) {
+		if llamacpp.CallTest("even", i, nil, nil) {
 			w.Drop(mark)
 			continue
 		}
 		mark2 := w.Mark()
 		// loops.jinja:8:68 {% if i > 6 %}
-		if jinja2.LlamaGt(i, jinja2.Int(6)) {
+		if llamacpp.Gt(i, jinja2.Int(6)) {
 			w.Drop(mark2)
 			break
 		}
 		// loops.jinja:8:104 {{ i }}
-		jinja2.LlamaWrite(w, i)
+		llamacpp.Write(w, i)
 	}
 	// loops.jinja:9:1 {% for x in [] %}
 	iterated2 := false
-	for range jinja2.Iterate(w, jinja2.LlamaIterable(jinja2.NewList())) {
+	for range jinja2.Iterate(w, llamacpp.Iterable(jinja2.NewList())) {
 		w.WriteString("never")
 		iterated2 = true
 	}
@@ -207,54 +210,54 @@ func renderLoopsLlama(w *jinja2.Writer, in *jinja2.Input) {
 	}
 	// loops.jinja:10:1 {% for c in 'héllo' %}
 	var loop2 jinja2.Loop
-	for loop2.Start(w, jinja2.LlamaIterable(jinja2.Str("héllo")), nil); loop2.Next(); {
+	for loop2.Start(w, llamacpp.Iterable(jinja2.Str("héllo")), nil); loop2.Next(); {
 		c := loop2.Item()
 		// loops.jinja:10:23 {{ loop.cycle('<', '>') }}
-		jinja2.LlamaWrite(w, loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
+		llamacpp.Write(w, loop2.Cycle(jinja2.Str("<"), jinja2.Str(">")))
 		// loops.jinja:10:49 {{ c }}
-		jinja2.LlamaWrite(w, c)
+		llamacpp.Write(w, c)
 	}
 }
 
 // spansLoops is the position table of loops.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansLoops = []jinja2.Span{
-	{From: 50, To: 80, Line: 2, Col: 1, Construct: "for"},
-	{From: 58, To: 59, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 61, To: 62, Line: 3, Col: 18, Construct: "{{ }}"},
-	{From: 64, To: 64, Line: 3, Col: 36, Construct: "{{ }}"},
-	{From: 66, To: 68, Line: 3, Col: 48, Construct: "if"},
-	{From: 70, To: 73, Line: 3, Col: 86, Construct: "if"},
-	{From: 75, To: 76, Line: 3, Col: 124, Construct: "{{ }}"},
-	{From: 82, To: 95, Line: 7, Col: 1, Construct: "for"},
-	{From: 87, To: 88, Line: 7, Col: 43, Construct: "{{ }}"},
-	{From: 90, To: 90, Line: 7, Col: 51, Construct: "{{ }}"},
-	{From: 92, To: 94, Line: 7, Col: 58, Construct: "{{ }}"},
-	{From: 97, To: 108, Line: 8, Col: 1, Construct: "for"},
-	{From: 99, To: 101, Line: 8, Col: 25, Construct: "if"},
-	{From: 103, To: 105, Line: 8, Col: 68, Construct: "if"},
-	{From: 107, To: 107, Line: 8, Col: 104, Construct: "{{ }}"},
-	{From: 110, To: 117, Line: 9, Col: 1, Construct: "for"},
-	{From: 119, To: 126, Line: 10, Col: 1, Construct: "for"},
-	{From: 123, To: 123, Line: 10, Col: 23, Construct: "{{ }}"},
-	{From: 125, To: 125, Line: 10, Col: 49, Construct: "{{ }}"},
-	{From: 135, To: 165, Line: 2, Col: 1, Construct: "for"},
-	{From: 143, To: 144, Line: 3, Col: 1, Construct: "{{ }}"},
-	{From: 146, To: 147, Line: 3, Col: 18, Construct: "{{ }}"},
-	{From: 149, To: 149, Line: 3, Col: 36, Construct: "{{ }}"},
-	{From: 151, To: 153, Line: 3, Col: 48, Construct: "if"},
-	{From: 155, To: 158, Line: 3, Col: 86, Construct: "if"},
-	{From: 160, To: 161, Line: 3, Col: 124, Construct: "{{ }}"},
-	{From: 167, To: 181, Line: 7, Col: 1, Construct: "for"},
-	{From: 173, To: 174, Line: 7, Col: 43, Construct: "{{ }}"},
-	{From: 176, To: 176, Line: 7, Col: 51, Construct: "{{ }}"},
-	{From: 178, To: 180, Line: 7, Col: 58, Construct: "{{ }}"},
-	{From: 183, To: 198, Line: 8, Col: 1, Construct: "for"},
-	{From: 186, To: 190, Line: 8, Col: 25, Construct: "if"},
-	{From: 192, To: 195, Line: 8, Col: 68, Construct: "if"},
-	{From: 197, To: 197, Line: 8, Col: 104, Construct: "{{ }}"},
-	{From: 200, To: 207, Line: 9, Col: 1, Construct: "for"},
-	{From: 209, To: 216, Line: 10, Col: 1, Construct: "for"},
-	{From: 213, To: 213, Line: 10, Col: 23, Construct: "{{ }}"},
-	{From: 215, To: 215, Line: 10, Col: 49, Construct: "{{ }}"},
+	{From: 53, To: 83, Line: 2, Col: 1, Construct: "for"},
+	{From: 61, To: 62, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 64, To: 65, Line: 3, Col: 18, Construct: "{{ }}"},
+	{From: 67, To: 67, Line: 3, Col: 36, Construct: "{{ }}"},
+	{From: 69, To: 71, Line: 3, Col: 48, Construct: "if"},
+	{From: 73, To: 76, Line: 3, Col: 86, Construct: "if"},
+	{From: 78, To: 79, Line: 3, Col: 124, Construct: "{{ }}"},
+	{From: 85, To: 98, Line: 7, Col: 1, Construct: "for"},
+	{From: 90, To: 91, Line: 7, Col: 43, Construct: "{{ }}"},
+	{From: 93, To: 93, Line: 7, Col: 51, Construct: "{{ }}"},
+	{From: 95, To: 97, Line: 7, Col: 58, Construct: "{{ }}"},
+	{From: 100, To: 111, Line: 8, Col: 1, Construct: "for"},
+	{From: 102, To: 104, Line: 8, Col: 25, Construct: "if"},
+	{From: 106, To: 108, Line: 8, Col: 68, Construct: "if"},
+	{From: 110, To: 110, Line: 8, Col: 104, Construct: "{{ }}"},
+	{From: 113, To: 120, Line: 9, Col: 1, Construct: "for"},
+	{From: 122, To: 129, Line: 10, Col: 1, Construct: "for"},
+	{From: 126, To: 126, Line: 10, Col: 23, Construct: "{{ }}"},
+	{From: 128, To: 128, Line: 10, Col: 49, Construct: "{{ }}"},
+	{From: 138, To: 168, Line: 2, Col: 1, Construct: "for"},
+	{From: 146, To: 147, Line: 3, Col: 1, Construct: "{{ }}"},
+	{From: 149, To: 150, Line: 3, Col: 18, Construct: "{{ }}"},
+	{From: 152, To: 152, Line: 3, Col: 36, Construct: "{{ }}"},
+	{From: 154, To: 156, Line: 3, Col: 48, Construct: "if"},
+	{From: 158, To: 161, Line: 3, Col: 86, Construct: "if"},
+	{From: 163, To: 164, Line: 3, Col: 124, Construct: "{{ }}"},
+	{From: 170, To: 184, Line: 7, Col: 1, Construct: "for"},
+	{From: 176, To: 177, Line: 7, Col: 43, Construct: "{{ }}"},
+	{From: 179, To: 179, Line: 7, Col: 51, Construct: "{{ }}"},
+	{From: 181, To: 183, Line: 7, Col: 58, Construct: "{{ }}"},
+	{From: 186, To: 201, Line: 8, Col: 1, Construct: "for"},
+	{From: 189, To: 193, Line: 8, Col: 25, Construct: "if"},
+	{From: 195, To: 198, Line: 8, Col: 68, Construct: "if"},
+	{From: 200, To: 200, Line: 8, Col: 104, Construct: "{{ }}"},
+	{From: 203, To: 210, Line: 9, Col: 1, Construct: "for"},
+	{From: 212, To: 219, Line: 10, Col: 1, Construct: "for"},
+	{From: 216, To: 216, Line: 10, Col: 23, Construct: "{{ }}"},
+	{From: 218, To: 218, Line: 10, Col: 49, Construct: "{{ }}"},
 }

@@ -2,7 +2,10 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Macros is the chat template macros.jinja.
 var Macros = &jinja2.Template{
@@ -152,15 +155,15 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 		}
 		w.WriteString("<|")
 		// macros.jinja:3:3 {{ role }}
-		jinja2.LlamaWrite(w, role)
+		llamacpp.Write(w, role)
 		w.WriteString("|>")
 		// macros.jinja:3:15 {{ sep }}
-		jinja2.LlamaWrite(w, sep)
+		llamacpp.Write(w, sep)
 	}
 	// macros.jinja:5:1 {%- macro wrap(tag) -%}
 	wrap = jinja2.NewMacro(w, &jinja2.MacroSpec{
+		Bind:   llamacpp.BindMacro,
 		Caller: true,
-		Llama:  true,
 		Name:   "wrap",
 		Params: []string{"tag"},
 	}, func(args []jinja2.Value) {
@@ -168,74 +171,74 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 		caller := args[1]
 		w.WriteString("<")
 		// macros.jinja:6:2 {{ tag }}
-		jinja2.LlamaWrite(w, tag)
+		llamacpp.Write(w, tag)
 		w.WriteString(">")
 		// macros.jinja:6:12 {{ caller() }}
-		jinja2.LlamaWrite(w, jinja2.Call(caller, nil, nil))
+		llamacpp.Write(w, jinja2.Call(caller, nil, nil))
 		w.WriteString("</")
 		// macros.jinja:6:28 {{ tag }}
-		jinja2.LlamaWrite(w, tag)
+		llamacpp.Write(w, tag)
 		w.WriteString(">")
 	})
 	// macros.jinja:8:1 {%- macro listing() -%}
 	listing = jinja2.NewMacro(w, &jinja2.MacroSpec{
+		Bind:    llamacpp.BindMacro,
 		Kwargs:  true,
-		Llama:   true,
 		Name:    "listing",
 		Varargs: true,
 	}, func(args []jinja2.Value) {
 		kwargs := args[0]
 		varargs := args[1]
 		// macros.jinja:9:1 {{ varargs | join(',') }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", varargs, []jinja2.Value{jinja2.Str(",")}, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("join", varargs, []jinja2.Value{jinja2.Str(",")}, nil))
 		w.WriteString(";")
 		// macros.jinja:9:27 {{ kwargs | dictsort | map('join', '=') | join(',') }}
-		jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("join", jinja2.LlamaCallFilter("map", jinja2.LlamaCallFilter("dictsort", kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
+		llamacpp.Write(w, llamacpp.CallFilter("join", llamacpp.CallFilter("map", llamacpp.CallFilter("dictsort", kwargs, nil, nil), []jinja2.Value{jinja2.Str("join"), jinja2.Str("=")}, nil), []jinja2.Value{jinja2.Str(",")}, nil))
 	})
 	// macros.jinja:11:1 {%- macro countdown(n) -%}
 	var countdown func(jinja2.Value)
 	countdown = func(n jinja2.Value) {
 		n = jinja2.Param(n, "n")
 		// macros.jinja:12:1 {{ n }}
-		jinja2.LlamaWrite(w, n)
+		llamacpp.Write(w, n)
 		// macros.jinja:12:8 {% if n > 0 %}
-		if jinja2.LlamaGt(n, jinja2.Int(0)) {
+		if llamacpp.Gt(n, jinja2.Int(0)) {
 			w.WriteString(" ")
 			// macros.jinja:12:23 {{ countdown(n - 1) }}
-			jinja2.LlamaWrite(w, w.Capture(func() {
-				countdown(jinja2.LlamaSub(n, jinja2.Int(1)))
+			llamacpp.Write(w, w.Capture(func() {
+				countdown(llamacpp.Sub(n, jinja2.Int(1)))
 			}))
 		}
 	}
 	// macros.jinja:14:1 {%- for m in messages -%}
-	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// macros.jinja:15:1 {{ header(m.role) }}
-		jinja2.LlamaWrite(w, w.Capture(func() {
-			header(jinja2.LlamaAttr(m, "role"), jinja2.Missing())
+		llamacpp.Write(w, w.Capture(func() {
+			header(llamacpp.Attr(m, "role"), jinja2.Missing())
 		}))
 		// macros.jinja:15:21 {{ m.content }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAttr(m, "content"))
+		llamacpp.Write(w, llamacpp.Attr(m, "content"))
 		w.WriteString("\n")
 		// macros.jinja:16:1 {% call wrap('b') %}
 		w.Write(jinja2.Call(wrap, []jinja2.Value{jinja2.Str("b")}, []jinja2.Kwarg{jinja2.KW("caller", jinja2.NewMacro(w, &jinja2.MacroSpec{
 			Anonymous: true,
-			Llama:     true,
+			Bind:      llamacpp.BindMacro,
 			Name:      "caller",
 		}, func(_ []jinja2.Value) {
 			// macros.jinja:16:21 {{ m.role | upper }}
-			jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("upper", jinja2.LlamaAttr(m, "role"), nil, nil))
+			llamacpp.Write(w, llamacpp.CallFilter("upper", llamacpp.Attr(m, "role"), nil, nil))
 		}))}))
 	}
 	// macros.jinja:18:1 {{ listing(1, 2, x=3, a='y') }}
-	jinja2.LlamaWrite(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
+	llamacpp.Write(w, jinja2.Call(listing, []jinja2.Value{jinja2.Int(1), jinja2.Int(2)}, []jinja2.Kwarg{jinja2.KW("x", jinja2.Int(3)), jinja2.KW("a", jinja2.Str("y"))}))
 	w.WriteString("\n")
 	// macros.jinja:19:1 {{ countdown(3) }}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		countdown(jinja2.Int(3))
 	}))
 	w.WriteString("\n")
 	// macros.jinja:20:1 {{ header('end', sep='') }}
-	jinja2.LlamaWrite(w, w.Capture(func() {
+	llamacpp.Write(w, w.Capture(func() {
 		header(jinja2.Str("end"), jinja2.Str(""))
 	}))
 }
@@ -243,48 +246,48 @@ func renderMacrosLlama(w *jinja2.Writer, in *jinja2.Input) {
 // spansMacros is the position table of macros.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansMacros = []jinja2.Span{
-	{From: 52, To: 63, Line: 2, Col: 1, Construct: "macro"},
-	{From: 59, To: 60, Line: 3, Col: 3, Construct: "{{ }}"},
-	{From: 62, To: 62, Line: 3, Col: 15, Construct: "{{ }}"},
-	{From: 65, To: 82, Line: 5, Col: 1, Construct: "macro"},
-	{From: 74, To: 75, Line: 6, Col: 2, Construct: "{{ }}"},
-	{From: 77, To: 78, Line: 6, Col: 12, Construct: "{{ }}"},
-	{From: 80, To: 81, Line: 6, Col: 28, Construct: "{{ }}"},
-	{From: 84, To: 96, Line: 8, Col: 1, Construct: "macro"},
-	{From: 92, To: 93, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 95, To: 95, Line: 9, Col: 27, Construct: "{{ }}"},
-	{From: 98, To: 111, Line: 11, Col: 1, Construct: "macro"},
-	{From: 102, To: 102, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 104, To: 110, Line: 12, Col: 8, Construct: "if"},
-	{From: 107, To: 109, Line: 12, Col: 23, Construct: "{{ }}"},
-	{From: 113, To: 127, Line: 14, Col: 1, Construct: "for"},
-	{From: 115, To: 115, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 117, To: 118, Line: 15, Col: 21, Construct: "{{ }}"},
-	{From: 120, To: 126, Line: 16, Col: 1, Construct: "call"},
-	{From: 125, To: 125, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 129, To: 130, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 132, To: 135, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 137, To: 137, Line: 20, Col: 1, Construct: "{{ }}"},
-	{From: 148, To: 159, Line: 2, Col: 1, Construct: "macro"},
-	{From: 155, To: 156, Line: 3, Col: 3, Construct: "{{ }}"},
-	{From: 158, To: 158, Line: 3, Col: 15, Construct: "{{ }}"},
-	{From: 161, To: 179, Line: 5, Col: 1, Construct: "macro"},
-	{From: 171, To: 172, Line: 6, Col: 2, Construct: "{{ }}"},
-	{From: 174, To: 175, Line: 6, Col: 12, Construct: "{{ }}"},
-	{From: 177, To: 178, Line: 6, Col: 28, Construct: "{{ }}"},
-	{From: 181, To: 194, Line: 8, Col: 1, Construct: "macro"},
-	{From: 190, To: 191, Line: 9, Col: 1, Construct: "{{ }}"},
-	{From: 193, To: 193, Line: 9, Col: 27, Construct: "{{ }}"},
-	{From: 196, To: 209, Line: 11, Col: 1, Construct: "macro"},
-	{From: 200, To: 200, Line: 12, Col: 1, Construct: "{{ }}"},
-	{From: 202, To: 208, Line: 12, Col: 8, Construct: "if"},
-	{From: 205, To: 207, Line: 12, Col: 23, Construct: "{{ }}"},
-	{From: 211, To: 228, Line: 14, Col: 1, Construct: "for"},
-	{From: 213, To: 215, Line: 15, Col: 1, Construct: "{{ }}"},
-	{From: 217, To: 218, Line: 15, Col: 21, Construct: "{{ }}"},
-	{From: 220, To: 227, Line: 16, Col: 1, Construct: "call"},
-	{From: 226, To: 226, Line: 16, Col: 21, Construct: "{{ }}"},
-	{From: 230, To: 231, Line: 18, Col: 1, Construct: "{{ }}"},
-	{From: 233, To: 236, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 238, To: 240, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 55, To: 66, Line: 2, Col: 1, Construct: "macro"},
+	{From: 62, To: 63, Line: 3, Col: 3, Construct: "{{ }}"},
+	{From: 65, To: 65, Line: 3, Col: 15, Construct: "{{ }}"},
+	{From: 68, To: 85, Line: 5, Col: 1, Construct: "macro"},
+	{From: 77, To: 78, Line: 6, Col: 2, Construct: "{{ }}"},
+	{From: 80, To: 81, Line: 6, Col: 12, Construct: "{{ }}"},
+	{From: 83, To: 84, Line: 6, Col: 28, Construct: "{{ }}"},
+	{From: 87, To: 99, Line: 8, Col: 1, Construct: "macro"},
+	{From: 95, To: 96, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 98, To: 98, Line: 9, Col: 27, Construct: "{{ }}"},
+	{From: 101, To: 114, Line: 11, Col: 1, Construct: "macro"},
+	{From: 105, To: 105, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 107, To: 113, Line: 12, Col: 8, Construct: "if"},
+	{From: 110, To: 112, Line: 12, Col: 23, Construct: "{{ }}"},
+	{From: 116, To: 130, Line: 14, Col: 1, Construct: "for"},
+	{From: 118, To: 118, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 120, To: 121, Line: 15, Col: 21, Construct: "{{ }}"},
+	{From: 123, To: 129, Line: 16, Col: 1, Construct: "call"},
+	{From: 128, To: 128, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 132, To: 133, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 135, To: 138, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 140, To: 140, Line: 20, Col: 1, Construct: "{{ }}"},
+	{From: 151, To: 162, Line: 2, Col: 1, Construct: "macro"},
+	{From: 158, To: 159, Line: 3, Col: 3, Construct: "{{ }}"},
+	{From: 161, To: 161, Line: 3, Col: 15, Construct: "{{ }}"},
+	{From: 164, To: 182, Line: 5, Col: 1, Construct: "macro"},
+	{From: 174, To: 175, Line: 6, Col: 2, Construct: "{{ }}"},
+	{From: 177, To: 178, Line: 6, Col: 12, Construct: "{{ }}"},
+	{From: 180, To: 181, Line: 6, Col: 28, Construct: "{{ }}"},
+	{From: 184, To: 197, Line: 8, Col: 1, Construct: "macro"},
+	{From: 193, To: 194, Line: 9, Col: 1, Construct: "{{ }}"},
+	{From: 196, To: 196, Line: 9, Col: 27, Construct: "{{ }}"},
+	{From: 199, To: 212, Line: 11, Col: 1, Construct: "macro"},
+	{From: 203, To: 203, Line: 12, Col: 1, Construct: "{{ }}"},
+	{From: 205, To: 211, Line: 12, Col: 8, Construct: "if"},
+	{From: 208, To: 210, Line: 12, Col: 23, Construct: "{{ }}"},
+	{From: 214, To: 231, Line: 14, Col: 1, Construct: "for"},
+	{From: 216, To: 218, Line: 15, Col: 1, Construct: "{{ }}"},
+	{From: 220, To: 221, Line: 15, Col: 21, Construct: "{{ }}"},
+	{From: 223, To: 230, Line: 16, Col: 1, Construct: "call"},
+	{From: 229, To: 229, Line: 16, Col: 21, Construct: "{{ }}"},
+	{From: 233, To: 234, Line: 18, Col: 1, Construct: "{{ }}"},
+	{From: 236, To: 239, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 241, To: 243, Line: 20, Col: 1, Construct: "{{ }}"},
 }

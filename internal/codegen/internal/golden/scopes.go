@@ -2,7 +2,10 @@
 
 package golden
 
-import "github.com/tmplgen/tmplgen/jinja2"
+import (
+	"github.com/tmplgen/tmplgen/jinja2"
+	"github.com/tmplgen/tmplgen/llamacpp"
+)
 
 // Scopes is the chat template scopes.jinja.
 var Scopes = &jinja2.Template{
@@ -153,69 +156,69 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 	nsRoles := jinja2.NewList()
 	// scopes.jinja:4:1 {%- for m in messages -%}
 	count2 := count
-	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		// scopes.jinja:5:1 {%- set count = count + 1 -%}
-		count2 = jinja2.LlamaAdd(count2, jinja2.Int(1))
+		count2 = llamacpp.Add(count2, jinja2.Int(1))
 		// scopes.jinja:6:1 {%- set ns.count = ns.count + 1 -%}
-		nsCount = jinja2.LlamaAdd(nsCount, jinja2.Int(1))
+		nsCount = llamacpp.Add(nsCount, jinja2.Int(1))
 		// scopes.jinja:7:1 {%- set ns.roles = ns.roles + [m.role] -%}
-		nsRoles = jinja2.LlamaAdd(nsRoles, jinja2.NewList(jinja2.LlamaAttr(m, "role")))
+		nsRoles = llamacpp.Add(nsRoles, jinja2.NewList(llamacpp.Attr(m, "role")))
 	}
 	w.WriteString("count=")
 	// scopes.jinja:9:7 {{ count }}
-	jinja2.LlamaWrite(w, count)
+	llamacpp.Write(w, count)
 	w.WriteString(" ns.count=")
 	// scopes.jinja:9:28 {{ ns.count }}
-	jinja2.LlamaWrite(w, nsCount)
+	llamacpp.Write(w, nsCount)
 	w.WriteString(" roles=")
 	// scopes.jinja:9:49 {{ ns.roles }}
-	jinja2.LlamaWrite(w, nsRoles)
+	llamacpp.Write(w, nsRoles)
 	w.WriteString("\n")
 	// scopes.jinja:10:1 {% set block %}
 	mark := w.Mark()
 	// scopes.jinja:10:16 {% for m in messages %}
-	for _, m := range jinja2.Iterate(w, jinja2.LlamaIterable(messages)) {
+	for _, m := range jinja2.Iterate(w, llamacpp.Iterable(messages)) {
 		w.WriteString("[")
 		// scopes.jinja:10:40 {{ m.role }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAttr(m, "role"))
+		llamacpp.Write(w, llamacpp.Attr(m, "role"))
 		w.WriteString("]")
 	}
 	// scopes.jinja:10:1 {% set block %}
 	block = w.Cut(mark)
 	w.WriteString("block=")
 	// scopes.jinja:11:7 {{ block }}
-	jinja2.LlamaWrite(w, block)
+	llamacpp.Write(w, block)
 	w.WriteString("\n")
 	// scopes.jinja:12:1 {% set shout | upper %}
 	mark2 := w.Mark()
 	w.WriteString("quiet ")
 	// scopes.jinja:12:30 {{ messages | length }}
-	jinja2.LlamaWrite(w, jinja2.LlamaCallFilter("length", messages, nil, nil))
+	llamacpp.Write(w, llamacpp.CallFilter("length", messages, nil, nil))
 	// scopes.jinja:12:1 {% set shout | upper %}
-	shout = jinja2.LlamaCallFilter("upper", w.Cut(mark2), nil, nil)
+	shout = llamacpp.CallFilter("upper", w.Cut(mark2), nil, nil)
 	// scopes.jinja:13:1 {{ shout }}
-	jinja2.LlamaWrite(w, shout)
+	llamacpp.Write(w, shout)
 	w.WriteString("\n")
 	// scopes.jinja:14:1 {% with a = 1, b = count %}
 	{
 		a := jinja2.Int(1)
 		b := count
 		// scopes.jinja:14:28 {{ a + b }}
-		jinja2.LlamaWrite(w, jinja2.LlamaAdd(a, b))
+		llamacpp.Write(w, llamacpp.Add(a, b))
 	}
 	// scopes.jinja:15:1 {% filter replace('o', '0') | trim %}
 	mark3 := w.Mark()
 	w.WriteString("  foo boo  ")
-	w.Write(jinja2.LlamaCallFilter("trim", jinja2.LlamaCallFilter("replace", w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
+	w.Write(llamacpp.CallFilter("trim", llamacpp.CallFilter("replace", w.Cut(mark3), []jinja2.Value{jinja2.Str("o"), jinja2.Str("0")}, nil), nil, nil))
 	// scopes.jinja:16:1 {% if messages %}
 	if messages.Truthy() {
 		// scopes.jinja:16:18 {% set first = messages[0] %}
-		first = jinja2.LlamaItemInt(messages, 0)
+		first = llamacpp.ItemInt(messages, 0)
 	}
 	w.WriteString("first=")
 	// scopes.jinja:17:7 {{ first.role if first is defined else 'none' }}
-	if jinja2.LlamaCallTest("defined", first, nil, nil) {
-		jinja2.LlamaWrite(w, jinja2.LlamaAttr(first, "role"))
+	if llamacpp.CallTest("defined", first, nil, nil) {
+		llamacpp.Write(w, llamacpp.Attr(first, "role"))
 	} else {
 		w.WriteString("none")
 	}
@@ -224,66 +227,66 @@ func renderScopesLlama(w *jinja2.Writer, in *jinja2.Input) {
 	a = vals[0]
 	b = vals[1]
 	// scopes.jinja:19:1 {{ b }}
-	jinja2.LlamaWrite(w, b)
+	llamacpp.Write(w, b)
 	// scopes.jinja:19:8 {{ a }}
-	jinja2.LlamaWrite(w, a)
+	llamacpp.Write(w, a)
 }
 
 // spansScopes is the position table of scopes.jinja: an error on the lines From to To of this
 // file is reported at the template's Line and Col, in the Construct there.
 var spansScopes = []jinja2.Span{
-	{From: 56, To: 56, Line: 2, Col: 1, Construct: "set"},
-	{From: 58, To: 59, Line: 3, Col: 1, Construct: "set"},
-	{From: 61, To: 70, Line: 4, Col: 1, Construct: "for"},
-	{From: 64, To: 64, Line: 5, Col: 1, Construct: "set"},
-	{From: 66, To: 66, Line: 6, Col: 1, Construct: "set"},
-	{From: 68, To: 68, Line: 7, Col: 1, Construct: "set"},
-	{From: 72, To: 73, Line: 9, Col: 7, Construct: "{{ }}"},
-	{From: 75, To: 76, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 78, To: 79, Line: 9, Col: 49, Construct: "{{ }}"},
-	{From: 81, To: 81, Line: 10, Col: 1, Construct: "set"},
-	{From: 83, To: 88, Line: 10, Col: 16, Construct: "for"},
-	{From: 86, To: 87, Line: 10, Col: 40, Construct: "{{ }}"},
-	{From: 90, To: 91, Line: 10, Col: 1, Construct: "set"},
-	{From: 93, To: 94, Line: 11, Col: 7, Construct: "{{ }}"},
-	{From: 96, To: 97, Line: 12, Col: 1, Construct: "set"},
-	{From: 99, To: 99, Line: 12, Col: 30, Construct: "{{ }}"},
-	{From: 101, To: 101, Line: 12, Col: 1, Construct: "set"},
-	{From: 103, To: 104, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 106, To: 111, Line: 13, Col: 1, Construct: "with"},
-	{From: 110, To: 110, Line: 14, Col: 28, Construct: "{{ }}"},
-	{From: 113, To: 115, Line: 15, Col: 1, Construct: "filter"},
-	{From: 117, To: 121, Line: 16, Col: 1, Construct: "if"},
-	{From: 119, To: 119, Line: 16, Col: 18, Construct: "set"},
-	{From: 123, To: 127, Line: 17, Col: 7, Construct: "{{ }}"},
-	{From: 129, To: 131, Line: 18, Col: 1, Construct: "set"},
-	{From: 133, To: 133, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 135, To: 135, Line: 19, Col: 8, Construct: "{{ }}"},
-	{From: 150, To: 150, Line: 2, Col: 1, Construct: "set"},
-	{From: 152, To: 153, Line: 3, Col: 1, Construct: "set"},
-	{From: 155, To: 164, Line: 4, Col: 1, Construct: "for"},
-	{From: 158, To: 158, Line: 5, Col: 1, Construct: "set"},
-	{From: 160, To: 160, Line: 6, Col: 1, Construct: "set"},
-	{From: 162, To: 162, Line: 7, Col: 1, Construct: "set"},
-	{From: 166, To: 167, Line: 9, Col: 7, Construct: "{{ }}"},
-	{From: 169, To: 170, Line: 9, Col: 28, Construct: "{{ }}"},
-	{From: 172, To: 173, Line: 9, Col: 49, Construct: "{{ }}"},
-	{From: 175, To: 175, Line: 10, Col: 1, Construct: "set"},
-	{From: 177, To: 182, Line: 10, Col: 16, Construct: "for"},
-	{From: 180, To: 181, Line: 10, Col: 40, Construct: "{{ }}"},
-	{From: 184, To: 185, Line: 10, Col: 1, Construct: "set"},
-	{From: 187, To: 188, Line: 11, Col: 7, Construct: "{{ }}"},
-	{From: 190, To: 191, Line: 12, Col: 1, Construct: "set"},
-	{From: 193, To: 193, Line: 12, Col: 30, Construct: "{{ }}"},
-	{From: 195, To: 195, Line: 12, Col: 1, Construct: "set"},
-	{From: 197, To: 198, Line: 13, Col: 1, Construct: "{{ }}"},
-	{From: 200, To: 205, Line: 13, Col: 1, Construct: "with"},
-	{From: 204, To: 204, Line: 14, Col: 28, Construct: "{{ }}"},
-	{From: 207, To: 209, Line: 15, Col: 1, Construct: "filter"},
-	{From: 211, To: 215, Line: 16, Col: 1, Construct: "if"},
-	{From: 213, To: 213, Line: 16, Col: 18, Construct: "set"},
-	{From: 217, To: 221, Line: 17, Col: 7, Construct: "{{ }}"},
-	{From: 223, To: 225, Line: 18, Col: 1, Construct: "set"},
-	{From: 227, To: 227, Line: 19, Col: 1, Construct: "{{ }}"},
-	{From: 229, To: 229, Line: 19, Col: 8, Construct: "{{ }}"},
+	{From: 59, To: 59, Line: 2, Col: 1, Construct: "set"},
+	{From: 61, To: 62, Line: 3, Col: 1, Construct: "set"},
+	{From: 64, To: 73, Line: 4, Col: 1, Construct: "for"},
+	{From: 67, To: 67, Line: 5, Col: 1, Construct: "set"},
+	{From: 69, To: 69, Line: 6, Col: 1, Construct: "set"},
+	{From: 71, To: 71, Line: 7, Col: 1, Construct: "set"},
+	{From: 75, To: 76, Line: 9, Col: 7, Construct: "{{ }}"},
+	{From: 78, To: 79, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 81, To: 82, Line: 9, Col: 49, Construct: "{{ }}"},
+	{From: 84, To: 84, Line: 10, Col: 1, Construct: "set"},
+	{From: 86, To: 91, Line: 10, Col: 16, Construct: "for"},
+	{From: 89, To: 90, Line: 10, Col: 40, Construct: "{{ }}"},
+	{From: 93, To: 94, Line: 10, Col: 1, Construct: "set"},
+	{From: 96, To: 97, Line: 11, Col: 7, Construct: "{{ }}"},
+	{From: 99, To: 100, Line: 12, Col: 1, Construct: "set"},
+	{From: 102, To: 102, Line: 12, Col: 30, Construct: "{{ }}"},
+	{From: 104, To: 104, Line: 12, Col: 1, Construct: "set"},
+	{From: 106, To: 107, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 109, To: 114, Line: 13, Col: 1, Construct: "with"},
+	{From: 113, To: 113, Line: 14, Col: 28, Construct: "{{ }}"},
+	{From: 116, To: 118, Line: 15, Col: 1, Construct: "filter"},
+	{From: 120, To: 124, Line: 16, Col: 1, Construct: "if"},
+	{From: 122, To: 122, Line: 16, Col: 18, Construct: "set"},
+	{From: 126, To: 130, Line: 17, Col: 7, Construct: "{{ }}"},
+	{From: 132, To: 134, Line: 18, Col: 1, Construct: "set"},
+	{From: 136, To: 136, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 138, To: 138, Line: 19, Col: 8, Construct: "{{ }}"},
+	{From: 153, To: 153, Line: 2, Col: 1, Construct: "set"},
+	{From: 155, To: 156, Line: 3, Col: 1, Construct: "set"},
+	{From: 158, To: 167, Line: 4, Col: 1, Construct: "for"},
+	{From: 161, To: 161, Line: 5, Col: 1, Construct: "set"},
+	{From: 163, To: 163, Line: 6, Col: 1, Construct: "set"},
+	{From: 165, To: 165, Line: 7, Col: 1, Construct: "set"},
+	{From: 169, To: 170, Line: 9, Col: 7, Construct: "{{ }}"},
+	{From: 172, To: 173, Line: 9, Col: 28, Construct: "{{ }}"},
+	{From: 175, To: 176, Line: 9, Col: 49, Construct: "{{ }}"},
+	{From: 178, To: 178, Line: 10, Col: 1, Construct: "set"},
+	{From: 180, To: 185, Line: 10, Col: 16, Construct: "for"},
+	{From: 183, To: 184, Line: 10, Col: 40, Construct: "{{ }}"},
+	{From: 187, To: 188, Line: 10, Col: 1, Construct: "set"},
+	{From: 190, To: 191, Line: 11, Col: 7, Construct: "{{ }}"},
+	{From: 193, To: 194, Line: 12, Col: 1, Construct: "set"},
+	{From: 196, To: 196, Line: 12, Col: 30, Construct: "{{ }}"},
+	{From: 198, To: 198, Line: 12, Col: 1, Construct: "set"},
+	{From: 200, To: 201, Line: 13, Col: 1, Construct: "{{ }}"},
+	{From: 203, To: 208, Line: 13, Col: 1, Construct: "with"},
+	{From: 207, To: 207, Line: 14, Col: 28, Construct: "{{ }}"},
+	{From: 210, To: 212, Line: 15, Col: 1, Construct: "filter"},
+	{From: 214, To: 218, Line: 16, Col: 1, Construct: "if"},
+	{From: 216, To: 216, Line: 16, Col: 18, Construct: "set"},
+	{From: 220, To: 224, Line: 17, Col: 7, Construct: "{{ }}"},
+	{From: 226, To: 228, Line: 18, Col: 1, Construct: "set"},
+	{From: 230, To: 230, Line: 19, Col: 1, Construct: "{{ }}"},
+	{From: 232, To: 232, Line: 19, Col: 8, Construct: "{{ }}"},
 }

@@ -1,22 +1,24 @@
-package jinja2
+package llamacpp
+
+import "github.com/tmplgen/tmplgen/jinja2"
 
 // llama.cpp's engine indexes and slices a str by bytes, not characters, and reads a
 // slice as its own slice() does (value.cpp), which differs from Python's for a negative
 // step with an explicit stop of -1.
 
-// LlamaSlice is v[start:stop:step] in llama.cpp's engine; a part the template leaves out
+// Slice is v[start:stop:step] in llama.cpp's engine; a part the template leaves out
 // is Missing(). A str is sliced by bytes. The defaults are llama.cpp's: start 0 and
 // stop the length, or for a negative step the last index and -1, where -1 as a stop
 // with a negative step means before the first item.
-func LlamaSlice(v, start, stop, step Value) Value {
+func Slice(v, start, stop, step jinja2.Value) jinja2.Value {
 	var n int64
-	switch v.kind() {
-	case KindString:
-		n = int64(len(v.str()))
-	case KindList, KindTuple:
-		n = int64(len(v.list().items()))
+	switch v.Kind() {
+	case jinja2.KindString:
+		n = int64(len(v.Text()))
+	case jinja2.KindList, jinja2.KindTuple:
+		n = int64(len(v.Items()))
 	default:
-		throw(EngineError, "Unknown (built-in) filter 'slice' for type %s", llamaTypeName(v))
+		jinja2.Throw(EngineError, "Unknown (built-in) filter 'slice' for type %s", llamaTypeName(v))
 	}
 	by := int64(1)
 	if !step.IsMissing() {
@@ -33,7 +35,7 @@ func LlamaSlice(v, start, stop, step Value) Value {
 		to = llamaSliceInt(stop)
 	}
 	if by == 0 {
-		throw(EngineError, "slice step cannot be zero")
+		jinja2.Throw(EngineError, "slice step cannot be zero")
 	}
 	from, to = llamaSliceBounds(n, from, to, by)
 	var picked []int64
@@ -42,20 +44,20 @@ func LlamaSlice(v, start, stop, step Value) Value {
 			picked = append(picked, i)
 		}
 	}
-	if v.kind() == KindString {
-		s := v.str()
+	if v.Kind() == jinja2.KindString {
+		s := v.Text()
 		out := make([]byte, len(picked))
 		for k, i := range picked {
 			out[k] = s[i]
 		}
-		return Str(string(out))
+		return jinja2.Str(string(out))
 	}
-	items := v.list().items()
-	out := make([]Value, len(picked))
+	items := v.Items()
+	out := make([]jinja2.Value, len(picked))
 	for k, i := range picked {
 		out[k] = items[i]
 	}
-	return NewList(out...)
+	return jinja2.NewList(out...)
 }
 
 // llamaSliceBounds clamps a slice's start and stop to a sequence of n items as
@@ -88,19 +90,19 @@ func llamaSliceBounds(n, from, to, by int64) (int64, int64) {
 }
 
 // llamaSliceInt is a slice's start, stop or step, which llama.cpp takes as an int.
-func llamaSliceInt(v Value) int64 {
+func llamaSliceInt(v jinja2.Value) int64 {
 	n, ok := v.AsInt()
-	if v.kind() != KindInt || !ok {
-		throw(EngineError, "Function 'slice' expected value of type Integer, got %s", llamaTypeName(v))
+	if v.Kind() != jinja2.KindInt || !ok {
+		jinja2.Throw(EngineError, "Function 'slice' expected value of type Integer, got %s", llamaTypeName(v))
 	}
 	return n
 }
 
 // llamaStrIndex is s[i] in llama.cpp's engine: the i-th byte, for i from 0 to its
 // length in bytes; undefined for any other i (a negative one too).
-func llamaStrIndex(s string, i int64) Value {
+func llamaStrIndex(s string, i int64) jinja2.Value {
 	if i < 0 || i >= int64(len(s)) {
-		return Undefined("object_property")
+		return jinja2.Undefined("object_property")
 	}
-	return Str(s[i : i+1])
+	return jinja2.Str(s[i : i+1])
 }

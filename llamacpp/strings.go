@@ -1,4 +1,4 @@
-package jinja2
+package llamacpp
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tmplgen/tmplgen/jinja2"
 )
 
 // llama.cpp's str builtins and tojson where they differ from Jinja2's (value.cpp,
@@ -18,24 +20,24 @@ import (
 // Jinja2's.
 
 // llamaStrBuiltin runs the str builtins above, ok false for another.
-func llamaStrBuiltin(id string, s string, args []Value, kwargs []Kwarg) (Value, bool) {
+func llamaStrBuiltin(id string, s string, args []jinja2.Value, kwargs []jinja2.Kwarg) (jinja2.Value, bool) {
 	switch id {
 	case "upper":
-		return Str(mapASCII(s, func(i int, prev byte) bool { return true })), true
+		return jinja2.Str(mapASCII(s, func(i int, prev byte) bool { return true })), true
 	case "lower":
-		return Str(mapASCII(s, func(i int, prev byte) bool { return false })), true
+		return jinja2.Str(mapASCII(s, func(i int, prev byte) bool { return false })), true
 	case "capitalize":
-		return Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 })), true
+		return jinja2.Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 })), true
 	case "title":
-		return Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 || isCSpace(prev) })), true
+		return jinja2.Str(mapASCII(s, func(i int, prev byte) bool { return i == 0 || isCSpace(prev) })), true
 	case "split":
 		if len(args) == 0 && len(kwargs) == 0 {
 			return llamaSplit(s), true
 		}
 	case "length":
-		return Int(int64(len(s))), true
+		return jinja2.Int(int64(len(s))), true
 	}
-	return Value{}, false
+	return jinja2.Value{}, false
 }
 
 // mapASCII is s with each ASCII letter upper-cased where upper says so (given the
@@ -59,20 +61,20 @@ func mapASCII(s string, upper func(i int, prev byte) bool) string {
 func isCSpace(c byte) bool { return c == ' ' || '\t' <= c && c <= '\r' }
 
 // llamaSplit is split(" ").
-func llamaSplit(s string) Value {
+func llamaSplit(s string) jinja2.Value {
 	parts := strings.Split(s, " ")
-	items := make([]Value, len(parts))
+	items := make([]jinja2.Value, len(parts))
 	for i, p := range parts {
-		items[i] = Str(p)
+		items[i] = jinja2.Str(p)
 	}
-	return ListOf(items)
+	return jinja2.ListOf(items)
 }
 
 // llamaToJSON is llama.cpp's tojson(indent, separators): value_to_json.
-func llamaToJSON(v Value, args []Value, kwargs []Kwarg) Value {
+func llamaToJSON(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	indent := -1
-	var seps Value
-	arg := func(name string, pos int) (Value, bool) {
+	var seps jinja2.Value
+	arg := func(name string, pos int) (jinja2.Value, bool) {
 		for _, kw := range kwargs {
 			if kw.Name == name {
 				return kw.Value, true
@@ -81,9 +83,9 @@ func llamaToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 		if pos < len(args) {
 			return args[pos], true
 		}
-		return Value{}, false
+		return jinja2.Value{}, false
 	}
-	if n, ok := arg("indent", 1); ok && n.kind() == KindInt {
+	if n, ok := arg("indent", 1); ok && n.Kind() == jinja2.KindInt {
 		i, _ := n.AsInt()
 		indent = int(i)
 	}
@@ -94,7 +96,7 @@ func llamaToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 	if indent >= 0 {
 		itemSep = ","
 	}
-	if seps.kind() == KindList || seps.kind() == KindTuple {
+	if seps.Kind() == jinja2.KindList || seps.Kind() == jinja2.KindTuple {
 		if items := seps.Items(); len(items) > 0 {
 			itemSep = llamaString(items[0])
 			if len(items) > 1 {
@@ -104,11 +106,11 @@ func llamaToJSON(v Value, args []Value, kwargs []Kwarg) Value {
 	}
 	var b strings.Builder
 	writeLlamaJSON(&b, v, 0, indent, itemSep, keySep)
-	checkSize(b.Len())
+	jinja2.CheckSize(b.Len())
 	if a, ok := arg("ensure_ascii", 0); ok && a.Truthy() {
-		return Str(llamaEnsureASCII(b.String()))
+		return jinja2.Str(llamaEnsureASCII(b.String()))
 	}
-	return Str(b.String())
+	return jinja2.Str(b.String())
 }
 
 // llamaEnsureASCII is json_ensure_ascii_preserving_format: each non-ASCII character of
@@ -155,7 +157,7 @@ func llamaEnsureASCII(js string) string {
 	return b.String()
 }
 
-func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, keySep string) {
+func writeLlamaJSON(b *strings.Builder, v jinja2.Value, level, indent int, itemSep, keySep string) {
 	pad := func(n int) {
 		if indent > 0 {
 			b.WriteString(strings.Repeat(" ", n*indent))
@@ -166,17 +168,17 @@ func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, key
 			b.WriteByte('\n')
 		}
 	}
-	switch v.kind() {
-	case KindBool:
+	switch v.Kind() {
+	case jinja2.KindBool:
 		b.WriteString(strconv.FormatBool(v.Truthy()))
-	case KindInt:
+	case jinja2.KindInt:
 		b.WriteString(v.String())
-	case KindFloat:
-		b.WriteString(ostreamDouble(v.float()))
-	case KindString:
+	case jinja2.KindFloat:
+		b.WriteString(ostreamDouble(floatOf(v)))
+	case jinja2.KindString:
 		b.WriteByte('"')
-		for i := 0; i < len(v.str()); i++ {
-			switch c := v.str()[i]; c {
+		for i := 0; i < len(v.Text()); i++ {
+			switch c := v.Text()[i]; c {
 			case '"':
 				b.WriteString(`\"`)
 			case '\\':
@@ -202,10 +204,10 @@ func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, key
 			}
 		}
 		b.WriteByte('"')
-	case KindList, KindTuple, KindIterator:
+	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
 		items := v.Items()
-		if v.kind() == KindIterator {
-			items = FilterList(v).Items()
+		if v.Kind() == jinja2.KindIterator {
+			items = jinja2.FilterList(v).Items()
 		}
 		b.WriteByte('[')
 		if len(items) > 0 {
@@ -221,16 +223,16 @@ func writeLlamaJSON(b *strings.Builder, v Value, level, indent int, itemSep, key
 			pad(level)
 		}
 		b.WriteByte(']')
-	case KindDict:
-		d := v.dict()
+	case jinja2.KindDict:
+		d := v.AsDict()
 		b.WriteByte('{')
 		if d.Len() > 0 {
 			newline()
-			for i, k := range d.keys() {
+			for i, k := range d.Keys() {
 				pad(level + 1)
-				writeLlamaJSON(b, Str(llamaString(k)), level+1, indent, itemSep, keySep)
+				writeLlamaJSON(b, jinja2.Str(llamaString(k)), level+1, indent, itemSep, keySep)
 				b.WriteString(keySep)
-				writeLlamaJSON(b, d.at(i), level+1, indent, itemSep, keySep)
+				writeLlamaJSON(b, d.Values()[i], level+1, indent, itemSep, keySep)
 				if i < d.Len()-1 {
 					b.WriteString(itemSep)
 				}

@@ -1,35 +1,39 @@
-package jinja2
+package llamacpp
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tmplgen/tmplgen/jinja2"
+)
 
 // llama.cpp's filters, methods and tests (common/jinja/runtime.cpp filter_expression,
 // try_builtin_func, test_expression; value.cpp get_builtins): every type has its own
 // builtins, and a filter or method the type lacks is an error, so that a template llama
 // renders with |round, |sum of a list or 'x'.zfill() fails under llama-server where
 // Jinja2 renders it. The builtins llama.cpp has are run as Jinja2's, except where
-// llamaFilter and LlamaCallMethod give llama.cpp's own.
+// llamaFilter and CallMethod give llama.cpp's own.
 
-// LlamaKind is a value's type in llama.cpp's engine, which decides its builtins: "str",
+// Kind is a value's type in llama.cpp's engine, which decides its builtins: "str",
 // "int", "float", "bool", "list" (lists, tuples, iterators), "dict" (dicts and
 // namespaces), "none" or "undefined"; "" for values llama.cpp has no type of its own for
 // (loops, macros, cyclers), whose builtins are Jinja2's.
-func LlamaKind(v Value) string {
-	switch v.kind() {
-	case KindUndefined:
+func Kind(v jinja2.Value) string {
+	switch v.Kind() {
+	case jinja2.KindUndefined:
 		return "undefined"
-	case KindNone:
+	case jinja2.KindNone:
 		return "none"
-	case KindBool:
+	case jinja2.KindBool:
 		return "bool"
-	case KindInt:
+	case jinja2.KindInt:
 		return "int"
-	case KindFloat:
+	case jinja2.KindFloat:
 		return "float"
-	case KindString:
+	case jinja2.KindString:
 		return "str"
-	case KindList, KindTuple, KindIterator:
+	case jinja2.KindList, jinja2.KindTuple, jinja2.KindIterator:
 		return "list"
-	case KindDict, KindNamespace:
+	case jinja2.KindDict, jinja2.KindNamespace:
 		return "dict"
 	}
 	return ""
@@ -65,69 +69,69 @@ func wordSet(words string) map[string]bool {
 	return m
 }
 
-// LlamaHasBuiltin reports whether llama.cpp's engine has the filter or method name for
-// v (always, for a value LlamaKind has no type for).
-func LlamaHasBuiltin(v Value, name string) bool {
-	k := LlamaKind(v)
+// HasBuiltin reports whether llama.cpp's engine has the filter or method name for
+// v (always, for a value Kind has no type for).
+func HasBuiltin(v jinja2.Value, name string) bool {
+	k := Kind(v)
 	return k == "" || llamaBuiltins[k][name]
 }
 
-// LlamaFilterTarget is the builtin llama.cpp applies for filter name to v, after its
+// FilterTarget is the builtin llama.cpp applies for filter name to v, after its
 // aliases, and the value it applies it to: the string form of a value that is neither a
 // str nor undefined for the filters of llamaCoerced.
-func LlamaFilterTarget(name string, v Value) (string, Value) {
+func FilterTarget(name string, v jinja2.Value) (string, jinja2.Value) {
 	id := name
 	if a, ok := llamaFilterAliases[name]; ok {
 		id = a
 	}
-	if k := LlamaKind(v); k != "" && k != "undefined" && k != "str" && llamaCoerced[id] {
-		v = Str(llamaString(v))
+	if k := Kind(v); k != "" && k != "undefined" && k != "str" && llamaCoerced[id] {
+		v = jinja2.Str(llamaString(v))
 	}
 	return id, v
 }
 
-// LlamaCallFilter is CallFilter as llama.cpp's engine applies a filter: the builtin of
-// LlamaFilterTarget, an error when the value's type lacks it.
-func LlamaCallFilter(name string, v Value, args []Value, kwargs []Kwarg) Value {
-	id, input := LlamaFilterTarget(name, v)
-	if !LlamaHasBuiltin(input, id) {
-		throw(EngineError, "Unknown (built-in) filter '%s' for type %s", id, llamaTypeName(input))
+// CallFilter is jinja2.CallFilter as llama.cpp's engine applies a filter: the builtin of
+// FilterTarget, an error when the value's type lacks it.
+func CallFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	id, input := FilterTarget(name, v)
+	if !HasBuiltin(input, id) {
+		jinja2.Throw(EngineError, "Unknown (built-in) filter '%s' for type %s", id, llamaTypeName(input))
 	}
-	return LlamaBuiltin(id, name, input, args, kwargs, false)
+	return Builtin(id, name, input, args, kwargs, false)
 }
 
-// LlamaCallMethod is CallMethod as llama.cpp's engine calls a method: the builtin of that
+// CallMethod is jinja2.CallMethod as llama.cpp's engine calls a method: the builtin of that
 // name (a list's append and pop change it), a callable item of a dict, else an error.
-func LlamaCallMethod(recv Value, name string, args []Value, kwargs []Kwarg) Value {
-	if !LlamaHasBuiltin(recv, name) {
+func CallMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if !HasBuiltin(recv, name) {
 		if d := recv.AsDict(); d != nil {
-			if fn, ok := d.GetStr(name); ok && fn.kind() == KindCallable {
-				return Call(fn, args, kwargs)
+			if fn, ok := d.GetStr(name); ok && fn.Kind() == jinja2.KindCallable {
+				return jinja2.Call(fn, args, kwargs)
 			}
 		}
-		throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
+		jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
 	}
-	return LlamaBuiltin(name, name, recv, args, kwargs, true)
+	return Builtin(name, name, recv, args, kwargs, true)
 }
 
-// LlamaBuiltin runs llama.cpp's builtin id on v, called as a method when method is set,
+// Builtin runs llama.cpp's builtin id on v, called as a method when method is set,
 // else as the filter the template names jinjaName: undefined gives empty values (its
 // default aside), none empty lists (but for default, tojson, string and safe), lists
 // and dicts keep llama.cpp's methods, and the other builtins are Jinja2's filters or
 // methods of the same name, with lists where Jinja2 gives iterators.
-func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, method bool) Value {
-	k := LlamaKind(v)
+func Builtin(id, jinjaName string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg, method bool) jinja2.Value {
+	k := Kind(v)
 	if msg, ok := llamaNotImplemented[k+" "+id]; ok {
-		throw(EngineError, "%s", msg)
+		jinja2.Throw(EngineError, "%s", msg)
 	}
 	if id == "tojson" {
 		for _, kw := range kwargs {
 			if kw.Name == "sort_keys" && kw.Value.Truthy() {
-				throw(EngineError, "tojson sort_keys=true not implemented")
+				jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
 			}
 		}
 		if len(args) >= 4 && args[3].Truthy() {
-			throw(EngineError, "tojson sort_keys=true not implemented")
+			jinja2.Throw(EngineError, "tojson sort_keys=true not implemented")
 		}
 	}
 	switch {
@@ -136,9 +140,9 @@ func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, m
 	case id == "tojson", (id == "string" || id == "safe") && (k == "int" || k == "float"):
 		return llamaToJSON(v, args, kwargs)
 	case id == "string" && (k == "list" || k == "dict"):
-		return Str(llamaString(v)) // its as_string, as + and ~ join it
+		return jinja2.Str(llamaString(v)) // its as_string, as + and ~ join it
 	case k == "str":
-		if r, ok := llamaStrBuiltin(id, v.str(), args, kwargs); ok {
+		if r, ok := llamaStrBuiltin(id, v.Text(), args, kwargs); ok {
 			return r
 		}
 	}
@@ -147,7 +151,7 @@ func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, m
 		return llamaEmpty(id)
 	case "none":
 		if id != "string" && id != "safe" {
-			return NewList()
+			return jinja2.NewList()
 		}
 	case "list":
 		switch id {
@@ -155,49 +159,49 @@ func LlamaBuiltin(id, jinjaName string, v Value, args []Value, kwargs []Kwarg, m
 			return llamaFilter(id, v, args, kwargs)
 		case "join":
 			for _, it := range v.Items() {
-				if it.kind() != KindString && it.kind() != KindInt && it.kind() != KindFloat {
-					throw(EngineError, "join() can only join arrays of strings or numerics")
+				if it.Kind() != jinja2.KindString && it.Kind() != jinja2.KindInt && it.Kind() != jinja2.KindFloat {
+					jinja2.Throw(EngineError, "join() can only join arrays of strings or numerics")
 				}
 			}
 		case "append", "pop":
 			return llamaListMethod(v, id, args, kwargs)
 		}
 		if method {
-			return llamaList(CallFilter(jinjaName, v, args, kwargs))
+			return llamaList(jinja2.CallFilter(jinjaName, v, args, kwargs))
 		}
 	case "str":
 		if method {
 			switch id {
 			case "length", "int", "float", "string", "slice", "safe", "tojson", "indent", "default":
-				return CallFilter(id, v, args, kwargs)
+				return jinja2.CallFilter(id, v, args, kwargs)
 			}
-			return CallMethod(v, id, args, kwargs)
+			return jinja2.CallMethod(v, id, args, kwargs)
 		}
 	case "dict":
 		if method {
 			switch id {
 			case "get", "keys", "values", "items":
-				return CallMethod(v, id, args, kwargs)
+				return jinja2.CallMethod(v, id, args, kwargs)
 			}
-			return CallFilter(id, v, args, kwargs)
+			return jinja2.CallFilter(id, v, args, kwargs)
 		}
 	}
 	if method {
-		return CallFilter(id, v, args, kwargs)
+		return jinja2.CallFilter(id, v, args, kwargs)
 	}
 	if hasLlamaFilter(jinjaName) {
 		return llamaFilter(jinjaName, v, args, kwargs)
 	}
-	return llamaList(CallFilter(jinjaName, v, args, kwargs))
+	return llamaList(jinja2.CallFilter(jinjaName, v, args, kwargs))
 }
 
 // llamaDefault is llama.cpp's default(value, boolean=false): none is a missing value
 // too, and the default is required.
-func llamaDefault(v Value, args []Value, kwargs []Kwarg) Value {
+func llamaDefault(v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
 	if n := 1 + len(args) + len(kwargs); n < 2 || n > 3 {
-		throw(EngineError, "Function 'default' expected between 2 and 3 arguments, got %d", n)
+		jinja2.Throw(EngineError, "Function 'default' expected between 2 and 3 arguments, got %d", n)
 	}
-	def, boolean := Undefined("default_value"), false
+	def, boolean := jinja2.Undefined("default_value"), false
 	if len(args) > 0 {
 		def = args[0]
 	}
@@ -219,63 +223,63 @@ func llamaDefault(v Value, args []Value, kwargs []Kwarg) Value {
 }
 
 // llamaEmpty is what a builtin of undefined returns.
-func llamaEmpty(name string) Value {
+func llamaEmpty(name string) jinja2.Value {
 	switch name {
 	case "capitalize", "join", "lower", "replace", "safe", "string", "strip", "title", "truncate", "upper":
-		return Str("")
+		return jinja2.Str("")
 	case "items", "list", "map", "reject", "rejectattr", "reverse", "select", "selectattr", "sort", "unique":
-		return NewList()
+		return jinja2.NewList()
 	case "length", "sum", "wordcount":
-		return Int(0)
+		return jinja2.Int(0)
 	}
-	return Undefined(name)
+	return jinja2.Undefined(name)
 }
 
 // llamaList turns the one-shot iterators Jinja2's filters return into the lists
 // llama.cpp's return.
-func llamaList(v Value) Value {
-	if v.kind() == KindIterator {
-		return FilterList(v)
+func llamaList(v jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindIterator {
+		return jinja2.FilterList(v)
 	}
 	return v
 }
 
-// LlamaCallTest is CallTest as llama.cpp's engine runs a test: an error for a test it
+// CallTest is jinja2.CallTest as llama.cpp's engine runs a test: an error for a test it
 // lacks, and anything in an undefined value is false.
-func LlamaCallTest(name string, v Value, args []Value, kwargs []Kwarg) bool {
+func CallTest(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) bool {
 	switch {
 	case name == "sameas" || name == "escaped" || name == "filter":
-		throw(EngineError, "%s test not implemented", name) // declared, not implemented
+		jinja2.Throw(EngineError, "%s test not implemented", name) // declared, not implemented
 	case !llamaTests[name]:
-		throw(EngineError, "Unknown test '%s'", name)
+		jinja2.Throw(EngineError, "Unknown test '%s'", name)
 	}
-	if name == "in" && len(args) == 1 && args[0].kind() == KindUndefined {
+	if name == "in" && len(args) == 1 && args[0].Kind() == jinja2.KindUndefined {
 		return false
 	}
 	// the tests whose llama.cpp semantics differ from Jinja2's: its types (a bool is not
 	// a number; a dict is neither iterable nor a sequence, an undefined value is both),
 	// and the arguments its tests take (ints for odd, even and divisibleby, strs for lower
 	// and upper)
-	llamaArg := func(want Kind, x Value) {
-		if x.kind() != want {
-			throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, pointerValue(want, nil).TypeName(), llamaTypeName(x))
+	llamaArg := func(want jinja2.Kind, x jinja2.Value) {
+		if x.Kind() != want {
+			jinja2.Throw(EngineError, "Function 'test_is_%s' expected value of type %s, got %s", name, want.TypeName(), llamaTypeName(x))
 		}
 	}
 	switch name {
 	case "number":
-		return v.kind() == KindInt || v.kind() == KindFloat
+		return v.Kind() == jinja2.KindInt || v.Kind() == jinja2.KindFloat
 	case "iterable", "sequence":
-		return v.kind() == KindList || v.kind() == KindTuple || v.kind() == KindString || v.kind() == KindUndefined
+		return v.Kind() == jinja2.KindList || v.Kind() == jinja2.KindTuple || v.Kind() == jinja2.KindString || v.Kind() == jinja2.KindUndefined
 	case "odd", "even":
-		llamaArg(KindInt, v)
-		return (Mod(v, Int(2)).num() != 0) == (name == "odd")
+		llamaArg(jinja2.KindInt, v)
+		return (jinja2.Mod(v, jinja2.Int(2)).Truthy()) == (name == "odd")
 	case "divisibleby":
-		llamaArg(KindInt, v)
+		llamaArg(jinja2.KindInt, v)
 		if len(args) == 1 {
-			llamaArg(KindInt, args[0])
+			llamaArg(jinja2.KindInt, args[0])
 		}
 	case "lower", "upper":
-		llamaArg(KindString, v)
+		llamaArg(jinja2.KindString, v)
 	}
-	return CallTest(name, v, args, kwargs)
+	return jinja2.CallTest(name, v, args, kwargs)
 }

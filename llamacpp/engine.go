@@ -1,0 +1,536 @@
+package llamacpp
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tmplgen/tmplgen/jinja2"
+)
+
+// EngineError is the kind of an error llama.cpp's engine raises where Jinja2 does not
+// (a std::runtime_error, which llama-server returns as the request's error).
+const EngineError jinja2.ErrorKind = "llama.cpp"
+
+// isNull reports whether v is none or undefined, which llama.cpp's + and ~ write as ""
+// next to a str.
+func isNull(v jinja2.Value) bool {
+	return v.Kind() == jinja2.KindNone || v.Kind() == jinja2.KindUndefined
+}
+
+// Attr is jinja2.Attr with llama.cpp's lenient undefined.
+func Attr(v jinja2.Value, name string) jinja2.Value {
+	if v.Kind() == jinja2.KindUndefined {
+		return jinja2.Undefined("object_property")
+	}
+	return v.Attr(name)
+}
+
+// Item is jinja2.Item with llama.cpp's lenient undefined, and a str indexed by bytes.
+func Item(v, key jinja2.Value) jinja2.Value {
+	switch {
+	case v.Kind() == jinja2.KindUndefined:
+		return jinja2.Undefined("object_property")
+	case v.Kind() == jinja2.KindString && key.Kind() == jinja2.KindInt:
+		if i, ok := key.AsInt(); ok {
+			return llamaStrIndex(v.Text(), i)
+		}
+	}
+	return v.Item(key)
+}
+
+// ItemStr is jinja2.ItemStr with llama.cpp's lenient undefined.
+func ItemStr(v jinja2.Value, key string) jinja2.Value {
+	if v.Kind() == jinja2.KindUndefined {
+		return jinja2.Undefined(key)
+	}
+	return v.ItemStr(key)
+}
+
+// ItemInt is jinja2.ItemInt with llama.cpp's lenient undefined, and a str indexed by bytes.
+func ItemInt(v jinja2.Value, i int64) jinja2.Value {
+	switch v.Kind() {
+	case jinja2.KindUndefined:
+		return jinja2.Undefined("object_property")
+	case jinja2.KindString:
+		return llamaStrIndex(v.Text(), i)
+	}
+	return v.ItemInt(i)
+}
+
+// Add is jinja2.Add as llama.cpp's +: none or undefined next to a str is "", and a str
+// and another value join their string forms (llamaString).
+func Add(a, b jinja2.Value) jinja2.Value {
+	switch {
+	case isNull(a) && b.Kind() == jinja2.KindString:
+		return b
+	case isNull(b) && a.Kind() == jinja2.KindString:
+		return a
+	case a.Kind() == jinja2.KindString && b.Kind() != jinja2.KindString && !isNull(b),
+		b.Kind() == jinja2.KindString && a.Kind() != jinja2.KindString && !isNull(a):
+		return jinja2.Str(llamaString(a) + llamaString(b))
+	}
+	return llamaBinary("+", a, b)
+}
+
+// Sum is jinja2.Sum with Add's +.
+func Sum(xs ...jinja2.Value) jinja2.Value {
+	acc := xs[0]
+	for _, x := range xs[1:] {
+		acc = Add(acc, x)
+	}
+	return acc
+}
+
+// Concat is jinja2.Concat as llama.cpp's ~, left to right: none or undefined next to a
+// str is "", and otherwise an error with none or undefined.
+func Concat(items ...jinja2.Value) jinja2.Value {
+	if len(items) == 0 {
+		return jinja2.Str("")
+	}
+	first := items[0]
+	if len(items) > 1 {
+		switch second := items[1]; {
+		case isNull(first) && second.Kind() == jinja2.KindString:
+			first = jinja2.Str("")
+		case isNull(first) || first.Kind() != jinja2.KindString && isNull(second):
+			nullOperand("~", first, second)
+		case first.Kind() != jinja2.KindString && second.Kind() != jinja2.KindString:
+			jinja2.Throw(EngineError, "Unknown operator \"~\" between %s and %s", llamaTypeName(first), llamaTypeName(second))
+		}
+	}
+	var b strings.Builder
+	b.WriteString(llamaString(first))
+	for _, it := range items[1:] {
+		if !isNull(it) { // the operand before it is a str by now
+			b.WriteString(llamaString(it))
+		}
+	}
+	return jinja2.Str(b.String())
+}
+
+// llamaString is llama.cpp's string form of v (as_string): a str as it is, numbers and
+// bools as Write writes them, none as None, lists, tuples and dicts as Python
+// writes them but with their strs quoted by llamaRepr.
+func llamaString(v jinja2.Value) string {
+	switch v.Kind() {
+	case jinja2.KindString:
+		return v.Text()
+	case jinja2.KindFloat:
+		return llamaFloatString(floatOf(v))
+	case jinja2.KindUndefined:
+		return ""
+	case jinja2.KindList, jinja2.KindTuple:
+		var b strings.Builder
+		open, end := "[", "]"
+		if v.Kind() == jinja2.KindTuple {
+			open, end = "(", ")"
+		}
+		b.WriteString(open)
+		items := v.Items()
+		for i, it := range items {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(llamaRepr(it))
+		}
+		if v.Kind() == jinja2.KindTuple && len(items) == 1 {
+			b.WriteString(",")
+		}
+		b.WriteString(end)
+		return b.String()
+	case jinja2.KindDict:
+		var b strings.Builder
+		b.WriteString("{")
+		d := v.AsDict()
+		for i, k := range d.Keys() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(llamaRepr(k))
+			b.WriteString(": ")
+			b.WriteString(llamaRepr(d.Values()[i]))
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	return v.String()
+}
+
+// llamaRepr is how llama.cpp writes a value inside the string form of a list or dict: a
+// str in single quotes, unescaped, or as JSON when it has a single quote; other values
+// in their string form.
+func llamaRepr(v jinja2.Value) string {
+	if v.Kind() == jinja2.KindUndefined {
+		return llamaUndefinedType(v)
+	}
+	if v.Kind() != jinja2.KindString {
+		return llamaString(v)
+	}
+	if s := v.Text(); !strings.Contains(s, "'") {
+		return "'" + s + "'"
+	}
+	return string(jinja2.AppendJSONString(nil, v.Text(), false))
+}
+
+// llamaUndefinedType is how llama.cpp writes an undefined value inside a list or dict:
+// its type, "Undefined (hint: 'x')", whose hint is the name looked up: a variable's, an
+// attribute's or a dict key's, or object_property for an index out of range or anything
+// looked up in an undefined value.
+func llamaUndefinedType(v jinja2.Value) string {
+	hint, element := v.LookupHint()
+	if element {
+		hint = "object_property"
+	}
+	if hint == "" {
+		return "Undefined"
+	}
+	return "Undefined (hint: '" + hint + "')"
+}
+
+// nullOperand raises llama.cpp's error for a binary operator with an undefined or none
+// operand it does not take.
+func nullOperand(op string, a, b jinja2.Value) {
+	if a.Kind() == jinja2.KindUndefined || b.Kind() == jinja2.KindUndefined {
+		jinja2.Throw(EngineError, "Cannot perform operation %s on undefined values", op)
+	}
+	jinja2.Throw(EngineError, "Cannot perform operation on null values")
+}
+
+// In is jinja2.In as llama.cpp's in: false for an undefined container, an error for
+// another undefined or none operand.
+func In(item, container jinja2.Value) bool {
+	if container.Kind() == jinja2.KindUndefined {
+		return false
+	}
+	if isNull(item) || container.Kind() == jinja2.KindNone {
+		nullOperand("in", item, container)
+	}
+	return jinja2.In(item, container)
+}
+
+// NotIn is jinja2.NotIn as llama.cpp's not in (see In).
+func NotIn(item, container jinja2.Value) bool {
+	if container.Kind() == jinja2.KindUndefined {
+		return true
+	}
+	return !In(item, container)
+}
+
+// InStrs is jinja2.InStrs as llama.cpp's in: an undefined or none item is an error.
+func InStrs(item jinja2.Value, strs ...string) bool {
+	if isNull(item) {
+		nullOperand("in", item, jinja2.NewList())
+	}
+	return jinja2.InStrs(item, strs...)
+}
+
+// Iterable is what a for loop iterates, as llama.cpp's for loop takes it: v itself,
+// unless it is a str, which llama.cpp cannot iterate over.
+func Iterable(v jinja2.Value) jinja2.Value {
+	if v.Kind() == jinja2.KindString {
+		jinja2.Throw(EngineError, "Expected iterable or object type in for loop: got String")
+	}
+	return v
+}
+
+// Write writes v as llama.cpp's output writes the value of {{ v }}: a str, a number
+// or a bool in its string form, the items of a list or tuple, nothing for other values.
+func Write(w *jinja2.Writer, v jinja2.Value) {
+	switch v.Kind() {
+	case jinja2.KindString:
+		w.WriteString(v.Text())
+	case jinja2.KindBool, jinja2.KindInt:
+		w.WriteString(v.String())
+	case jinja2.KindFloat:
+		w.WriteString(llamaFloatString(floatOf(v)))
+	case jinja2.KindList, jinja2.KindTuple:
+		for _, it := range v.Items() {
+			Write(w, it)
+		}
+	}
+}
+
+// llamaFloatString is llama.cpp's string form of a float: C's %f (six decimals) without
+// its trailing zeros, but one.
+func llamaFloatString(f float64) string {
+	if math.IsNaN(f) {
+		if math.Signbit(f) {
+			return "-nan" // C's %f writes the sign of a NaN
+		}
+		return "nan"
+	}
+	s := strconv.FormatFloat(f, 'f', 6, 64)
+	if math.IsInf(f, 0) {
+		return strings.ToLower(strings.TrimPrefix(s, "+"))
+	}
+	s = strings.TrimRight(s, "0")
+	if strings.HasSuffix(s, ".") {
+		s += "0"
+	}
+	return s
+}
+
+// OwnInput returns a copy of in whose variables are copies of in's (CopyJSON), for
+// a render that changes them: llama.cpp renders its own copy of the request's values.
+func OwnInput(in *jinja2.Input) *jinja2.Input {
+	own := *in
+	if in.Vars != nil {
+		own.Vars = jinja2.CopyJSON(jinja2.DictValue(in.Vars)).AsDict()
+		return &own
+	}
+	own.Messages, own.Tools, own.Documents = jinja2.CopyJSON(in.Messages), jinja2.CopyJSON(in.Tools), jinja2.CopyJSON(in.Documents)
+	if in.Kwargs != nil {
+		own.Kwargs = make(map[string]jinja2.Value, len(in.Kwargs))
+		for k, v := range in.Kwargs {
+			own.Kwargs[k] = jinja2.CopyJSON(v)
+		}
+	}
+	return &own
+}
+
+// CheckNamespace is jinja2.CheckNamespace as llama.cpp's {% set x.attr %} checks x: a
+// namespace or a dict.
+func CheckNamespace(ns jinja2.Value) {
+	if ns.Kind() != jinja2.KindNamespace && ns.Kind() != jinja2.KindDict {
+		jinja2.Throw(EngineError, "Cannot assign to member of non-object")
+	}
+}
+
+// SetAttr is jinja2.SetAttr as llama.cpp's {% set x.attr = v %}: on a dict it sets the
+// item.
+func SetAttr(ns jinja2.Value, name string, v jinja2.Value) {
+	CheckNamespace(ns)
+	if ns.Kind() == jinja2.KindDict {
+		ns.AsDict().SetStr(name, v)
+		return
+	}
+	jinja2.SetAttr(ns, name, v)
+}
+
+// llamaListMethod is llama.cpp's list methods that change the list: append(x), which
+// returns the list, and pop([i]).
+func llamaListMethod(recv jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if recv.Kind() != jinja2.KindList || len(kwargs) > 0 {
+		return jinja2.CallMethod(recv, name, args, kwargs)
+	}
+	items := recv.Items()
+	switch {
+	case name == "append" && len(args) == 1:
+		recv.AppendItem(args[0])
+		return recv
+	case name == "pop" && len(args) <= 1:
+		i := int64(-1)
+		if len(args) == 1 {
+			n, ok := args[0].AsInt()
+			if args[0].Kind() != jinja2.KindInt || !ok {
+				jinja2.Throw(EngineError, "pop: the index must be an integer")
+			}
+			i = n
+		}
+		if i < 0 {
+			i += int64(len(items))
+		}
+		if i < 0 || i >= int64(len(items)) {
+			jinja2.Throw(EngineError, "Index %d out of bounds for array of size %d", i, len(items))
+		}
+		v := items[i]
+		recv.DeleteItem(int(i))
+		return v
+	}
+	return jinja2.CallMethod(recv, name, args, kwargs)
+}
+
+// llamaTests are the tests of llama.cpp's engine (sameas, escaped and filter it declares
+// but does not implement).
+var llamaTests = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`boolean callable odd even false true divisibleby string integer float
+		number iterable sequence mapping lower upper none defined undefined eq equalto ge gt
+		greaterthan lt lessthan ne in test`) {
+		llamaTests[t] = true
+	}
+}
+
+// llamaCoerced are the filters llama.cpp applies to the string form of a value that is
+// neither a str nor undefined.
+var llamaCoerced = map[string]bool{
+	"capitalize": true, "lower": true, "replace": true, "strip": true, "trim": true,
+	"title": true, "upper": true, "wordcount": true,
+}
+
+// hasLlamaFilter reports whether llamaFilter implements the filter name otherwise than
+// CallFilter does.
+func hasLlamaFilter(name string) bool {
+	switch name {
+	case "map", "select", "reject", "selectattr", "rejectattr", "format", "safe":
+		return true
+	}
+	return llamaCoerced[name]
+}
+
+// llamaFilter is CallFilter for the filters llama.cpp implements otherwise: map, select,
+// reject, selectattr and rejectattr return lists (empty for none or undefined), map
+// takes no filter name, and the select family reads its arguments as llamaSelect does;
+// format substitutes {} placeholders (llamaFormat); safe makes no Markup (and writes
+// other values as JSON); and the filters of llamaCoerced take the string form of a value
+// that is not a str.
+func llamaFilter(name string, v jinja2.Value, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	switch {
+	case llamaCoerced[name]:
+		if v.Kind() != jinja2.KindString && v.Kind() != jinja2.KindUndefined {
+			v = jinja2.Str(llamaString(v))
+		}
+		return jinja2.CallFilter(name, v, args, kwargs)
+	case name == "format":
+		return llamaFormat(v, args)
+	case name == "safe":
+		if v.Kind() == jinja2.KindString {
+			return jinja2.Str(v.Text()) // a plain str: llama.cpp has no Markup
+		}
+		return jinja2.CallFilter("tojson", v, nil, nil)
+	}
+	// map and the select family
+	switch {
+	case isNull(v):
+		return jinja2.NewList()
+	case v.Kind() != jinja2.KindList:
+	case name == "map" && len(args) > 0:
+		jinja2.Throw(EngineError, "map: filter-mapping not implemented")
+	case name != "map":
+		return llamaSelect(v, name, args, kwargs)
+	}
+	r := jinja2.CallFilter(name, v, args, kwargs)
+	if r.Kind() == jinja2.KindIterator {
+		return jinja2.FilterList(r)
+	}
+	return r
+}
+
+// llamaSelect is llama.cpp's select/selectattr/reject/rejectattr (one implementation):
+// with one argument it keeps the dicts whose item of that name is true, with two the
+// items passing test args[0] against args[1], with three the dicts whose item args[0]
+// passes test args[1] against args[2].
+func llamaSelect(list jinja2.Value, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	reject := strings.HasPrefix(name, "reject")
+	if len(kwargs) > 0 || len(args) < 1 || len(args) > 3 {
+		jinja2.Throw(EngineError, "%s: expected 1 to 3 arguments", name)
+	}
+	if args[0].Kind() != jinja2.KindString {
+		jinja2.Throw(EngineError, "%s: the first argument must be a string", name)
+	}
+	var test string
+	if len(args) >= 2 {
+		t := args[len(args)-2]
+		test = t.Text()
+		if t.Kind() != jinja2.KindString || !llamaTests[test] {
+			jinja2.Throw(EngineError, "selectattr: unknown test '%s'", test)
+		}
+	}
+	var out []jinja2.Value
+	for _, it := range list.Items() {
+		var keep bool
+		switch len(args) {
+		case 1, 3:
+			if it.Kind() != jinja2.KindDict {
+				jinja2.Throw(EngineError, "selectattr: item is not an object")
+			}
+			attr, _ := it.AsDict().Get(args[0])
+			if len(args) == 1 {
+				keep = attr.Truthy()
+			} else {
+				keep = jinja2.CallTest(test, attr, args[2:], nil)
+			}
+		case 2:
+			keep = jinja2.CallTest(test, it, args[1:], nil)
+		}
+		if keep != reject {
+			out = append(out, it)
+		}
+	}
+	return jinja2.ListOf(out)
+}
+
+// llamaFormat is llama.cpp's format filter: each {} of the str v is the string form of
+// the next argument; % is text like any other, and any other { an error.
+func llamaFormat(v jinja2.Value, args []jinja2.Value) jinja2.Value {
+	if v.Kind() != jinja2.KindString {
+		jinja2.Throw(EngineError, "format() first argument must be a string")
+	}
+	var b strings.Builder
+	s, next := v.Text(), 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+1 >= len(s) || s[i+1] != '}' {
+			jinja2.Throw(EngineError, "format() only supports simple '{}' placeholders")
+		}
+		i++
+		if next < len(args) {
+			b.WriteString(llamaString(args[next]))
+		}
+		next++
+	}
+	return jinja2.Str(b.String())
+}
+
+// BindMacro binds a macro call's arguments as llama.cpp's engine does: the first
+// len(args)+len(kwargs) parameters take the keyword argument of their name, else the
+// positional argument at their place, else are undefined; the others are Missing (their
+// defaults). The special caller, varargs and kwargs follow as the macro's body expects
+// them: the caller keyword argument (or undefined), no extra arguments.
+func BindMacro(spec *jinja2.MacroSpec, args []jinja2.Value, kwargs []jinja2.Kwarg) []jinja2.Value {
+	given := len(args) + len(kwargs)
+	bound := make([]jinja2.Value, 0, len(spec.Params)+3)
+	for i, name := range spec.Params {
+		v := jinja2.Missing()
+		if i < given {
+			switch k := jinja2.KwargIndex(kwargs, name); {
+			case k >= 0:
+				v = kwargs[k].Value
+			case i < len(args):
+				v = args[i]
+			default:
+				v = jinja2.Undefined(name)
+			}
+		}
+		bound = append(bound, v)
+	}
+	if spec.Caller {
+		caller := jinja2.UndefinedMessage("No caller defined")
+		if k := jinja2.KwargIndex(kwargs, "caller"); k >= 0 {
+			caller = kwargs[k].Value
+		}
+		bound = append(bound, caller)
+	}
+	if spec.Kwargs {
+		bound = append(bound, jinja2.DictValue(jinja2.NewDict(0)))
+	}
+	if spec.Varargs {
+		bound = append(bound, jinja2.NewTuple())
+	}
+	return bound
+}
+
+// LacksGlobal reports whether name is a global function of Jinja2 that llama.cpp's
+// engine does not have.
+func LacksGlobal(name string) bool {
+	switch name {
+	case "dict", "lipsum", "cycler", "joiner":
+		return true
+	}
+	return false
+}
+
+// CallMissingGlobal is a call of a global llama.cpp lacks (LacksGlobal): an
+// input variable of that name, if there is one, else llama.cpp's error.
+func CallMissingGlobal(in *jinja2.Input, name string, args []jinja2.Value, kwargs []jinja2.Kwarg) jinja2.Value {
+	if v := in.Lookup(name); v.Kind() != jinja2.KindUndefined {
+		return jinja2.Call(v, args, kwargs)
+	}
+	jinja2.Throw(EngineError, "Callee is not a function: got Undefined (hint: '%s')", name)
+	return jinja2.Value{}
+}
